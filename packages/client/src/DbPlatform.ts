@@ -1,0 +1,59 @@
+/**
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects` and `Operations` over one
+ * `DbPlatformClient`. Provide an `HttpClient` beside it.
+ *
+ * ```ts
+ * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as ConfigError from "effect/ConfigError"
+import * as Layer from "effect/Layer"
+import * as ApiKeys from "./ApiKeys.js"
+import * as DbPlatformClient from "./DbPlatformClient.js"
+import * as Operations from "./Operations.js"
+import * as Projects from "./Projects.js"
+
+/**
+ * The services a program gets from {@link layer}.
+ *
+ * @since 0.1.0
+ */
+export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operations
+
+/**
+ * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerFrom = <E, R>(
+  client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
+): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
+  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer).pipe(Layer.provideMerge(client))
+
+/**
+ * Every service from explicit settings (base URL with the version segment, API key as
+ * `Redacted`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: DbPlatformClient.Options
+): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, never, HttpClient.HttpClient> =>
+  layerFrom(DbPlatformClient.layer(options))
+
+/**
+ * Every service from configuration: `DBPLATFORM_BASE_URL` and `DBPLATFORM_API_KEY` (as
+ * `Redacted`) by default.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  config?: Parameters<typeof DbPlatformClient.layerConfig>[0]
+): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
+  layerFrom(DbPlatformClient.layerConfig(config))

@@ -1,0 +1,107 @@
+/**
+ * Projects: one page of the project list, or every project as a `Stream`
+ * (`control-api-v2.md` §2.4, §4; wire-facts "Projects").
+ *
+ * @since 0.1.0
+ */
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { type InvalidRequest, type Project, ProjectsPage } from "@dbplatform/core"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
+import { PageSize, validate } from "./internal/input.js"
+import { paginate } from "./internal/pagination.js"
+
+/**
+ * The largest `limit` of `GET /projects` (wire-facts).
+ *
+ * @since 0.1.0
+ */
+export const maxPageSize = 400
+
+/**
+ * @since 0.1.0
+ */
+export interface PageOptions {
+  /** Projects per page, 1 to 400; the server's default is 10. */
+  readonly limit?: number | undefined
+  /** The `pagination.cursor` of the previous page. */
+  readonly cursor?: string | undefined
+  /** Only projects whose name or id contains this text. */
+  readonly search?: string | undefined
+}
+
+/**
+ * @since 0.1.0
+ */
+export interface ListOptions {
+  /** Projects fetched per request, 1 to 400; 100 by default. */
+  readonly pageSize?: number | undefined
+  /** Only projects whose name or id contains this text. */
+  readonly search?: string | undefined
+}
+
+/**
+ * @since 0.1.0
+ */
+export interface Service {
+  /** `GET /projects`: one page. A `limit` out of 1..400 fails with `InvalidRequest`. */
+  readonly page: (options?: PageOptions) => Effect.Effect<ProjectsPage, InvalidRequest | CallError>
+  /**
+   * Every project, fetching the next page only when the consumer pulls (one page in memory).
+   * A `pageSize` out of 1..400 fails with `InvalidRequest`.
+   */
+  readonly list: (options?: ListOptions) => Stream.Stream<Project, InvalidRequest | CallError>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Projects extends Context.Tag("@dbplatform/client/Projects")<Projects, Service>() {}
+
+const defaultPageSize = 100
+const Limit = PageSize(maxPageSize)
+
+/**
+ * @since 0.1.0
+ */
+export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
+  const client = yield* DbPlatformClient
+  const fetch = (options: PageOptions) =>
+    client.execute(
+      HttpClientRequest.get("/projects").pipe(
+        HttpClientRequest.setUrlParams({
+          ...(options.limit !== undefined ? { limit: String(options.limit) } : {}),
+          ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+          ...(options.search !== undefined ? { search: options.search } : {})
+        })
+      ),
+      ProjectsPage
+    )
+  return Projects.of({
+    page: (options = {}) =>
+      options.limit === undefined
+        ? fetch(options)
+        : validate(Limit, options.limit).pipe(Effect.flatMap(() => fetch(options))),
+    list: (options = {}) =>
+      validate(Limit, options.pageSize ?? defaultPageSize).pipe(
+        Effect.map((limit) =>
+          paginate(limit, (cursor) =>
+            fetch({ limit, cursor, search: options.search }).pipe(
+              Effect.map((page) => ({ items: page.projects, cursor: page.pagination?.cursor }))
+            )
+          )
+        ),
+        Stream.unwrap
+      )
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Projects, never, DbPlatformClient> = Layer.effect(Projects, make)

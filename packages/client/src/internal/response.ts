@@ -1,0 +1,68 @@
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { fromResponse, GeneralError, type HttpStatusError, MalformedResponse, TransportError } from "@dbplatform/core"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+const decodeGeneralError = Schema.decodeUnknownOption(Schema.parseJson(GeneralError))
+
+/** The request line an error names: method and path relative to the base URL, no query. */
+export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
+  method: request.method,
+  path: request.url
+})
+
+/** A request that got no response becomes a `TransportError` (wire-facts: retry GET only). */
+export const transportError =
+  (request: HttpClientRequest.HttpClientRequest) =>
+  (error: HttpClientError.HttpClientError): TransportError =>
+    new TransportError({ ...describe(request), message: error.message })
+
+/**
+ * A non-2xx response becomes its typed error, whatever the body: a `GeneralError` fills
+ * `code`, `message` and `requestId`; an empty, text or HTML body leaves the status alone to
+ * decide.
+ */
+export const statusError = (
+  request: HttpClientRequest.HttpClientRequest,
+  response: HttpClientResponse.HttpClientResponse
+): Effect.Effect<never, HttpStatusError> =>
+  response.text.pipe(
+    Effect.orElseSucceed(() => ""),
+    Effect.flatMap((text) => {
+      const body = Option.getOrUndefined(decodeGeneralError(text))
+      return Effect.fail(
+        fromResponse({
+          ...describe(request),
+          status: response.status,
+          code: body?.code,
+          message: body?.message,
+          requestId: body?.request_id ?? response.headers["x-request-id"],
+          retryAfter: response.headers["retry-after"]
+        })
+      )
+    })
+  )
+
+/**
+ * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the
+ * shape becomes a `MalformedResponse` saying what was wrong and where.
+ */
+export const decodeBody = <A, I, R>(
+  request: HttpClientRequest.HttpClientRequest,
+  response: HttpClientResponse.HttpClientResponse,
+  schema: Schema.Schema<A, I, R>
+): Effect.Effect<A, MalformedResponse, R> => {
+  const malformed = (message: string) =>
+    new MalformedResponse({ ...describe(request), status: response.status, message })
+  return response.json.pipe(
+    Effect.mapError(() => malformed(`the ${response.status} response body is not JSON`)),
+    Effect.flatMap(Schema.decodeUnknown(schema, { errors: "all" })),
+    Effect.catchIf(ParseResult.isParseError, (error) =>
+      Effect.fail(malformed(`the ${response.status} response body does not match: ${error.message}`))
+    )
+  )
+}

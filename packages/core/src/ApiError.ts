@@ -1,0 +1,244 @@
+/**
+ * Typed errors of the control API v2: one per status class a real server answers with
+ * (`control-api-v2.md` §5, §7; wire-facts "Statuses a client meets"), plus the errors of a
+ * response that cannot be read, a request that got no response, and input refused before it
+ * was sent.
+ *
+ * An error response's fields come from its `GeneralError` body when it had one; a proxy may
+ * answer with an empty, text or HTML body, and the status alone then decides the error.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * Fields of every error that carries an HTTP response: the request's `method` and `path`
+ * (relative to the base URL, without query), the response `status`, and from the body the
+ * `code` and `message` (or a description of the status when the body had none) and the
+ * `requestId` (`request_id`).
+ */
+const ResponseFields = {
+  method: Schema.String,
+  path: Schema.String,
+  status: Schema.Int,
+  code: Schema.optional(Schema.String),
+  message: Schema.String,
+  requestId: Schema.optional(Schema.String)
+}
+
+/**
+ * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
+ *
+ * @since 0.1.0
+ */
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {}
+
+/**
+ * 401: missing, invalid or revoked API key (§5.2, §7). Not safe to retry.
+ *
+ * @since 0.1.0
+ */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {}
+
+/**
+ * 403: the key is valid but not allowed for this object. Not safe to retry.
+ *
+ * @since 0.1.0
+ */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {}
+
+/**
+ * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
+ *
+ * @since 0.1.0
+ */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {}
+
+/**
+ * 409: conflict, e.g. the object already exists. Not safe to retry.
+ *
+ * @since 0.1.0
+ */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {}
+
+/**
+ * 423: the resource is locked, e.g. by another operation in progress. The request was not
+ * carried out: safe to retry with any method.
+ *
+ * @since 0.1.0
+ */
+export class Locked extends Schema.TaggedError<Locked>()("Locked", ResponseFields) {}
+
+/**
+ * 429: rate limited (about 700 requests a minute per account, bursts of 40 a second per
+ * route). The request was not carried out: safe to retry with any method. `retryAfter` is the
+ * raw `Retry-After` header (seconds or an HTTP date) when the server sent one.
+ *
+ * @since 0.1.0
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  ...ResponseFields,
+  retryAfter: Schema.optional(Schema.String)
+}) {}
+
+/**
+ * 500, 502, 504 or another 5xx but 503: a server or gateway error. The request may have been
+ * carried out: safe to retry for GET only.
+ *
+ * @since 0.1.0
+ */
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {}
+
+/**
+ * 503: unavailable; the request was not carried out: safe to retry with any method.
+ * `retryAfter` is the raw `Retry-After` header when the server sent one.
+ *
+ * @since 0.1.0
+ */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  ...ResponseFields,
+  retryAfter: Schema.optional(Schema.String)
+}) {}
+
+/**
+ * Any other non-2xx status (a redirect, 418, ...), which no endpoint in scope answers with.
+ *
+ * @since 0.1.0
+ */
+export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
+
+/**
+ * A success response whose body is not the documented shape: not JSON, or JSON that does not
+ * decode. `message` says what was wrong and where; the body itself is not kept.
+ *
+ * @since 0.1.0
+ */
+export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
+  method: Schema.String,
+  path: Schema.String,
+  status: Schema.Int,
+  message: Schema.String
+}) {}
+
+/**
+ * No response: the connection failed, was dropped or timed out. Whether the server acted is
+ * unknown: safe to retry for GET only.
+ *
+ * @since 0.1.0
+ */
+export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+  method: Schema.String,
+  path: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * Input refused before anything was sent (an empty key name, a `limit` out of range...).
+ *
+ * @since 0.1.0
+ */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+  message: Schema.String
+}) {}
+
+/**
+ * An error response, by status.
+ *
+ * @since 0.1.0
+ */
+export type HttpStatusError =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | Conflict
+  | Locked
+  | RateLimited
+  | ServerError
+  | ServiceUnavailable
+  | UnexpectedStatus
+
+/**
+ * Everything a call to the API can fail with.
+ *
+ * @since 0.1.0
+ */
+export type ApiError = HttpStatusError | MalformedResponse | TransportError | InvalidRequest
+
+/**
+ * What is known of an error response when choosing its error.
+ *
+ * @since 0.1.0
+ */
+export interface ErrorResponse {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  /** The body's `code`, if the body was a `GeneralError`. */
+  readonly code?: string | undefined
+  /** The body's `message`, if the body was a `GeneralError`. */
+  readonly message?: string | undefined
+  /** The body's `request_id`, if it had one. */
+  readonly requestId?: string | undefined
+  /** The `Retry-After` header, if any. */
+  readonly retryAfter?: string | undefined
+}
+
+const reasons: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
+}
+
+/**
+ * The typed error for an error response: the status decides the class, the body (when it
+ * was a `GeneralError`) fills `code`, `message` and `requestId`. Without a body message, the
+ * message names the status and the request, e.g. `502 Bad Gateway (GET /projects)`.
+ *
+ * @since 0.1.0
+ */
+export const fromResponse = (response: ErrorResponse): HttpStatusError => {
+  const { status } = response
+  const fields = {
+    method: response.method,
+    path: response.path,
+    status,
+    message:
+      response.message !== undefined && response.message !== ""
+        ? response.message
+        : `${status} ${reasons[status] ?? "HTTP error"} (${response.method} ${response.path})`,
+    ...(response.code !== undefined ? { code: response.code } : {}),
+    ...(response.requestId !== undefined ? { requestId: response.requestId } : {})
+  }
+  const retry = response.retryAfter !== undefined ? { retryAfter: response.retryAfter } : {}
+  switch (status) {
+    case 400:
+    case 422:
+      return new BadRequest(fields)
+    case 401:
+      return new Unauthorized(fields)
+    case 403:
+      return new Forbidden(fields)
+    case 404:
+      return new NotFound(fields)
+    case 409:
+      return new Conflict(fields)
+    case 423:
+      return new Locked(fields)
+    case 429:
+      return new RateLimited({ ...fields, ...retry })
+    case 503:
+      return new ServiceUnavailable({ ...fields, ...retry })
+    default:
+      return status >= 500 && status <= 599 ? new ServerError(fields) : new UnexpectedStatus(fields)
+  }
+}

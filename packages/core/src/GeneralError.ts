@@ -1,0 +1,18 @@
+/**
+ * The JSON body of every error response (wire-facts "General").
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * `{ code, message, request_id? }`. `code` is a free string and may be `""`; `request_id`
+ * echoes the `X-Request-ID` the client sent, when it sent one.
+ *
+ * @since 0.1.0
+ */
+export class GeneralError extends Schema.Class<GeneralError>("GeneralError")({
+  code: Schema.String,
+  message: Schema.String,
+  request_id: Schema.optional(Schema.String)
+}) {}

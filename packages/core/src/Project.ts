@@ -1,0 +1,54 @@
+/**
+ * Projects, as the project list reports them (`control-api-v2.md` §2.4, §4; wire-facts "Projects").
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { ProjectId } from "./Ids.js"
+import { Pagination } from "./Pagination.js"
+import { Timestamp } from "./Timestamp.js"
+
+/**
+ * Item of `GET /projects`. The fields of §2.4 are required; the ones a real server also
+ * sends are optional here so that a server sending only §2.4 decodes too. Unknown fields
+ * are ignored.
+ *
+ * Units: `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;
+ * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18).
+ *
+ * @since 0.1.0
+ */
+export class Project extends Schema.Class<Project>("Project")({
+  id: ProjectId,
+  name: Schema.String,
+  platform_id: Schema.String,
+  region_id: Schema.String,
+  provisioner: Schema.String,
+  pg_version: Schema.Int,
+  locked: Schema.Boolean,
+  cpu_used_sec: Schema.Number,
+  branch_logical_size_limit: Schema.Number,
+  proxy_host: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  branch_logical_size_limit_bytes: Schema.optional(Schema.Number),
+  active_time: Schema.optional(Schema.Number),
+  store_passwords: Schema.optional(Schema.Boolean),
+  creation_source: Schema.optional(Schema.String),
+  owner_id: Schema.optional(Schema.String),
+  org_id: Schema.optional(Schema.String),
+  history_retention_seconds: Schema.optional(Schema.Number),
+  compute_last_active_at: Schema.optional(Timestamp)
+}) {}
+
+/**
+ * Answer of `GET /projects`: `{ projects, pagination? }`, plus fields a real server sends
+ * (`unavailable_project_ids`, `applications`, `integrations`) that are kept when present.
+ *
+ * @since 0.1.0
+ */
+export class ProjectsPage extends Schema.Class<ProjectsPage>("ProjectsPage")({
+  projects: Schema.Array(Project),
+  pagination: Schema.optional(Pagination),
+  unavailable_project_ids: Schema.optional(Schema.Array(Schema.String))
+}) {}

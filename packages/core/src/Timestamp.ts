@@ -1,0 +1,17 @@
+/**
+ * Timestamps of the control API v2 (`control-api-v2.md` §2; wire-facts "General").
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * An RFC 3339 UTC string, with or without fractional seconds (`2022-11-15T20:13:35Z`,
+ * `2022-12-09T08:47:52.20417Z`), decoded to a `DateTime.Utc` (millisecond precision).
+ * Encodes as ISO 8601 with milliseconds.
+ *
+ * @since 0.1.0
+ */
+export const Timestamp = Schema.DateTimeUtc.annotations({ identifier: "Timestamp" })
+/** @since 0.1.0 */
+export type Timestamp = typeof Timestamp.Type
