@@ -1,0 +1,101 @@
+/**
+ * A scripted `HttpClient` for the client's unit tests: it answers each request with the next
+ * reply of a script (or a function of the request) and records every request it was sent.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+/** A request as it reached the transport: full URL with query, headers, body as text. */
+export interface Recorded {
+  readonly method: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+}
+
+/** One answer: a response, or a failure with no response at all. */
+export type Reply =
+  | {
+      readonly _tag: "Response"
+      readonly status: number
+      readonly body: string | null
+      readonly headers: Readonly<Record<string, string>>
+    }
+  | { readonly _tag: "TransportFailure"; readonly cause: unknown }
+
+/** A response with a JSON body. */
+export const json = (status: number, value: unknown, headers: Record<string, string> = {}): Reply => ({
+  _tag: "Response",
+  status,
+  body: JSON.stringify(value),
+  headers: { "content-type": "application/json", ...headers }
+})
+
+/** A response with a raw body (`null` for none) and the given headers. */
+export const raw = (status: number, body: string | null, headers: Record<string, string> = {}): Reply => ({
+  _tag: "Response",
+  status,
+  body,
+  headers
+})
+
+/** No response: the scripted client fails with a `RequestError` of reason `Transport`. */
+export const transportFailure = (cause: unknown): Reply => ({ _tag: "TransportFailure", cause })
+
+const bodyText = (body: HttpClientRequest.HttpClientRequest["body"]): string | undefined => {
+  switch (body._tag) {
+    case "Empty":
+      return undefined
+    case "Uint8Array":
+      return new TextDecoder().decode(body.body)
+    case "Raw":
+      return String(body.body)
+    default:
+      return `<${body._tag} body>`
+  }
+}
+
+/** The client, the requests it recorded, and a Layer providing it as `HttpClient`. */
+export interface Scripted {
+  readonly client: HttpClient.HttpClient
+  readonly requests: ReadonlyArray<Recorded>
+  readonly layer: Layer.Layer<HttpClient.HttpClient>
+}
+
+/**
+ * A client answering the n-th request with `script[n]` (the last reply again once the script
+ * runs out), or with `script(request, n)` when given a function.
+ */
+export const scripted = (
+  script: ReadonlyArray<Reply> | ((request: Recorded, index: number) => Reply)
+): Scripted => {
+  const requests: Array<Recorded> = []
+  const client = HttpClient.make((request, url) =>
+    Effect.suspend(() => {
+      const recorded: Recorded = {
+        method: request.method,
+        url: url.toString(),
+        headers: { ...request.headers },
+        body: bodyText(request.body)
+      }
+      const index = requests.length
+      requests.push(recorded)
+      const reply =
+        typeof script === "function" ? script(recorded, index) : script[Math.min(index, script.length - 1)]
+      if (reply === undefined) {
+        return Effect.die(new Error(`no scripted reply for request ${index}: ${recorded.method} ${recorded.url}`))
+      }
+      if (reply._tag === "TransportFailure") {
+        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: reply.cause }))
+      }
+      return Effect.succeed(
+        HttpClientResponse.fromWeb(request, new Response(reply.body, { status: reply.status, headers: reply.headers }))
+      )
+    })
+  )
+  return { client, requests, layer: Layer.succeed(HttpClient.HttpClient, client) }
+}

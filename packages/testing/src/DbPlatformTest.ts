@@ -1,0 +1,52 @@
+/**
+ * Everything a test needs in one Layer: the fake platform from a seed, the in-memory
+ * `HttpClient` routed to it, and the real client services (`ApiKeys`, `Projects`,
+ * `Operations`) authenticated with the bootstrap key.
+ *
+ * ```ts
+ * it.effect("lists projects", () =>
+ *   Effect.gen(function* () {
+ *     const projects = yield* Projects.Projects
+ *     ...
+ *   }).pipe(Effect.provide(DbPlatformTest.layer({ seed: Seed.realistic() }))))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import { DbPlatform, type DbPlatformClient } from "@dbplatform/client"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as FakeHttpClient from "./FakeHttpClient.js"
+import * as FakePlatform from "./FakePlatform.js"
+import type { Seed } from "./Seed.js"
+
+/**
+ * The base URL the in-memory client uses.
+ *
+ * @since 0.1.0
+ */
+export const baseUrl = "http://dbplatform.test/api/v2"
+
+/**
+ * The fake (from `seed`, empty by default), the in-memory `HttpClient`, and the client
+ * services. The fake is built when the Layer is, so its times start at the `Clock`'s time
+ * then (0 under `TestClock`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: { readonly seed?: Seed | undefined } = {}
+): Layer.Layer<
+  DbPlatform.DbPlatform | DbPlatformClient.DbPlatformClient | FakePlatform.FakePlatform | HttpClient.HttpClient
+> => {
+  const fake = FakePlatform.layer(options.seed)
+  const httpClient = FakeHttpClient.layer
+  const client = Layer.unwrapEffect(
+    Effect.map(FakePlatform.FakePlatform, (platform) =>
+      DbPlatform.layer({ baseUrl, apiKey: platform.bootstrapKey })
+    )
+  )
+  return client.pipe(Layer.provideMerge(httpClient), Layer.provideMerge(fake))
+}

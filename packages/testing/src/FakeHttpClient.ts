@@ -1,0 +1,61 @@
+/**
+ * An `HttpClient` that answers from the fake platform in memory: no sockets, but the real
+ * client code runs (request building, headers, status mapping, decoding), and the fake runs
+ * in the caller's fiber, so `TestClock` drives it.
+ *
+ * @since 0.1.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { FakePlatform } from "./FakePlatform.js"
+
+/**
+ * An `HttpClient` whose every request is answered by `app` (a web `Request` in, a web
+ * `Response` out), body included.
+ *
+ * @since 0.1.0
+ */
+export const make = (app: HttpApp.Default): HttpClient.HttpClient =>
+  HttpClient.make((request, url, signal) => {
+    const answer = (body: BodyInit | undefined) => {
+      const web = new Request(url, {
+        method: request.method,
+        headers: request.headers,
+        signal,
+        ...(body === undefined ? {} : { body, duplex: "half" })
+      } as RequestInit)
+      return app.pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(web)),
+        Effect.map((response) => HttpClientResponse.fromWeb(request, HttpServerResponse.toWeb(response)))
+      )
+    }
+    switch (request.body._tag) {
+      case "Empty":
+        return answer(undefined)
+      case "Raw":
+        return answer(request.body.body as BodyInit)
+      case "Uint8Array":
+        return answer(request.body.body as BodyInit)
+      case "FormData":
+        return answer(request.body.formData)
+      case "Stream":
+        return Effect.flatMap(Stream.toReadableStreamEffect(request.body.stream), answer)
+    }
+  })
+
+/**
+ * The in-memory `HttpClient`, routed to the `FakePlatform` in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer: Layer.Layer<HttpClient.HttpClient, never, FakePlatform> = Layer.effect(
+  HttpClient.HttpClient,
+  Effect.map(FakePlatform, (fake) => make(fake.httpApp))
+)

@@ -1,0 +1,194 @@
+/**
+ * What the fake platform holds when it starts: API keys, projects and operations, with times
+ * relative to the moment it starts (the `Clock`'s time, so `TestClock` drives them).
+ *
+ * @since 0.1.0
+ */
+import type { OperationAction, OperationStatus } from "@dbplatform/core"
+import * as Duration from "effect/Duration"
+
+/**
+ * A project of the seed. Unset fields get realistic values.
+ *
+ * @since 0.1.0
+ */
+export interface SeedProject {
+  /** Matches `^[a-z0-9-]{1,60}$`, e.g. `spring-example-302709`. */
+  readonly id: string
+  readonly name?: string | undefined
+  readonly region_id?: string | undefined
+  readonly platform_id?: string | undefined
+  readonly provisioner?: string | undefined
+  readonly pg_version?: number | undefined
+  /** How long before the start the project was created; 30 days by default. */
+  readonly age?: Duration.DurationInput | undefined
+}
+
+/**
+ * An operation of the seed. It is `scheduling` for its first second (or fifth of `runsFor`,
+ * whichever is shorter), then `running`, then takes `status` once `runsFor` has passed since
+ * it was created. A pending `status` (`running`, `scheduling`) is never left.
+ *
+ * @since 0.1.0
+ */
+export interface SeedOperation {
+  readonly project_id: string
+  readonly action: OperationAction
+  /** A UUID; generated when absent. */
+  readonly id?: string | undefined
+  readonly branch_id?: string | undefined
+  /** Absent for `create_branch`. */
+  readonly endpoint_id?: string | undefined
+  /** How long before the start it was created; 0 by default. */
+  readonly age?: Duration.DurationInput | undefined
+  /** How long it runs from creation to `status`; 2 seconds by default. */
+  readonly runsFor?: Duration.DurationInput | undefined
+  /** Where it ends; `finished` by default. */
+  readonly status?: OperationStatus | undefined
+  readonly failures_count?: number | undefined
+  /** Message of the last failure. */
+  readonly error?: string | undefined
+  /** When a failed step is retried, relative to the start. */
+  readonly retryIn?: Duration.DurationInput | undefined
+}
+
+/**
+ * @since 0.1.0
+ */
+export interface Seed {
+  /**
+   * The value of the account's first key (created in the console, §5.7), named `bootstrap`.
+   * Random when absent; read it from `FakePlatform.bootstrapKey`.
+   */
+  readonly bootstrapKey?: string | undefined
+  readonly projects?: ReadonlyArray<SeedProject> | undefined
+  readonly operations?: ReadonlyArray<SeedOperation> | undefined
+}
+
+/**
+ * An empty account: the bootstrap key and nothing else.
+ *
+ * @since 0.1.0
+ */
+export const empty: Seed = {}
+
+/** A small deterministic PRNG (mulberry32), so a seed is the same on every run. */
+const prng = (seed: number) => {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const adjectives = ["spring", "wispy", "proud", "silent", "ancient", "bold", "young", "late", "holy", "round"]
+const nouns = ["example", "meadow", "mud", "river", "sun", "leaf", "grass", "cloud", "dawn", "frost"]
+const regions = ["aws-us-east-2", "aws-eu-central-1", "aws-us-west-2", "azure-eastus2"]
+
+/**
+ * Options of {@link realistic}.
+ *
+ * @since 0.1.0
+ */
+export interface RealisticOptions {
+  /** Number of projects; 4 by default. */
+  readonly projects?: number | undefined
+  /** Past operations per project, over the last 30 days; 150 by default. */
+  readonly operationsPerProject?: number | undefined
+  /** Operations still pending at the start, in the first project; 3 by default. */
+  readonly pending?: number | undefined
+  /** How long the pending ones take to finish after the start; 8 s to 14 s by default. */
+  readonly pendingFor?: readonly [Duration.DurationInput, Duration.DurationInput] | undefined
+  /** PRNG seed; the same seed gives the same account. */
+  readonly seed?: number | undefined
+  readonly bootstrapKey?: string | undefined
+}
+
+/**
+ * A realistic account: several projects in several regions, each with a history of
+ * operations across many actions and statuses (availability checks, compute starts and
+ * suspends, config changes, branch creations, a few failures with `failures_count`, `error`
+ * and `retry_at`), and a few operations still running in the first project.
+ *
+ * @since 0.1.0
+ */
+export const realistic = (options: RealisticOptions = {}): Seed => {
+  const random = prng(options.seed ?? 302709)
+  const pick = <A>(values: ReadonlyArray<A>): A => values[Math.floor(random() * values.length)]!
+  const uuid = () =>
+    "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (c) => {
+      const r = Math.floor(random() * 16)
+      return (c === "x" ? r : (r & 0x3) | 0x8).toString(16)
+    })
+  const slug = () => `${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
+  const day = Duration.toMillis("1 day")
+
+  const projects: Array<SeedProject> = Array.from({ length: options.projects ?? 4 }, (_, i) => ({
+    id: slug(),
+    name: ["billing", "analytics", "staging", "web-app", "ingest", "search"][i % 6]!,
+    region_id: regions[i % regions.length]!,
+    pg_version: 15 + (i % 3),
+    age: Duration.millis((60 + i * 7) * day)
+  }))
+
+  const operations: Array<SeedOperation> = []
+  for (const project of projects) {
+    const branch = `br-${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
+    const endpoint = `ep-${pick(adjectives)}-${pick(nouns)}-${uuid().slice(0, 8)}`
+    const count = options.operationsPerProject ?? 150
+    for (let i = 0; i < count; i++) {
+      // Spread over 30 days, newest last; distinct creation times.
+      const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + Math.floor(random() * 1000))
+      const roll = random()
+      const base = { project_id: project.id, id: uuid(), branch_id: branch, age }
+      if (roll < 0.4) {
+        operations.push({ ...base, action: "check_availability", endpoint_id: endpoint, runsFor: "4 seconds" })
+      } else if (roll < 0.6) {
+        operations.push({ ...base, action: "suspend_compute", endpoint_id: endpoint, runsFor: "2 seconds" })
+      } else if (roll < 0.8) {
+        operations.push({ ...base, action: "start_compute", endpoint_id: endpoint, runsFor: "3 seconds" })
+      } else if (roll < 0.88) {
+        operations.push({ ...base, action: "apply_config", endpoint_id: endpoint, runsFor: "1 second" })
+      } else if (roll < 0.93) {
+        operations.push({ ...base, action: "create_branch", runsFor: "2 seconds" })
+      } else if (roll < 0.96) {
+        operations.push({ ...base, action: "apply_storage_config", runsFor: "1 second" })
+      } else if (roll < 0.98) {
+        operations.push({
+          ...base,
+          action: "start_compute",
+          endpoint_id: endpoint,
+          status: "failed",
+          failures_count: 1 + Math.floor(random() * 3),
+          error: "compute start timed out"
+        })
+      } else {
+        operations.push({ ...base, action: "check_availability", endpoint_id: endpoint, status: "skipped" })
+      }
+    }
+  }
+
+  const first = projects[0]
+  if (first !== undefined) {
+    const [from, to] = (options.pendingFor ?? ["8 seconds", "14 seconds"]).map(Duration.toMillis) as [number, number]
+    const branch = `br-${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
+    const pending = options.pending ?? 3
+    for (let i = 0; i < pending; i++) {
+      const action = i === 0 ? "create_branch" : i === 1 ? "start_compute" : "apply_config"
+      operations.push({
+        project_id: first.id,
+        id: uuid(),
+        action,
+        branch_id: branch,
+        ...(action === "create_branch" ? {} : { endpoint_id: `ep-${pick(adjectives)}-${uuid().slice(0, 8)}` }),
+        age: Duration.millis(pending - i),
+        runsFor: Duration.millis(from + Math.floor(((to - from) * i) / Math.max(1, pending - 1)))
+      })
+    }
+  }
+
+  return { bootstrapKey: options.bootstrapKey, projects, operations }
+}
