@@ -65,10 +65,7 @@ export interface Service {
  * @since 0.1.0
  * @category tags
  */
-export class DbPlatformClient extends Context.Tag("@dbplatform/client/DbPlatformClient")<
-  DbPlatformClient,
-  Service
->() {}
+export class DbPlatformClient extends Context.Tag("@dbplatform/client/DbPlatformClient")<DbPlatformClient, Service>() {}
 
 /**
  * Builds the service over the `HttpClient` in context.

@@ -139,10 +139,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
   const get = (projectId: ProjectId, operationId: OperationId) =>
     client
-      .execute(
-        HttpClientRequest.get(`${path(projectId)}/${encodeURIComponent(operationId)}`),
-        OperationEnvelope
-      )
+      .execute(HttpClientRequest.get(`${path(projectId)}/${encodeURIComponent(operationId)}`), OperationEnvelope)
       .pipe(Effect.map((envelope) => envelope.operation))
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
     Stream.repeatEffectWithSchedule(get(projectId, operationId), options.schedule ?? defaultPollSchedule).pipe(

@@ -70,9 +70,7 @@ export interface Scripted {
  * A client answering the n-th request with `script[n]` (the last reply again once the script
  * runs out), or with `script(request, n)` when given a function.
  */
-export const scripted = (
-  script: ReadonlyArray<Reply> | ((request: Recorded, index: number) => Reply)
-): Scripted => {
+export const scripted = (script: ReadonlyArray<Reply> | ((request: Recorded, index: number) => Reply)): Scripted => {
   const requests: Array<Recorded> = []
   const client = HttpClient.make((request, url) =>
     Effect.suspend(() => {
@@ -84,8 +82,7 @@ export const scripted = (
       }
       const index = requests.length
       requests.push(recorded)
-      const reply =
-        typeof script === "function" ? script(recorded, index) : script[Math.min(index, script.length - 1)]
+      const reply = typeof script === "function" ? script(recorded, index) : script[Math.min(index, script.length - 1)]
       if (reply === undefined) {
         return Effect.die(new Error(`no scripted reply for request ${index}: ${recorded.method} ${recorded.url}`))
       }

@@ -170,8 +170,7 @@ export const isPending = (operation: { readonly status: OperationStatus }): bool
  *
  * @since 0.1.0
  */
-export const isSucceeded = (operation: { readonly status: OperationStatus }): boolean =>
-  succeeded.has(operation.status)
+export const isSucceeded = (operation: { readonly status: OperationStatus }): boolean => succeeded.has(operation.status)
 
 /**
  * Done and bad: `failed`, `error` or `cancelled` (wire-facts). A `failed` operation may carry

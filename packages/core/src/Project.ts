@@ -9,9 +9,9 @@ import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
- * Item of `GET /projects`. The fields of §2.4 are required; the ones a real server also
- * sends are optional here so that a server sending only §2.4 decodes too. Unknown fields
- * are ignored.
+ * Item of `GET /projects`. The fields of §2.4 are required but `locked`, which wire-facts does
+ * not list among the fields a real server always sends; the fields a real server also sends
+ * are optional, so that a server sending only §2.4 decodes too. Unknown fields are ignored.
  *
  * Units: `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;
  * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18).
@@ -25,7 +25,7 @@ export class Project extends Schema.Class<Project>("Project")({
   region_id: Schema.String,
   provisioner: Schema.String,
   pg_version: Schema.Int,
-  locked: Schema.Boolean,
+  locked: Schema.optional(Schema.Boolean),
   cpu_used_sec: Schema.Number,
   branch_logical_size_limit: Schema.Number,
   proxy_host: Schema.String,
@@ -42,8 +42,8 @@ export class Project extends Schema.Class<Project>("Project")({
 }) {}
 
 /**
- * Answer of `GET /projects`: `{ projects, pagination? }`, plus fields a real server sends
- * (`unavailable_project_ids`, `applications`, `integrations`) that are kept when present.
+ * Answer of `GET /projects`: `{ projects, pagination?, unavailable_project_ids? }`. Other
+ * fields a real server sends (`applications`, `integrations`) are ignored.
  *
  * @since 0.1.0
  */

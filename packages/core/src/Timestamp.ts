@@ -12,6 +12,12 @@ import * as Schema from "effect/Schema"
  *
  * @since 0.1.0
  */
-export const Timestamp = Schema.DateTimeUtc.annotations({ identifier: "Timestamp" })
+export const Timestamp = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, {
+    message: (issue) =>
+      `expected an RFC 3339 timestamp such as 2022-11-15T20:13:35Z, got ${JSON.stringify(issue.actual)}`
+  }),
+  Schema.compose(Schema.DateTimeUtc)
+).annotations({ identifier: "Timestamp" })
 /** @since 0.1.0 */
 export type Timestamp = typeof Timestamp.Type

@@ -189,7 +189,8 @@ describe("Operation rejects malformed payloads, naming the field", () => {
   it.each(["yesterday", "2022-13-45T99:00:00Z", ""])("rejects the timestamp %j", (created_at) => {
     const message = decodeFailure(Operation, { ...startCompute, created_at })
     expect(message).toContain('["created_at"]')
-    expect(message).toContain("DateTime.Utc")
+    expect(message).toContain("Timestamp")
+    expect(message).toContain(JSON.stringify(created_at))
   })
 
   it("rejects a timestamp that is not a string", () => {
@@ -299,7 +300,10 @@ describe("OperationEnvelope and OperationsStarted", () => {
     const started = Schema.decodeUnknownSync(OperationsStarted)({
       branch: { id: "br-wispy-meadow-118737", name: "dev" },
       endpoints: [{ id: "ep-proud-mud-a5x8dq2u" }],
-      operations: [{ ...createBranch, status: "running" }, { ...startCompute, status: "scheduling" }]
+      operations: [
+        { ...createBranch, status: "running" },
+        { ...startCompute, status: "scheduling" }
+      ]
     })
     expect(started.operations.map((op) => [op.action, op.status])).toEqual([
       ["create_branch", "running"],

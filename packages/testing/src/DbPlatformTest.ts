@@ -44,9 +44,7 @@ export const layer = (
   const fake = FakePlatform.layer(options.seed)
   const httpClient = FakeHttpClient.layer
   const client = Layer.unwrapEffect(
-    Effect.map(FakePlatform.FakePlatform, (platform) =>
-      DbPlatform.layer({ baseUrl, apiKey: platform.bootstrapKey })
-    )
+    Effect.map(FakePlatform.FakePlatform, (platform) => DbPlatform.layer({ baseUrl, apiKey: platform.bootstrapKey }))
   )
   return client.pipe(Layer.provideMerge(httpClient), Layer.provideMerge(fake))
 }

@@ -22,7 +22,15 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import { authenticate, hashKey, newKeyValue, type RecordedRequest, Refusal, refusalResponse, router } from "./internal/routes.js"
+import {
+  authenticate,
+  hashKey,
+  newKeyValue,
+  type RecordedRequest,
+  Refusal,
+  refusalResponse,
+  router
+} from "./internal/routes.js"
 import { Store } from "./internal/store.js"
 import type { Seed } from "./Seed.js"
 

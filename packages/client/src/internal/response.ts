@@ -19,7 +19,16 @@ export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
 export const transportError =
   (request: HttpClientRequest.HttpClientRequest) =>
   (error: HttpClientError.HttpClientError): TransportError =>
-    new TransportError({ ...describe(request), message: error.message })
+    new TransportError({ ...describe(request), message: [error.message, ...causes(error.cause)].join(": ") })
+
+/** The messages and codes down a cause chain (e.g. `fetch failed: connect ECONNREFUSED`). */
+const causes = (cause: unknown, depth = 0): Array<string> => {
+  if (depth > 4 || typeof cause !== "object" || cause === null) return []
+  const message = "message" in cause && typeof cause.message === "string" ? cause.message : undefined
+  const code = "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+  const here = message ?? code
+  return [...(here === undefined ? [] : [here]), ...causes("cause" in cause ? cause.cause : undefined, depth + 1)]
+}
 
 /**
  * A non-2xx response becomes its typed error, whatever the body: a `GeneralError` fills
@@ -48,6 +57,18 @@ export const statusError = (
   )
 
 /**
+ * What is wrong with a body, by path and expectation, without the values found there: a body
+ * may hold a secret (a created key's value) that must not reach an error message.
+ */
+const issues = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => {
+      const path = issue.path.length === 0 ? "body" : issue.path.map((key) => `[${JSON.stringify(key)}]`).join("")
+      return `${path} ${issue.message.replace(/, actual [\s\S]*$/, "")}`
+    })
+    .join("; ")
+
+/**
  * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the
  * shape becomes a `MalformedResponse` saying what was wrong and where.
  */
@@ -62,7 +83,7 @@ export const decodeBody = <A, I, R>(
     Effect.mapError(() => malformed(`the ${response.status} response body is not JSON`)),
     Effect.flatMap(Schema.decodeUnknown(schema, { errors: "all" })),
     Effect.catchIf(ParseResult.isParseError, (error) =>
-      Effect.fail(malformed(`the ${response.status} response body does not match: ${error.message}`))
+      Effect.fail(malformed(`the ${response.status} response body does not match: ${issues(error)}`))
     )
   )
 }

@@ -76,8 +76,7 @@ const pageOf = <A extends { readonly created_at: number }>(
   return { page, cursor: iso(last?.created_at ?? cursor ?? now) }
 }
 
-const param = (name: string) =>
-  HttpRouter.params.pipe(Effect.map((params) => params[name] ?? ""))
+const param = (name: string) => HttpRouter.params.pipe(Effect.map((params) => params[name] ?? ""))
 
 /** The routes of the control API v2 in scope, over `store`, under `/api/v2`. */
 export const router = (store: Store) =>
@@ -137,7 +136,9 @@ export const router = (store: Store) =>
         const cursor = yield* readCursor(params)
         const search = params.get("search")
         const matching =
-          search === null ? store.projects : store.projects.filter((p) => p.id.includes(search) || p.name.includes(search))
+          search === null
+            ? store.projects
+            : store.projects.filter((p) => p.id.includes(search) || p.name.includes(search))
         const { page, cursor: next } = pageOf(matching, cursor, limit, yield* Clock.currentTimeMillis)
         return HttpServerResponse.unsafeJson({
           projects: page.map(projectJson),

@@ -164,7 +164,11 @@ export const projectJson = (project: StoredProject) => ({
   region_id: project.region_id,
   name: project.name,
   provisioner: project.provisioner,
-  default_endpoint_settings: { autoscaling_limit_min_cu: 0.25, autoscaling_limit_max_cu: 2, suspend_timeout_seconds: 0 },
+  default_endpoint_settings: {
+    autoscaling_limit_min_cu: 0.25,
+    autoscaling_limit_max_cu: 2,
+    suspend_timeout_seconds: 0
+  },
   settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false },
   pg_version: project.pg_version,
   proxy_host: `${project.region_id}.dbplatform.test`,

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+/**
+ * `dbplatform-demo`: with no arguments, serves the fake platform on a loopback port and tours
+ * the SDK against it over real HTTP. With `--base-url` (and `DBPLATFORM_API_KEY`), runs the
+ * read-only part of the tour against that server.
+ */
+import { createServer } from "node:http"
+import { Command, Options, ValidationError } from "@effect/cli"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { DbPlatform } from "@dbplatform/client"
+import { ProjectId } from "@dbplatform/core"
+import { FakePlatform, Seed } from "@dbplatform/testing"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import { tour } from "./Tour.js"
+
+const baseUrl = Options.text("base-url").pipe(
+  Options.withDescription(
+    "Tour this server (read-only) instead of the built-in fake; the key comes from DBPLATFORM_API_KEY"
+  ),
+  Options.optional
+)
+const project = Options.text("project").pipe(
+  Options.withSchema(ProjectId),
+  Options.withDescription("The project whose operations are toured; the first listed by default"),
+  Options.optional
+)
+
+/** The real client over `fetch`, for one base URL and key. */
+const client = (url: string) => (apiKey: Redacted.Redacted<string>) =>
+  DbPlatform.layer({ baseUrl: url, apiKey }).pipe(Layer.provide(FetchHttpClient.layer))
+
+/** The fake, seeded with a realistic account, served on 127.0.0.1 on a free port. */
+const FakeServer = FakePlatform.layerServer.pipe(
+  Layer.provideMerge(FakePlatform.layer(Seed.realistic())),
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+)
+
+const againstFake = (projectId: Option.Option<ProjectId>) =>
+  Effect.gen(function* () {
+    const fake = yield* FakePlatform.FakePlatform
+    const url = yield* FakePlatform.serverBaseUrl
+    yield* Console.log(`Serving the fake platform at ${url}`)
+    const clientFor = client(url)
+    yield* tour({ clientFor, projectId: Option.getOrUndefined(projectId) }).pipe(
+      Effect.provide(clientFor(fake.bootstrapKey))
+    )
+  }).pipe(Effect.provide(FakeServer))
+
+const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
+  Effect.gen(function* () {
+    const apiKey = yield* Config.redacted("DBPLATFORM_API_KEY")
+    yield* Console.log(`Touring ${url} (read-only)`)
+    yield* tour({ projectId: Option.getOrUndefined(projectId) }).pipe(Effect.provide(client(url)(apiKey)))
+  })
+
+const command = Command.make("dbplatform-demo", { baseUrl, project }, ({ baseUrl, project }) =>
+  Option.match(baseUrl, { onNone: () => againstFake(project), onSome: (url) => againstServer(url, project) })
+)
+
+/** One line saying why the demo failed. */
+const reason = (error: unknown): string => {
+  if (ValidationError.isValidationError(error)) return "invalid arguments (see above)"
+  if (ConfigError.isConfigError(error)) {
+    return `configuration: ${String(error)
+      .replace(/^\(|\)$/g, "")
+      .replace(/: "<redacted>"/g, "")}`
+  }
+  if (typeof error === "object" && error !== null) {
+    const tag = "_tag" in error ? `${String(error._tag)}: ` : ""
+    const message = "message" in error ? String(error.message) : String(error)
+    return `${tag}${message}`.replace(/\s+/g, " ")
+  }
+  return String(error)
+}
+
+Command.run(command, { name: "dbplatform-demo", version: "0.1.0" })(process.argv).pipe(
+  Effect.catchAllCause((cause) =>
+    Effect.sync(() => {
+      const failure = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
+      process.stderr.write(`dbplatform-demo failed: ${reason(failure)}\n`)
+      process.exitCode = 1
+    })
+  ),
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

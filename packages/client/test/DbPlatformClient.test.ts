@@ -1,0 +1,737 @@
+import {
+  ApiKeyId,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Locked,
+  NotFound,
+  OperationId,
+  ProjectId,
+  RateLimited,
+  ServerError,
+  ServiceUnavailable,
+  Unauthorized,
+  UnexpectedStatus
+} from "@dbplatform/core"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
+import * as util from "node:util"
+import { ApiKeys, DbPlatform, Operations, Projects } from "../src/index.js"
+import { json, raw, type Reply, type Scripted, scripted, transportFailure } from "./scripted.js"
+
+// --- fixtures ---------------------------------------------------------------------------------
+
+const baseUrl = "http://fake.test/api/v2"
+const secret = "secret-key"
+const projectId = ProjectId.make("spring-example-302709")
+const operationId = OperationId.make("f8a1f3f5-7c39-4b5e-9d2a-0e6a1b7c9d01")
+
+const layerFor = (script: Scripted) =>
+  DbPlatform.layer({ baseUrl, apiKey: Redacted.make(secret) }).pipe(Layer.provide(script.layer))
+
+/** Runs `self` against the services built over the scripted client. */
+const withScript =
+  (script: Scripted) =>
+  <A, E>(self: Effect.Effect<A, E, DbPlatform.DbPlatform>): Effect.Effect<A, E> =>
+    Effect.provide(self, layerFor(script))
+
+const projectItem = (id: string) => ({
+  id,
+  platform_id: "aws",
+  region_id: "aws-us-east-2",
+  name: id,
+  provisioner: "k8s-neonvm",
+  pg_version: 17,
+  proxy_host: "us-east-2.aws.example.tech",
+  branch_logical_size_limit: 3072,
+  branch_logical_size_limit_bytes: 3221225472,
+  store_passwords: true,
+  active_time: 120,
+  cpu_used_sec: 0,
+  locked: false,
+  creation_source: "console",
+  created_at: "2022-11-15T20:13:35Z",
+  updated_at: "2022-12-09T08:47:52.20417Z",
+  owner_id: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a",
+  settings: { allowed_ips: { ips: [] } }
+})
+
+const projectsPage = {
+  projects: [projectItem("spring-example-302709")],
+  pagination: { cursor: "spring-example-302709" },
+  applications: {},
+  integrations: {}
+}
+
+const operationItem = (n: number, createdAt = "2022-12-09T08:47:52.20417Z", status = "finished") => ({
+  id: `f8a1f3f5-7c39-4b5e-9d2a-0e6a1b7c9d0${n}`,
+  project_id: "spring-example-302709",
+  branch_id: "br-wispy-meadow-118737",
+  endpoint_id: "ep-proud-mud-a5x8dq2u",
+  action: "start_compute",
+  status,
+  failures_count: 0,
+  created_at: createdAt,
+  updated_at: createdAt,
+  total_duration_ms: 120
+})
+
+const apiKeyCreated = {
+  id: 165432,
+  key: "dbp_live_0123456789abcdef",
+  name: "ci",
+  created_at: "2022-11-15T20:13:35Z",
+  created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a"
+}
+
+/** The API key must not leak through any rendering of an error. */
+const expectNoSecret = (error: unknown) => {
+  expect(String(error)).not.toContain(secret)
+  expect(JSON.stringify(error)).not.toContain(secret)
+  expect(util.inspect(error, { depth: 10 })).not.toContain(secret)
+  if (error instanceof Error) {
+    expect(error.message).not.toContain(secret)
+  }
+}
+
+const fieldOf = (error: unknown, field: string): unknown => (error as Record<string, unknown>)[field]
+
+// --- statuses ---------------------------------------------------------------------------------
+
+const statuses = [
+  { status: 400, tag: "BadRequest", type: BadRequest },
+  { status: 422, tag: "BadRequest", type: BadRequest },
+  { status: 401, tag: "Unauthorized", type: Unauthorized },
+  { status: 403, tag: "Forbidden", type: Forbidden },
+  { status: 404, tag: "NotFound", type: NotFound },
+  { status: 409, tag: "Conflict", type: Conflict },
+  { status: 423, tag: "Locked", type: Locked },
+  { status: 429, tag: "RateLimited", type: RateLimited },
+  { status: 500, tag: "ServerError", type: ServerError },
+  { status: 502, tag: "ServerError", type: ServerError },
+  { status: 504, tag: "ServerError", type: ServerError },
+  { status: 503, tag: "ServiceUnavailable", type: ServiceUnavailable },
+  { status: 418, tag: "UnexpectedStatus", type: UnexpectedStatus }
+] as const
+
+const generalError = { code: "E_TEST", message: "the server says no", request_id: "req-7f3a" }
+
+/** Bodies a proxy or the API answers an error with; only the GeneralError one fills fields. */
+const bodyKinds: ReadonlyArray<{ readonly kind: string; readonly reply: (status: number) => Reply }> = [
+  { kind: "an empty body", reply: (status) => raw(status, null) },
+  { kind: "an empty body typed as JSON", reply: (status) => raw(status, "", { "content-type": "application/json" }) },
+  {
+    kind: "a text/plain body",
+    reply: (status) =>
+      raw(status, "upstream connect error or disconnect/reset before headers", {
+        "content-type": "text/plain; charset=utf-8"
+      })
+  },
+  {
+    kind: "an HTML page",
+    reply: (status) =>
+      raw(status, "<html><head><title>Oops</title></head><body><h1>Gateway trouble</h1><hr>nginx</body></html>", {
+        "content-type": "text/html"
+      })
+  },
+  { kind: "JSON that is not a GeneralError", reply: (status) => json(status, { error: "nope", detail: 42 }) }
+]
+
+describe("error statuses", () => {
+  for (const { status, tag, type } of statuses) {
+    describe(`${status} -> ${tag}`, () => {
+      it.effect("with a JSON GeneralError body: code, message, requestId, status, method, path", () => {
+        const script = scripted([json(status, generalError)])
+        return Effect.gen(function* () {
+          const projects = yield* Projects.Projects
+          const error = yield* Effect.flip(projects.page())
+          expect(error._tag).toBe(tag)
+          expect(error).toBeInstanceOf(type)
+          expect(error).toMatchObject({
+            status,
+            method: "GET",
+            path: "/projects",
+            code: "E_TEST",
+            message: "the server says no",
+            requestId: "req-7f3a"
+          })
+          expect(script.requests).toHaveLength(1)
+          expectNoSecret(error)
+        }).pipe(withScript(script))
+      })
+
+      for (const { kind, reply } of bodyKinds) {
+        it.effect(`with ${kind}: the message names the status and the request`, () => {
+          const script = scripted([reply(status)])
+          return Effect.gen(function* () {
+            const projects = yield* Projects.Projects
+            const error = yield* Effect.flip(projects.page())
+            expect(error._tag).toBe(tag)
+            expect(error).toBeInstanceOf(type)
+            expect(error).toMatchObject({ status, method: "GET", path: "/projects" })
+            expect(error.message).toContain(String(status))
+            expect(error.message).toContain("GET /projects")
+            expect(error.message).not.toContain("<")
+            expect(fieldOf(error, "code")).toBeUndefined()
+            expect(fieldOf(error, "requestId")).toBeUndefined()
+            expectNoSecret(error)
+          }).pipe(withScript(script))
+        })
+      }
+    })
+  }
+
+  it.effect('a GeneralError with an empty code and message keeps code "" and names the status', () => {
+    const script = scripted([json(404, { code: "", message: "" })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error._tag).toBe("NotFound")
+      expect(fieldOf(error, "code")).toBe("")
+      expect(error.message).toContain("404")
+      expect(error.message).toContain("GET /projects")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("the request id comes from the X-Request-ID header when the body has none", () => {
+    const script = scripted([
+      raw(502, "<html>bad gateway</html>", { "content-type": "text/html", "x-request-id": "hdr-1" })
+    ])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error).toMatchObject({ _tag: "ServerError", requestId: "hdr-1" })
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a 409 on POST /api_keys names POST and /api_keys", () => {
+    const script = scripted([json(409, { code: "CONFLICT", message: "key name taken" })])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.create("ci"))
+      expect(error).toMatchObject({
+        _tag: "Conflict",
+        status: 409,
+        method: "POST",
+        path: "/api_keys",
+        code: "CONFLICT",
+        message: "key name taken"
+      })
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a 404 on DELETE /api_keys/{id} names DELETE and the key's path", () => {
+    const script = scripted([json(404, { code: "", message: "API key not found" })])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.revoke(ApiKeyId.make(42)))
+      expect(error).toMatchObject({ _tag: "NotFound", method: "DELETE", path: "/api_keys/42", code: "" })
+    }).pipe(withScript(script))
+  })
+
+  it.effect("an error's path has no query string", () => {
+    const script = scripted([raw(500, null)])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const error = yield* Effect.flip(operations.page(projectId, { limit: 5, cursor: "2022-12-09T08:47:52.20417Z" }))
+      expect(error).toMatchObject({
+        _tag: "ServerError",
+        method: "GET",
+        path: "/projects/spring-example-302709/operations"
+      })
+    }).pipe(withScript(script))
+  })
+})
+
+describe("Retry-After", () => {
+  it.effect("429 with Retry-After in seconds -> retryAfter", () => {
+    const script = scripted([json(429, { code: "", message: "rate limit exceeded" }, { "retry-after": "30" })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "30", message: "rate limit exceeded" })
+    }).pipe(withScript(script))
+  })
+
+  it.effect("429 from a proxy (empty body) with Retry-After -> retryAfter", () => {
+    const script = scripted([raw(429, null, { "Retry-After": "2" })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "2" })
+    }).pipe(withScript(script))
+  })
+
+  it.effect("503 with Retry-After as an HTTP date -> retryAfter, kept as sent", () => {
+    const date = "Wed, 21 Oct 2015 07:28:00 GMT"
+    const script = scripted([raw(503, "<html>down</html>", { "content-type": "text/html", "retry-after": date })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error).toMatchObject({ _tag: "ServiceUnavailable", retryAfter: date })
+    }).pipe(withScript(script))
+  })
+
+  it.effect("429 without Retry-After -> retryAfter undefined", () => {
+    const script = scripted([raw(429, null)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error._tag).toBe("RateLimited")
+      expect(fieldOf(error, "retryAfter")).toBeUndefined()
+    }).pipe(withScript(script))
+  })
+})
+
+// --- malformed success bodies and transport failures -----------------------------------------
+
+describe("MalformedResponse", () => {
+  it.effect("a 200 whose body is not JSON", () => {
+    const script = scripted([raw(200, "<html>maintenance</html>", { "content-type": "text/html" })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200, method: "GET", path: "/projects" })
+      expect(error.message).toMatch(/not JSON/)
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a 200 with JSON of the wrong shape names the offending field", () => {
+    const script = scripted([json(200, { ...apiKeyCreated, id: "seven" })])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.create("ci"))
+      expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200, method: "POST", path: "/api_keys" })
+      expect(error.message).toContain('["id"]')
+      expect(error.message).not.toContain(apiKeyCreated.key)
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a 200 whose list item misses a required field names it", () => {
+    const { status: _status, ...noStatus } = operationItem(1)
+    const script = scripted([json(200, { operations: [operationItem(2), noStatus] })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const error = yield* Effect.flip(operations.page(projectId))
+      expect(error).toMatchObject({
+        _tag: "MalformedResponse",
+        status: 200,
+        method: "GET",
+        path: "/projects/spring-example-302709/operations"
+      })
+      expect(error.message).toContain('["operations"]')
+      expect(error.message).toContain('["status"]')
+      expect(error.message).toContain("is missing")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("unknown fields, an unknown action and an unknown status still decode", () => {
+    const item = { ...operationItem(1), action: "brand_new_action", status: "paused", shiny: { x: 1 } }
+    const script = scripted([json(200, { operations: [item], pagination: { cursor: "c" }, extra: true })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const page = yield* operations.page(projectId)
+      expect(page.operations).toHaveLength(1)
+      expect(page.operations[0]).toMatchObject({ action: "brand_new_action", status: "paused" })
+      expect(page.pagination?.cursor).toBe("c")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a 200 of another object shape names the missing fields without the body", () => {
+    const script = scripted([json(200, { api_key: apiKeyCreated })])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.create("ci"))
+      expect(error._tag).toBe("MalformedResponse")
+      expect(error.message).toContain('["key"]')
+      expect(error.message).not.toContain(apiKeyCreated.key)
+    }).pipe(withScript(script))
+  })
+
+  // A body may hold a created key's value: a MalformedResponse names paths and expectations, never values.
+  it.effect("a 200 of the wrong type at the top level does not copy the body into the message", () => {
+    const script = scripted([json(200, [apiKeyCreated])])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.create("ci"))
+      expect(error._tag).toBe("MalformedResponse")
+      expect(error.message).not.toContain(apiKeyCreated.key)
+    }).pipe(withScript(script))
+  })
+})
+
+describe("TransportError", () => {
+  it.effect("a GET that gets no response -> TransportError with method and path", () => {
+    const script = scripted([transportFailure(new Error("connect ECONNREFUSED 127.0.0.1:443"))])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page({ limit: 10 }))
+      expect(error).toMatchObject({ _tag: "TransportError", method: "GET", path: "/projects" })
+      expect(typeof error.message).toBe("string")
+      expect(script.requests).toHaveLength(1)
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("a POST that gets no response -> TransportError with POST and /api_keys", () => {
+    const script = scripted([transportFailure(new Error("socket hang up"))])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.create("ci"))
+      expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
+})
+
+// --- input refused before sending ------------------------------------------------------------
+
+describe("InvalidRequest: nothing is sent", () => {
+  const names: ReadonlyArray<readonly [string, string]> = [
+    ["an empty name", ""],
+    ["a blank name", "   "],
+    ["a 65-character name", "k".repeat(65)]
+  ]
+  for (const [label, name] of names) {
+    it.effect(`ApiKeys.create with ${label}`, () => {
+      const script = scripted([json(200, apiKeyCreated)])
+      return Effect.gen(function* () {
+        const apiKeys = yield* ApiKeys.ApiKeys
+        const error = yield* Effect.flip(apiKeys.create(name))
+        expect(error._tag).toBe("InvalidRequest")
+        expect(error.message).toMatch(/key_name/)
+        expect(script.requests).toHaveLength(0)
+        expectNoSecret(error)
+      }).pipe(withScript(script))
+    })
+  }
+
+  const operationLimits: ReadonlyArray<number> = [0, 1001, -1, 1.5, Number.NaN]
+  for (const limit of operationLimits) {
+    it.effect(`Operations.page with limit ${limit}`, () => {
+      const script = scripted([json(200, { operations: [] })])
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const error = yield* Effect.flip(operations.page(projectId, { limit }))
+        expect(error._tag).toBe("InvalidRequest")
+        expect(error.message).toMatch(/limit|integer/)
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
+
+  const projectLimits: ReadonlyArray<number> = [0, 401]
+  for (const limit of projectLimits) {
+    it.effect(`Projects.page with limit ${limit}`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const projects = yield* Projects.Projects
+        const error = yield* Effect.flip(projects.page({ limit }))
+        expect(error._tag).toBe("InvalidRequest")
+        expect(error.message).toContain("limit must be an integer from 1 to 400")
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
+
+  it.effect("Operations.list and Projects.list with a page size out of range", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const projects = yield* Projects.Projects
+      const opsError = yield* Effect.flip(Stream.runCollect(operations.list(projectId, { pageSize: 1001 })))
+      const projectsError = yield* Effect.flip(Stream.runCollect(projects.list({ pageSize: 401 })))
+      expect(opsError._tag).toBe("InvalidRequest")
+      expect(projectsError._tag).toBe("InvalidRequest")
+      expect(script.requests).toHaveLength(0)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("the largest limits are accepted and sent", () => {
+    const script = scripted((request) =>
+      request.url.includes("/operations") ? json(200, { operations: [] }) : json(200, projectsPage)
+    )
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const projects = yield* Projects.Projects
+      yield* operations.page(projectId, { limit: 1000 })
+      yield* projects.page({ limit: 400 })
+      yield* operations.page(projectId, { limit: 1 })
+      expect(script.requests.map((r) => new URL(r.url).searchParams.get("limit"))).toEqual(["1000", "400", "1"])
+    }).pipe(withScript(script))
+  })
+})
+
+// --- what goes on the wire -------------------------------------------------------------------
+
+describe("requests", () => {
+  it.effect("carry the bearer token and Accept, and go under the base URL", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const page = yield* projects.page()
+      expect(page.projects.map((p) => p.id)).toEqual(["spring-example-302709"])
+      expect(script.requests).toHaveLength(1)
+      const [request] = script.requests
+      expect(request).toMatchObject({
+        method: "GET",
+        url: "http://fake.test/api/v2/projects",
+        headers: { authorization: "Bearer secret-key", accept: "application/json" },
+        body: undefined
+      })
+    }).pipe(withScript(script))
+  })
+
+  it.effect('POST /api_keys sends {"key_name":"ci"} as JSON and returns the key as Redacted', () => {
+    const script = scripted([json(200, apiKeyCreated)])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const created = yield* apiKeys.create("ci")
+      expect(created.id).toBe(165432)
+      expect(Redacted.value(created.key)).toBe("dbp_live_0123456789abcdef")
+      expect(String(created.key)).not.toContain("dbp_live")
+      const [request] = script.requests
+      expect(request).toMatchObject({
+        method: "POST",
+        url: "http://fake.test/api/v2/api_keys",
+        headers: {
+          authorization: "Bearer secret-key",
+          accept: "application/json",
+          "content-type": "application/json"
+        }
+      })
+      expect(request!.body).toBe('{"key_name":"ci"}')
+    }).pipe(withScript(script))
+  })
+
+  it.effect("ApiKeys.create trims the name it sends; 64 characters is allowed", () => {
+    const script = scripted([json(200, apiKeyCreated)])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      yield* apiKeys.create("  ci  ")
+      yield* apiKeys.create("k".repeat(64))
+      expect(script.requests.map((r) => r.body)).toEqual([
+        '{"key_name":"ci"}',
+        JSON.stringify({ key_name: "k".repeat(64) })
+      ])
+    }).pipe(withScript(script))
+  })
+
+  it.effect("GET /api_keys decodes the bare array; DELETE /api_keys/{id} revokes", () => {
+    const listItem = {
+      id: 42,
+      name: "ci",
+      created_at: "2022-11-15T20:13:35Z",
+      created_by: { id: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a", name: "Ada", image: "" },
+      last_used_at: null,
+      last_used_from_addr: ""
+    }
+    const revoked = {
+      ...listItem,
+      created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a",
+      last_used_at: "2022-12-09T08:47:52.20417Z",
+      last_used_from_addr: "192.0.2.1",
+      revoked: true
+    }
+    const script = scripted([json(200, [listItem]), json(200, revoked)])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const keys = yield* apiKeys.list()
+      expect(keys.map((k) => k.id)).toEqual([42])
+      const result = yield* apiKeys.revoke(ApiKeyId.make(42))
+      expect(result.revoked).toBe(true)
+      expect(script.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+        "GET http://fake.test/api/v2/api_keys",
+        "DELETE http://fake.test/api/v2/api_keys/42"
+      ])
+      for (const request of script.requests) {
+        expect(request.headers.authorization).toBe("Bearer secret-key")
+      }
+    }).pipe(withScript(script))
+  })
+
+  it.effect("the operations cursor is sent URL-encoded in the query", () => {
+    const script = scripted([json(200, { operations: [operationItem(1)] })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      yield* operations.page(projectId, { limit: 2, cursor: "2022-12-09T08:47:52.20417Z" })
+      const [request] = script.requests
+      expect(request!.url).toContain("http://fake.test/api/v2/projects/spring-example-302709/operations?")
+      expect(request!.url).toContain("cursor=2022-12-09T08%3A47%3A52.20417Z")
+      expect(request!.url).toContain("limit=2")
+      expect(new URL(request!.url).searchParams.get("cursor")).toBe("2022-12-09T08:47:52.20417Z")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.page without a limit sends no limit", () => {
+    const script = scripted([json(200, { operations: [] })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      yield* operations.page(projectId)
+      expect(script.requests[0]!.url).toBe("http://fake.test/api/v2/projects/spring-example-302709/operations")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Projects.page sends search and cursor encoded", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      yield* projects.page({ limit: 5, search: "spring ex&ample", cursor: "a/b" })
+      const url = new URL(script.requests[0]!.url)
+      expect(url.pathname).toBe("/api/v2/projects")
+      expect(url.searchParams.get("search")).toBe("spring ex&ample")
+      expect(url.searchParams.get("cursor")).toBe("a/b")
+      expect(url.searchParams.get("limit")).toBe("5")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.get reads /projects/{project_id}/operations/{operation_id}", () => {
+    const script = scripted([json(200, { operation: { ...operationItem(1), id: operationId } })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const operation = yield* operations.get(projectId, operationId)
+      expect(operation.id).toBe(operationId)
+      expect(script.requests[0]!.url).toBe(
+        `http://fake.test/api/v2/projects/spring-example-302709/operations/${operationId}`
+      )
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.list follows the cursor, encoded, and stops on a short page", () => {
+    const cursor1 = "2022-12-09T08:47:52.20417Z"
+    const cursor2 = "2022-12-08T10:00:00Z"
+    const script = scripted([
+      json(200, { operations: [operationItem(1), operationItem(2, cursor1)], pagination: { cursor: cursor1 } }),
+      json(200, { operations: [operationItem(3, cursor2)], pagination: { cursor: cursor2 } })
+    ])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const all = yield* Stream.runCollect(operations.list(projectId, { pageSize: 2 }))
+      expect(Chunk.toReadonlyArray(all).map((o) => o.id.slice(-2))).toEqual(["01", "02", "03"])
+      expect(script.requests).toHaveLength(2)
+      expect(script.requests[0]!.url).toBe("http://fake.test/api/v2/projects/spring-example-302709/operations?limit=2")
+      expect(script.requests[1]!.url).toBe(
+        "http://fake.test/api/v2/projects/spring-example-302709/operations?limit=2&cursor=2022-12-09T08%3A47%3A52.20417Z"
+      )
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Projects.list stops on an empty page", () => {
+    const script = scripted([
+      json(200, { ...projectsPage, projects: [projectItem("a-1")], pagination: { cursor: "a-1" } }),
+      json(200, { ...projectsPage, projects: [], pagination: { cursor: "a-1-next" } })
+    ])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const all = yield* Stream.runCollect(projects.list({ pageSize: 1 }))
+      expect(Chunk.toReadonlyArray(all).map((p) => p.id)).toEqual(["a-1"])
+      expect(script.requests).toHaveLength(2)
+      expect(new URL(script.requests[1]!.url).searchParams.get("cursor")).toBe("a-1")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.await polls until a terminal status", () => {
+    const script = scripted([
+      json(200, { operation: { ...operationItem(1, undefined, "scheduling"), id: operationId } }),
+      json(200, { operation: { ...operationItem(1, undefined, "running"), id: operationId } }),
+      json(200, { operation: { ...operationItem(1, undefined, "finished"), id: operationId } })
+    ])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(operations.await(projectId, operationId))
+      yield* TestClock.adjust("10 seconds")
+      const operation = yield* Fiber.join(fiber)
+      expect(operation.status).toBe("finished")
+      expect(script.requests).toHaveLength(3)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.await fails with OperationStillPending when the schedule ends first", () => {
+    const script = scripted([json(200, { operation: { ...operationItem(1, undefined, "running"), id: operationId } })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const error = yield* Effect.flip(operations.await(projectId, operationId, { schedule: Schedule.recurs(1) }))
+      expect(error._tag).toBe("OperationStillPending")
+      expect(error).toMatchObject({ operation: { status: "running" } })
+      expect(script.requests).toHaveLength(2)
+    }).pipe(withScript(script))
+  })
+})
+
+// --- configuration ---------------------------------------------------------------------------
+
+describe("DbPlatform.layerConfig", () => {
+  const provider = (entries: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(entries)))
+
+  it.effect("reads DBPLATFORM_BASE_URL and DBPLATFORM_API_KEY (Effect.withConfigProvider)", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      yield* projects.page()
+      expect(script.requests[0]).toMatchObject({
+        url: "https://config.test/api/v2/projects",
+        headers: { authorization: "Bearer key-from-config", accept: "application/json" }
+      })
+    }).pipe(
+      Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer))),
+      Effect.withConfigProvider(
+        provider({ DBPLATFORM_BASE_URL: "https://config.test/api/v2", DBPLATFORM_API_KEY: "key-from-config" })
+      )
+    )
+  })
+
+  it.effect("reads the settings through Layer.setConfigProvider; a trailing slash is dropped", () => {
+    const script = scripted([json(200, apiKeyCreated)])
+    const layer = DbPlatform.layerConfig().pipe(
+      Layer.provide(script.layer),
+      Layer.provide(
+        Layer.setConfigProvider(
+          provider({ DBPLATFORM_BASE_URL: "https://config.test/api/v2/", DBPLATFORM_API_KEY: "key-from-layer" })
+        )
+      )
+    )
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      yield* apiKeys.create("ci")
+      expect(script.requests[0]).toMatchObject({
+        method: "POST",
+        url: "https://config.test/api/v2/api_keys",
+        headers: { authorization: "Bearer key-from-layer" }
+      })
+    }).pipe(Effect.provide(layer))
+  })
+
+  const failures: ReadonlyArray<readonly [string, Record<string, string>]> = [
+    ["a missing base URL", { DBPLATFORM_API_KEY: secret }],
+    ["a base URL that is not a URL", { DBPLATFORM_BASE_URL: "not a url", DBPLATFORM_API_KEY: secret }],
+    ["a missing API key", { DBPLATFORM_BASE_URL: "https://config.test/api/v2" }]
+  ]
+  for (const [label, entries] of failures) {
+    it.effect(`fails with a ConfigError on ${label}, sending nothing`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const error = yield* Effect.flip(
+          Projects.Projects.pipe(
+            Effect.flatMap((projects) => projects.page()),
+            Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer)))
+          )
+        )
+        expect(ConfigError.isConfigError(error)).toBe(true)
+        expect(script.requests).toHaveLength(0)
+        expectNoSecret(error)
+      }).pipe(Effect.withConfigProvider(provider(entries)))
+    })
+  }
+})

@@ -1,0 +1,197 @@
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as FakePlatform from "../src/FakePlatform.js"
+import type { Seed } from "../src/Seed.js"
+import { isGeneralError, operationId, projectId, read, send } from "./helpers.js"
+
+const seed: Seed = {
+  projects: [{ id: projectId }],
+  operations: [{ project_id: projectId, id: operationId(1), action: "create_branch", branch_id: "br-x-1" }]
+}
+
+const provideFake = Effect.provide(FakePlatform.layer(seed))
+
+const get = (path: string) => HttpClientRequest.get(path)
+
+describe("authentication", () => {
+  it.effect("a request without Authorization is a 401 with a GeneralError body", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const response = yield* send(fake, get("/projects"))
+      const { status, body } = yield* read(response)
+      expect(status).toBe(401)
+      expect(response.headers["content-type"]).toContain("application/json")
+      expect(isGeneralError(body)).toBe(true)
+      expect(Object.keys(body).sort()).toEqual(["code", "message", "request_id"])
+    }).pipe(provideFake))
+
+  it.effect("X-Request-ID is echoed as request_id", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const refused = yield* read(yield* send(fake, get("/projects"), { requestId: "abc" }))
+      expect(refused.status).toBe(401)
+      expect(refused.body.request_id).toBe("abc")
+      const notFound = yield* read(
+        yield* send(fake, get("/projects/nope/operations"), { key: fake.bootstrapKey, requestId: "req-42" })
+      )
+      expect(notFound.status).toBe(404)
+      expect(notFound.body.request_id).toBe("req-42")
+    }).pipe(provideFake))
+
+  it.effect("an invalid key or a malformed Authorization header is a 401", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      expect((yield* send(fake, get("/projects"), { key: "wrong" })).status).toBe(401)
+      const basic = get("/projects").pipe(HttpClientRequest.basicAuth("user", "pass"))
+      expect((yield* send(fake, basic)).status).toBe(401)
+      expect((yield* send(fake, get("/projects"), { key: fake.bootstrapKey })).status).toBe(200)
+    }).pipe(provideFake))
+
+  it.effect("an unknown route is a 404 GeneralError with a good key, a 401 without", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const withKey = yield* read(yield* send(fake, get("/branches"), { key: fake.bootstrapKey }))
+      expect(withKey.status).toBe(404)
+      expect(isGeneralError(withKey.body)).toBe(true)
+      const withoutKey = yield* read(yield* send(fake, get("/branches")))
+      expect(withoutKey.status).toBe(401)
+      expect(isGeneralError(withoutKey.body)).toBe(true)
+    }).pipe(provideFake))
+})
+
+describe("bad ids and parameters", () => {
+  const cases: ReadonlyArray<readonly [string, string, number]> = [
+    ["unknown project", "/projects/no-such-project/operations", 404],
+    ["unknown project (one operation)", `/projects/no-such-project/operations/${operationId(1)}`, 404],
+    ["project id out of pattern", "/projects/Bad_ID/operations", 400],
+    ["operation id not a UUID", `/projects/${projectId}/operations/not-a-uuid`, 400],
+    ["unknown operation", `/projects/${projectId}/operations/${operationId(77)}`, 404],
+    ["limit=0", `/projects/${projectId}/operations?limit=0`, 400],
+    ["limit=1001", `/projects/${projectId}/operations?limit=1001`, 400],
+    ["limit=abc", `/projects/${projectId}/operations?limit=abc`, 400],
+    ["limit=-1", `/projects/${projectId}/operations?limit=-1`, 400],
+    ["limit=2.5", `/projects/${projectId}/operations?limit=2.5`, 400],
+    ["cursor not a timestamp", `/projects/${projectId}/operations?limit=5&cursor=yesterday`, 400],
+    ["projects limit=401", "/projects?limit=401", 400],
+    ["projects limit=0", "/projects?limit=0", 400],
+    ["key_id not an integer", "/api_keys/abc", 400]
+  ]
+  for (const [name, path, expected] of cases) {
+    it.effect(`${name} -> ${expected}`, () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.FakePlatform
+        const request = path.startsWith("/api_keys") ? HttpClientRequest.del(path) : get(path)
+        const { status, body } = yield* read(yield* send(fake, request, { key: fake.bootstrapKey }))
+        expect(status).toBe(expected)
+        expect(isGeneralError(body)).toBe(true)
+      }).pipe(provideFake))
+  }
+
+  it.effect("the limits' bounds are accepted", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      for (const path of [
+        `/projects/${projectId}/operations?limit=1`,
+        `/projects/${projectId}/operations?limit=1000`,
+        "/projects?limit=1",
+        "/projects?limit=400"
+      ]) {
+        expect((yield* send(fake, get(path), { key: fake.bootstrapKey })).status).toBe(200)
+      }
+    }).pipe(provideFake))
+})
+
+describe("POST /api_keys", () => {
+  const post = (body: string) => HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyText(body, "application/json"))
+
+  const refused: ReadonlyArray<readonly [string, string]> = [
+    ["a body that is not JSON", "{not json"],
+    ["no key_name", "{}"],
+    ["an empty key_name", `{"key_name":""}`],
+    ["a blank key_name", `{"key_name":"   "}`],
+    ["a key_name that is not a string", `{"key_name":42}`],
+    ["a 65-character key_name", JSON.stringify({ key_name: "k".repeat(65) })]
+  ]
+  for (const [name, body] of refused) {
+    it.effect(`refuses ${name} with a 400 and creates no key`, () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.FakePlatform
+        const answer = yield* read(yield* send(fake, post(body), { key: fake.bootstrapKey }))
+        expect(answer.status).toBe(400)
+        expect(isGeneralError(answer.body)).toBe(true)
+        expect(yield* fake.apiKeys).toHaveLength(1)
+      }).pipe(provideFake))
+  }
+
+  it.effect("accepts a 64-character key_name: 200 with id, key, name, created_at and created_by", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const name = "k".repeat(64)
+      const answer = yield* read(yield* send(fake, post(JSON.stringify({ key_name: name })), { key: fake.bootstrapKey }))
+      expect(answer.status).toBe(200)
+      expect(answer.body).toMatchObject({ name, created_at: "1970-01-01T00:00:00.000Z" })
+      expect(typeof answer.body.id).toBe("number")
+      expect(typeof answer.body.key).toBe("string")
+      expect(typeof answer.body.created_by).toBe("string")
+      expect(yield* fake.apiKeys).toHaveLength(2)
+    }).pipe(provideFake))
+
+  it.effect("without a key it is a 401 and creates nothing", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      expect((yield* send(fake, post(`{"key_name":"x"}`))).status).toBe(401)
+      expect(yield* fake.apiKeys).toHaveLength(1)
+    }).pipe(provideFake))
+})
+
+describe("response shapes", () => {
+  it.effect("GET /api_keys is a bare array whose created_by is an object; no key values", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const { status, body } = yield* read(yield* send(fake, get("/api_keys"), { key: fake.bootstrapKey }))
+      expect(status).toBe(200)
+      expect(Array.isArray(body)).toBe(true)
+      expect(body).toHaveLength(1)
+      expect(body[0]).toMatchObject({ name: "bootstrap", last_used_from_addr: "" })
+      expect(typeof body[0].created_by).toBe("object")
+      expect(typeof body[0].created_by.id).toBe("string")
+      expect(typeof body[0].created_by.name).toBe("string")
+      expect(body[0]).not.toHaveProperty("key")
+    }).pipe(provideFake))
+
+  it.effect("DELETE /api_keys/{id} answers with revoked: true and created_by as a uuid string", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const [bootstrap] = yield* fake.apiKeys
+      const { status, body } = yield* read(
+        yield* send(fake, HttpClientRequest.del(`/api_keys/${bootstrap!.id}`), { key: fake.bootstrapKey })
+      )
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ id: bootstrap!.id, name: "bootstrap", revoked: true })
+      expect(body.created_by).toMatch(/^[0-9a-f-]{36}$/)
+      // Revoking the key used for the request locks the account out from then on.
+      expect((yield* send(fake, get("/projects"), { key: fake.bootstrapKey })).status).toBe(401)
+      expect((yield* fake.apiKeys)[0]!.revoked).toBe(true)
+    }).pipe(provideFake))
+
+  it.effect("the fake records every request with its method, path and decoded query, and no headers", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      yield* send(fake, get(`/projects/${projectId}/operations?limit=5&cursor=2024-01-01T00%3A00%3A00Z`), {
+        key: fake.bootstrapKey
+      })
+      yield* send(fake, get("/projects"))
+      const requests = yield* fake.requests
+      expect(requests).toEqual([
+        {
+          method: "GET",
+          path: `/api/v2/projects/${projectId}/operations`,
+          query: { limit: "5", cursor: "2024-01-01T00:00:00Z" }
+        },
+        { method: "GET", path: "/api/v2/projects", query: {} }
+      ])
+      expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
+    }).pipe(provideFake))
+})

@@ -1,0 +1,71 @@
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { OperationId, ProjectId } from "@dbplatform/core"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import * as FakeHttpClient from "../src/FakeHttpClient.js"
+import type * as FakePlatform from "../src/FakePlatform.js"
+
+export const projectId = ProjectId.make("spring-example-302709")
+
+/** A distinct, valid UUID per `n`. */
+export const operationId = (n: number) =>
+  OperationId.make(`3f0c6b8e-1d2a-4c5b-9e7f-${n.toString(16).padStart(12, "0")}`)
+
+/**
+ * Waits until some fiber sleeps on the `TestClock` (e.g. a poll parked on its schedule), yielding
+ * to the event loop (no real sleep) so that the fake's asynchronous key hashing can complete.
+ * Adjusting the clock only then keeps the reads at exactly the expected instants.
+ */
+export const parked: Effect.Effect<void> = Effect.gen(function* () {
+  while (Chunk.isEmpty(yield* TestClock.sleeps())) {
+    yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+  }
+})
+
+/** The requests the fake recorded for `GET` of one operation. */
+export const getsOf = (fake: FakePlatform.Service, project: string, operation: string) =>
+  Effect.map(fake.requests, (requests) =>
+    requests.filter(
+      (request) => request.method === "GET" && request.path === `/api/v2/projects/${project}/operations/${operation}`
+    )
+  )
+
+/** An in-memory `HttpClient` over the fake that records the URL of each request as sent. */
+export const capturingClient = (fake: FakePlatform.Service, urls: Array<string>): HttpClient.HttpClient => {
+  const inner = FakeHttpClient.make(fake.httpApp)
+  return HttpClient.make((request, url) => {
+    urls.push(url.href)
+    return inner.execute(request)
+  })
+}
+
+/** Sends `request` (relative to `http://x/api/v2`) straight to the fake's HTTP app. */
+export const send = (
+  fake: FakePlatform.Service,
+  request: HttpClientRequest.HttpClientRequest,
+  options: { readonly key?: string | Redacted.Redacted<string> | undefined; readonly requestId?: string } = {}
+) => {
+  const withKey = options.key === undefined ? request : HttpClientRequest.bearerToken(request, options.key)
+  const withId =
+    options.requestId === undefined ? withKey : HttpClientRequest.setHeader(withKey, "x-request-id", options.requestId)
+  return FakeHttpClient.make(fake.httpApp).execute(HttpClientRequest.prependUrl(withId, "http://x/api/v2"))
+}
+
+/** The status and JSON body of a response. */
+export const read = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.map(response.json, (body) => ({ status: response.status, body: body as any }))
+
+/** Asserts nothing; returns the body checked to be a `GeneralError` (wire-facts "General"). */
+export const isGeneralError = (body: unknown): boolean =>
+  typeof body === "object" &&
+  body !== null &&
+  typeof (body as any).code === "string" &&
+  typeof (body as any).message === "string" &&
+  (body as any).message.length > 0 &&
+  typeof (body as any).request_id === "string"
+
+export const keyValue = (key: Redacted.Redacted<string>) => Redacted.value(key)
