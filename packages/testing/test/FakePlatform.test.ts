@@ -2,13 +2,17 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type { Seed } from "../src/Seed.js"
 import { isGeneralError, operationId, projectId, read, send } from "./helpers.js"
 
 const seed: Seed = {
-  projects: [{ id: projectId }],
-  operations: [{ project_id: projectId, id: operationId(1), action: "create_branch", branch_id: "br-x-1" }]
+  projects: [{ id: projectId }, { id: "wispy-meadow-118737" }],
+  operations: [
+    { project_id: projectId, id: operationId(1), action: "create_branch", branch_id: "br-x-1" },
+    { project_id: "wispy-meadow-118737", id: operationId(2), action: "create_branch", branch_id: "br-y-2" }
+  ]
 }
 
 const provideFake = Effect.provide(FakePlatform.layer(seed))
@@ -25,7 +29,8 @@ describe("authentication", () => {
       expect(response.headers["content-type"]).toContain("application/json")
       expect(isGeneralError(body)).toBe(true)
       expect(Object.keys(body).sort()).toEqual(["code", "message", "request_id"])
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 
   it.effect("X-Request-ID is echoed as request_id", () =>
     Effect.gen(function* () {
@@ -38,7 +43,8 @@ describe("authentication", () => {
       )
       expect(notFound.status).toBe(404)
       expect(notFound.body.request_id).toBe("req-42")
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 
   it.effect("an invalid key or a malformed Authorization header is a 401", () =>
     Effect.gen(function* () {
@@ -47,7 +53,8 @@ describe("authentication", () => {
       const basic = get("/projects").pipe(HttpClientRequest.basicAuth("user", "pass"))
       expect((yield* send(fake, basic)).status).toBe(401)
       expect((yield* send(fake, get("/projects"), { key: fake.bootstrapKey })).status).toBe(200)
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 
   it.effect("an unknown route is a 404 GeneralError with a good key, a 401 without", () =>
     Effect.gen(function* () {
@@ -58,7 +65,8 @@ describe("authentication", () => {
       const withoutKey = yield* read(yield* send(fake, get("/branches")))
       expect(withoutKey.status).toBe(401)
       expect(isGeneralError(withoutKey.body)).toBe(true)
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 })
 
 describe("bad ids and parameters", () => {
@@ -68,6 +76,7 @@ describe("bad ids and parameters", () => {
     ["project id out of pattern", "/projects/Bad_ID/operations", 400],
     ["operation id not a UUID", `/projects/${projectId}/operations/not-a-uuid`, 400],
     ["unknown operation", `/projects/${projectId}/operations/${operationId(77)}`, 404],
+    ["another project's operation", `/projects/${projectId}/operations/${operationId(2)}`, 404],
     ["limit=0", `/projects/${projectId}/operations?limit=0`, 400],
     ["limit=1001", `/projects/${projectId}/operations?limit=1001`, 400],
     ["limit=abc", `/projects/${projectId}/operations?limit=abc`, 400],
@@ -86,7 +95,8 @@ describe("bad ids and parameters", () => {
         const { status, body } = yield* read(yield* send(fake, request, { key: fake.bootstrapKey }))
         expect(status).toBe(expected)
         expect(isGeneralError(body)).toBe(true)
-      }).pipe(provideFake))
+      }).pipe(provideFake)
+    )
   }
 
   it.effect("the limits' bounds are accepted", () =>
@@ -100,11 +110,13 @@ describe("bad ids and parameters", () => {
       ]) {
         expect((yield* send(fake, get(path), { key: fake.bootstrapKey })).status).toBe(200)
       }
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 })
 
 describe("POST /api_keys", () => {
-  const post = (body: string) => HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyText(body, "application/json"))
+  const post = (body: string) =>
+    HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyText(body, "application/json"))
 
   const refused: ReadonlyArray<readonly [string, string]> = [
     ["a body that is not JSON", "{not json"],
@@ -122,28 +134,47 @@ describe("POST /api_keys", () => {
         expect(answer.status).toBe(400)
         expect(isGeneralError(answer.body)).toBe(true)
         expect(yield* fake.apiKeys).toHaveLength(1)
-      }).pipe(provideFake))
+      }).pipe(provideFake)
+    )
   }
 
   it.effect("accepts a 64-character key_name: 200 with id, key, name, created_at and created_by", () =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
       const name = "k".repeat(64)
-      const answer = yield* read(yield* send(fake, post(JSON.stringify({ key_name: name })), { key: fake.bootstrapKey }))
+      const answer = yield* read(
+        yield* send(fake, post(JSON.stringify({ key_name: name })), { key: fake.bootstrapKey })
+      )
       expect(answer.status).toBe(200)
       expect(answer.body).toMatchObject({ name, created_at: "1970-01-01T00:00:00.000Z" })
       expect(typeof answer.body.id).toBe("number")
       expect(typeof answer.body.key).toBe("string")
       expect(typeof answer.body.created_by).toBe("string")
       expect(yield* fake.apiKeys).toHaveLength(2)
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
+
+  it.effect("reads a streamed request body too (the in-memory client forwards every body kind)", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const body = Stream.make(new TextEncoder().encode(`{"key_name":`), new TextEncoder().encode(`"streamed"}`))
+      const request = HttpClientRequest.post("/api_keys").pipe(
+        HttpClientRequest.bodyStream(body, { contentType: "application/json" })
+      )
+      const answer = yield* read(yield* send(fake, request, { key: fake.bootstrapKey }))
+      expect(answer.status).toBe(200)
+      expect(answer.body.name).toBe("streamed")
+      expect((yield* fake.apiKeys).map((key) => key.name)).toEqual(["bootstrap", "streamed"])
+    }).pipe(provideFake)
+  )
 
   it.effect("without a key it is a 401 and creates nothing", () =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
       expect((yield* send(fake, post(`{"key_name":"x"}`))).status).toBe(401)
       expect(yield* fake.apiKeys).toHaveLength(1)
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 })
 
 describe("response shapes", () => {
@@ -159,7 +190,8 @@ describe("response shapes", () => {
       expect(typeof body[0].created_by.id).toBe("string")
       expect(typeof body[0].created_by.name).toBe("string")
       expect(body[0]).not.toHaveProperty("key")
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 
   it.effect("DELETE /api_keys/{id} answers with revoked: true and created_by as a uuid string", () =>
     Effect.gen(function* () {
@@ -174,7 +206,8 @@ describe("response shapes", () => {
       // Revoking the key used for the request locks the account out from then on.
       expect((yield* send(fake, get("/projects"), { key: fake.bootstrapKey })).status).toBe(401)
       expect((yield* fake.apiKeys)[0]!.revoked).toBe(true)
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 
   it.effect("the fake records every request with its method, path and decoded query, and no headers", () =>
     Effect.gen(function* () {
@@ -193,5 +226,6 @@ describe("response shapes", () => {
         { method: "GET", path: "/api/v2/projects", query: {} }
       ])
       expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
-    }).pipe(provideFake))
+    }).pipe(provideFake)
+  )
 })

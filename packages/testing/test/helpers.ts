@@ -59,7 +59,7 @@ export const send = (
 export const read = (response: HttpClientResponse.HttpClientResponse) =>
   Effect.map(response.json, (body) => ({ status: response.status, body: body as any }))
 
-/** Asserts nothing; returns the body checked to be a `GeneralError` (wire-facts "General"). */
+/** Whether `body` is a `GeneralError` with a non-empty message and a `request_id` (wire-facts "General"). */
 export const isGeneralError = (body: unknown): boolean =>
   typeof body === "object" &&
   body !== null &&

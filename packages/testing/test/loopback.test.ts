@@ -82,5 +82,6 @@ describe("over a real loopback socket", () => {
       // The scope is closed: nothing listens there any more.
       const after = yield* Effect.either(Effect.tryPromise(() => fetch(`${baseUrl}/projects`)))
       expect(after._tag).toBe("Left")
-    }))
+    })
+  )
 })

@@ -1,0 +1,65 @@
+import { DbPlatform } from "@dbplatform/client"
+import { DbPlatformTest, FakeHttpClient, FakePlatform, Seed } from "@dbplatform/testing"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import { afterEach, vi } from "vitest"
+import { tour } from "../src/Tour.js"
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** Runs the tour against the in-memory fake, advancing the TestClock 5 s per poll. */
+const runTour = (clientFor: boolean) =>
+  Effect.gen(function* () {
+    const lines: Array<string> = []
+    vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => {
+      lines.push(args.join(" "))
+    })
+    const fake = yield* FakePlatform.FakePlatform
+    const forKey = (apiKey: Redacted.Redacted<string>) =>
+      DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey }).pipe(
+        Layer.provide(FakeHttpClient.layer),
+        Layer.provide(Layer.succeed(FakePlatform.FakePlatform, fake))
+      )
+    const fiber = yield* Effect.fork(tour(clientFor ? { clientFor: forKey } : {}))
+    for (let tick = 0; tick < 4; tick++) yield* TestClock.adjust("5 seconds")
+    yield* Fiber.join(fiber)
+    return { lines, fake }
+  }).pipe(Effect.provide(DbPlatformTest.layer({ seed: Seed.realistic({ operationsPerProject: 120 }) })))
+
+describe("the demo tour", () => {
+  it.effect("creates a key, pages operations, waits for the pending ones and sees the revoked key refused", () =>
+    Effect.gen(function* () {
+      const { lines, fake } = yield* runTour(true)
+      const output = lines.join("\n")
+      expect(output).toMatch(/Created API key \d+ "demo-tour": value <redacted>/)
+      expect(output).toContain("Projects (4):")
+      // 120 past + 3 pending operations in the first project, in pages of 50.
+      expect(output).toMatch(/Operations of [a-z0-9-]+: 123 in 3 pages of up to 50/)
+      expect(output).toContain("Waiting for 3 pending operations")
+      expect(output).toMatch(/All 3 ended: \w+ finished, \w+ finished, \w+ finished/)
+      expect(output).toContain("The new key works: it lists 4 projects")
+      expect(output).toMatch(/The next request with it is refused: Unauthorized \(401\)/)
+      expect(lines.at(-1)).toBe("Tour complete.")
+      // The created key's value never reaches the output; only its hash is stored.
+      const stored = yield* fake.apiKeys
+      expect(stored.map((key) => key.name)).toEqual(["bootstrap", "demo-tour"])
+      expect(output).not.toContain(stored[1]!.hash)
+    })
+  )
+
+  it.effect("read-only, it creates and revokes nothing", () =>
+    Effect.gen(function* () {
+      const { lines, fake } = yield* runTour(false)
+      expect(lines.join("\n")).not.toContain("Created API key")
+      expect(lines.at(-1)).toBe("Tour complete.")
+      const posts = (yield* fake.requests).filter((request) => request.method !== "GET")
+      expect(posts).toEqual([])
+    })
+  )
+})
