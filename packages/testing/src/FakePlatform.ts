@@ -79,7 +79,7 @@ export const make = (seed: Seed = {}): Effect.Effect<Service> =>
     const now = yield* Clock.currentTimeMillis
     const store = Store.fromSeed(seed, now)
     const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-    store.addKey("bootstrap", yield* hashKey(bootstrapValue), now)
+    store.addKey("bootstrap", hashKey(bootstrapValue), now)
     const requests: Array<RecordedRequest> = []
     const routes = yield* HttpRouter.toHttpApp(router(store))
     const record = HttpServerRequest.HttpServerRequest.pipe(

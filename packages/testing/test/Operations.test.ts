@@ -12,7 +12,7 @@ import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type { Seed } from "../src/Seed.js"
-import { getsOf, operationId, parked, projectId } from "./helpers.js"
+import { getsOf, operationId, projectId } from "./helpers.js"
 
 const running = operationId(1)
 const failed = operationId(2)
@@ -75,7 +75,6 @@ describe("operations.await", () => {
       const fake = yield* FakePlatform.FakePlatform
       const fiber = yield* Effect.fork(operations.await(projectId, running))
       for (let tick = 0; tick < 3; tick++) {
-        yield* parked
         yield* TestClock.adjust("5 seconds")
       }
       const done = yield* Fiber.join(fiber)
@@ -108,7 +107,6 @@ describe("operations.await", () => {
       const schedule = Schedule.spaced("5 seconds").pipe(Schedule.intersect(Schedule.recurs(2)))
       const fiber = yield* Effect.fork(Effect.flip(operations.await(projectId, stuck, { schedule })))
       for (let tick = 0; tick < 2; tick++) {
-        yield* parked
         yield* TestClock.adjust("5 seconds")
       }
       const error = yield* Fiber.join(fiber)
@@ -137,7 +135,6 @@ describe("operations.poll", () => {
       const operations = yield* Operations.Operations
       const fiber = yield* Effect.fork(Stream.runCollect(operations.poll(projectId, running)))
       for (let tick = 0; tick < 3; tick++) {
-        yield* parked
         yield* TestClock.adjust("5 seconds")
       }
       const states = Chunk.toReadonlyArray(yield* Fiber.join(fiber))

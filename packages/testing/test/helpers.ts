@@ -2,10 +2,8 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { OperationId, ProjectId } from "@dbplatform/core"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as TestClock from "effect/TestClock"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import type * as FakePlatform from "../src/FakePlatform.js"
 
@@ -14,17 +12,6 @@ export const projectId = ProjectId.make("spring-example-302709")
 /** A distinct, valid UUID per `n`. */
 export const operationId = (n: number) =>
   OperationId.make(`3f0c6b8e-1d2a-4c5b-9e7f-${n.toString(16).padStart(12, "0")}`)
-
-/**
- * Waits until some fiber sleeps on the `TestClock` (e.g. a poll parked on its schedule), yielding
- * to the event loop (no real sleep) so that the fake's asynchronous key hashing can complete.
- * Adjusting the clock only then keeps the reads at exactly the expected instants.
- */
-export const parked: Effect.Effect<void> = Effect.gen(function* () {
-  while (Chunk.isEmpty(yield* TestClock.sleeps())) {
-    yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-  }
-})
 
 /** The requests the fake recorded for `GET` of one operation. */
 export const getsOf = (fake: FakePlatform.Service, project: string, operation: string) =>

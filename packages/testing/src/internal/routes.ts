@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -24,15 +26,11 @@ export interface RecordedRequest {
 const projectIdPattern = /^[a-z0-9-]{1,60}$/
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
-
-/** SHA-256 of a key value, hex: all the fake keeps of a key. */
-export const hashKey = (value: string): Effect.Effect<string> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(value))).pipe(Effect.map(hex))
+/** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
+export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(value)))
 
 /** A new key value: 32 random bytes as 64 hex characters. */
-export const newKeyValue = (): string => hex(crypto.getRandomValues(new Uint8Array(32)))
+export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
 
 const searchParams = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://fake").searchParams
 
@@ -96,8 +94,7 @@ export const router = (store: Store) =>
         if (name.length === 0) return yield* new Refusal({ status: 400, message: "key_name must not be empty" })
         if (name.length > 64) return yield* new Refusal({ status: 400, message: "key_name is at most 64 characters" })
         const value = newKeyValue()
-        const hash = yield* hashKey(value)
-        const key = store.addKey(name, hash, yield* Clock.currentTimeMillis)
+        const key = store.addKey(name, hashKey(value), yield* Clock.currentTimeMillis)
         return HttpServerResponse.unsafeJson({
           id: key.id,
           key: value,
@@ -195,7 +192,7 @@ export const authenticate = (store: Store) =>
     const request = yield* HttpServerRequest.HttpServerRequest
     const match = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")
     if (match === null) return yield* new Refusal({ status: 401, message: "authorization header is missing" })
-    const key = store.keysByHash.get(yield* hashKey(match[1]!))
+    const key = store.keysByHash.get(hashKey(match[1]!))
     if (key === undefined || key.revoked) return yield* new Refusal({ status: 401, message: "API key is not valid" })
     key.last_used_at = yield* Clock.currentTimeMillis
     key.last_used_from_addr = Option.getOrElse(request.remoteAddress, () => "")
