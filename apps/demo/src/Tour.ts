@@ -25,6 +25,8 @@ export interface TourOptions {
   readonly projectId?: Project["id"] | undefined
   /** Operations per page when streaming them; 50 by default. */
   readonly pageSize?: number | undefined
+  /** The most operations walked (newest first), so a long history stays a short tour; 1000 by default. */
+  readonly maxOperations?: number | undefined
 }
 
 const time = (dateTime: DateTime.Utc) => DateTime.formatIso(dateTime)
@@ -65,6 +67,7 @@ export const tour = (options: TourOptions = {}) =>
 
     const pageSize = options.pageSize ?? 50
     const walk = yield* operations.list(projectId, { pageSize }).pipe(
+      Stream.take(options.maxOperations ?? 1000),
       Stream.chunks,
       Stream.runFold(
         {
@@ -117,7 +120,7 @@ export const tour = (options: TourOptions = {}) =>
             Stream.runLast,
             Effect.map(Option.getOrThrow)
           ),
-        { concurrency: "unbounded" }
+        { concurrency: 8 }
       )
       yield* Console.log(`All ${ends.length} ended: ${ends.map((end) => `${short(end)} ${end.status}`).join(", ")}`)
     } else {

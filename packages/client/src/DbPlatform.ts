@@ -54,6 +54,6 @@ export const layer = (
  * @category layers
  */
 export const layerConfig = (
-  config?: Parameters<typeof DbPlatformClient.layerConfig>[0]
+  config?: DbPlatformClient.ConfigOptions
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   layerFrom(DbPlatformClient.layerConfig(config))

@@ -108,6 +108,19 @@ export const layer = (options: Options): Layer.Layer<DbPlatformClient, never, Ht
   Layer.effect(DbPlatformClient, make(options))
 
 /**
+ * Where {@link layerConfig} reads its settings; each defaults to the environment variable named.
+ *
+ * @since 0.1.0
+ */
+export interface ConfigOptions {
+  /** `DBPLATFORM_BASE_URL` by default; must be a URL. */
+  readonly baseUrl?: Config.Config<string> | undefined
+  /** `DBPLATFORM_API_KEY` by default, read as `Redacted`. */
+  readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined
+  readonly transformClient?: Options["transformClient"]
+}
+
+/**
  * The client from configuration: `DBPLATFORM_BASE_URL` (a URL) and `DBPLATFORM_API_KEY`
  * (read as `Redacted`) unless other `Config`s are given. Fails with a `ConfigError` when one
  * is missing.
@@ -116,11 +129,7 @@ export const layer = (options: Options): Layer.Layer<DbPlatformClient, never, Ht
  * @category layers
  */
 export const layerConfig = (
-  config: {
-    readonly baseUrl?: Config.Config<string>
-    readonly apiKey?: Config.Config<Redacted.Redacted<string>>
-    readonly transformClient?: Options["transformClient"]
-  } = {}
+  config: ConfigOptions = {}
 ): Layer.Layer<DbPlatformClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(
     DbPlatformClient,

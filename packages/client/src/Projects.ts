@@ -51,7 +51,9 @@ export interface Service {
   readonly page: (options?: PageOptions) => Effect.Effect<ProjectsPage, InvalidRequest | CallError>
   /**
    * Every project, fetching the next page only when the consumer pulls (one page in memory).
-   * A `pageSize` out of 1..400 fails with `InvalidRequest`.
+   * A `pageSize` out of 1..400 fails with `InvalidRequest`. Pages' `unavailable_project_ids`
+   * (projects the server could not read in time) are not part of the stream: use `page` to
+   * see them.
    */
   readonly list: (options?: ListOptions) => Stream.Stream<Project, InvalidRequest | CallError>
 }

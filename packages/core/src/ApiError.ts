@@ -109,7 +109,8 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
 
 /**
  * A success response whose body is not the documented shape: not JSON, or JSON that does not
- * decode. `message` says what was wrong and where; the body itself is not kept.
+ * decode. `message` names each offending path and what was expected there; the body, and the
+ * values found in it, are not kept (a body may hold a created key's value).
  *
  * @since 0.1.0
  */

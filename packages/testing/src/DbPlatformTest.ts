@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as FakeHttpClient from "./FakeHttpClient.js"
 import * as FakePlatform from "./FakePlatform.js"
-import type { Seed } from "./Seed.js"
+import type { InvalidSeed, Seed } from "./Seed.js"
 
 /**
  * The base URL the in-memory client uses.
@@ -30,7 +30,7 @@ export const baseUrl = "http://dbplatform.test/api/v2"
 
 /**
  * The fake (from `seed`, empty by default), the in-memory `HttpClient`, and the client
- * services. The fake is built when the Layer is, so its times start at the `Clock`'s time
+ * services. Fails with `InvalidSeed` if the seed has a bad or repeated id. The fake is built when the Layer is, so its times start at the `Clock`'s time
  * then (0 under `TestClock`).
  *
  * @since 0.1.0
@@ -39,7 +39,8 @@ export const baseUrl = "http://dbplatform.test/api/v2"
 export const layer = (
   options: { readonly seed?: Seed | undefined } = {}
 ): Layer.Layer<
-  DbPlatform.DbPlatform | DbPlatformClient.DbPlatformClient | FakePlatform.FakePlatform | HttpClient.HttpClient
+  DbPlatform.DbPlatform | DbPlatformClient.DbPlatformClient | FakePlatform.FakePlatform | HttpClient.HttpClient,
+  InvalidSeed
 > => {
   const fake = FakePlatform.layer(options.seed)
   const httpClient = FakeHttpClient.layer

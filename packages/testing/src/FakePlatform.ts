@@ -32,7 +32,7 @@ import {
   router
 } from "./internal/routes.js"
 import { Store } from "./internal/store.js"
-import type { Seed } from "./Seed.js"
+import type { InvalidSeed, Seed } from "./Seed.js"
 
 export type { RecordedRequest } from "./internal/routes.js"
 
@@ -70,14 +70,15 @@ export interface Service {
 export class FakePlatform extends Context.Tag("@dbplatform/testing/FakePlatform")<FakePlatform, Service>() {}
 
 /**
- * A fake account built from `seed`, its times relative to the `Clock`'s time now.
+ * A fake account built from `seed`, its times relative to the `Clock`'s time now. Fails with
+ * `InvalidSeed` listing every bad or repeated id and operation of an unknown project.
  *
  * @since 0.1.0
  */
-export const make = (seed: Seed = {}): Effect.Effect<Service> =>
+export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const store = Store.fromSeed(seed, now)
+    const store = yield* Store.fromSeed(seed, now)
     const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
     store.addKey("bootstrap", hashKey(bootstrapValue), now)
     const requests: Array<RecordedRequest> = []
@@ -113,7 +114,7 @@ export const make = (seed: Seed = {}): Effect.Effect<Service> =>
  * @since 0.1.0
  * @category layers
  */
-export const layer = (seed: Seed = {}): Layer.Layer<FakePlatform> => Layer.effect(FakePlatform, make(seed))
+export const layer = (seed: Seed = {}): Layer.Layer<FakePlatform, InvalidSeed> => Layer.effect(FakePlatform, make(seed))
 
 /**
  * Serves the fake on the `HttpServer` in context (e.g. `NodeHttpServer.layer(createServer,

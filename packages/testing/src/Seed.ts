@@ -5,7 +5,9 @@
  * @since 0.1.0
  */
 import type { OperationAction, OperationStatus } from "@dbplatform/core"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
+import { PCGRandom } from "effect/Utils"
 
 /**
  * A project of the seed. Unset fields get realistic values.
@@ -27,7 +29,7 @@ export interface SeedProject {
 /**
  * An operation of the seed. It is `scheduling` for its first second (or fifth of `runsFor`,
  * whichever is shorter), then `running`, then takes `status` once `runsFor` has passed since
- * it was created. A pending `status` (`running`, `scheduling`) is never left.
+ * it was created, and keeps it. With `status` `scheduling` or `running` it never goes further.
  *
  * @since 0.1.0
  */
@@ -66,23 +68,23 @@ export interface Seed {
 }
 
 /**
+ * A seed the fake cannot serve: `problems` lists each bad or repeated id and each operation of
+ * an unknown project.
+ *
+ * @since 0.1.0
+ */
+export class InvalidSeed extends Data.TaggedError("InvalidSeed")<{ readonly problems: ReadonlyArray<string> }> {
+  override get message(): string {
+    return `invalid seed: ${this.problems.join("; ")}`
+  }
+}
+
+/**
  * An empty account: the bootstrap key and nothing else.
  *
  * @since 0.1.0
  */
 export const empty: Seed = {}
-
-/** A small deterministic PRNG (mulberry32), so a seed is the same on every run. */
-const prng = (seed: number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const adjectives = ["spring", "wispy", "proud", "silent", "ancient", "bold", "young", "late", "holy", "round"]
 const nouns = ["example", "meadow", "mud", "river", "sun", "leaf", "grass", "cloud", "dawn", "frost"]
@@ -116,7 +118,8 @@ export interface RealisticOptions {
  * @since 0.1.0
  */
 export const realistic = (options: RealisticOptions = {}): Seed => {
-  const random = prng(options.seed ?? 302709)
+  const pcg = new PCGRandom(options.seed ?? 302709)
+  const random = () => pcg.number()
   const pick = <A>(values: ReadonlyArray<A>): A => values[Math.floor(random() * values.length)]!
   const uuid = () =>
     "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (c) => {

@@ -83,6 +83,15 @@ describe("bad ids and parameters", () => {
     ["limit=-1", `/projects/${projectId}/operations?limit=-1`, 400],
     ["limit=2.5", `/projects/${projectId}/operations?limit=2.5`, 400],
     ["cursor not a timestamp", `/projects/${projectId}/operations?limit=5&cursor=yesterday`, 400],
+    ["cursor a bare number", `/projects/${projectId}/operations?limit=5&cursor=1`, 400],
+    ["cursor a year", `/projects/${projectId}/operations?limit=5&cursor=2022`, 400],
+    [
+      "cursor an HTTP date",
+      `/projects/${projectId}/operations?cursor=Tue%2C%2015%20Nov%202022%2008%3A12%3A31%20GMT`,
+      400
+    ],
+    ["projects cursor not a timestamp", "/projects?cursor=nope", 400],
+    ["limit=1e2", `/projects/${projectId}/operations?limit=1e2`, 400],
     ["projects limit=401", "/projects?limit=401", 400],
     ["projects limit=0", "/projects?limit=0", 400],
     ["key_id not an integer", "/api_keys/abc", 400]
@@ -227,5 +236,32 @@ describe("response shapes", () => {
       ])
       expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
     }).pipe(provideFake)
+  )
+})
+
+describe("seeds", () => {
+  it.effect("a seed with bad, repeated or orphan ids fails with InvalidSeed naming each problem", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        FakePlatform.make({
+          projects: [{ id: "Bad_ID" }, { id: projectId }, { id: projectId }],
+          operations: [
+            { project_id: projectId, id: "not-a-uuid", action: "start_compute" },
+            { project_id: projectId, id: operationId(1), action: "start_compute" },
+            { project_id: projectId, id: operationId(1), action: "start_compute" },
+            { project_id: "no-such-project", action: "start_compute" }
+          ]
+        })
+      )
+      expect(error._tag).toBe("InvalidSeed")
+      expect(error.problems).toEqual([
+        'project id "Bad_ID" does not match ^[a-z0-9-]{1,60}$',
+        `project id ${projectId} appears twice`,
+        'operation id "not-a-uuid" is not a UUID',
+        `operation id ${operationId(1)} appears twice`,
+        "operation of unknown project no-such-project"
+      ])
+      expect(error.message).toContain("invalid seed: ")
+    })
   )
 })

@@ -178,4 +178,70 @@ describe("operations advance with the Clock", () => {
       expect(operation.status).toBe("running")
     }).pipe(provideFake)
   )
+
+  it.effect("an operation seeded to end cancelling reaches cancelling and stays there", () =>
+    Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const id = operationId(9)
+      const states: Array<string> = []
+      for (let second = 0; second <= 20; second += 5) {
+        states.push((yield* operations.get(projectId, id)).status)
+        yield* TestClock.adjust("5 seconds")
+      }
+      expect(states).toEqual(["scheduling", "running", "cancelling", "cancelling", "cancelling"])
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            operations: [
+              {
+                project_id: projectId,
+                id: operationId(9),
+                action: "start_compute",
+                runsFor: "10 seconds",
+                status: "cancelling"
+              }
+            ]
+          }
+        })
+      )
+    )
+  )
+
+  it.effect("error and retry_at appear once the operation has failed, not while it runs", () =>
+    Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const id = operationId(10)
+      const early = yield* operations.get(projectId, id)
+      expect(early.status).toBe("scheduling")
+      expect(early.error).toBeUndefined()
+      expect(early.retry_at).toBeUndefined()
+      yield* TestClock.adjust("10 seconds")
+      const late = yield* operations.get(projectId, id)
+      expect(late.status).toBe("failed")
+      expect(late.error).toBe("compute start timed out")
+      expect(Option.map(Option.fromNullable(late.retry_at), DateTime.toEpochMillis)).toEqual(Option.some(60_000))
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            operations: [
+              {
+                project_id: projectId,
+                id: operationId(10),
+                action: "start_compute",
+                runsFor: "5 seconds",
+                status: "failed",
+                failures_count: 1,
+                error: "compute start timed out",
+                retryIn: "1 minute"
+              }
+            ]
+          }
+        })
+      )
+    )
+  )
 })

@@ -57,16 +57,18 @@ export const statusError = (
   )
 
 /**
- * What is wrong with a body, by path and expectation, without the values found there: a body
- * may hold a secret (a created key's value) that must not reach an error message.
+ * What is wrong with a body: one issue per path, with what was expected there. The value found
+ * (the formatter's `actual …`) is left out: a body may hold a secret, a created key's value,
+ * that must not reach an error message.
  */
-const issues = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => {
-      const path = issue.path.length === 0 ? "body" : issue.path.map((key) => `[${JSON.stringify(key)}]`).join("")
-      return `${path} ${issue.message.replace(/, actual [\s\S]*$/, "")}`
-    })
-    .join("; ")
+const issues = (error: ParseResult.ParseError): string => {
+  const byPath = new Map<string, string>()
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const path = issue.path.length === 0 ? "body" : issue.path.map((key) => `[${JSON.stringify(key)}]`).join("")
+    if (!byPath.has(path)) byPath.set(path, issue.message.replace(/, actual [\s\S]*$/, ""))
+  }
+  return Array.from(byPath, ([path, message]) => `${path} ${message}`).join("; ")
+}
 
 /**
  * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the

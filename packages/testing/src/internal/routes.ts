@@ -6,8 +6,12 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
-import { iso, keyListJson, keyRevokedJson, operationJson, projectJson, type Store } from "./store.js"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { CreateApiKeyRequest, OperationId, ProjectId, Timestamp } from "@dbplatform/core"
+import { iso, keyListJson, keyRevokedJson, operationJson, projectJson, type Store, userId } from "./store.js"
 
 /** A refusal: answered with `status` and a `GeneralError` body (wire-facts "General"). */
 export class Refusal extends Data.TaggedError("Refusal")<{
@@ -23,36 +27,63 @@ export interface RecordedRequest {
   readonly query: Readonly<Record<string, string>>
 }
 
-const projectIdPattern = /^[a-z0-9-]{1,60}$/
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
 export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(value)))
 
 /** A new key value: 32 random bytes as 64 hex characters. */
 export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
 
-const searchParams = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://fake").searchParams
+/** What is wrong with a request's input, one line, by field. */
+const describeIssues = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
+    .join("; ")
 
-/** Reads `limit`: absent gives `fallback`; anything but an integer in 1..max is a 400. */
-const readLimit = (params: URLSearchParams, max: number, fallback: number | undefined) => {
-  const raw = params.get("limit")
-  if (raw === null) return Effect.succeed(fallback)
-  const limit = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
-  return limit >= 1 && limit <= max
-    ? Effect.succeed(limit)
-    : Effect.fail(new Refusal({ status: 400, message: `limit must be an integer from 1 to ${max}` }))
-}
+/** Input that does not decode is a 400 with a `GeneralError` saying why (wire-facts "Statuses"). */
+const orBadRequest = <A, E, R>(
+  effect: Effect.Effect<A, E | ParseResult.ParseError, R>
+): Effect.Effect<A, E | Refusal, R> =>
+  Effect.catchIf(effect, ParseResult.isParseError, (error) =>
+    Effect.fail(new Refusal({ status: 400, message: describeIssues(error) }))
+  )
 
-/** Reads `cursor`: a timestamp; items strictly older than it come next. */
-const readCursor = (params: URLSearchParams) => {
-  const raw = params.get("cursor")
-  if (raw === null) return Effect.succeed(undefined)
-  const at = Date.parse(raw)
-  return Number.isNaN(at)
-    ? Effect.fail(new Refusal({ status: 400, message: "cursor is not a valid timestamp" }))
-    : Effect.succeed(at)
-}
+const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
+
+/** `limit`: an integer from 1 to `max`, in decimal. */
+const Limit = (max: number) =>
+  Schema.String.pipe(
+    Schema.pattern(/^\d{1,7}$/),
+    Schema.compose(Schema.NumberFromString),
+    Schema.between(1, max)
+  ).annotations(withMessage(`limit must be an integer from 1 to ${max}`))
+
+/** `cursor`: a timestamp (the `created_at` of the previous page's last item), as epoch ms. */
+const Cursor = Timestamp.pipe(
+  Schema.transform(Schema.Number, { strict: true, decode: DateTime.toEpochMillis, encode: DateTime.unsafeMake })
+).annotations(withMessage("cursor must be an RFC 3339 timestamp from a previous page"))
+
+const ProjectsQuery = Schema.Struct({
+  limit: Schema.optionalWith(Limit(400), { default: () => 10 }),
+  cursor: Schema.optional(Cursor),
+  search: Schema.optional(Schema.String)
+})
+
+const OperationsQuery = Schema.Struct({
+  project_id: ProjectId.annotations(withMessage("project_id must match ^[a-z0-9-]{1,60}$")),
+  limit: Schema.optional(Limit(1000)),
+  cursor: Schema.optional(Cursor)
+})
+
+const OperationParams = Schema.Struct({
+  project_id: ProjectId.annotations(withMessage("project_id must match ^[a-z0-9-]{1,60}$")),
+  operation_id: OperationId.annotations(withMessage("operation_id must be a UUID"))
+})
+
+const KeyParams = Schema.Struct({
+  key_id: Schema.String.pipe(Schema.pattern(/^\d{1,15}$/), Schema.compose(Schema.NumberFromString)).annotations(
+    withMessage("key_id must be an integer")
+  )
+})
 
 /**
  * A page of a newest-first list: the items after `cursor`, at most `limit`, and the cursor
@@ -74,7 +105,13 @@ const pageOf = <A extends { readonly created_at: number }>(
   return { page, cursor: iso(last?.created_at ?? cursor ?? now) }
 }
 
-const param = (name: string) => HttpRouter.params.pipe(Effect.map((params) => params[name] ?? ""))
+const notFound = (what: string) => new Refusal({ status: 404, message: `${what} not found` })
+
+/** The operations of a known project, or a 404. */
+const operationsOf = (store: Store, projectId: string) => {
+  const operations = store.operations.get(projectId)
+  return operations === undefined ? Effect.fail(notFound("project")) : Effect.succeed(operations)
+}
 
 /** The routes of the control API v2 in scope, over `store`, under `/api/v2`. */
 export const router = (store: Store) =>
@@ -82,25 +119,20 @@ export const router = (store: Store) =>
     HttpRouter.post(
       "/api_keys",
       Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const body = yield* request.json.pipe(
-          Effect.mapError(() => new Refusal({ status: 400, message: "request body is not valid JSON" }))
+        const body = yield* HttpServerRequest.schemaBodyJson(CreateApiKeyRequest).pipe(
+          Effect.catchTag("RequestError", () =>
+            Effect.fail(new Refusal({ status: 400, message: "request body is not valid JSON" }))
+          ),
+          orBadRequest
         )
-        const name =
-          typeof body === "object" && body !== null && "key_name" in body && typeof body.key_name === "string"
-            ? body.key_name.trim()
-            : undefined
-        if (name === undefined) return yield* new Refusal({ status: 400, message: "key_name is required" })
-        if (name.length === 0) return yield* new Refusal({ status: 400, message: "key_name must not be empty" })
-        if (name.length > 64) return yield* new Refusal({ status: 400, message: "key_name is at most 64 characters" })
         const value = newKeyValue()
-        const key = store.addKey(name, hashKey(value), yield* Clock.currentTimeMillis)
+        const key = store.addKey(body.key_name, hashKey(value), yield* Clock.currentTimeMillis)
         return HttpServerResponse.unsafeJson({
           id: key.id,
           key: value,
           name: key.name,
           created_at: iso(key.created_at),
-          created_by: keyRevokedJson(key).created_by
+          created_by: userId
         })
       })
     ),
@@ -117,10 +149,9 @@ export const router = (store: Store) =>
     HttpRouter.del(
       "/api_keys/:key_id",
       Effect.gen(function* () {
-        const raw = yield* param("key_id")
-        if (!/^\d{1,18}$/.test(raw)) return yield* new Refusal({ status: 400, message: "key_id must be an integer" })
-        const key = store.keys.get(Number(raw))
-        if (key === undefined || key.revoked) return yield* new Refusal({ status: 404, message: "API key not found" })
+        const { key_id } = yield* orBadRequest(HttpRouter.schemaPathParams(KeyParams))
+        const key = store.keys.get(key_id)
+        if (key === undefined || key.revoked) return yield* notFound("API key")
         key.revoked = true
         return HttpServerResponse.unsafeJson(keyRevokedJson(key))
       })
@@ -128,18 +159,16 @@ export const router = (store: Store) =>
     HttpRouter.get(
       "/projects",
       Effect.gen(function* () {
-        const params = searchParams(yield* HttpServerRequest.HttpServerRequest)
-        const limit = yield* readLimit(params, 400, 10)
-        const cursor = yield* readCursor(params)
-        const search = params.get("search")
+        const query = yield* orBadRequest(HttpServerRequest.schemaSearchParams(ProjectsQuery))
+        const { search } = query
         const matching =
-          search === null
+          search === undefined
             ? store.projects
-            : store.projects.filter((p) => p.id.includes(search) || p.name.includes(search))
-        const { page, cursor: next } = pageOf(matching, cursor, limit, yield* Clock.currentTimeMillis)
+            : store.projects.filter((project) => project.id.includes(search) || project.name.includes(search))
+        const { page, cursor } = pageOf(matching, query.cursor, query.limit, yield* Clock.currentTimeMillis)
         return HttpServerResponse.unsafeJson({
           projects: page.map(projectJson),
-          pagination: { cursor: next },
+          pagination: { cursor },
           applications: {},
           integrations: {}
         })
@@ -148,40 +177,30 @@ export const router = (store: Store) =>
     HttpRouter.get(
       "/projects/:project_id/operations",
       Effect.gen(function* () {
-        const operations = yield* projectOperations(store)
-        const params = searchParams(yield* HttpServerRequest.HttpServerRequest)
-        const limit = yield* readLimit(params, 1000, undefined)
-        const cursor = yield* readCursor(params)
+        const query = yield* orBadRequest(HttpRouter.schemaParams(OperationsQuery))
+        const operations = yield* operationsOf(store, query.project_id)
         const now = yield* Clock.currentTimeMillis
-        const { page, cursor: next } = pageOf(operations, cursor, limit, now)
+        const { page, cursor } = pageOf(operations, query.cursor, query.limit, now)
         return HttpServerResponse.unsafeJson({
           operations: page.map((operation) => operationJson(operation, now)),
-          pagination: { cursor: next }
+          pagination: { cursor }
         })
       })
     ),
     HttpRouter.get(
       "/projects/:project_id/operations/:operation_id",
       Effect.gen(function* () {
-        const operations = yield* projectOperations(store)
-        const id = yield* param("operation_id")
-        if (!uuidPattern.test(id)) return yield* new Refusal({ status: 400, message: "operation_id must be a UUID" })
-        const operation = operations.find((candidate) => candidate.id === id)
-        if (operation === undefined) return yield* new Refusal({ status: 404, message: "operation not found" })
+        const params = yield* orBadRequest(HttpRouter.schemaPathParams(OperationParams))
+        yield* operationsOf(store, params.project_id)
+        const operation = store.operationsById.get(params.operation_id)
+        if (operation === undefined || operation.project_id !== params.project_id) {
+          return yield* notFound("operation")
+        }
         return HttpServerResponse.unsafeJson({ operation: operationJson(operation, yield* Clock.currentTimeMillis) })
       })
     ),
     HttpRouter.prefixAll("/api/v2")
   )
-
-const projectOperations = (store: Store) =>
-  Effect.gen(function* () {
-    const id = yield* param("project_id")
-    if (!projectIdPattern.test(id)) return yield* new Refusal({ status: 400, message: "project_id is not a valid id" })
-    const operations = store.operations.get(id)
-    if (operations === undefined) return yield* new Refusal({ status: 404, message: "project not found" })
-    return operations
-  })
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a

@@ -1,5 +1,8 @@
+import { OperationId, ProjectId } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
-import type { Seed } from "../Seed.js"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { InvalidSeed, type Seed } from "../Seed.js"
 
 /** A key as the fake keeps it: the SHA-256 of its value, never the value (wire-facts). */
 export interface StoredKey {
@@ -71,6 +74,7 @@ export class Store {
   readonly projects: Array<StoredProject> = []
   /** Per project, newest first by `created_at`. */
   readonly operations = new Map<string, Array<StoredOperation>>()
+  readonly operationsById = new Map<string, StoredOperation>()
   private nextKeyId = 1000001
 
   addKey(name: string, hash: string, now: number): StoredKey {
@@ -88,10 +92,18 @@ export class Store {
     return key
   }
 
-  static fromSeed(seed: Seed, now: number): Store {
+  /**
+   * The state a seed describes, its times relative to `now` (epoch ms), or every problem
+   * found in it: a bad or repeated project or operation id, an operation of an unknown project.
+   */
+  static fromSeed(seed: Seed, now: number): Effect.Effect<Store, InvalidSeed> {
+    const problems: Array<string> = []
     const store = new Store()
     const projectTimes = new Set<number>()
     for (const project of seed.projects ?? []) {
+      if (!isProjectId(project.id))
+        problems.push(`project id ${JSON.stringify(project.id)} does not match ^[a-z0-9-]{1,60}$`)
+      if (store.operations.has(project.id)) problems.push(`project id ${project.id} appears twice`)
       store.projects.push({
         id: project.id,
         name: project.name ?? project.id,
@@ -107,18 +119,23 @@ export class Store {
     const operationTimes = new Map<string, Set<number>>()
     for (const operation of seed.operations ?? []) {
       const list = store.operations.get(operation.project_id)
-      if (list === undefined) throw new Error(`seed operation of unknown project ${operation.project_id}`)
+      if (list === undefined) {
+        problems.push(`operation of unknown project ${operation.project_id}`)
+        continue
+      }
+      const id = operation.id ?? crypto.randomUUID()
+      if (!isOperationId(id)) problems.push(`operation id ${JSON.stringify(id)} is not a UUID`)
+      if (store.operationsById.has(id)) problems.push(`operation id ${id} appears twice`)
       const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
       operationTimes.set(operation.project_id, taken)
       const created = distinct(taken, now - Duration.toMillis(operation.age ?? 0))
       const runsFor = Duration.toMillis(operation.runsFor ?? "2 seconds")
       const status = operation.status ?? "finished"
-      const scheduling = Math.min(1000, runsFor / 5)
       const steps: Array<Step> = [{ at: created, status: "scheduling" }]
-      if (status !== "scheduling") steps.push({ at: created + scheduling, status: "running" })
-      if (!pendingStatuses.has(status)) steps.push({ at: created + runsFor, status })
-      list.push({
-        id: operation.id ?? crypto.randomUUID(),
+      if (status !== "scheduling") steps.push({ at: created + Math.min(1000, runsFor / 5), status: "running" })
+      if (status !== "scheduling" && status !== "running") steps.push({ at: created + runsFor, status })
+      const stored: StoredOperation = {
+        id,
         project_id: operation.project_id,
         branch_id: operation.branch_id,
         endpoint_id: operation.endpoint_id,
@@ -128,12 +145,17 @@ export class Store {
         failures_count: operation.failures_count ?? 0,
         error: operation.error,
         retry_at: operation.retryIn === undefined ? undefined : now + Duration.toMillis(operation.retryIn)
-      })
+      }
+      list.push(stored)
+      store.operationsById.set(id, stored)
     }
     for (const list of store.operations.values()) list.sort((a, b) => b.created_at - a.created_at)
-    return store
+    return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
   }
 }
+
+const isProjectId = Schema.is(ProjectId)
+const isOperationId = Schema.is(OperationId)
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -150,7 +172,7 @@ export const operationJson = (operation: StoredOperation, now: number) => {
     status: step.status,
     failures_count: operation.failures_count,
     ...(operation.error !== undefined && done ? { error: operation.error } : {}),
-    ...(operation.retry_at !== undefined ? { retry_at: iso(operation.retry_at) } : {}),
+    ...(operation.retry_at !== undefined && done ? { retry_at: iso(operation.retry_at) } : {}),
     created_at: iso(operation.created_at),
     updated_at: iso(step.at),
     total_duration_ms: (done ? step.at : now) - operation.created_at
