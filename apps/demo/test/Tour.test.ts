@@ -42,8 +42,8 @@ describe("the demo tour", () => {
       const output = lines.join("\n")
       expect(output).toMatch(/Created API key \d+ "demo-tour": value <redacted>/)
       expect(output).toContain("Projects (4):")
-      // 120 past + 3 pending operations in the first project, in pages of 50.
-      expect(output).toMatch(/Operations of [a-z0-9-]+: 123 in 3 pages of up to 50/)
+      // create_timeline + 120 past + 3 pending operations in the first project, in pages of 50.
+      expect(output).toMatch(/Operations of [a-z0-9-]+: 124 in 3 pages of up to 50/)
       expect(output).toContain("Waiting for 3 pending operations")
       expect(output).toMatch(/All 3 ended: \w+ finished, \w+ finished, \w+ finished/)
       expect(output).toContain("The new key works: it lists 4 projects")

@@ -110,10 +110,11 @@ export interface RealisticOptions {
 }
 
 /**
- * A realistic account: several projects in several regions, each with a history of
- * operations across many actions and statuses (availability checks, compute starts and
- * suspends, config changes, branch creations, a few failures with `failures_count`, `error`
- * and `retry_at`), and a few operations still running in the first project.
+ * A realistic account: several projects in several regions, each with its `create_timeline`
+ * and a history of operations across many actions and statuses (availability checks, compute
+ * starts and suspends, config changes, branch creations and archives; a few failed, in error,
+ * cancelled or skipped, with `failures_count` and `error`), and a few operations still
+ * running in the first project.
  *
  * @since 0.1.0
  */
@@ -142,23 +143,45 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     const branch = `br-${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
     const endpoint = `ep-${pick(adjectives)}-${pick(nouns)}-${uuid().slice(0, 8)}`
     const count = options.operationsPerProject ?? 150
+    // The project's first operation: its timeline, created with it.
+    operations.push({
+      project_id: project.id,
+      id: uuid(),
+      action: "create_timeline",
+      branch_id: branch,
+      age: project.age,
+      runsFor: "3 seconds"
+    })
     for (let i = 0; i < count; i++) {
       // Spread over 30 days, newest last; distinct creation times.
       const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + Math.floor(random() * 1000))
       const roll = random()
       const base = { project_id: project.id, id: uuid(), branch_id: branch, age }
-      if (roll < 0.4) {
+      if (roll < 0.38) {
         operations.push({ ...base, action: "check_availability", endpoint_id: endpoint, runsFor: "4 seconds" })
-      } else if (roll < 0.6) {
+      } else if (roll < 0.58) {
         operations.push({ ...base, action: "suspend_compute", endpoint_id: endpoint, runsFor: "2 seconds" })
-      } else if (roll < 0.8) {
+      } else if (roll < 0.78) {
         operations.push({ ...base, action: "start_compute", endpoint_id: endpoint, runsFor: "3 seconds" })
-      } else if (roll < 0.88) {
+      } else if (roll < 0.85) {
         operations.push({ ...base, action: "apply_config", endpoint_id: endpoint, runsFor: "1 second" })
-      } else if (roll < 0.93) {
+      } else if (roll < 0.9) {
         operations.push({ ...base, action: "create_branch", runsFor: "2 seconds" })
-      } else if (roll < 0.96) {
+      } else if (roll < 0.92) {
         operations.push({ ...base, action: "apply_storage_config", runsFor: "1 second" })
+      } else if (roll < 0.935) {
+        operations.push({ ...base, action: "timeline_archive", runsFor: "1 second" })
+      } else if (roll < 0.95) {
+        operations.push({ ...base, action: "start_compute", endpoint_id: endpoint, status: "cancelled" })
+      } else if (roll < 0.96) {
+        operations.push({
+          ...base,
+          action: "apply_config",
+          endpoint_id: endpoint,
+          status: "error",
+          failures_count: 1,
+          error: "role synchronisation failed"
+        })
       } else if (roll < 0.98) {
         operations.push({
           ...base,
