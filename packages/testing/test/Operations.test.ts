@@ -11,7 +11,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import type { Seed } from "../src/Seed.js"
+import type { Seed, SeedOperation } from "../src/Seed.js"
 import { getsOf, operationId, projectId } from "./helpers.js"
 
 const running = operationId(1)
@@ -67,6 +67,14 @@ const quickSeed: Seed = {
 }
 
 const provideFake = Effect.provide(DbPlatformTest.layer({ seed }))
+
+/** The fake holding `projectId` and this one operation of it. */
+const provideOnly = (operation: Omit<SeedOperation, "project_id">) =>
+  Effect.provide(
+    DbPlatformTest.layer({
+      seed: { projects: [{ id: projectId }], operations: [{ project_id: projectId, ...operation }] }
+    })
+  )
 
 describe("operations.await", () => {
   it.effect("polls every 5 seconds until the operation is finished and returns it", () =>
@@ -189,24 +197,7 @@ describe("operations advance with the Clock", () => {
         yield* TestClock.adjust("5 seconds")
       }
       expect(states).toEqual(["scheduling", "running", "cancelling", "cancelling", "cancelling"])
-    }).pipe(
-      Effect.provide(
-        DbPlatformTest.layer({
-          seed: {
-            projects: [{ id: projectId }],
-            operations: [
-              {
-                project_id: projectId,
-                id: operationId(9),
-                action: "start_compute",
-                runsFor: "10 seconds",
-                status: "cancelling"
-              }
-            ]
-          }
-        })
-      )
-    )
+    }).pipe(provideOnly({ id: operationId(9), action: "start_compute", runsFor: "10 seconds", status: "cancelling" }))
   )
 
   it.effect("error and retry_at appear once the operation has failed, not while it runs", () =>
@@ -223,25 +214,15 @@ describe("operations advance with the Clock", () => {
       expect(late.error).toBe("compute start timed out")
       expect(Option.map(Option.fromNullable(late.retry_at), DateTime.toEpochMillis)).toEqual(Option.some(60_000))
     }).pipe(
-      Effect.provide(
-        DbPlatformTest.layer({
-          seed: {
-            projects: [{ id: projectId }],
-            operations: [
-              {
-                project_id: projectId,
-                id: operationId(10),
-                action: "start_compute",
-                runsFor: "5 seconds",
-                status: "failed",
-                failures_count: 1,
-                error: "compute start timed out",
-                retryIn: "1 minute"
-              }
-            ]
-          }
-        })
-      )
+      provideOnly({
+        id: operationId(10),
+        action: "start_compute",
+        runsFor: "5 seconds",
+        status: "failed",
+        failures_count: 1,
+        error: "compute start timed out",
+        retryIn: "1 minute"
+      })
     )
   )
 })
