@@ -210,7 +210,7 @@ export const authenticate = (store: Store) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const match = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")
-    if (match === null) return yield* new Refusal({ status: 401, message: "authorization header is missing" })
+    if (match === null) return yield* new Refusal({ status: 401, message: "a bearer API key is required" })
     const key = store.keysByHash.get(hashKey(match[1]!))
     if (key === undefined || key.revoked) return yield* new Refusal({ status: 401, message: "API key is not valid" })
     key.last_used_at = yield* Clock.currentTimeMillis
