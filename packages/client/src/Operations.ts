@@ -22,7 +22,7 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
-import { PageSize, validate } from "./internal/input.js"
+import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
 
 /**
@@ -118,7 +118,6 @@ export interface Service {
  */
 export class Operations extends Context.Tag("@dbplatform/client/Operations")<Operations, Service>() {}
 
-const defaultPageSize = 100
 const Limit = PageSize(maxPageSize)
 
 /**
@@ -147,19 +146,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
   return Operations.of({
     page: (projectId, options = {}) =>
-      options.limit === undefined
-        ? fetch(projectId, options)
-        : validate(Limit, options.limit).pipe(Effect.flatMap(() => fetch(projectId, options))),
+      checkLimit(Limit, options.limit).pipe(Effect.zipRight(fetch(projectId, options))),
     list: (projectId, options = {}) =>
-      validate(Limit, options.pageSize ?? defaultPageSize).pipe(
-        Effect.map((limit) =>
-          paginate(limit, (cursor) =>
-            fetch(projectId, { limit, cursor }).pipe(
-              Effect.map((page) => ({ items: page.operations, cursor: page.pagination?.cursor }))
-            )
-          )
-        ),
-        Stream.unwrap
+      paginate(Limit, options.pageSize, (limit, cursor) =>
+        fetch(projectId, { limit, cursor }).pipe(
+          Effect.map((page) => ({ items: page.operations, cursor: page.pagination?.cursor }))
+        )
       ),
     get,
     poll,

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
-import { PageSize, validate } from "./internal/input.js"
+import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
 
 /**
@@ -64,7 +64,6 @@ export interface Service {
  */
 export class Projects extends Context.Tag("@dbplatform/client/Projects")<Projects, Service>() {}
 
-const defaultPageSize = 100
 const Limit = PageSize(maxPageSize)
 
 /**
@@ -84,20 +83,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       ProjectsPage
     )
   return Projects.of({
-    page: (options = {}) =>
-      options.limit === undefined
-        ? fetch(options)
-        : validate(Limit, options.limit).pipe(Effect.flatMap(() => fetch(options))),
+    page: (options = {}) => checkLimit(Limit, options.limit).pipe(Effect.zipRight(fetch(options))),
     list: (options = {}) =>
-      validate(Limit, options.pageSize ?? defaultPageSize).pipe(
-        Effect.map((limit) =>
-          paginate(limit, (cursor) =>
-            fetch({ limit, cursor, search: options.search }).pipe(
-              Effect.map((page) => ({ items: page.projects, cursor: page.pagination?.cursor }))
-            )
-          )
-        ),
-        Stream.unwrap
+      paginate(Limit, options.pageSize, (limit, cursor) =>
+        fetch({ limit, cursor, search: options.search }).pipe(
+          Effect.map((page) => ({ items: page.projects, cursor: page.pagination?.cursor }))
+        )
       )
   })
 })

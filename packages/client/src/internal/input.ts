@@ -15,3 +15,9 @@ export const PageSize = (max: number) =>
     Schema.int({ message: () => `limit must be an integer from 1 to ${max}` }),
     Schema.between(1, max, { message: () => `limit must be an integer from 1 to ${max}` })
   ).annotations({ identifier: "limit" })
+
+/** Checks a `limit` when one is given; without one the server's default applies. */
+export const checkLimit = (
+  Limit: Schema.Schema<number>,
+  limit: number | undefined
+): Effect.Effect<void, InvalidRequest> => (limit === undefined ? Effect.void : validate(Limit, limit))

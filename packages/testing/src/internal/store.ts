@@ -157,7 +157,8 @@ export class Store {
 const isProjectId = Schema.is(ProjectId)
 const isOperationId = Schema.is(OperationId)
 
-const iso = (ms: number) => new Date(ms).toISOString()
+/** Epoch ms as the ISO 8601 UTC string the API sends. */
+export const iso = (ms: number) => new Date(ms).toISOString()
 
 /** An operation as a real server sends it at `now` (wire-facts "Operations"). */
 export const operationJson = (operation: StoredOperation, now: number) => {
@@ -227,5 +228,3 @@ export const keyRevokedJson = (key: StoredKey) => ({
   last_used_from_addr: key.last_used_from_addr,
   revoked: key.revoked
 })
-
-export { iso }
