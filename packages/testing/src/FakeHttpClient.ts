@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -14,10 +15,13 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { FakePlatform } from "./FakePlatform.js"
+import { ConnectionDropped } from "./internal/faults.js"
 
 /**
  * An `HttpClient` whose every request is answered by `app` (a web `Request` in, a web
- * `Response` out), body included.
+ * `Response` out), body included. A connection the fake drops (`Fault.drop`) fails the
+ * request with an `HttpClientError.RequestError` of reason `"Transport"`, as a real client's
+ * network error does.
  *
  * @since 0.1.0
  */
@@ -32,7 +36,19 @@ export const make = (app: HttpApp.Default): HttpClient.HttpClient =>
       } as RequestInit)
       return app.pipe(
         Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(web)),
-        Effect.map((response) => HttpClientResponse.fromWeb(request, HttpServerResponse.toWeb(response)))
+        Effect.map((response) => HttpClientResponse.fromWeb(request, HttpServerResponse.toWeb(response))),
+        Effect.catchAllDefect((defect) =>
+          defect instanceof ConnectionDropped
+            ? Effect.fail(
+                new HttpClientError.RequestError({
+                  request,
+                  reason: "Transport",
+                  cause: defect,
+                  description: defect.message
+                })
+              )
+            : Effect.die(defect)
+        )
       )
     }
     switch (request.body._tag) {

@@ -10,6 +10,8 @@
  *   default; operations: limit 1..1000, all by default).
  * - Operations move `scheduling` -> `running` -> their end as the `Clock` advances, so
  *   `TestClock.adjust` plays them out.
+ * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
+ *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  *
  * @since 0.1.0
  */
@@ -21,20 +23,16 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import {
-  authenticate,
-  hashKey,
-  newKeyValue,
-  type RecordedRequest,
-  Refusal,
-  refusalResponse,
-  router
-} from "./internal/routes.js"
+import type { Fault } from "./Fault.js"
+import { answerWith, PendingFaults } from "./internal/faults.js"
+import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
+import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { Store } from "./internal/store.js"
 import type { InvalidSeed, Seed } from "./Seed.js"
 
-export type { RecordedRequest } from "./internal/routes.js"
+export type { RecordedRequest } from "./internal/requestLog.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -50,6 +48,44 @@ export interface StoredApiKey {
 }
 
 /**
+ * Where an injected fault applies.
+ *
+ * @since 0.1.0
+ */
+export interface InjectOptions {
+  /** The request method, e.g. `"POST"` (any case); any method when absent. */
+  readonly method?: string | undefined
+  /**
+   * The path relative to `/api/v2`, without query: exact (`"/api_keys"`) or a route template
+   * whose `:name` segments match any one segment (`"/projects/:project_id/operations"`); any
+   * path when absent.
+   */
+  readonly path?: string | undefined
+  /** How many matching requests get the fault: an integer >= 1 or `Infinity` (until cleared); 1 by default. */
+  readonly times?: number | undefined
+}
+
+/**
+ * The fault injector of the fake (see `Fault`).
+ *
+ * @since 0.1.0
+ */
+export interface Faults {
+  /**
+   * Gives `fault` to the next `times` requests matching `method` and `path` (see
+   * {@link InjectOptions}). A request takes the first pending fault that matches it, in
+   * injection order, so a fault injected with `times: Infinity` shadows later ones for the
+   * requests it matches. Faults apply before authentication, as a proxy in front of the API
+   * answers; a `Fault.status(..., { processed: true })` applies after the real handling.
+   * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, or a
+   * `path` not starting with `/` or holding a query.
+   */
+  readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
+  /** Removes every pending fault; requests after it are answered normally. */
+  readonly clear: Effect.Effect<void>
+}
+
+/**
  * @since 0.1.0
  */
 export interface Service {
@@ -59,8 +95,16 @@ export interface Service {
   readonly httpApp: HttpApp.Default
   /** The keys as stored: ids, names, hashes and whether revoked. */
   readonly apiKeys: Effect.Effect<ReadonlyArray<StoredApiKey>>
-  /** Every request served so far, oldest first (method, path, query; no headers). */
+  /**
+   * The requests received so far, oldest first, the last 10 000 only (older ones are
+   * forgotten, so a long-running fake does not grow without limit). Each has its method,
+   * path (with `/api/v2`), query, every header (names lower-cased; `authorization` becomes
+   * `Bearer <redacted>`: the key's value is never kept) and, when it got one, the `_tag` of
+   * its fault. A request is logged when it arrives, so a hanging one is there too.
+   */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
+  /** Injects faults into the next requests (`Fault`), or clears them. */
+  readonly faults: Faults
 }
 
 /**
@@ -81,16 +125,11 @@ export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
     const store = yield* Store.fromSeed(seed, now)
     const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
     store.addKey("bootstrap", hashKey(bootstrapValue), now)
-    const requests: Array<RecordedRequest> = []
+    const log = new RequestLog()
+    const faults = yield* PendingFaults.make
     const routes = yield* HttpRouter.toHttpApp(router(store))
-    const record = HttpServerRequest.HttpServerRequest.pipe(
-      Effect.map((request) => {
-        const url = new URL(request.url, "http://fake")
-        requests.push({ method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams) })
-      })
-    )
-    const httpApp: HttpApp.Default = record.pipe(
-      Effect.zipRight(authenticate(store)),
+    /** The real answer: authentication, then the routes. */
+    const answer = authenticate(store).pipe(
       Effect.zipRight(routes),
       Effect.catchTags({
         Refusal: refusalResponse,
@@ -98,13 +137,24 @@ export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
       }),
       Effect.catchAllCause(() => refusalResponse(new Refusal({ status: 500, message: "internal error" })))
     )
+    const httpApp: HttpApp.Default = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const url = new URL(request.url, "http://fake")
+      const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
+      log.add(recordOf(request, url, fault?._tag))
+      return yield* fault === undefined ? answer : answerWith(fault, answer)
+    })
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp,
       apiKeys: Effect.sync(() =>
         Array.from(store.keys.values(), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
-      requests: Effect.sync(() => requests.slice())
+      requests: Effect.sync(() => log.all()),
+      faults: {
+        inject: (fault, options = {}) => faults.inject(fault, options),
+        clear: faults.clear
+      }
     })
   })
 

@@ -12,4 +12,6 @@ export * as FakeHttpClient from "./FakeHttpClient.js"
 /** @since 0.1.0 */
 export * as FakePlatform from "./FakePlatform.js"
 /** @since 0.1.0 */
+export * as Fault from "./Fault.js"
+/** @since 0.1.0 */
 export * as Seed from "./Seed.js"

@@ -218,11 +218,12 @@ describe("response shapes", () => {
     }).pipe(provideFake)
   )
 
-  it.effect("the fake records every request with its method, path and decoded query, and no headers", () =>
+  it.effect("the fake records every request with its method, path, decoded query and headers, the key redacted", () =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
       yield* send(fake, get(`/projects/${projectId}/operations?limit=5&cursor=2024-01-01T00%3A00%3A00Z`), {
-        key: fake.bootstrapKey
+        key: fake.bootstrapKey,
+        requestId: "req-1"
       })
       yield* send(fake, get("/projects"))
       const requests = yield* fake.requests
@@ -230,10 +231,13 @@ describe("response shapes", () => {
         {
           method: "GET",
           path: `/api/v2/projects/${projectId}/operations`,
-          query: { limit: "5", cursor: "2024-01-01T00:00:00Z" }
+          query: { limit: "5", cursor: "2024-01-01T00:00:00Z" },
+          headers: expect.objectContaining({ authorization: "Bearer <redacted>", "x-request-id": "req-1" })
         },
-        { method: "GET", path: "/api/v2/projects", query: {} }
+        { method: "GET", path: "/api/v2/projects", query: {}, headers: expect.any(Object) }
       ])
+      expect(requests[1]!.headers).not.toHaveProperty("authorization")
+      expect(requests.every((request) => request.fault === undefined)).toBe(true)
       expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
     }).pipe(provideFake)
   )

@@ -92,7 +92,9 @@ describe("operations.list", () => {
       const first = yield* Stream.runCollect(operations.list(projectId, { pageSize: 10 }).pipe(Stream.take(5)))
       expect(Chunk.toReadonlyArray(first).map((operation) => operation.id)).toEqual([1, 2, 3, 4, 5].map(operationId))
       const requests = (yield* fake.requests).filter((request) => request.path === operationsPath)
-      expect(requests).toEqual([{ method: "GET", path: operationsPath, query: { limit: "10" } }])
+      expect(requests).toEqual([
+        { method: "GET", path: operationsPath, query: { limit: "10" }, headers: expect.any(Object) }
+      ])
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: seedWith(25) })))
   )
 

@@ -20,13 +20,6 @@ export class Refusal extends Data.TaggedError("Refusal")<{
   readonly code?: string
 }> {}
 
-/** One request the fake served, as a test may assert it: no headers, so no secrets. */
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: Readonly<Record<string, string>>
-}
-
 /** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
 export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(value)))
 
