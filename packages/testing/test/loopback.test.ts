@@ -3,10 +3,15 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import { createServer } from "node:http"
 import * as FakePlatform from "../src/FakePlatform.js"
+import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
 import { operationId, projectId } from "./helpers.js"
 
@@ -83,5 +88,75 @@ describe("over a real loopback socket", () => {
       const after = yield* Effect.either(Effect.tryPromise(() => fetch(`${baseUrl}/projects`)))
       expect(after._tag).toBe("Left")
     })
+  )
+})
+
+describe("faults over a real loopback socket", () => {
+  /** Runs `self` with the client over `fetch` to the served fake, authenticated by its bootstrap key. */
+  const withClient = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      return yield* overFetch(yield* FakePlatform.serverBaseUrl, fake.bootstrapKey)(self)
+    })
+  const listProjects = withClient(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
+
+  /** Waits (real time, 5 s at most) until the fake has received `count` requests. */
+  const received = (count: number) =>
+    Effect.flatMap(FakePlatform.FakePlatform, (fake) =>
+      fake.requests.pipe(
+        Effect.filterOrFail((requests) => requests.length >= count),
+        Effect.retry(Schedule.spaced("10 millis")),
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error(`${count} requests never arrived`) })
+      )
+    )
+
+  it.live(
+    "drop destroys the socket: fetch sees a network error (TransportError), and the next request is answered",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.FakePlatform
+        yield* fake.faults.inject(Fault.drop, { method: "POST", path: "/api_keys" })
+        const error = yield* withClient(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create("dropped"))).pipe(
+          Effect.flip
+        )
+        expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
+        expect((yield* fake.apiKeys).map((key) => key.name)).toEqual(["bootstrap"])
+        expect((yield* listProjects).projects).toHaveLength(2)
+        expect((yield* fake.requests).map((request) => request.fault)).toEqual(["Drop", undefined])
+      }).pipe(Effect.provide(served))
+  )
+
+  // Closing the server takes about 4 s here: after an aborted fetch, Node's `server.close()` waits for the
+  // next request's keep-alive connection until undici's keep-alive timeout (4 s) ends it. Plain `node:http` +
+  // `fetch` do the same; the fake is not involved.
+  it.live("hang keeps the request open until the client is interrupted; the server answers the next request", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      yield* fake.faults.inject(Fault.hang)
+      const fiber = yield* Effect.fork(listProjects)
+      yield* received(1)
+      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      expect(Exit.isInterrupted(yield* Fiber.interrupt(fiber))).toBe(true)
+      expect((yield* listProjects).projects).toHaveLength(2)
+      expect((yield* fake.requests).map((request) => request.fault)).toEqual(["Hang", undefined])
+    }).pipe(Effect.provide(served))
+  )
+
+  it.live("status faults reach fetch with their headers and bodies; malformed JSON stays malformed", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      yield* fake.faults.inject(
+        Fault.status(429, { body: Fault.FaultBody.empty, headers: { "retry-after": "Wed, 21 Oct 2037 07:28:00 GMT" } })
+      )
+      yield* fake.faults.inject(Fault.status(502, { body: Fault.FaultBody.html("<html>Bad Gateway</html>") }))
+      yield* fake.faults.inject(Fault.malformedJson)
+      const limited = yield* Effect.flip(listProjects)
+      expect(limited).toMatchObject({ _tag: "RateLimited", retryAfter: "Wed, 21 Oct 2037 07:28:00 GMT" })
+      expect(yield* Effect.flip(listProjects)).toMatchObject({ _tag: "ServerError", status: 502 })
+      expect(yield* Effect.flip(listProjects)).toMatchObject({ _tag: "MalformedResponse", status: 200 })
+      const requests = yield* fake.requests
+      expect(requests.map((request) => request.headers.authorization)).toEqual(Array(3).fill("Bearer <redacted>"))
+      expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
+    }).pipe(Effect.provide(served))
   )
 })
