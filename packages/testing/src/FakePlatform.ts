@@ -98,9 +98,9 @@ export interface Service {
   /**
    * The requests received so far, oldest first, the last 10 000 only (older ones are
    * forgotten, so a long-running fake does not grow without limit). Each has its method,
-   * path (with `/api/v2`), query, every header (names lower-cased; `authorization` becomes
-   * `Bearer <redacted>`: the key's value is never kept) and, when it got one, the `_tag` of
-   * its fault. A request is logged when it arrives, so a hanging one is there too.
+   * path (with `/api/v2`), query, every header (names lower-cased; `authorization` keeps its
+   * scheme only, `Bearer <redacted>`: no key value is ever kept) and, when it got one, the
+   * `_tag` of its fault. A request is logged when it arrives, so a hanging one is there too.
    */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
   /** Injects faults into the next requests (`Fault`), or clears them. */
