@@ -4,15 +4,17 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import {
   type ApiKey,
   ApiKeyCreated,
   type ApiKeyId,
   ApiKeyList,
   ApiKeyRevoked,
+  type BadRequest,
   CreateApiKeyRequest,
-  type InvalidRequest
+  type InvalidRequest,
+  type Locked,
+  type NotFound
 } from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -27,16 +29,19 @@ export interface Service {
   /**
    * `POST /api_keys` with `{ key_name }`. Returns the key's `id` and its value as
    * `Redacted<string>`, shown this once. The name is trimmed and must be 1 to 64 characters,
-   * or the call fails with `InvalidRequest` and nothing is sent.
+   * or the call fails with `InvalidRequest` and nothing is sent. The server may refuse the
+   * name (`BadRequest`) or be locked (`Locked`, retried). Never sent twice for one call unless
+   * the server answered 423, 429 or 503 (it did not act): after a 5xx or no response the
+   * call fails, and a key may have been created (list the keys to find out).
    */
-  readonly create: (name: string) => Effect.Effect<ApiKeyCreated, InvalidRequest | CallError>
+  readonly create: (name: string) => Effect.Effect<ApiKeyCreated, InvalidRequest | BadRequest | Locked | CallError>
   /** `GET /api_keys`: every key of the account, without values. */
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, CallError>
   /**
    * `DELETE /api_keys/{key_id}`: revokes the key at once and for good; any request with it
    * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`.
    */
-  readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, CallError>
+  readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, NotFound | Locked | CallError>
 }
 
 /**
@@ -55,13 +60,22 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       validate(CreateApiKeyRequest, { key_name: name }).pipe(
         Effect.flatMap((body) =>
           client.execute(
-            HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyUnsafeJson({ key_name: body.key_name })),
+            {
+              method: "POST",
+              route: "/api_keys",
+              body: { key_name: body.key_name },
+              errors: ["BadRequest", "Locked"]
+            },
             ApiKeyCreated
           )
         )
       ),
-    list: () => client.execute(HttpClientRequest.get("/api_keys"), ApiKeyList),
-    revoke: (id) => client.execute(HttpClientRequest.del(`/api_keys/${id}`), ApiKeyRevoked)
+    list: () => client.execute({ method: "GET", route: "/api_keys", errors: [] }, ApiKeyList),
+    revoke: (id) =>
+      client.execute(
+        { method: "DELETE", route: "/api_keys/{key_id}", params: { key_id: id }, errors: ["NotFound", "Locked"] },
+        ApiKeyRevoked
+      )
   })
 })
 

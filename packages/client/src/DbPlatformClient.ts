@@ -1,33 +1,91 @@
 /**
  * The HTTP client every service of this package calls through: base URL, bearer token,
- * `Accept: application/json`, and the mapping of each response to its value or typed error
- * (`control-api-v2.md` §4, §5, §7; wire-facts "General", "Statuses a client meets").
+ * `Accept`, `User-Agent` and `X-Request-ID`; the mapping of each response to its value or typed
+ * error; retries of what is safe to retry; a timeout per request and a deadline per call; an
+ * optional client-side rate limit; and a span per call (`control-api-v2.md` §4, §5, §7;
+ * wire-facts "General", "Statuses a client meets").
  *
  * It depends on no runtime package: provide any `HttpClient` (`FetchHttpClient.layer`,
  * `NodeHttpClient.layer`, `BunHttpClient.layer`, or `@dbplatform/testing`'s in-memory one).
+ * Interrupting a call aborts its request in flight.
  *
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type { HttpStatusError, MalformedResponse, TransportError } from "@dbplatform/core"
+import type {
+  HttpStatusError,
+  MalformedResponse,
+  RateLimited,
+  ServerError,
+  ServiceUnavailable,
+  TransportError,
+  Unauthorized,
+  UnexpectedStatus
+} from "@dbplatform/core"
+import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as RateLimiter from "effect/RateLimiter"
 import type * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
-import { decodeBody, statusError, transportError } from "./internal/response.js"
+import type * as Scope from "effect/Scope"
+import { type Call, type ExpectedError, expected, narrow, toRequest } from "./internal/call.js"
+import { decodeBody, statusError, timeoutError, transportError } from "./internal/response.js"
+import { type AttemptError, askedDelay, honouringRetryAfter, isRetryable, withNote } from "./internal/retry.js"
+import { version } from "./internal/version.js"
+
+export type { Call, ExpectedError } from "./internal/call.js"
+export type { AttemptError } from "./internal/retry.js"
 
 /**
- * What a call can fail with once it is sent: an error status, a success body that does not
- * decode, or no response at all.
+ * What any call can fail with once sent, whatever the endpoint: 401, 429, 5xx, a status the
+ * endpoint does not answer with (`UnexpectedStatus`), a success body that does not decode, or
+ * no response in time. Each method adds the errors of its own endpoint.
  *
  * @since 0.1.0
  */
-export type CallError = HttpStatusError | MalformedResponse | TransportError
+export type CallError =
+  | Unauthorized
+  | RateLimited
+  | ServerError
+  | ServiceUnavailable
+  | UnexpectedStatus
+  | MalformedResponse
+  | TransportError
+
+/**
+ * The default retry policy: full-jitter exponential backoff, each wait drawn between 0 and
+ * 500 ms × 2^n, capped at 10 s, at most 4 retries (5 attempts). Only errors that are safe to
+ * retry reach it (wire-facts "Statuses a client meets"): 423, 429 and 503 for any method,
+ * other 5xx and no response for GET only. A `Retry-After` raises the wait to what it asks.
+ *
+ * @since 0.1.0
+ */
+export const defaultRetrySchedule: Schedule.Schedule<unknown, AttemptError> = Schedule.exponential("500 millis").pipe(
+  Schedule.either(Schedule.spaced("10 seconds")),
+  Schedule.jitteredWith({ min: 0, max: 1 }),
+  Schedule.intersect(Schedule.recurs(4))
+)
+
+/**
+ * Defaults of {@link Options}: a request gets 30 s to answer, a call (all its attempts and
+ * the waits between them) 2 minutes, and a `Retry-After` of more than 60 s is not waited for.
+ *
+ * @since 0.1.0
+ */
+export const defaults = {
+  requestTimeout: Duration.seconds(30),
+  deadline: Duration.minutes(2),
+  maxRetryAfter: Duration.seconds(60)
+} as const
 
 /**
  * Settings of the client.
@@ -42,23 +100,49 @@ export interface Options {
   readonly baseUrl: string
   /** The account's API key, sent as `Authorization: Bearer` (§5). Never logged. */
   readonly apiKey: Redacted.Redacted<string>
-  /** Wraps the configured `HttpClient`, e.g. to add headers, tracing or retries. */
+  /**
+   * When to send a failed attempt again; its input is the attempt's error. Only errors safe to
+   * retry reach it, and a retry never waits past the call's `deadline`. {@link defaultRetrySchedule}
+   * by default; `Schedule.stop` turns retries off.
+   */
+  readonly retrySchedule?: Schedule.Schedule<unknown, AttemptError> | undefined
+  /** How long one request may take, body included; 30 s by default. Then it is aborted (`TransportError`). */
+  readonly requestTimeout?: Duration.DurationInput | undefined
+  /**
+   * How long a call may take in all, retries and their waits included; 2 minutes by default.
+   * A retry that would start after it is not made: the call fails with the last error.
+   */
+  readonly deadline?: Duration.DurationInput | undefined
+  /**
+   * The longest `Retry-After` the client waits for; 60 s by default. A longer one fails the call
+   * at once with the 423/429/503 error, its message saying when the server asked to come back.
+   */
+  readonly maxRetryAfter?: Duration.DurationInput | undefined
+  /**
+   * A client-side rate limit: at most `limit` requests (retries included) per `interval`, e.g.
+   * `{ limit: 10, interval: "1 second" }` to stay under the platform's bursts of 40 a second
+   * per route and about 700 a minute. Off by default. A request waits for its turn before its
+   * timeout starts.
+   */
+  readonly rateLimit?: { readonly limit: number; readonly interval: Duration.DurationInput } | undefined
+  /** Wraps the configured `HttpClient`, e.g. to add headers or a proxy. */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
 /**
- * The service: `execute` sends a request (path relative to the base URL) and decodes a 2xx
- * body with `schema`; any other status fails with its typed error.
+ * The service. `execute` sends a {@link Call} (route relative to the base URL) and decodes a 2xx
+ * body with `schema`; another status fails with its typed error when it is common to every call
+ * ({@link CallError}) or listed in the call's `errors`, and with `UnexpectedStatus` otherwise.
  *
  * @since 0.1.0
  */
 export interface Service {
-  /** The `HttpClient` with base URL, bearer token and `Accept` applied. */
+  /** The `HttpClient` with base URL, bearer token, `Accept` and `User-Agent` applied. */
   readonly httpClient: HttpClient.HttpClient
-  readonly execute: <A, I, R>(
-    request: HttpClientRequest.HttpClientRequest,
+  readonly execute: <A, I, R, const E extends ExpectedError = never>(
+    call: Call<E>,
     schema: Schema.Schema<A, I, R>
-  ) => Effect.Effect<A, CallError, R>
+  ) => Effect.Effect<A, CallError | Extract<HttpStatusError, { readonly _tag: E }>, R>
 }
 
 /**
@@ -68,33 +152,119 @@ export interface Service {
 export class DbPlatformClient extends Context.Tag("@dbplatform/client/DbPlatformClient")<DbPlatformClient, Service>() {}
 
 /**
- * Builds the service over the `HttpClient` in context.
+ * The `User-Agent` the client sends: the SDK's name and version.
  *
  * @since 0.1.0
  */
-export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient> =>
+export const userAgent = `dbplatform-effect/${version} (@dbplatform/client)`
+
+const newRequestId = (): string => globalThis.crypto.randomUUID()
+
+/**
+ * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
+ * one is configured.
+ *
+ * @since 0.1.0
+ */
+export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
+    const retrySchedule = options.retrySchedule ?? defaultRetrySchedule
+    const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
+    const deadline = Duration.decode(options.deadline ?? defaults.deadline)
+    const maxRetryAfter = Duration.decode(options.maxRetryAfter ?? defaults.maxRetryAfter)
+    const limit =
+      options.rateLimit === undefined
+        ? identity
+        : yield* RateLimiter.make({ limit: options.rateLimit.limit, interval: options.rateLimit.interval })
     const httpClient = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
         request.pipe(
           HttpClientRequest.prependUrl(baseUrl),
           HttpClientRequest.bearerToken(options.apiKey),
-          HttpClientRequest.acceptJson
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.setHeader("user-agent", userAgent)
         )
       ),
       options.transformClient ?? identity
     )
-    const execute = <A, I, R>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Schema<A, I, R>) =>
-      httpClient.execute(request).pipe(
-        Effect.mapError(transportError(request)),
-        Effect.flatMap(
-          (response): Effect.Effect<A, CallError, R> =>
-            response.status >= 200 && response.status < 300
-              ? decodeBody(request, response, schema)
-              : statusError(request, response)
+
+    const execute = <A, I, R, const E extends ExpectedError = never>(
+      call: Call<E>,
+      schema: Schema.Schema<A, I, R>
+    ): Effect.Effect<A, CallError | Extract<HttpStatusError, { readonly _tag: E }>, R> =>
+      Effect.gen(function* () {
+        const requestId = newRequestId()
+        const request = toRequest(call).pipe(HttpClientRequest.setHeader("x-request-id", requestId))
+        const deadlineAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(deadline)
+        let attempts = 0
+        let status: number | undefined
+        let note: string | undefined
+
+        const attempt = Effect.gen(function* () {
+          attempts += 1
+          const left = Duration.millis(deadlineAt - (yield* Clock.currentTimeMillis))
+          const timeout = Duration.min(requestTimeout, left)
+          return yield* httpClient.execute(request).pipe(
+            Effect.mapError(transportError(request, requestId)),
+            Effect.flatMap((response): Effect.Effect<A, AttemptError, R> => {
+              status = response.status
+              return response.status >= 200 && response.status < 300
+                ? decodeBody(request, response, schema)
+                : statusError(request, response, requestId)
+            }),
+            Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(request, requestId, timeout) })
+          )
+        })
+
+        const mayRetry = (error: AttemptError, delay: Duration.Duration) =>
+          Effect.gen(function* () {
+            if (!isRetryable(call.method, error)) return false
+            const now = yield* Clock.currentTimeMillis
+            const asked = askedDelay(error, now)
+            if (Option.isSome(asked) && Duration.greaterThan(asked.value, maxRetryAfter)) {
+              note = `the server asked to retry in ${Duration.format(asked.value)}, longer than the ${Duration.format(maxRetryAfter)} this client waits`
+              return false
+            }
+            if (now + Duration.toMillis(delay) >= deadlineAt) {
+              note = `a retry in ${Duration.format(delay)} would pass the call's ${Duration.format(deadline)} deadline`
+              return false
+            }
+            yield* Effect.logDebug(`retrying ${call.method} ${call.route} in ${Duration.format(delay)}`).pipe(
+              Effect.annotateLogs({
+                status: "status" in error ? error.status : "no response",
+                delayMillis: Duration.toMillis(delay),
+                attempt: attempts
+              })
+            )
+            return true
+          })
+
+        return yield* limit(attempt).pipe(
+          Effect.retry(honouringRetryAfter(retrySchedule).pipe(Schedule.checkEffect(mayRetry))),
+          Effect.mapError((error) =>
+            narrow<CallError | Extract<HttpStatusError, { readonly _tag: E }>>(
+              note === undefined ? error : withNote(error, note),
+              expected(call)
+            )
+          ),
+          Effect.onExit(() =>
+            Effect.annotateCurrentSpan({
+              "http.request.resend_count": attempts - 1,
+              ...(status !== undefined ? { "http.response.status_code": status } : {})
+            })
+          ),
+          Effect.withSpan(`${call.method} ${call.route}`, {
+            kind: "client",
+            attributes: {
+              "http.request.method": call.method,
+              "http.route": call.route,
+              "dbplatform.request_id": requestId
+            }
+          })
         )
-      )
+      })
+
     return DbPlatformClient.of({ httpClient, execute })
   })
 
@@ -105,19 +275,19 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
  * @category layers
  */
 export const layer = (options: Options): Layer.Layer<DbPlatformClient, never, HttpClient.HttpClient> =>
-  Layer.effect(DbPlatformClient, make(options))
+  Layer.scoped(DbPlatformClient, make(options))
 
 /**
- * Where {@link layerConfig} reads its settings; each defaults to the environment variable named.
+ * Where {@link layerConfig} reads its settings (each defaults to the environment variable
+ * named), and the other settings of {@link Options}.
  *
  * @since 0.1.0
  */
-export interface ConfigOptions {
+export interface ConfigOptions extends Omit<Options, "baseUrl" | "apiKey"> {
   /** `DBPLATFORM_BASE_URL` by default; must be a URL. */
   readonly baseUrl?: Config.Config<string> | undefined
   /** `DBPLATFORM_API_KEY` by default, read as `Redacted`. */
   readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined
-  readonly transformClient?: Options["transformClient"]
 }
 
 /**
@@ -131,11 +301,11 @@ export interface ConfigOptions {
 export const layerConfig = (
   config: ConfigOptions = {}
 ): Layer.Layer<DbPlatformClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effect(
+  Layer.scoped(
     DbPlatformClient,
     Effect.gen(function* () {
       const baseUrl = yield* config.baseUrl ?? Config.map(Config.url("DBPLATFORM_BASE_URL"), String)
       const apiKey = yield* config.apiKey ?? Config.redacted("DBPLATFORM_API_KEY")
-      return yield* make({ baseUrl, apiKey, transformClient: config.transformClient })
+      return yield* make({ ...config, baseUrl, apiKey })
     })
   )

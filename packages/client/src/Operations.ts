@@ -1,21 +1,27 @@
 /**
- * Operations: list a project's operations (one page, or all as a `Stream`), read one, and
- * wait for one to end (`control-api-v2.md` §2.5, §2.6, §3.2, §4, §6; wire-facts "Operations").
+ * Operations: list a project's operations (one page, or all as a `Stream`), read one, and wait
+ * for one or many to end, polling every 5 s by default (`control-api-v2.md` §2.5, §2.6, §3.2,
+ * §4, §6; wire-facts "Operations").
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import {
+  type BadRequest,
+  type Forbidden,
   type InvalidRequest,
-  isTerminal,
+  isFailed,
+  isSucceeded,
+  type NotFound,
   type Operation,
   OperationEnvelope,
+  OperationFailed,
   type OperationId,
   OperationsPage,
   OperationStillPending,
   type ProjectId
 } from "@dbplatform/core"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -24,6 +30,7 @@ import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
 import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
+import { type Target, track } from "./internal/tracking.js"
 
 /**
  * The largest `limit` of `GET /projects/{project_id}/operations` (wire-facts).
@@ -38,6 +45,22 @@ export const maxPageSize = 1000
  * @since 0.1.0
  */
 export const defaultPollSchedule: Schedule.Schedule<number> = Schedule.spaced("5 seconds")
+
+/**
+ * How long `await` and `awaitAll` wait by default: 10 minutes.
+ *
+ * @since 0.1.0
+ */
+export const defaultAwaitTimeout: Duration.Duration = Duration.minutes(10)
+
+/**
+ * What reading a project's operations can fail with: any call's errors, and `NotFound`
+ * (unknown project or operation), `Forbidden` (the key may not see the project) or
+ * `BadRequest` (the server refused an id or cursor).
+ *
+ * @since 0.1.0
+ */
+export type ReadError = CallError | NotFound | Forbidden | BadRequest
 
 /**
  * @since 0.1.0
@@ -58,15 +81,67 @@ export interface ListOptions {
 }
 
 /**
+ * How to wait for one operation.
+ *
  * @since 0.1.0
  */
 export interface PollOptions {
   /**
-   * When to read the operation again after each read that found it not yet done. Its input
-   * is the operation just read. `Schedule.spaced("5 seconds")` by default; bound it (e.g.
-   * `Schedule.upTo("10 minutes")`) to give up.
+   * When to read the operation again after a read that found it not yet done; its input is the
+   * operation just read. `Schedule.spaced("5 seconds")` by default.
    */
   readonly schedule?: Schedule.Schedule<unknown, Operation> | undefined
+  /**
+   * How long to keep reading, from the first read: no read starts after it. For `await`,
+   * {@link defaultAwaitTimeout} (10 minutes) by default; for `poll`, none.
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * How to wait for many operations.
+ *
+ * @since 0.1.0
+ */
+export interface WaitOptions {
+  /**
+   * When to read the operations still pending again; its input is every operation's last
+   * state. `Schedule.spaced("5 seconds")` by default.
+   */
+  readonly schedule?: Schedule.Schedule<unknown, ReadonlyArray<Operation>> | undefined
+  /**
+   * How long to keep reading, from the first read: no read starts after it. For `awaitAll`,
+   * {@link defaultAwaitTimeout} (10 minutes) by default; for `watch`, none.
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * An operation to wait for: its project and id. An `Operation` (e.g. from the `operations`
+ * array a mutating request answers with) is one; its `created_at` lets reads be batched.
+ *
+ * @since 0.1.0
+ */
+export interface OperationRef {
+  readonly project_id: ProjectId
+  readonly id: OperationId
+  readonly created_at?: Operation["created_at"] | undefined
+}
+
+/**
+ * How a wait for many operations ended: each operation's last state, in the order given
+ * (duplicates dropped), and the same states split by outcome.
+ *
+ * @since 0.1.0
+ */
+export interface AwaitAllResult {
+  readonly operations: ReadonlyArray<Operation>
+  /** Ended well: `finished` or `skipped`. */
+  readonly succeeded: ReadonlyArray<Operation>
+  /** Ended badly: `failed`, `error` or `cancelled`. */
+  readonly failed: ReadonlyArray<Operation>
+  /** Not ended when the timeout passed or the schedule ended (also an unknown status). */
+  readonly pending: ReadonlyArray<Operation>
 }
 
 /**
@@ -75,41 +150,61 @@ export interface PollOptions {
 export interface Service {
   /**
    * `GET /projects/{project_id}/operations`: one page, newest first. A `limit` out of
-   * 1..1000 fails with `InvalidRequest`.
+   * 1..1000 fails with `InvalidRequest` and nothing is sent.
    */
   readonly page: (
     projectId: ProjectId,
     options?: PageOptions
-  ) => Effect.Effect<OperationsPage, InvalidRequest | CallError>
+  ) => Effect.Effect<OperationsPage, InvalidRequest | ReadError>
   /**
    * Every operation of the project, newest first, following the cursor and fetching the
    * next page only when the consumer pulls (one page in memory). The walk ends on a short
    * or empty page. A `pageSize` out of 1..1000 fails with `InvalidRequest`.
    */
-  readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, InvalidRequest | CallError>
+  readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, InvalidRequest | ReadError>
   /** `GET /projects/{project_id}/operations/{operation_id}`. An unknown id fails with `NotFound`. */
-  readonly get: (projectId: ProjectId, operationId: OperationId) => Effect.Effect<Operation, CallError>
+  readonly get: (projectId: ProjectId, operationId: OperationId) => Effect.Effect<Operation, ReadError>
   /**
-   * Reads the operation now, then again on `schedule`, emitting every state read, and ends
-   * after the first terminal one (finished, skipped, failed, error, cancelled) or when the
-   * schedule ends. For progress displays.
+   * Reads the operation now, then again on `schedule`, emitting every state read; ends after
+   * the first terminal one (finished, skipped, failed, error, cancelled), when the schedule
+   * ends, or at the timeout. For progress displays that tick on every read.
    */
   readonly poll: (
     projectId: ProjectId,
     operationId: OperationId,
     options?: PollOptions
-  ) => Stream.Stream<Operation, CallError>
+  ) => Stream.Stream<Operation, ReadError>
   /**
-   * Polls until the operation is in a terminal status and returns it, whether it succeeded
-   * (`isSucceeded`) or not (`isFailed`: a `failed` operation may carry `retry_at` and is still
-   * returned). If the schedule ends first, fails with `OperationStillPending` carrying the
-   * last state read.
+   * Polls (every 5 s by default) until the operation ends, and returns it when it ended well
+   * (`finished`, `skipped`). One that ended badly (`failed`, `error`, `cancelled`) fails with
+   * `OperationFailed` carrying it: a `failed` operation may carry `retry_at`, and still counts
+   * as ended. When the timeout (10 minutes by default) passes or the schedule ends first, fails
+   * with `OperationStillPending` carrying the last state read.
    */
   readonly await: (
     projectId: ProjectId,
     operationId: OperationId,
     options?: PollOptions
-  ) => Effect.Effect<Operation, OperationStillPending | CallError>
+  ) => Effect.Effect<Operation, OperationFailed | OperationStillPending | ReadError>
+  /**
+   * Waits for every operation given, concurrently, and reports how each ended; never fails on
+   * an operation's outcome, only when a read fails. Each round reads the operations still
+   * pending: when a project has two or more with a known `created_at`, one list request
+   * (`limit` twice their number plus 10, at most 1000) answers for all it covers, and only
+   * those it does not cover are read one by one. Rounds follow `schedule` (5 s by default)
+   * until all ended or the timeout (10 minutes by default) passes.
+   */
+  readonly awaitAll: (
+    operations: Iterable<OperationRef>,
+    options?: WaitOptions
+  ) => Effect.Effect<AwaitAllResult, ReadError>
+  /**
+   * The operations' status changes, for progress displays: each operation's first state read,
+   * then each state whose status differs from the one before. Reads are batched as in
+   * `awaitAll`. Ends when all ended, when the schedule ends, or at the timeout (none by
+   * default).
+   */
+  readonly watch: (operations: Iterable<OperationRef>, options?: WaitOptions) => Stream.Stream<Operation, ReadError>
 }
 
 /**
@@ -120,30 +215,80 @@ export class Operations extends Context.Tag("@dbplatform/client/Operations")<Ope
 
 const Limit = PageSize(maxPageSize)
 
+/** Single reads of one round run at most this many at a time. */
+const readConcurrency = 8
+
+const route = "/projects/{project_id}/operations"
+
 /**
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
-  const path = (projectId: ProjectId) => `/projects/${encodeURIComponent(projectId)}/operations`
+  const errors = ["NotFound", "Forbidden", "BadRequest"] as const
   const fetch = (projectId: ProjectId, options: PageOptions) =>
     client.execute(
-      HttpClientRequest.get(path(projectId)).pipe(
-        HttpClientRequest.setUrlParams({
-          ...(options.limit !== undefined ? { limit: String(options.limit) } : {}),
-          ...(options.cursor !== undefined ? { cursor: options.cursor } : {})
-        })
-      ),
+      { method: "GET", route, params: { project_id: projectId }, query: { ...options }, errors },
       OperationsPage
     )
   const get = (projectId: ProjectId, operationId: OperationId) =>
     client
-      .execute(HttpClientRequest.get(`${path(projectId)}/${encodeURIComponent(operationId)}`), OperationEnvelope)
+      .execute(
+        {
+          method: "GET",
+          route: `${route}/{operation_id}`,
+          params: { project_id: projectId, operation_id: operationId },
+          errors
+        },
+        OperationEnvelope
+      )
       .pipe(Effect.map((envelope) => envelope.operation))
+
+  /** One project's pending operations: one list page for those it covers, single reads for the rest. */
+  const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>) =>
+    Effect.gen(function* () {
+      const dated = targets.filter((target) => target.created_at !== undefined)
+      let found = new Map<OperationId, Operation>()
+      if (dated.length >= 2) {
+        const page = yield* fetch(projectId, { limit: Math.min(maxPageSize, 2 * dated.length + 10) })
+        found = new Map(page.operations.map((operation) => [operation.id, operation]))
+      }
+      const rest = targets.filter((target) => !found.has(target.id))
+      const single = yield* Effect.forEach(rest, (target) => get(projectId, target.id), {
+        concurrency: readConcurrency
+      })
+      return [...targets.flatMap((target) => Option.toArray(Option.fromNullable(found.get(target.id)))), ...single]
+    })
+
+  const read = (pending: ReadonlyArray<Target>) => {
+    const byProject = new Map<ProjectId, Array<Target>>()
+    for (const target of pending) {
+      const targets = byProject.get(target.project_id) ?? []
+      targets.push(target)
+      byProject.set(target.project_id, targets)
+    }
+    return Effect.forEach(byProject, ([projectId, targets]) => readProject(projectId, targets), {
+      concurrency: readConcurrency
+    }).pipe(Effect.map((states) => states.flat()))
+  }
+
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
-    Stream.repeatEffectWithSchedule(get(projectId, operationId), options.schedule ?? defaultPollSchedule).pipe(
-      Stream.takeUntil(isTerminal)
+    track(
+      [{ project_id: projectId, id: operationId }],
+      read,
+      Schedule.mapInput(options.schedule ?? defaultPollSchedule, (states: ReadonlyArray<Operation>) => states[0]!),
+      options.timeout
+    ).pipe(Stream.map((states) => states[0]!))
+
+  const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
+    track(operations, read, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
+      Stream.mapAccum(new Map<OperationId, Operation["status"]>(), (seen, states) => {
+        const changed = states.filter((state) => seen.get(state.id) !== state.status)
+        return [new Map(states.map((state) => [state.id, state.status])), changed]
+      }),
+      Stream.flattenIterables
     )
+
   return Operations.of({
     page: (projectId, options = {}) =>
       checkLimit(Limit, options.limit).pipe(Effect.zipRight(fetch(projectId, options))),
@@ -155,15 +300,31 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       ),
     get,
     poll,
-    await: (projectId, operationId, options) =>
-      poll(projectId, operationId, options).pipe(
+    await: (projectId, operationId, options = {}) =>
+      poll(projectId, operationId, { ...options, timeout: options.timeout ?? defaultAwaitTimeout }).pipe(
         Stream.runLast,
-        Effect.flatMap((last) =>
-          Option.isSome(last) && isTerminal(last.value)
-            ? Effect.succeed(last.value)
-            : Effect.fail(new OperationStillPending({ operation: Option.getOrThrow(last) }))
-        )
-      )
+        Effect.flatMap((last) => {
+          const operation = Option.getOrThrow(last)
+          if (isSucceeded(operation)) return Effect.succeed(operation)
+          return Effect.fail(
+            isFailed(operation) ? new OperationFailed({ operation }) : new OperationStillPending({ operation })
+          )
+        })
+      ),
+    awaitAll: (operations, options = {}) =>
+      track(operations, read, options.schedule ?? defaultPollSchedule, options.timeout ?? defaultAwaitTimeout).pipe(
+        Stream.runLast,
+        Effect.map((last) => {
+          const states = Option.getOrElse(last, () => [])
+          return {
+            operations: states,
+            succeeded: states.filter(isSucceeded),
+            failed: states.filter(isFailed),
+            pending: states.filter((state) => !isSucceeded(state) && !isFailed(state))
+          }
+        })
+      ),
+    watch
   })
 })
 

@@ -4,8 +4,7 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { type InvalidRequest, type Project, ProjectsPage } from "@dbplatform/core"
+import { type BadRequest, type InvalidRequest, type Project, ProjectsPage } from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -47,15 +46,18 @@ export interface ListOptions {
  * @since 0.1.0
  */
 export interface Service {
-  /** `GET /projects`: one page. A `limit` out of 1..400 fails with `InvalidRequest`. */
-  readonly page: (options?: PageOptions) => Effect.Effect<ProjectsPage, InvalidRequest | CallError>
+  /**
+   * `GET /projects`: one page. A `limit` out of 1..400 fails with `InvalidRequest` and nothing
+   * is sent; a cursor the server refuses fails with `BadRequest`.
+   */
+  readonly page: (options?: PageOptions) => Effect.Effect<ProjectsPage, InvalidRequest | BadRequest | CallError>
   /**
    * Every project, fetching the next page only when the consumer pulls (one page in memory).
    * A `pageSize` out of 1..400 fails with `InvalidRequest`. Pages' `unavailable_project_ids`
    * (projects the server could not read in time) are not part of the stream: use `page` to
    * see them.
    */
-  readonly list: (options?: ListOptions) => Stream.Stream<Project, InvalidRequest | CallError>
+  readonly list: (options?: ListOptions) => Stream.Stream<Project, InvalidRequest | BadRequest | CallError>
 }
 
 /**
@@ -73,13 +75,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   const client = yield* DbPlatformClient
   const fetch = (options: PageOptions) =>
     client.execute(
-      HttpClientRequest.get("/projects").pipe(
-        HttpClientRequest.setUrlParams({
-          ...(options.limit !== undefined ? { limit: String(options.limit) } : {}),
-          ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
-          ...(options.search !== undefined ? { search: options.search } : {})
-        })
-      ),
+      {
+        method: "GET",
+        route: "/projects",
+        query: { limit: options.limit, cursor: options.cursor, search: options.search },
+        errors: ["BadRequest"]
+      },
       ProjectsPage
     )
   return Projects.of({

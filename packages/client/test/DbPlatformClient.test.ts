@@ -1,7 +1,6 @@
 import {
   ApiKeyId,
   BadRequest,
-  Conflict,
   Forbidden,
   Locked,
   NotFound,
@@ -35,8 +34,11 @@ const secret = "secret-key"
 const projectId = ProjectId.make("spring-example-302709")
 const operationId = OperationId.make("f8a1f3f5-7c39-4b5e-9d2a-0e6a1b7c9d01")
 
+/** Retries are off here: these tests are about what one response maps to (see Retries.test.ts). */
 const layerFor = (script: Scripted) =>
-  DbPlatform.layer({ baseUrl, apiKey: Redacted.make(secret) }).pipe(Layer.provide(script.layer))
+  DbPlatform.layer({ baseUrl, apiKey: Redacted.make(secret), retrySchedule: Schedule.stop }).pipe(
+    Layer.provide(script.layer)
+  )
 
 /** Runs `self` against the services built over the scripted client. */
 const withScript =
@@ -107,20 +109,53 @@ const fieldOf = (error: unknown, field: string): unknown => (error as Record<str
 
 // --- statuses ---------------------------------------------------------------------------------
 
+/** A call and the request line it sends. */
+interface Probe {
+  readonly method: string
+  readonly path: string
+  readonly run: Effect.Effect<unknown, { readonly _tag: string; readonly message: string }, DbPlatform.DbPlatform>
+}
+
+const projectsPageProbe: Probe = {
+  method: "GET",
+  path: "/projects",
+  run: Effect.flatMap(Projects.Projects, (projects) => projects.page())
+}
+const operationsPageProbe: Probe = {
+  method: "GET",
+  path: "/projects/spring-example-302709/operations",
+  run: Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId))
+}
+const operationGetProbe: Probe = {
+  method: "GET",
+  path: `/projects/spring-example-302709/operations/${operationId}`,
+  run: Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId))
+}
+const revokeProbe: Probe = {
+  method: "DELETE",
+  path: "/api_keys/42",
+  run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(42)))
+}
+
+/** Each status, the error it maps to, and a call whose endpoint answers with it. */
 const statuses = [
-  { status: 400, tag: "BadRequest", type: BadRequest },
-  { status: 422, tag: "BadRequest", type: BadRequest },
-  { status: 401, tag: "Unauthorized", type: Unauthorized },
-  { status: 403, tag: "Forbidden", type: Forbidden },
-  { status: 404, tag: "NotFound", type: NotFound },
-  { status: 409, tag: "Conflict", type: Conflict },
-  { status: 423, tag: "Locked", type: Locked },
-  { status: 429, tag: "RateLimited", type: RateLimited },
-  { status: 500, tag: "ServerError", type: ServerError },
-  { status: 502, tag: "ServerError", type: ServerError },
-  { status: 504, tag: "ServerError", type: ServerError },
-  { status: 503, tag: "ServiceUnavailable", type: ServiceUnavailable },
-  { status: 418, tag: "UnexpectedStatus", type: UnexpectedStatus }
+  { status: 400, tag: "BadRequest", type: BadRequest, probe: projectsPageProbe },
+  { status: 422, tag: "BadRequest", type: BadRequest, probe: projectsPageProbe },
+  { status: 401, tag: "Unauthorized", type: Unauthorized, probe: projectsPageProbe },
+  { status: 403, tag: "Forbidden", type: Forbidden, probe: operationsPageProbe },
+  { status: 404, tag: "NotFound", type: NotFound, probe: operationGetProbe },
+  { status: 423, tag: "Locked", type: Locked, probe: revokeProbe },
+  { status: 429, tag: "RateLimited", type: RateLimited, probe: projectsPageProbe },
+  { status: 500, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
+  { status: 502, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
+  { status: 504, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
+  { status: 503, tag: "ServiceUnavailable", type: ServiceUnavailable, probe: projectsPageProbe },
+  { status: 418, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
+  // statuses an endpoint does not answer with become UnexpectedStatus, keeping what the server said
+  { status: 409, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
+  { status: 404, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
+  { status: 403, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: revokeProbe },
+  { status: 423, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe }
 ] as const
 
 const generalError = { code: "E_TEST", message: "the server says no", request_id: "req-7f3a" }
@@ -147,19 +182,18 @@ const bodyKinds: ReadonlyArray<{ readonly kind: string; readonly reply: (status:
 ]
 
 describe("error statuses", () => {
-  for (const { status, tag, type } of statuses) {
-    describe(`${status} -> ${tag}`, () => {
+  for (const { status, tag, type, probe } of statuses) {
+    describe(`${status} on ${probe.method} ${probe.path} -> ${tag}`, () => {
       it.effect("with a JSON GeneralError body: code, message, requestId, status, method, path", () => {
         const script = scripted([json(status, generalError)])
         return Effect.gen(function* () {
-          const projects = yield* Projects.Projects
-          const error = yield* Effect.flip(projects.page())
+          const error = yield* Effect.flip(probe.run)
           expect(error._tag).toBe(tag)
           expect(error).toBeInstanceOf(type)
           expect(error).toMatchObject({
             status,
-            method: "GET",
-            path: "/projects",
+            method: probe.method,
+            path: probe.path,
             code: "E_TEST",
             message: "the server says no",
             requestId: "req-7f3a"
@@ -173,16 +207,17 @@ describe("error statuses", () => {
         it.effect(`with ${kind}: the message names the status and the request`, () => {
           const script = scripted([reply(status)])
           return Effect.gen(function* () {
-            const projects = yield* Projects.Projects
-            const error = yield* Effect.flip(projects.page())
+            const error = yield* Effect.flip(probe.run)
             expect(error._tag).toBe(tag)
             expect(error).toBeInstanceOf(type)
-            expect(error).toMatchObject({ status, method: "GET", path: "/projects" })
+            expect(error).toMatchObject({ status, method: probe.method, path: probe.path })
             expect(error.message).toContain(String(status))
-            expect(error.message).toContain("GET /projects")
+            expect(error.message).toContain(`${probe.method} ${probe.path}`)
             expect(error.message).not.toContain("<")
             expect(fieldOf(error, "code")).toBeUndefined()
-            expect(fieldOf(error, "requestId")).toBeUndefined()
+            // without a request_id from the server, the error keeps the X-Request-ID the client sent
+            expect(fieldOf(error, "requestId")).toBe(script.requests[0]?.headers["x-request-id"])
+            expect(script.requests).toHaveLength(1)
             expectNoSecret(error)
           }).pipe(withScript(script))
         })
@@ -193,12 +228,11 @@ describe("error statuses", () => {
   it.effect('a GeneralError with an empty code and message keeps code "" and names the status', () => {
     const script = scripted([json(404, { code: "", message: "" })])
     return Effect.gen(function* () {
-      const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(operationGetProbe.run)
       expect(error._tag).toBe("NotFound")
       expect(fieldOf(error, "code")).toBe("")
       expect(error.message).toContain("404")
-      expect(error.message).toContain("GET /projects")
+      expect(error.message).toContain(`GET ${operationGetProbe.path}`)
     }).pipe(withScript(script))
   })
 
@@ -213,13 +247,13 @@ describe("error statuses", () => {
     }).pipe(withScript(script))
   })
 
-  it.effect("a 409 on POST /api_keys names POST and /api_keys", () => {
+  it.effect("a 409 on POST /api_keys (not one of its statuses) names POST and /api_keys", () => {
     const script = scripted([json(409, { code: "CONFLICT", message: "key name taken" })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.create("ci"))
       expect(error).toMatchObject({
-        _tag: "Conflict",
+        _tag: "UnexpectedStatus",
         status: 409,
         method: "POST",
         path: "/api_keys",

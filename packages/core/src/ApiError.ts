@@ -9,6 +9,8 @@
  *
  * @since 0.1.0
  */
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 
 /**
@@ -63,11 +65,15 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
 
 /**
  * 423: the resource is locked, e.g. by another operation in progress. The request was not
- * carried out: safe to retry with any method.
+ * carried out: safe to retry with any method. `retryAfter` is the raw `Retry-After` header
+ * (seconds or an HTTP date) when the server sent one.
  *
  * @since 0.1.0
  */
-export class Locked extends Schema.TaggedError<Locked>()("Locked", ResponseFields) {}
+export class Locked extends Schema.TaggedError<Locked>()("Locked", {
+  ...ResponseFields,
+  retryAfter: Schema.optional(Schema.String)
+}) {}
 
 /**
  * 429: rate limited (about 700 requests a minute per account, bursts of 40 a second per
@@ -122,15 +128,17 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
 }) {}
 
 /**
- * No response: the connection failed, was dropped or timed out. Whether the server acted is
- * unknown: safe to retry for GET only.
+ * No response: the connection failed, was dropped, or no response came within the request
+ * timeout. Whether the server acted is unknown: safe to retry for GET only. `requestId` is the
+ * `X-Request-ID` the client sent, to quote to support.
  *
  * @since 0.1.0
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
   path: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  requestId: Schema.optional(Schema.String)
 }) {}
 
 /**
@@ -234,7 +242,7 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
     case 409:
       return new Conflict(fields)
     case 423:
-      return new Locked(fields)
+      return new Locked({ ...fields, ...retry })
     case 429:
       return new RateLimited({ ...fields, ...retry })
     case 503:
@@ -242,4 +250,20 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
     default:
       return status >= 500 && status <= 599 ? new ServerError(fields) : new UnexpectedStatus(fields)
   }
+}
+
+/**
+ * How long a `Retry-After` header asks to wait, counted from `now` (milliseconds since the
+ * epoch): its delay in seconds (`"2"`), or the time until its HTTP date
+ * (`"Wed, 21 Oct 2015 07:28:00 GMT"`; a date already past is zero). `None` for a missing or
+ * unreadable header (RFC 9110 §10.2.3; wire-facts "Statuses a client meets", 429).
+ *
+ * @since 0.1.0
+ */
+export const retryAfterDelay = (header: string | undefined, now: number): Option.Option<Duration.Duration> => {
+  if (header === undefined) return Option.none()
+  const value = header.trim()
+  if (/^\d+(\.\d+)?$/.test(value)) return Option.some(Duration.seconds(Number(value)))
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN
+  return Number.isNaN(date) ? Option.none() : Option.some(Duration.millis(Math.max(0, date - now)))
 }

@@ -190,8 +190,8 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
   isSucceeded(operation) || isFailed(operation)
 
 /**
- * A wait ended (its schedule ran out) while the operation was not yet in a terminal status.
- * `operation` is the last state seen.
+ * A wait ended (its timeout passed or its schedule ran out) while the operation was not yet in
+ * a terminal status. `operation` is the last state read.
  *
  * @since 0.1.0
  */
@@ -200,5 +200,22 @@ export class OperationStillPending extends Schema.TaggedError<OperationStillPend
 }) {
   override get message(): string {
     return `operation ${this.operation.id} (${this.operation.action}) is still ${this.operation.status}`
+  }
+}
+
+/**
+ * A waited-for operation ended badly: `failed`, `error` or `cancelled` (wire-facts
+ * "Operations"). `operation` is its last state, with `failures_count`, and `error` and
+ * `retry_at` when the server sent them. A `failed` operation with `retry_at` may still be
+ * retried by the platform; waiting treats it as ended.
+ *
+ * @since 0.1.0
+ */
+export class OperationFailed extends Schema.TaggedError<OperationFailed>()("OperationFailed", {
+  operation: Operation
+}) {
+  override get message(): string {
+    const { action, error, failures_count, id, status } = this.operation
+    return `operation ${id} (${action}) ended ${status} after ${failures_count} failure(s)${error === undefined ? "" : `: ${error}`}`
   }
 }

@@ -2,6 +2,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { fromResponse, GeneralError, type HttpStatusError, MalformedResponse, TransportError } from "@dbplatform/core"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
@@ -17,9 +18,21 @@ export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
 
 /** A request that got no response becomes a `TransportError` (wire-facts: retry GET only). */
 export const transportError =
-  (request: HttpClientRequest.HttpClientRequest) =>
+  (request: HttpClientRequest.HttpClientRequest, requestId: string) =>
   (error: HttpClientError.HttpClientError): TransportError =>
-    new TransportError({ ...describe(request), message: [error.message, ...causes(error.cause)].join(": ") })
+    new TransportError({ ...describe(request), message: [error.message, ...causes(error.cause)].join(": "), requestId })
+
+/** A request that got no full response within `timeout`, and was aborted. */
+export const timeoutError = (
+  request: HttpClientRequest.HttpClientRequest,
+  requestId: string,
+  timeout: Duration.Duration
+): TransportError =>
+  new TransportError({
+    ...describe(request),
+    message: `no response within ${Duration.format(timeout)}; the request was aborted`,
+    requestId
+  })
 
 /** The messages and codes down a cause chain (e.g. `fetch failed: connect ECONNREFUSED`). */
 const causes = (cause: unknown, depth = 0): Array<string> => {
@@ -33,11 +46,13 @@ const causes = (cause: unknown, depth = 0): Array<string> => {
 /**
  * A non-2xx response becomes its typed error, whatever the body: a `GeneralError` fills
  * `code`, `message` and `requestId`; an empty, text or HTML body leaves the status alone to
- * decide.
+ * decide. Without a `request_id` in the body, the response's `X-Request-ID` header or else the
+ * id the client sent (`requestId`) is kept.
  */
 export const statusError = (
   request: HttpClientRequest.HttpClientRequest,
-  response: HttpClientResponse.HttpClientResponse
+  response: HttpClientResponse.HttpClientResponse,
+  requestId: string
 ): Effect.Effect<never, HttpStatusError> =>
   response.text.pipe(
     Effect.orElseSucceed(() => ""),
@@ -49,7 +64,7 @@ export const statusError = (
           status: response.status,
           code: body?.code,
           message: body?.message,
-          requestId: body?.request_id ?? response.headers["x-request-id"],
+          requestId: body?.request_id ?? response.headers["x-request-id"] ?? requestId,
           retryAfter: response.headers["retry-after"]
         })
       )
