@@ -26,6 +26,7 @@ export type Reply =
       readonly headers: Readonly<Record<string, string>>
     }
   | { readonly _tag: "TransportFailure"; readonly cause: unknown }
+  | { readonly _tag: "Hang" }
 
 /** A response with a JSON body. */
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): Reply => ({
@@ -42,6 +43,9 @@ export const raw = (status: number, body: string | null, headers: Record<string,
   body,
   headers
 })
+
+/** No answer ever: the request stays open until the caller gives up or is interrupted. */
+export const hang: Reply = { _tag: "Hang" }
 
 /** No response: the scripted client fails with a `RequestError` of reason `Transport`. */
 export const transportFailure = (cause: unknown): Reply => ({ _tag: "TransportFailure", cause })
@@ -63,6 +67,8 @@ const bodyText = (body: HttpClientRequest.HttpClientRequest["body"]): string | u
 export interface Scripted {
   readonly client: HttpClient.HttpClient
   readonly requests: ReadonlyArray<Recorded>
+  /** The abort signal the transport got with each request, in order. */
+  readonly signals: ReadonlyArray<AbortSignal>
   readonly layer: Layer.Layer<HttpClient.HttpClient>
 }
 
@@ -72,7 +78,8 @@ export interface Scripted {
  */
 export const scripted = (script: ReadonlyArray<Reply> | ((request: Recorded, index: number) => Reply)): Scripted => {
   const requests: Array<Recorded> = []
-  const client = HttpClient.make((request, url) =>
+  const signals: Array<AbortSignal> = []
+  const client = HttpClient.make((request, url, signal) =>
     Effect.suspend(() => {
       const recorded: Recorded = {
         method: request.method,
@@ -82,10 +89,12 @@ export const scripted = (script: ReadonlyArray<Reply> | ((request: Recorded, ind
       }
       const index = requests.length
       requests.push(recorded)
+      signals.push(signal)
       const reply = typeof script === "function" ? script(recorded, index) : script[Math.min(index, script.length - 1)]
       if (reply === undefined) {
         return Effect.die(new Error(`no scripted reply for request ${index}: ${recorded.method} ${recorded.url}`))
       }
+      if (reply._tag === "Hang") return Effect.never
       if (reply._tag === "TransportFailure") {
         return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: reply.cause }))
       }
@@ -94,5 +103,5 @@ export const scripted = (script: ReadonlyArray<Reply> | ((request: Recorded, ind
       )
     })
   )
-  return { client, requests, layer: Layer.succeed(HttpClient.HttpClient, client) }
+  return { client, requests, signals, layer: Layer.succeed(HttpClient.HttpClient, client) }
 }

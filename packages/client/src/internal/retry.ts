@@ -41,8 +41,9 @@ export const askedDelay = (error: AttemptError, now: number): Option.Option<Dura
   "retryAfter" in error ? retryAfterDelay(error.retryAfter, now) : Option.none()
 
 /**
- * `policy` with each delay raised to what the failed attempt's `Retry-After` asks for, and its
- * output replaced by that delay: the wait before the next attempt.
+ * `policy` with each delay raised to what the failed attempt's `Retry-After` asks for and
+ * rounded to the millisecond, and its output replaced by that delay: the wait before the next
+ * attempt.
  */
 export const honouringRetryAfter = <Out, R>(
   policy: Schedule.Schedule<Out, AttemptError, R>
@@ -50,7 +51,16 @@ export const honouringRetryAfter = <Out, R>(
   Schedule.intersect(policy, Schedule.identity<AttemptError>()).pipe(
     Schedule.modifyDelayEffect(([, error], delay) =>
       Effect.map(Clock.currentTimeMillis, (now) =>
-        Option.match(askedDelay(error, now), { onNone: () => delay, onSome: (asked) => Duration.max(asked, delay) })
+        Duration.millis(
+          Math.round(
+            Duration.toMillis(
+              Option.match(askedDelay(error, now), {
+                onNone: () => delay,
+                onSome: (asked) => Duration.max(asked, delay)
+              })
+            )
+          )
+        )
       )
     ),
     Schedule.delays

@@ -1,0 +1,272 @@
+import { ApiKeyId } from "@dbplatform/core"
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as TestClock from "effect/TestClock"
+import { readFileSync } from "node:fs"
+import { ApiKeys, DbPlatform, DbPlatformClient, Projects } from "../src/index.js"
+import { version } from "../src/internal/version.js"
+import { hang, json, raw, type Reply, type Scripted, scripted, transportFailure } from "./scripted.js"
+
+const baseUrl = "http://fake.test/api/v2"
+
+const layerFor = (script: Scripted, options: Partial<DbPlatformClient.Options> = {}) =>
+  DbPlatform.layer({ baseUrl, apiKey: Redacted.make("secret-key"), ...options }).pipe(Layer.provide(script.layer))
+
+const projectsPage = { projects: [], applications: {}, integrations: {} }
+const apiKeyCreated = {
+  id: 7,
+  key: "dbp_live_0123456789abcdef",
+  name: "ci",
+  created_at: "2022-11-15T20:13:35Z",
+  created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a"
+}
+const apiKeyRevoked = {
+  id: 7,
+  name: "ci",
+  created_at: "2022-11-15T20:13:35Z",
+  created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a",
+  last_used_from_addr: "",
+  revoked: true
+}
+
+/** A retry policy of the caller's: two retries, 1 s apart. */
+const fixedTwice = Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(2)))
+
+/** Waits long enough for every retry the default policy makes (its waits add up to at most 7.5 s). */
+const settle = TestClock.adjust("1 minute")
+
+/** One call per method, and the answer that ends it well. */
+const calls: Record<
+  "GET" | "POST" | "DELETE",
+  {
+    readonly run: Effect.Effect<unknown, { readonly _tag: string; readonly message: string }, DbPlatform.DbPlatform>
+    readonly ok: Reply
+  }
+> = {
+  GET: { run: Effect.flatMap(Projects.Projects, (projects) => projects.page()), ok: json(200, projectsPage) },
+  POST: { run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create("ci")), ok: json(200, apiKeyCreated) },
+  DELETE: {
+    run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(7))),
+    ok: json(200, apiKeyRevoked)
+  }
+}
+
+/** wire-facts "Statuses a client meets": which failures each method may send again. */
+const failures: ReadonlyArray<{
+  readonly label: string
+  readonly reply: Reply
+  readonly retried: "any" | "GET" | "no"
+}> = [
+  { label: "423", reply: raw(423, null), retried: "any" },
+  { label: "429", reply: raw(429, null), retried: "any" },
+  { label: "503", reply: raw(503, null), retried: "any" },
+  { label: "500", reply: raw(500, null), retried: "GET" },
+  { label: "502", reply: raw(502, "<html>bad gateway</html>", { "content-type": "text/html" }), retried: "GET" },
+  { label: "504", reply: raw(504, null), retried: "GET" },
+  { label: "no response", reply: transportFailure(new Error("socket hang up")), retried: "GET" },
+  { label: "400", reply: raw(400, null), retried: "no" },
+  { label: "401", reply: raw(401, null), retried: "no" },
+  { label: "404", reply: raw(404, null), retried: "no" }
+]
+
+describe("which failures are sent again", () => {
+  for (const method of ["GET", "POST", "DELETE"] as const) {
+    for (const { label, reply, retried } of failures) {
+      const expected = retried === "any" || (retried === "GET" && method === "GET")
+      it.effect(`${method} after ${label}: ${expected ? "retried, then succeeds" : "not retried"}`, () => {
+        const script = scripted([reply, calls[method].ok])
+        return Effect.gen(function* () {
+          const fiber = yield* Effect.fork(Effect.either(calls[method].run))
+          yield* settle
+          const result = yield* Fiber.join(fiber)
+          expect(script.requests).toHaveLength(expected ? 2 : 1)
+          expect(result._tag).toBe(expected ? "Right" : "Left")
+        }).pipe(Effect.provide(layerFor(script)))
+      })
+    }
+  }
+
+  it.effect("a GET failing every time is sent 5 times, then fails with the last error", () => {
+    const script = scripted([raw(503, null)])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* TestClock.adjust("7500 millis")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("ServiceUnavailable")
+      expect(script.requests).toHaveLength(5)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+
+  it.effect("a custom retrySchedule replaces the default", () => {
+    const script = scripted([raw(503, null)])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* TestClock.adjust("1 second")
+      expect(script.requests).toHaveLength(2)
+      yield* TestClock.adjust("1 second")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("ServiceUnavailable")
+      expect(script.requests).toHaveLength(3)
+    }).pipe(Effect.provide(layerFor(script, { retrySchedule: fixedTwice })))
+  })
+})
+
+describe("Retry-After", () => {
+  it.effect("a 503 with Retry-After: 3 waits 3 s, not the shorter backoff", () => {
+    const script = scripted([raw(503, null, { "retry-after": "3" }), calls.GET.ok])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(calls.GET.run)
+      yield* TestClock.adjust("2999 millis")
+      expect(script.requests).toHaveLength(1)
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(fiber)
+      expect(script.requests).toHaveLength(2)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+
+  it.effect("a Retry-After over maxRetryAfter fails at once, saying when the server asked to come back", () => {
+    const script = scripted([raw(429, null, { "retry-after": "120" }), calls.GET.ok])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(calls.GET.run)
+      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "120" })
+      expect(error.message).toContain("asked to retry in 2m")
+      expect(script.requests).toHaveLength(1)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+
+  it.effect("a Retry-After past the deadline fails at once", () => {
+    const script = scripted([raw(423, null, { "retry-after": "20" }), calls.DELETE.ok])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(calls.DELETE.run)
+      expect(error).toMatchObject({ _tag: "Locked", retryAfter: "20" })
+      expect(error.message).toContain("would pass the call's 10s deadline")
+      expect(script.requests).toHaveLength(1)
+    }).pipe(Effect.provide(layerFor(script, { deadline: "10 seconds" })))
+  })
+})
+
+describe("timeouts and interruption", () => {
+  it.effect("interrupting a call aborts its request in flight", () => {
+    const script = scripted([hang])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(calls.GET.run)
+      yield* TestClock.adjust("1 second")
+      expect(script.signals).toHaveLength(1)
+      expect(script.signals[0]?.aborted).toBe(false)
+      yield* Fiber.interrupt(fiber)
+      expect(script.signals[0]?.aborted).toBe(true)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+
+  it.effect("a request with no answer within requestTimeout is aborted and fails with TransportError", () => {
+    const script = scripted([hang])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.POST.run))
+      yield* TestClock.adjust("2 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
+      expect(error.message).toContain("no response within 2s")
+      expect(script.signals[0]?.aborted).toBe(true)
+      expect(script.requests).toHaveLength(1)
+    }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))
+  })
+
+  it.effect("a GET that timed out is sent again; the last attempt's timeout is cut to the deadline", () => {
+    const script = scripted([hang])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* TestClock.adjust("5 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("TransportError")
+      expect(script.requests.length).toBeGreaterThanOrEqual(2)
+      expect(script.signals.every((signal) => signal.aborted)).toBe(true)
+    }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds", deadline: "5 seconds" })))
+  })
+})
+
+describe("headers", () => {
+  it.effect("X-Request-ID is one UUID per call, the same on its retries; User-Agent names the SDK", () => {
+    const script = scripted([raw(503, null), calls.GET.ok, calls.GET.ok])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(calls.GET.run)
+      yield* settle
+      yield* Fiber.join(fiber)
+      yield* calls.GET.run
+      const ids = script.requests.map((request) => request.headers["x-request-id"])
+      expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+      expect(ids[1]).toBe(ids[0])
+      expect(ids[2]).not.toBe(ids[0])
+      expect(script.requests[0]?.headers["user-agent"]).toBe(DbPlatformClient.userAgent)
+      expect(DbPlatformClient.userAgent).toBe(`dbplatform-effect/${version} (@dbplatform/client)`)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+
+  it("the version in User-Agent is the package's", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+    expect(version).toBe(pkg.version)
+  })
+})
+
+describe("logs", () => {
+  it.effect("each retry is logged at Debug with status and delay, and nothing else is logged", () => {
+    const script = scripted([raw(429, null, { "retry-after": "1" }), raw(502, null), calls.GET.ok])
+    const lines: Array<{ level: string; message: unknown; annotations: Record<string, unknown> }> = []
+    const logger = Logger.make(({ annotations, logLevel, message }) => {
+      lines.push({ level: logLevel.label, message, annotations: Object.fromEntries(annotations) })
+    })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(calls.GET.run)
+      yield* settle
+      yield* Fiber.join(fiber)
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatchObject({
+        level: "DEBUG",
+        message: ["retrying GET /projects in 1s"],
+        annotations: { status: 429, delayMillis: 1000, attempt: 1 }
+      })
+      expect(lines[1]).toMatchObject({ level: "DEBUG", annotations: { status: 502, attempt: 2 } })
+    }).pipe(
+      Effect.provide(layerFor(script)),
+      Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+      Logger.withMinimumLogLevel(LogLevel.All)
+    )
+  })
+})
+
+describe("rate limit", () => {
+  it.effect("rateLimit holds requests beyond `limit` per interval until the next interval", () => {
+    const script = scripted([calls.GET.ok])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(
+        Effect.all(
+          Array.from({ length: 5 }, () => calls.GET.run),
+          { concurrency: 5 }
+        )
+      )
+      yield* TestClock.adjust("10 millis")
+      expect(script.requests).toHaveLength(2)
+      yield* TestClock.adjust("1 second")
+      expect(script.requests).toHaveLength(4)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      expect(script.requests).toHaveLength(5)
+    }).pipe(Effect.provide(layerFor(script, { rateLimit: { limit: 2, interval: "1 second" } })))
+  })
+
+  it.effect("without rateLimit, concurrent calls are all sent at once", () => {
+    const script = scripted([calls.GET.ok])
+    return Effect.gen(function* () {
+      yield* Effect.all(
+        Array.from({ length: 5 }, () => calls.GET.run),
+        { concurrency: 5 }
+      )
+      expect(script.requests).toHaveLength(5)
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+})

@@ -1,0 +1,246 @@
+import { OperationId, ProjectId } from "@dbplatform/core"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
+import { DbPlatform, Operations } from "../src/index.js"
+import { json, type Recorded, raw, scripted } from "./scripted.js"
+
+const baseUrl = "http://fake.test/api/v2"
+const projectA = ProjectId.make("spring-example-302709")
+const projectB = ProjectId.make("autumn-field-118737")
+
+/** A project's operations as a server holds them, newest first; tests change `status` between rounds. */
+interface Row {
+  id: string
+  project_id: string
+  status: string
+  created_at: string
+}
+
+const row = (project: string, n: number, status = "running"): Row => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`,
+  project_id: project,
+  status,
+  // later n = newer
+  created_at: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString()
+})
+
+const wire = (r: Row) => ({
+  ...r,
+  action: "start_compute",
+  failures_count: r.status === "failed" ? 1 : 0,
+  updated_at: r.created_at,
+  ...(r.status === "failed" ? { error: "compute did not start" } : {})
+})
+
+/** Answers list and single reads from `rows`, like the API: newest first, `limit` honoured. */
+const server = (rows: Array<Row>) =>
+  scripted((request: Recorded) => {
+    const url = new URL(request.url)
+    const single = url.pathname.match(/\/projects\/([^/]+)\/operations\/([^/]+)$/)
+    if (single !== null) {
+      const found = rows.find((r) => r.project_id === single[1] && r.id === single[2])
+      return found === undefined ? raw(404, null) : json(200, { operation: wire(found) })
+    }
+    const list = url.pathname.match(/\/projects\/([^/]+)\/operations$/)
+    if (list !== null) {
+      const limit = Number(url.searchParams.get("limit") ?? "1000")
+      const page = rows
+        .filter((r) => r.project_id === list[1])
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))
+        .slice(0, limit)
+      return json(200, { operations: page.map(wire), pagination: { cursor: page.at(-1)?.created_at ?? "" } })
+    }
+    return raw(404, null)
+  })
+
+const ref = (r: Row) => ({
+  project_id: ProjectId.make(r.project_id),
+  id: OperationId.make(r.id),
+  created_at: undefined
+})
+
+const withServer = (script: ReturnType<typeof server>) =>
+  Effect.provide(DbPlatform.layer({ baseUrl, apiKey: Redacted.make("secret-key") }).pipe(Layer.provide(script.layer)))
+
+const kinds = (requests: ReadonlyArray<Recorded>) =>
+  requests.map((request) => {
+    const url = new URL(request.url)
+    return url.pathname.endsWith("/operations") ? `list ${url.searchParams.get("limit")}` : "get"
+  })
+
+describe("awaitAll", () => {
+  it.effect("nothing to wait for: an empty result and no request", () => {
+    const script = server([])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const result = yield* operations.awaitAll([])
+      expect(result).toEqual({ operations: [], succeeded: [], failed: [], pending: [] })
+      expect(script.requests).toHaveLength(0)
+    }).pipe(withServer(script))
+  })
+
+  it.effect("ids only: the first round reads each one, later rounds one list request per project", () => {
+    const rows = [row(projectA, 1), row(projectA, 2), row(projectA, 3), row(projectB, 4)]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(operations.awaitAll(rows.map(ref)))
+      yield* TestClock.adjust("1 millis")
+      expect(kinds(script.requests)).toEqual(["get", "get", "get", "get"])
+      rows[0]!.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      // project A: three pending -> one list of 3 * 2 + 10; project B: one -> a single read
+      expect(kinds(script.requests).slice(4).sort()).toEqual(["get", "list 16"])
+      yield* TestClock.adjust("5 seconds")
+      // the first one ended: two left in A
+      expect(kinds(script.requests).slice(6).sort()).toEqual(["get", "list 14"])
+      for (const r of rows) r.status = r === rows[1] ? "failed" : "finished"
+      yield* TestClock.adjust("5 seconds")
+      expect(script.requests).toHaveLength(10)
+      const result = yield* Fiber.join(fiber)
+      expect(result.operations.map((operation) => operation.id)).toEqual(rows.map((r) => r.id))
+      expect(result.succeeded.map((operation) => operation.id)).toEqual([rows[0]!.id, rows[2]!.id, rows[3]!.id])
+      expect(result.failed).toMatchObject([{ id: rows[1]!.id, status: "failed", error: "compute did not start" }])
+      expect(result.pending).toEqual([])
+    }).pipe(withServer(script))
+  })
+
+  it.effect("an operation the list window does not cover is read on its own", () => {
+    // 3 pending among 40: the oldest is beyond a list of 3 * 2 + 10 = 16
+    const rows = Array.from({ length: 40 }, (_, n) => row(projectA, n, "finished"))
+    for (const n of [0, 38, 39]) rows[n]!.status = "running"
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const pending = yield* operations.page(projectA, { limit: 1000 })
+      const started = pending.operations.filter((operation) => operation.status === "running")
+      const fiber = yield* Effect.fork(operations.awaitAll(started))
+      yield* TestClock.adjust("1 millis")
+      expect(kinds(script.requests).slice(1)).toEqual(["list 16", "get"])
+      expect(new URL(script.requests.at(-1)!.url).pathname).toContain(rows[0]!.id)
+      for (const r of rows) r.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      const result = yield* Fiber.join(fiber)
+      expect(result.succeeded).toHaveLength(3)
+    }).pipe(withServer(script))
+  })
+
+  it.effect("the same operation given twice is read and reported once", () => {
+    const rows = [row(projectA, 1, "finished")]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const result = yield* operations.awaitAll([ref(rows[0]!), ref(rows[0]!)])
+      expect(result.operations).toHaveLength(1)
+      expect(script.requests).toHaveLength(1)
+    }).pipe(withServer(script))
+  })
+
+  it.effect("at the timeout, what has not ended is reported pending, and no read starts after it", () => {
+    const rows = [row(projectA, 1), row(projectA, 2)]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(operations.awaitAll(rows.map(ref), { timeout: "12 seconds" }))
+      rows[0]!.status = "finished"
+      yield* TestClock.adjust("12 seconds")
+      const result = yield* Fiber.join(fiber)
+      expect(result.succeeded.map((operation) => operation.id)).toEqual([rows[0]!.id])
+      expect(result.pending.map((operation) => operation.id)).toEqual([rows[1]!.id])
+      // reads at 0, 5 and 10 s; the next would start at 15 s
+      const count = script.requests.length
+      yield* TestClock.adjust("1 minute")
+      expect(script.requests).toHaveLength(count)
+    }).pipe(withServer(script))
+  })
+
+  it.effect("a read that fails fails the wait with its error", () => {
+    const rows = [row(projectA, 1)]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const error = yield* Effect.flip(
+        operations.awaitAll([{ ...ref(rows[0]!), id: OperationId.make("00000000-0000-4000-8000-999999999999") }])
+      )
+      expect(error._tag).toBe("NotFound")
+    }).pipe(withServer(script))
+  })
+})
+
+describe("await", () => {
+  it.effect("returns the operation once finished; a skipped one counts as done well", () => {
+    const rows = [row(projectA, 1), row(projectA, 2, "skipped")]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(operations.await(projectA, OperationId.make(rows[0]!.id)))
+      yield* TestClock.adjust("5 seconds")
+      rows[0]!.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Fiber.join(fiber)).toMatchObject({ id: rows[0]!.id, status: "finished" })
+      expect(script.requests).toHaveLength(3)
+      expect(yield* operations.await(projectA, OperationId.make(rows[1]!.id))).toMatchObject({ status: "skipped" })
+    }).pipe(withServer(script))
+  })
+
+  for (const status of ["failed", "error", "cancelled"]) {
+    it.effect(`fails with OperationFailed carrying the operation when it ends ${status}`, () => {
+      const rows = [row(projectA, 1, status)]
+      const script = server(rows)
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const error = yield* Effect.flip(operations.await(projectA, OperationId.make(rows[0]!.id)))
+        expect(error._tag).toBe("OperationFailed")
+        expect(error).toMatchObject({ operation: { id: rows[0]!.id, status } })
+        expect(error.message).toContain(status)
+      }).pipe(withServer(script))
+    })
+  }
+
+  it.effect("at the timeout fails with OperationStillPending carrying the last state read", () => {
+    const rows = [row(projectA, 1, "scheduling")]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(
+        Effect.flip(operations.await(projectA, OperationId.make(rows[0]!.id), { timeout: "7 seconds" }))
+      )
+      yield* TestClock.adjust("1 second")
+      rows[0]!.status = "running"
+      yield* TestClock.adjust("6 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error).toMatchObject({ _tag: "OperationStillPending", operation: { status: "running" } })
+      expect(script.requests).toHaveLength(2)
+    }).pipe(withServer(script))
+  })
+})
+
+describe("watch", () => {
+  it.effect("emits each operation's first state, then only status changes, and ends when all ended", () => {
+    const rows = [row(projectA, 1, "scheduling"), row(projectA, 2, "running")]
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(
+        Stream.runCollect(operations.watch(rows.map(ref))).pipe(
+          Effect.map((chunk) =>
+            Chunk.toArray(chunk).map((operation) => `${operation.id.slice(-1)} ${operation.status}`)
+          )
+        )
+      )
+      yield* TestClock.adjust("5 seconds") // nothing changed
+      rows[0]!.status = "running"
+      yield* TestClock.adjust("5 seconds")
+      rows[0]!.status = "finished"
+      rows[1]!.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Fiber.join(fiber)).toEqual(["1 scheduling", "2 running", "1 running", "1 finished", "2 finished"])
+    }).pipe(withServer(script))
+  })
+})
