@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Duration, Effect, Either, Option, Schema } from "effect"
 import {
   BadRequest,
   Conflict,
@@ -10,6 +10,7 @@ import {
   Locked,
   NotFound,
   RateLimited,
+  retryAfterDelay,
   ServerError,
   ServiceUnavailable,
   Unauthorized,
@@ -174,5 +175,23 @@ describe("GeneralError", () => {
   it("rejects a plain-text or HTML body a proxy may send", () => {
     expect(Either.isLeft(Schema.decodeUnknownEither(GeneralError)("<html>502 Bad Gateway</html>"))).toBe(true)
     expect(Either.isLeft(Schema.decodeUnknownEither(GeneralError)(null))).toBe(true)
+  })
+})
+
+describe("retryAfterDelay", () => {
+  const now = Date.UTC(2015, 9, 21, 7, 27, 0)
+  it.each([
+    ["2", 2000],
+    [" 30 ", 30_000],
+    ["0", 0],
+    ["1.5", 1500],
+    ["Wed, 21 Oct 2015 07:28:00 GMT", 60_000],
+    ["Wed, 21 Oct 2015 07:26:00 GMT", 0]
+  ])("%j from now is %i ms", (header, millis) => {
+    expect(Option.map(retryAfterDelay(header, now), Duration.toMillis)).toEqual(Option.some(millis))
+  })
+
+  it.each([undefined, "", "soon", "-5", "1e3"])("%j is no delay", (header) => {
+    expect(retryAfterDelay(header, now)).toEqual(Option.none())
   })
 })

@@ -30,14 +30,19 @@ export const baseUrl = "http://dbplatform.test/api/v2"
 
 /**
  * The fake (from `seed`, empty by default), the in-memory `HttpClient`, and the client
- * services. Fails with `InvalidSeed` if the seed has a bad or repeated id. The fake is built when the Layer is, so its times start at the `Clock`'s time
- * then (0 under `TestClock`).
+ * services, built with `client`'s settings (e.g. `retrySchedule: Schedule.stop` to see each
+ * fault's error at once, or a shorter `deadline`). Fails with `InvalidSeed` if the seed has a
+ * bad or repeated id. The fake is built when the Layer is, so its times start at the `Clock`'s
+ * time then (0 under `TestClock`).
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (
-  options: { readonly seed?: Seed | undefined } = {}
+  options: {
+    readonly seed?: Seed | undefined
+    readonly client?: Omit<DbPlatformClient.Options, "baseUrl" | "apiKey"> | undefined
+  } = {}
 ): Layer.Layer<
   DbPlatform.DbPlatform | DbPlatformClient.DbPlatformClient | FakePlatform.FakePlatform | HttpClient.HttpClient,
   InvalidSeed
@@ -45,7 +50,7 @@ export const layer = (
   const fake = FakePlatform.layer(options.seed)
   const httpClient = FakeHttpClient.layer
   const client = Layer.unwrapEffect(
-    Effect.map(FakePlatform.FakePlatform, (platform) => DbPlatform.layer({ baseUrl, apiKey: platform.bootstrapKey }))
+    Effect.map(FakePlatform.FakePlatform, (platform) => DbPlatform.layer({ ...options.client, baseUrl, apiKey: platform.bootstrapKey }))
   )
   return client.pipe(Layer.provideMerge(httpClient), Layer.provideMerge(fake))
 }
