@@ -1,6 +1,6 @@
 /**
  * The tour of the SDK the demo runs: keys, projects, operations page by page, one read, a
- * wait with a line per poll, and a revoked key refused.
+ * batched wait printing each status change, and a revoked key refused.
  */
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
 import { isPending, type Operation, type Project, type Unauthorized } from "@dbplatform/core"
@@ -103,26 +103,24 @@ export const tour = (options: TourOptions = {}) =>
     }
 
     if (walk.pending.length > 0) {
-      yield* Console.log(`Waiting for ${walk.pending.length} pending operations (polling each every 5 s):`)
-      const start = yield* Clock.currentTimeMillis
-      const ends = yield* Effect.forEach(
-        walk.pending,
-        (pending) =>
-          operations.poll(projectId, pending.id).pipe(
-            Stream.tap((operation) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) =>
-                Console.log(
-                  `  +${String(Math.round((now - start) / 1000)).padStart(2)} s  ${short(operation)} ` +
-                    `${operation.action.padEnd(16)} ${operation.status}`
-                )
-              )
-            ),
-            Stream.runLast,
-            Effect.map(Option.getOrThrow)
-          ),
-        { concurrency: 8 }
+      yield* Console.log(
+        `Waiting for ${walk.pending.length} pending operations (every 5 s, one list request answers for all of them):`
       )
-      yield* Console.log(`All ${ends.length} ended: ${ends.map((end) => `${short(end)} ${end.status}`).join(", ")}`)
+      const start = yield* Clock.currentTimeMillis
+      const ends = yield* operations.watch(walk.pending).pipe(
+        Stream.tap((operation) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Console.log(
+              `  +${String(Math.round((now - start) / 1000)).padStart(2)} s  ${short(operation)} ` +
+                `${operation.action.padEnd(16)} ${operation.status}`
+            )
+          )
+        ),
+        Stream.runFold(new Map<string, Operation>(), (ends, operation) => ends.set(operation.id, operation))
+      )
+      yield* Console.log(
+        `All ${ends.size} ended: ${Array.from(ends.values(), (end) => `${short(end)} ${end.status}`).join(", ")}`
+      )
     } else {
       yield* Console.log("No pending operations to wait for.")
     }

@@ -12,13 +12,16 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { DbPlatform } from "@dbplatform/client"
 import { ProjectId } from "@dbplatform/core"
-import { FakePlatform, Seed } from "@dbplatform/testing"
+import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { tour } from "./Tour.js"
@@ -39,6 +42,17 @@ const project = Options.text("project").pipe(
 const client = (url: string) => (apiKey: Redacted.Redacted<string>) =>
   DbPlatform.layer({ baseUrl: url, apiKey }).pipe(Layer.provide(FetchHttpClient.layer))
 
+/** The client's retries, which it logs at Debug, printed as a line of the tour. */
+const retries = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ annotations, logLevel, message }) => {
+    if (logLevel._tag !== "Debug") return
+    const status = Option.getOrElse(HashMap.get(annotations, "status"), () => "no response")
+    const text = Array.isArray(message) ? message.join(" ") : String(message)
+    process.stdout.write(`  (${String(status)} from the server: ${text})\n`)
+  })
+)
+
 /** The fake, seeded with a realistic account, served on 127.0.0.1 on a free port. */
 const FakeServer = FakePlatform.layerServer.pipe(
   Layer.provideMerge(FakePlatform.layer(Seed.realistic())),
@@ -50,9 +64,16 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
     const fake = yield* FakePlatform.FakePlatform
     const url = yield* FakePlatform.serverBaseUrl
     yield* Console.log(`Serving the fake platform at ${url}`)
+    // the platform is rate limited: the fake answers the first project listing with a 429
+    yield* fake.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
+      method: "GET",
+      path: "/projects"
+    })
     const clientFor = client(url)
     yield* tour({ clientFor, projectId: Option.getOrUndefined(projectId) }).pipe(
-      Effect.provide(clientFor(fake.bootstrapKey))
+      Effect.provide(clientFor(fake.bootstrapKey)),
+      Effect.provide(retries),
+      Logger.withMinimumLogLevel(LogLevel.Debug)
     )
   }).pipe(Effect.provide(FakeServer))
 
@@ -60,7 +81,11 @@ const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
   Effect.gen(function* () {
     const apiKey = yield* Config.redacted("DBPLATFORM_API_KEY")
     yield* Console.log(`Touring ${url} (read-only)`)
-    yield* tour({ projectId: Option.getOrUndefined(projectId) }).pipe(Effect.provide(client(url)(apiKey)))
+    yield* tour({ projectId: Option.getOrUndefined(projectId) }).pipe(
+      Effect.provide(client(url)(apiKey)),
+      Effect.provide(retries),
+      Logger.withMinimumLogLevel(LogLevel.Debug)
+    )
   })
 
 const command = Command.make("dbplatform-demo", { baseUrl, project }, ({ baseUrl, project }) =>
@@ -92,5 +117,5 @@ Command.run(command, { name: "dbplatform-demo", version: "0.1.0" })(process.argv
     })
   ),
   Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )
