@@ -62,6 +62,9 @@ export interface Service {
 }
 
 /**
+ * The tag of the client {@link Service}, which `ApiKeys`, `Projects` and `Operations` call
+ * through.
+ *
  * @since 0.1.0
  * @category tags
  */

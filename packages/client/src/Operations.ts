@@ -40,6 +40,8 @@ export const maxPageSize = 1000
 export const defaultPollSchedule: Schedule.Schedule<number> = Schedule.spaced("5 seconds")
 
 /**
+ * Options of `page`: one page of `GET /projects/{project_id}/operations` (§2.6, §4).
+ *
  * @since 0.1.0
  */
 export interface PageOptions {
@@ -50,6 +52,8 @@ export interface PageOptions {
 }
 
 /**
+ * Options of `list`: the stream of all of a project's operations.
+ *
  * @since 0.1.0
  */
 export interface ListOptions {
@@ -58,6 +62,8 @@ export interface ListOptions {
 }
 
 /**
+ * Options of `poll` and `await`: when to read the operation again.
+ *
  * @since 0.1.0
  */
 export interface PollOptions {
@@ -70,6 +76,12 @@ export interface PollOptions {
 }
 
 /**
+ * The `Operations` service: a project's operations, one page or all as a `Stream`, one by id,
+ * polled until it ends (§2.5, §3.2, §4, §6). `page` and `list` fail with `InvalidRequest` for a
+ * `limit` or `pageSize` out of 1..1000 and with a `CallError`; `get` and `poll` with a `CallError`
+ * (`NotFound` for an unknown id); `await` also with `OperationStillPending` when its schedule ends
+ * first.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -113,6 +125,9 @@ export interface Service {
 }
 
 /**
+ * The tag of the {@link Service}; `yield* Operations.Operations` in a program, provided by
+ * {@link layer} or `DbPlatform.layer`.
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -121,6 +136,8 @@ export class Operations extends Context.Tag("@dbplatform/client/Operations")<Ope
 const Limit = PageSize(maxPageSize)
 
 /**
+ * Builds the {@link Service} over the `DbPlatformClient` in context.
+ *
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
@@ -168,6 +185,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 })
 
 /**
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ *
  * @since 0.1.0
  * @category layers
  */

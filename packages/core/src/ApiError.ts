@@ -30,6 +30,7 @@ const ResponseFields = {
  * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {}
 
@@ -37,6 +38,7 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
  * 401: missing, invalid or revoked API key (§5.2, §7). Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {}
 
@@ -44,6 +46,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  * 403: the key is valid but not allowed for this object. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {}
 
@@ -51,6 +54,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", Resp
  * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {}
 
@@ -58,6 +62,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", Respons
  * 409: conflict, e.g. the object already exists. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {}
 
@@ -66,6 +71,7 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
  * carried out: safe to retry with any method.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Locked extends Schema.TaggedError<Locked>()("Locked", ResponseFields) {}
 
@@ -75,6 +81,7 @@ export class Locked extends Schema.TaggedError<Locked>()("Locked", ResponseField
  * raw `Retry-After` header (seconds or an HTTP date) when the server sent one.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   ...ResponseFields,
@@ -86,6 +93,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * carried out: safe to retry for GET only.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {}
 
@@ -94,6 +102,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * `retryAfter` is the raw `Retry-After` header when the server sent one.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
   ...ResponseFields,
@@ -104,6 +113,7 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
  * Any other non-2xx status (a redirect, 418, ...), which no endpoint in scope answers with.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
 
@@ -113,6 +123,7 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
  * values found in it, are not kept (a body may hold a created key's value).
  *
  * @since 0.1.0
+ * @category errors
  */
 export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
   method: Schema.String,
@@ -126,6 +137,7 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
  * unknown: safe to retry for GET only.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
@@ -137,6 +149,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * Input refused before anything was sent (an empty key name, a `limit` out of range...).
  *
  * @since 0.1.0
+ * @category errors
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
@@ -146,6 +159,7 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
  * An error response, by status.
  *
  * @since 0.1.0
+ * @category errors
  */
 export type HttpStatusError =
   | BadRequest
@@ -163,6 +177,7 @@ export type HttpStatusError =
  * Everything a call to the API can fail with.
  *
  * @since 0.1.0
+ * @category errors
  */
 export type ApiError = HttpStatusError | MalformedResponse | TransportError | InvalidRequest
 
@@ -170,6 +185,7 @@ export type ApiError = HttpStatusError | MalformedResponse | TransportError | In
  * What is known of an error response when choosing its error.
  *
  * @since 0.1.0
+ * @category constructors
  */
 export interface ErrorResponse {
   readonly method: string
@@ -205,7 +221,16 @@ const reasons: Record<number, string> = {
  * was a `GeneralError`) fills `code`, `message` and `requestId`. Without a body message, the
  * message names the status and the request, e.g. `502 Bad Gateway (GET /projects)`.
  *
+ * @example
+ * ```ts
+ * import { fromResponse } from "@dbplatform/core"
+ *
+ * const error = fromResponse({ method: "GET", path: "/projects", status: 429, retryAfter: "2" })
+ * console.log(error._tag, error.message) // RateLimited 429 Too Many Requests (GET /projects)
+ * ```
+ *
  * @since 0.1.0
+ * @category constructors
  */
 export const fromResponse = (response: ErrorResponse): HttpStatusError => {
   const { status } = response

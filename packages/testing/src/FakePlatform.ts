@@ -34,7 +34,15 @@ import {
 import { Store } from "./internal/store.js"
 import type { InvalidSeed, Seed } from "./Seed.js"
 
-export type { RecordedRequest } from "./internal/routes.js"
+export type {
+  /**
+   * One request the fake served, as `Service.requests` lists it: `method`, `path` (e.g.
+   * `/api/v2/projects`) and `query` (decoded parameters); no headers, so no secrets.
+   *
+   * @since 0.1.0
+   */
+  RecordedRequest
+} from "./internal/routes.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -50,6 +58,9 @@ export interface StoredApiKey {
 }
 
 /**
+ * The fake platform: its bootstrap key, its HTTP app, and what it stored and served, for
+ * assertions.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -64,6 +75,8 @@ export interface Service {
 }
 
 /**
+ * The tag of the fake {@link Service}; `DbPlatformTest.layer` and {@link layer} provide it.
+ *
  * @since 0.1.0
  * @category tags
  */
