@@ -12,10 +12,10 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const pinnedPnpm = "pnpm@10.34.9"
 
 /**
- * Runs `command` with `args`, inheriting stdio unless `capture`; throws with the command line
- * and its output when it exits non-zero.
+ * Runs `command` with `args`, inheriting stdio unless `capture` (then returns stdout, or stdout
+ * and stderr with `merge`); throws with the command line and its output when it exits non-zero.
  */
-export const run = (command, args, { cwd = process.cwd(), capture = false, env = process.env } = {}) => {
+export const run = (command, args, { cwd = process.cwd(), capture = false, env = process.env, merge = false } = {}) => {
   const result = spawnSync(command, args, {
     cwd,
     env,
@@ -28,7 +28,7 @@ export const run = (command, args, { cwd = process.cwd(), capture = false, env =
     const output = capture ? `\n${result.stdout}${result.stderr}` : ""
     throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited with ${result.status}${output}`)
   }
-  return result.stdout ?? ""
+  return merge ? `${result.stdout}${result.stderr}` : (result.stdout ?? "")
 }
 
 /** Like {@link run} with `capture`, without blocking: resolves to stdout, rejects with the output. */
