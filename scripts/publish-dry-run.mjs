@@ -25,7 +25,9 @@ for (const [, key, value] of details) {
   else packages.at(-1)[key] = value
 }
 for (const p of packages) {
-  console.log(`${p.name}@${p.version}: ${p["package size"]} packed, ${p["unpacked size"]} unpacked, ${p["total files"]} files`)
+  console.log(
+    `${p.name}@${p.version}: ${p["package size"]} packed, ${p["unpacked size"]} unpacked, ${p["total files"]} files`
+  )
 }
 console.log(`publish dry run: ${published.map((line) => line.slice(2)).join(", ") || "nothing to publish"}`)
 if (published.length === 0) process.exit(1)
