@@ -23,6 +23,10 @@ import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
 import { validate } from "./internal/input.js"
 
 /**
+ * The `ApiKeys` service: create, list and revoke the account's API keys (§2.1–2.3, §3.1). Each
+ * method fails with a `CallError` (an error status, a body that does not decode, or no response);
+ * `create` also with `InvalidRequest`.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -45,12 +49,17 @@ export interface Service {
 }
 
 /**
+ * The tag of the {@link Service}; `yield* ApiKeys.ApiKeys` in a program, provided by {@link layer}
+ * or `DbPlatform.layer`.
+ *
  * @since 0.1.0
  * @category tags
  */
 export class ApiKeys extends Context.Tag("@dbplatform/client/ApiKeys")<ApiKeys, Service>() {}
 
 /**
+ * Builds the {@link Service} over the `DbPlatformClient` in context.
+ *
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
@@ -80,6 +89,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 })
 
 /**
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -42,8 +42,35 @@ import { decodeBody, statusError, timeoutError, transportError } from "./interna
 import { type AttemptError, askedDelay, honouringRetryAfter, isRetryable, withNote } from "./internal/retry.js"
 import { version } from "./internal/version.js"
 
-export type { Call, ExpectedError } from "./internal/call.js"
-export type { AttemptError } from "./internal/retry.js"
+export type {
+  /**
+   * One request to the API, as `execute` takes it: `method`; `route`, the path template relative
+   * to the base URL (e.g. `/projects/{project_id}/operations`, also the span's name); `params`,
+   * the template's values (URL-encoded when sent); `query` (undefined values left out); `body`
+   * (sent as JSON); and `errors`, the error statuses of this endpoint beyond those of every call
+   * (may be empty).
+   *
+   * @since 0.1.0
+   */
+  Call,
+  /**
+   * The tag of an error status an endpoint may list in `Call.errors`: `BadRequest`,
+   * `Forbidden`, `NotFound`, `Conflict` or `Locked` (those of every call are always kept).
+   *
+   * @since 0.1.0
+   */
+  ExpectedError
+} from "./internal/call.js"
+export type {
+  /**
+   * What one attempt can fail with, and so the input of `retrySchedule`: an error status
+   * (`HttpStatusError`), a success body that does not decode (`MalformedResponse`), or no
+   * response (`TransportError`).
+   *
+   * @since 0.1.0
+   */
+  AttemptError
+} from "./internal/retry.js"
 
 /**
  * What any call can fail with once sent, whatever the endpoint: 401, 429, 5xx, a status the
@@ -146,6 +173,9 @@ export interface Service {
 }
 
 /**
+ * The tag of the client {@link Service}, which `ApiKeys`, `Projects` and `Operations` call
+ * through.
+ *
  * @since 0.1.0
  * @category tags
  */

@@ -63,6 +63,8 @@ export const defaultAwaitTimeout: Duration.Duration = Duration.minutes(10)
 export type ReadError = CallError | NotFound | Forbidden | BadRequest
 
 /**
+ * Options of `page`: one page of `GET /projects/{project_id}/operations` (§2.6, §4).
+ *
  * @since 0.1.0
  */
 export interface PageOptions {
@@ -73,6 +75,8 @@ export interface PageOptions {
 }
 
 /**
+ * Options of `list`: the stream of all of a project's operations.
+ *
  * @since 0.1.0
  */
 export interface ListOptions {
@@ -81,7 +85,7 @@ export interface ListOptions {
 }
 
 /**
- * How to wait for one operation.
+ * Options of `poll` and `await`: when to read the operation again, and for how long.
  *
  * @since 0.1.0
  */
@@ -145,6 +149,12 @@ export interface AwaitAllResult {
 }
 
 /**
+ * The `Operations` service: a project's operations, one page or all as a `Stream`, one by id,
+ * polled until it ends (§2.5, §3.2, §4, §6). `page` and `list` fail with `InvalidRequest` for a
+ * `limit` or `pageSize` out of 1..1000 and with a `CallError`; `get` and `poll` with a `CallError`
+ * (`NotFound` for an unknown id); `await` also with `OperationStillPending` when its schedule ends
+ * first.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -208,6 +218,9 @@ export interface Service {
 }
 
 /**
+ * The tag of the {@link Service}; `yield* Operations.Operations` in a program, provided by
+ * {@link layer} or `DbPlatform.layer`.
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -221,6 +234,8 @@ const readConcurrency = 8
 const route = "/projects/{project_id}/operations"
 
 /**
+ * Builds the {@link Service} over the `DbPlatformClient` in context.
+ *
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
@@ -329,6 +344,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 })
 
 /**
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ *
  * @since 0.1.0
  * @category layers
  */

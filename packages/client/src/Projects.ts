@@ -21,6 +21,8 @@ import { paginate } from "./internal/pagination.js"
 export const maxPageSize = 400
 
 /**
+ * Options of `page`: one page of `GET /projects` (§2.6, §4).
+ *
  * @since 0.1.0
  */
 export interface PageOptions {
@@ -33,6 +35,8 @@ export interface PageOptions {
 }
 
 /**
+ * Options of `list`: the stream of all projects.
+ *
  * @since 0.1.0
  */
 export interface ListOptions {
@@ -43,6 +47,10 @@ export interface ListOptions {
 }
 
 /**
+ * The `Projects` service: one page of the project list, or every project as a `Stream` (§2.4, §4).
+ * Both fail with `InvalidRequest` for a `limit` or `pageSize` out of 1..400 (nothing is sent) and
+ * with a `CallError`.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -61,6 +69,9 @@ export interface Service {
 }
 
 /**
+ * The tag of the {@link Service}; `yield* Projects.Projects` in a program, provided by
+ * {@link layer} or `DbPlatform.layer`.
+ *
  * @since 0.1.0
  * @category tags
  */
@@ -69,6 +80,8 @@ export class Projects extends Context.Tag("@dbplatform/client/Projects")<Project
 const Limit = PageSize(maxPageSize)
 
 /**
+ * Builds the {@link Service} over the `DbPlatformClient` in context.
+ *
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
@@ -95,6 +108,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 })
 
 /**
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -6,13 +6,35 @@
  * @since 0.1.0
  */
 
-/** @since 0.1.0 */
+/**
+ * API keys: `create`, `list`, `revoke` (§2.1–2.3).
+ *
+ * @since 0.1.0
+ */
 export * as ApiKeys from "./ApiKeys.js"
-/** @since 0.1.0 */
+/**
+ * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
+ * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.
+ *
+ * @since 0.1.0
+ */
 export * as DbPlatform from "./DbPlatform.js"
-/** @since 0.1.0 */
+/**
+ * The HTTP client the services share: base URL, bearer token, status to typed error, body
+ * decoding.
+ *
+ * @since 0.1.0
+ */
 export * as DbPlatformClient from "./DbPlatformClient.js"
-/** @since 0.1.0 */
+/**
+ * Operations: `page`, `list` (a `Stream`), `get`, `poll`, `await` (§2.5, §3.2, §6).
+ *
+ * @since 0.1.0
+ */
 export * as Operations from "./Operations.js"
-/** @since 0.1.0 */
+/**
+ * Projects: `page` and `list` (a `Stream`) (§2.4).
+ *
+ * @since 0.1.0
+ */
 export * as Projects from "./Projects.js"

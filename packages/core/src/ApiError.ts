@@ -32,6 +32,7 @@ const ResponseFields = {
  * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {}
 
@@ -39,6 +40,7 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
  * 401: missing, invalid or revoked API key (§5.2, §7). Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {}
 
@@ -46,6 +48,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  * 403: the key is valid but not allowed for this object. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {}
 
@@ -53,6 +56,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", Resp
  * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {}
 
@@ -60,6 +64,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", Respons
  * 409: conflict, e.g. the object already exists. Not safe to retry.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {}
 
@@ -69,6 +74,7 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
  * (seconds or an HTTP date) when the server sent one.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class Locked extends Schema.TaggedError<Locked>()("Locked", {
   ...ResponseFields,
@@ -81,6 +87,7 @@ export class Locked extends Schema.TaggedError<Locked>()("Locked", {
  * raw `Retry-After` header (seconds or an HTTP date) when the server sent one.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   ...ResponseFields,
@@ -92,6 +99,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * carried out: safe to retry for GET only.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {}
 
@@ -100,6 +108,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * `retryAfter` is the raw `Retry-After` header when the server sent one.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
   ...ResponseFields,
@@ -110,6 +119,7 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
  * Any other non-2xx status (a redirect, 418, ...), which no endpoint in scope answers with.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
 
@@ -119,6 +129,7 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
  * values found in it, are not kept (a body may hold a created key's value).
  *
  * @since 0.1.0
+ * @category errors
  */
 export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
   method: Schema.String,
@@ -133,6 +144,7 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
  * `X-Request-ID` the client sent, to quote to support.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
@@ -145,6 +157,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * Input refused before anything was sent (an empty key name, a `limit` out of range...).
  *
  * @since 0.1.0
+ * @category errors
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
@@ -154,6 +167,7 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
  * An error response, by status.
  *
  * @since 0.1.0
+ * @category errors
  */
 export type HttpStatusError =
   | BadRequest
@@ -171,6 +185,7 @@ export type HttpStatusError =
  * Everything a call to the API can fail with.
  *
  * @since 0.1.0
+ * @category errors
  */
 export type ApiError = HttpStatusError | MalformedResponse | TransportError | InvalidRequest
 
@@ -178,6 +193,7 @@ export type ApiError = HttpStatusError | MalformedResponse | TransportError | In
  * What is known of an error response when choosing its error.
  *
  * @since 0.1.0
+ * @category constructors
  */
 export interface ErrorResponse {
   readonly method: string
@@ -213,7 +229,16 @@ const reasons: Record<number, string> = {
  * was a `GeneralError`) fills `code`, `message` and `requestId`. Without a body message, the
  * message names the status and the request, e.g. `502 Bad Gateway (GET /projects)`.
  *
+ * @example
+ * ```ts
+ * import { fromResponse } from "@dbplatform/core"
+ *
+ * const error = fromResponse({ method: "GET", path: "/projects", status: 429, retryAfter: "2" })
+ * console.log(error._tag, error.message) // RateLimited 429 Too Many Requests (GET /projects)
+ * ```
+ *
  * @since 0.1.0
+ * @category constructors
  */
 export const fromResponse = (response: ErrorResponse): HttpStatusError => {
   const { status } = response

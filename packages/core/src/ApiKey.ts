@@ -12,6 +12,7 @@ import { Timestamp } from "./Timestamp.js"
  * Body of `POST /api_keys`: `{ key_name }`, 1 to 64 characters, not blank (§4; wire-facts).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({
   key_name: Schema.Trim.pipe(
@@ -26,6 +27,7 @@ export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("Crea
  * A real server also sends `name`, `created_at` and `created_by` (a user uuid).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class ApiKeyCreated extends Schema.Class<ApiKeyCreated>("ApiKeyCreated")({
   id: ApiKeyId,
@@ -39,6 +41,7 @@ export class ApiKeyCreated extends Schema.Class<ApiKeyCreated>("ApiKeyCreated")(
  * The user who created a key, as `GET /api_keys` reports it (wire-facts).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class ApiKeyCreator extends Schema.Class<ApiKeyCreator>("ApiKeyCreator")({
   id: Schema.String,
@@ -56,6 +59,7 @@ const LastUsedAt = Schema.optionalWith(Timestamp, { nullable: true, as: "Option"
  * may be `""`. A real server also sends `created_by` as an object.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
   id: ApiKeyId,
@@ -70,6 +74,7 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
  * Answer of `GET /api_keys`: a bare JSON array of {@link ApiKey} (§4).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export const ApiKeyList = Schema.Array(ApiKey).annotations({ identifier: "ApiKeyList" })
 
@@ -78,6 +83,7 @@ export const ApiKeyList = Schema.Array(ApiKey).annotations({ identifier: "ApiKey
  * `created_at` and `created_by` (a user uuid).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class ApiKeyRevoked extends Schema.Class<ApiKeyRevoked>("ApiKeyRevoked")({
   id: ApiKeyId,

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
  * echoes the `X-Request-ID` the client sent, when it sent one.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class GeneralError extends Schema.Class<GeneralError>("GeneralError")({
   code: Schema.String,

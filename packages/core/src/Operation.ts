@@ -13,6 +13,7 @@ import { Timestamp } from "./Timestamp.js"
  * The status values known today (§3.2 and wire-facts).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export const KnownOperationStatus = Schema.Literal(
   "scheduling",
@@ -30,6 +31,7 @@ export const KnownOperationStatus = Schema.Literal(
  * server sends (kept as is, so a page never fails on a new value).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export type OperationStatus = typeof KnownOperationStatus.Type | (string & {})
 
@@ -37,6 +39,7 @@ export type OperationStatus = typeof KnownOperationStatus.Type | (string & {})
  * Open enum schema of {@link OperationStatus}.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export const OperationStatus: Schema.Schema<OperationStatus> = Schema.Union(
   KnownOperationStatus,
@@ -47,6 +50,7 @@ export const OperationStatus: Schema.Schema<OperationStatus> = Schema.Union(
  * The action values seen on the wire (§2.5 and wire-facts).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export const KnownOperationAction = Schema.Literal(
   "apply_config",
@@ -90,6 +94,7 @@ export const KnownOperationAction = Schema.Literal(
  * grows over time; an unknown action decodes as its string).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export type OperationAction = typeof KnownOperationAction.Type | (string & {})
 
@@ -97,6 +102,7 @@ export type OperationAction = typeof KnownOperationAction.Type | (string & {})
  * Open enum schema of {@link OperationAction}.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export const OperationAction: Schema.Schema<OperationAction> = Schema.Union(
   KnownOperationAction,
@@ -109,6 +115,7 @@ export const OperationAction: Schema.Schema<OperationAction> = Schema.Union(
  * `retry_at` (when a failed step is retried).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class Operation extends Schema.Class<Operation>("Operation")({
   id: OperationId,
@@ -130,6 +137,7 @@ export class Operation extends Schema.Class<Operation>("Operation")({
  * first (§4 rules 1–3).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class OperationsPage extends Schema.Class<OperationsPage>("OperationsPage")({
   operations: Schema.Array(Operation),
@@ -140,6 +148,7 @@ export class OperationsPage extends Schema.Class<OperationsPage>("OperationsPage
  * Answer of `GET /projects/{project_id}/operations/{operation_id}`: `{ operation }` (§4).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class OperationEnvelope extends Schema.Class<OperationEnvelope>("OperationEnvelope")({
   operation: Operation
@@ -149,6 +158,7 @@ export class OperationEnvelope extends Schema.Class<OperationEnvelope>("Operatio
  * The `operations` array a mutating request answers with (§4 rule 4; wire-facts).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class OperationsStarted extends Schema.Class<OperationsStarted>("OperationsStarted")({
   operations: Schema.Array(Operation)
@@ -162,6 +172,7 @@ const failed: ReadonlySet<string> = new Set(["failed", "error", "cancelled"])
  * Still in progress: `scheduling`, `running` or `cancelling` (wire-facts).
  *
  * @since 0.1.0
+ * @category predicates
  */
 export const isPending = (operation: { readonly status: OperationStatus }): boolean => pending.has(operation.status)
 
@@ -169,6 +180,7 @@ export const isPending = (operation: { readonly status: OperationStatus }): bool
  * Done and good: `finished` or `skipped` (wire-facts).
  *
  * @since 0.1.0
+ * @category predicates
  */
 export const isSucceeded = (operation: { readonly status: OperationStatus }): boolean => succeeded.has(operation.status)
 
@@ -177,6 +189,7 @@ export const isSucceeded = (operation: { readonly status: OperationStatus }): bo
  * `retry_at`, when the platform retries the step; it still counts as done for waiting.
  *
  * @since 0.1.0
+ * @category predicates
  */
 export const isFailed = (operation: { readonly status: OperationStatus }): boolean => failed.has(operation.status)
 
@@ -184,7 +197,18 @@ export const isFailed = (operation: { readonly status: OperationStatus }): boole
  * Done, well or badly. An unknown status is not terminal: a waiter keeps polling rather than
  * claim an end it cannot recognise.
  *
+ * @example
+ * ```ts
+ * import { isFailed, isPending, isSucceeded, isTerminal } from "@dbplatform/core"
+ *
+ * const operation = { status: "failed" }
+ * console.log(isPending(operation), isTerminal(operation), isSucceeded(operation), isFailed(operation))
+ * // false true false true
+ * console.log(isTerminal({ status: "some_new_status" })) // false: unknown statuses keep a waiter polling
+ * ```
+ *
  * @since 0.1.0
+ * @category predicates
  */
 export const isTerminal = (operation: { readonly status: OperationStatus }): boolean =>
   isSucceeded(operation) || isFailed(operation)
@@ -194,6 +218,7 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
  * a terminal status. `operation` is the last state read.
  *
  * @since 0.1.0
+ * @category errors
  */
 export class OperationStillPending extends Schema.TaggedError<OperationStillPending>()("OperationStillPending", {
   operation: Operation

@@ -12,6 +12,7 @@ import * as Schema from "effect/Schema"
  * (wire-facts "Operations"), so a short or empty page is what ends a walk.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class Pagination extends Schema.Class<Pagination>("Pagination")({
   cursor: Schema.String.pipe(Schema.minLength(1))

@@ -17,6 +17,7 @@ import { Timestamp } from "./Timestamp.js"
  * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18).
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class Project extends Schema.Class<Project>("Project")({
   id: ProjectId,
@@ -46,6 +47,7 @@ export class Project extends Schema.Class<Project>("Project")({
  * fields a real server sends (`applications`, `integrations`) are ignored.
  *
  * @since 0.1.0
+ * @category schemas
  */
 export class ProjectsPage extends Schema.Class<ProjectsPage>("ProjectsPage")({
   projects: Schema.Array(Project),

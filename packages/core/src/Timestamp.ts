@@ -10,7 +10,17 @@ import * as Schema from "effect/Schema"
  * `2022-12-09T08:47:52.20417Z`), decoded to a `DateTime.Utc` (millisecond precision).
  * Encodes as ISO 8601 with milliseconds.
  *
+ * @example
+ * ```ts
+ * import { Timestamp } from "@dbplatform/core"
+ * import { DateTime, Schema } from "effect"
+ *
+ * const at = Schema.decodeUnknownSync(Timestamp)("2022-12-09T08:47:52.20417Z")
+ * console.log(DateTime.formatIso(at)) // 2022-12-09T08:47:52.204Z
+ * ```
+ *
  * @since 0.1.0
+ * @category schemas
  */
 export const Timestamp = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, {
@@ -19,5 +29,10 @@ export const Timestamp = Schema.String.pipe(
   }),
   Schema.compose(Schema.DateTimeUtc)
 ).annotations({ identifier: "Timestamp" })
-/** @since 0.1.0 */
+/**
+ * A decoded {@link Timestamp}: a `DateTime.Utc`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export type Timestamp = typeof Timestamp.Type

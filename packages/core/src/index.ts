@@ -4,11 +4,65 @@
  *
  * @since 0.1.0
  */
+
+/**
+ * Typed errors: one per status class a server answers with (`BadRequest`, `Unauthorized`,
+ * `NotFound`, `RateLimited`, ...), plus `MalformedResponse`, `TransportError` and
+ * `InvalidRequest`, and `fromResponse` to choose one (§5, §7).
+ *
+ * @since 0.1.0
+ */
 export * from "./ApiError.js"
+
+/**
+ * API keys: the `POST /api_keys` body and the shapes of the create, list and revoke answers
+ * (§2.1–2.3, §4).
+ *
+ * @since 0.1.0
+ */
 export * from "./ApiKey.js"
+
+/**
+ * `GeneralError`, the JSON body of every error response: `{ code, message, request_id? }`.
+ *
+ * @since 0.1.0
+ */
 export * from "./GeneralError.js"
+
+/**
+ * Branded identifiers: `ApiKeyId` (positive integer), `ProjectId` (`^[a-z0-9-]{1,60}$`),
+ * `OperationId` (UUID), `BranchId`, `EndpointId` (§2).
+ *
+ * @since 0.1.0
+ */
 export * from "./Ids.js"
+
+/**
+ * Operations: `Operation`, its open `OperationStatus` and `OperationAction` enums, the list and
+ * get envelopes, `isPending`/`isSucceeded`/`isFailed`/`isTerminal` and `OperationStillPending`
+ * (§2.5, §3.2, §4, §6).
+ *
+ * @since 0.1.0
+ */
 export * from "./Operation.js"
+
+/**
+ * `Pagination`, `{ cursor }`, of list answers (§2.6).
+ *
+ * @since 0.1.0
+ */
 export * from "./Pagination.js"
+
+/**
+ * Projects: `Project` and the `GET /projects` answer `ProjectsPage` (§2.4, §4).
+ *
+ * @since 0.1.0
+ */
 export * from "./Project.js"
+
+/**
+ * `Timestamp`: an RFC 3339 UTC string on the wire, a `DateTime.Utc` in code (§2).
+ *
+ * @since 0.1.0
+ */
 export * from "./Timestamp.js"

@@ -32,7 +32,17 @@ import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } 
 import { Store } from "./internal/store.js"
 import type { InvalidSeed, Seed } from "./Seed.js"
 
-export type { RecordedRequest } from "./internal/requestLog.js"
+export type {
+  /**
+   * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
+   * `/api/v2/projects`), `query` (decoded parameters), `headers` (lower-case names, with
+   * `authorization` cut to its scheme: `Bearer <redacted>`) and `fault` (the tag of the fault it
+   * got, if any).
+   *
+   * @since 0.1.0
+   */
+  RecordedRequest
+} from "./internal/requestLog.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -86,6 +96,9 @@ export interface Faults {
 }
 
 /**
+ * The fake platform: its bootstrap key, its HTTP app, its fault injector, and what it stored
+ * and served, for assertions.
+ *
  * @since 0.1.0
  */
 export interface Service {
@@ -108,6 +121,8 @@ export interface Service {
 }
 
 /**
+ * The tag of the fake {@link Service}; `DbPlatformTest.layer` and {@link layer} provide it.
+ *
  * @since 0.1.0
  * @category tags
  */

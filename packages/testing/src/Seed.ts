@@ -55,6 +55,9 @@ export interface SeedOperation {
 }
 
 /**
+ * What the fake holds when it starts: the bootstrap key's value, projects and operations. Every
+ * field is optional; `{}` is an account with only its bootstrap key.
+ *
  * @since 0.1.0
  */
 export interface Seed {

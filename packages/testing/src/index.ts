@@ -5,13 +5,37 @@
  * @since 0.1.0
  */
 
-/** @since 0.1.0 */
+/**
+ * The one Layer a test needs: the fake, an in-memory `HttpClient` routed to it, and the client
+ * services.
+ *
+ * @since 0.1.0
+ */
 export * as DbPlatformTest from "./DbPlatformTest.js"
-/** @since 0.1.0 */
+/**
+ * An `HttpClient` answered in memory by an `HttpApp` (the fake's), no sockets.
+ *
+ * @since 0.1.0
+ */
 export * as FakeHttpClient from "./FakeHttpClient.js"
-/** @since 0.1.0 */
+/**
+ * The fake platform: in-memory state, its HTTP app, `layer(seed)` and `layerServer` to serve it on
+ * a port.
+ *
+ * @since 0.1.0
+ */
 export * as FakePlatform from "./FakePlatform.js"
-/** @since 0.1.0 */
+/**
+ * Faults the fake answers with on demand: an error status with any body, a delay, a request that
+ * never answers, a dropped connection, malformed JSON.
+ *
+ * @since 0.1.0
+ */
 export * as Fault from "./Fault.js"
-/** @since 0.1.0 */
+/**
+ * Seeds of the fake: `empty`, `realistic(options)`, and the shapes of seeded projects and
+ * operations.
+ *
+ * @since 0.1.0
+ */
 export * as Seed from "./Seed.js"

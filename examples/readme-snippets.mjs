@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * Keeps the package READMEs honest: every ```ts block of packages/{core,client,testing}/README.md
+ * is written to build/readme/ as a module of its own, typechecked with the workspace's settings
+ * (against the built packages, as a user's code would be), and each block holding an
+ * `it.effect` test is run with vitest. A block may use `program` without defining it.
+ */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, "..")
+const out = path.join(here, "build", "readme")
+fs.rmSync(out, { recursive: true, force: true })
+fs.mkdirSync(out, { recursive: true })
+
+let blocks = 0
+let tests = 0
+for (const pkg of ["core", "client", "testing"]) {
+  const readme = fs.readFileSync(path.join(root, "packages", pkg, "README.md"), "utf8")
+  for (const [, code] of readme.matchAll(/```ts\n([\s\S]*?)```/g)) {
+    blocks++
+    const isTest = code.includes("it.effect(")
+    if (isTest) tests++
+    const preamble =
+      /\bprogram\.pipe\(/.test(code) && !/\bconst program\b/.test(code)
+        ? 'import type { DbPlatform as DbPlatformServices } from "@dbplatform/client"\nimport type { Effect as EffectType } from "effect"\ndeclare const program: EffectType.Effect<void, never, DbPlatformServices.DbPlatform>\n'
+        : ""
+    const name = `${pkg}-${String(blocks).padStart(2, "0")}${isTest ? ".test" : ""}.ts`
+    fs.writeFileSync(path.join(out, name), `// ${pkg}/README.md, block ${blocks}\nexport {}\n${preamble}${code}`)
+  }
+}
+fs.writeFileSync(
+  path.join(out, "tsconfig.json"),
+  `${JSON.stringify(
+    {
+      extends: "../../../tsconfig.base.json",
+      include: ["."],
+      compilerOptions: { composite: false, incremental: false, noEmit: true, noUnusedLocals: false, types: ["node"] }
+    },
+    null,
+    2
+  )}\n`
+)
+
+const bin = (name) => path.join(root, "node_modules", ".bin", name)
+const step = (what, command, args) => {
+  const result = spawnSync(command, args, { cwd: here, encoding: "utf8" })
+  if (result.status !== 0) {
+    console.error(`${what} failed:\n${result.stdout}${result.stderr}`)
+    process.exit(1)
+  }
+}
+step("typecheck of the README blocks", bin("tsc"), ["-p", path.join(out, "tsconfig.json")])
+step("the README tests", bin("vitest"), ["run", "--root", out, "--dir", "."])
+console.log(`README blocks: ${blocks} typechecked, ${tests} tests run: ${tests} passed, 0 failed`)

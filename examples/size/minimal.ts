@@ -1,0 +1,22 @@
+/**
+ * The program the size budget measures (`scripts/size.mjs`): what a production user bundles
+ * to list projects and wait for one operation, over `fetch`, configured from the environment.
+ * Typechecked with the examples; bundled, not run.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import { DbPlatform, Operations, Projects } from "@dbplatform/client"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+
+const program = Effect.gen(function* () {
+  const projects = yield* Projects.Projects
+  const operations = yield* Operations.Operations
+  const project = yield* projects.list().pipe(Stream.runHead, Effect.flatten)
+  const latest = yield* operations.page(project.id, { limit: 1 })
+  const operation = latest.operations[0]
+  return operation === undefined ? "none" : (yield* operations.await(project.id, operation.id)).status
+})
+
+program
+  .pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer), Effect.runPromise)
+  .then(console.log, console.error)
