@@ -2,10 +2,11 @@
  * Waits for an operation to end: the one given as `node await-operation.js PROJECT_ID
  * OPERATION_ID`, else the newest still running in the first project. Polls every 2 s here (the
  * platform's advice, and the default, is 5 s) and gives up after 2 minutes with
- * `OperationStillPending`. Run: `node examples/build/src/await-operation.js`.
+ * `OperationStillPending`; an operation that ends failed, error or cancelled is an
+ * `OperationFailed`. Run: `node examples/build/src/await-operation.js`.
  */
 import { Operations, Projects } from "@dbplatform/client"
-import { isPending, isSucceeded, OperationId, ProjectId } from "@dbplatform/core"
+import { isPending, OperationId, ProjectId } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -35,16 +36,17 @@ export const program = Effect.gen(function* () {
   const found = yield* target
   if (found === undefined) return "no operation is running"
   const { projectId, operationId } = found
-  const schedule = Schedule.spaced("2 seconds").pipe(Schedule.upTo("2 minutes"))
+  const options = { schedule: Schedule.spaced("2 seconds"), timeout: "2 minutes" } as const
   // Each state read, as it is read; ends after the first terminal one.
-  const states = yield* operations.poll(projectId, operationId, { schedule }).pipe(Stream.runCollect)
-  const done = yield* operations.await(projectId, operationId, { schedule })
+  const states = yield* operations.poll(projectId, operationId, options).pipe(Stream.runCollect)
+  const done = yield* operations.await(projectId, operationId, options)
   return [
     ...Chunk.toReadonlyArray(states).map((operation) => `  ${operation.action} ${operation.status}`),
-    `${done.action} ${done.id}: ${done.status}${isSucceeded(done) ? "" : ` (${done.error ?? "no error message"})`}`
+    `${done.action} ${done.id}: ${done.status}`
   ].join("\n")
 }).pipe(
   Effect.catchTags({
+    OperationFailed: (error) => Effect.succeed(`it ended badly: ${error.message}`),
     OperationStillPending: (error) => Effect.succeed(`gave up waiting: ${error.message}`),
     NotFound: (error) => Effect.succeed(`no such operation: ${error.message}`)
   })

@@ -146,7 +146,8 @@ export interface Options {
    */
   readonly maxRetryAfter?: Duration.DurationInput | undefined
   /**
-   * A client-side rate limit: at most `limit` requests (retries included) per `interval`, e.g.
+   * A client-side rate limit: at most `limit` requests (retries included) in each
+   * `interval`-long window (Effect's `RateLimiter`, fixed window), e.g.
    * `{ limit: 10, interval: "1 second" }` to stay under the platform's bursts of 40 a second
    * per route and about 700 a minute. Off by default. A request waits for its turn before its
    * timeout starts.
@@ -206,7 +207,11 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
     const limit =
       options.rateLimit === undefined
         ? identity
-        : yield* RateLimiter.make({ limit: options.rateLimit.limit, interval: options.rateLimit.interval })
+        : yield* RateLimiter.make({
+            limit: options.rateLimit.limit,
+            interval: options.rateLimit.interval,
+            algorithm: "fixed-window"
+          })
     const httpClient = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
         request.pipe(
@@ -233,6 +238,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
 
         const attempt = Effect.gen(function* () {
           attempts += 1
+          status = undefined
           const left = Duration.millis(deadlineAt - (yield* Clock.currentTimeMillis))
           const timeout = Duration.min(requestTimeout, left)
           return yield* httpClient.execute(request).pipe(
@@ -264,7 +270,8 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
               Effect.annotateLogs({
                 status: "status" in error ? error.status : "no response",
                 delayMillis: Duration.toMillis(delay),
-                attempt: attempts
+                attempt: attempts,
+                requestId
               })
             )
             return true

@@ -228,7 +228,12 @@ describe("logs", () => {
       expect(lines[0]).toMatchObject({
         level: "DEBUG",
         message: ["retrying GET /projects in 1s"],
-        annotations: { status: 429, delayMillis: 1000, attempt: 1 }
+        annotations: {
+          status: 429,
+          delayMillis: 1000,
+          attempt: 1,
+          requestId: script.requests[0]?.headers["x-request-id"]
+        }
       })
       expect(lines[1]).toMatchObject({ level: "DEBUG", annotations: { status: 502, attempt: 2 } })
     }).pipe(
@@ -251,7 +256,9 @@ describe("rate limit", () => {
       )
       yield* TestClock.adjust("10 millis")
       expect(script.requests).toHaveLength(2)
-      yield* TestClock.adjust("1 second")
+      yield* TestClock.adjust("980 millis")
+      expect(script.requests).toHaveLength(2)
+      yield* TestClock.adjust("20 millis")
       expect(script.requests).toHaveLength(4)
       yield* TestClock.adjust("1 second")
       yield* Fiber.join(fiber)

@@ -50,7 +50,9 @@ export const layer = (
   const fake = FakePlatform.layer(options.seed)
   const httpClient = FakeHttpClient.layer
   const client = Layer.unwrapEffect(
-    Effect.map(FakePlatform.FakePlatform, (platform) => DbPlatform.layer({ ...options.client, baseUrl, apiKey: platform.bootstrapKey }))
+    Effect.map(FakePlatform.FakePlatform, (platform) =>
+      DbPlatform.layer({ ...options.client, baseUrl, apiKey: platform.bootstrapKey })
+    )
   )
   return client.pipe(Layer.provideMerge(httpClient), Layer.provideMerge(fake))
 }

@@ -8,6 +8,7 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
@@ -20,7 +21,16 @@ const seed: Seed = {
   projects: [{ id: projectId }],
   operations: [{ project_id: projectId, id: operationId(1), action: "create_branch", branch_id: "br-x-1" }]
 }
-const provideFake = Effect.provide(DbPlatformTest.layer({ seed }))
+/**
+ * These tests are about what each fault does to one request and how the client maps that
+ * answer to its error, so the client does not retry (the client's retries of the same faults
+ * are tested in `ClientResilience.test.ts`).
+ */
+const provideFake = Effect.provide(DbPlatformTest.layer({ seed, client: { retrySchedule: Schedule.stop } }))
+/** No retries, and no client timeout within the hour: a hang stays a hang. */
+const providePatientFake = Effect.provide(
+  DbPlatformTest.layer({ seed, client: { retrySchedule: Schedule.stop, requestTimeout: "1 day", deadline: "1 day" } })
+)
 
 const fake = FakePlatform.FakePlatform
 const listKeys = Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.list())
@@ -110,9 +120,12 @@ describe("Fault.status", () => {
             message: "project is locked",
             request_id: "r-1"
           })
-        })
+        }),
+        { method: "POST", path: "/api_keys" }
       )
-      const error = yield* Effect.flip(listProjects)
+      // POST /api_keys is an endpoint that answers 423 (another operation in progress); the client
+      // types only the statuses an endpoint answers with, so a 423 on a GET would be UnexpectedStatus.
+      const error = yield* Effect.flip(createKey("locked"))
       expect(error).toMatchObject({
         _tag: "Locked",
         status: 423,
@@ -265,7 +278,7 @@ describe("Fault.hang", () => {
       expect(Exit.isInterrupted(exit)).toBe(true)
       expect((yield* listProjects).projects).toHaveLength(1)
       expect((yield* platform.requests).map((request) => request.fault)).toEqual(["Hang", undefined])
-    }).pipe(provideFake)
+    }).pipe(providePatientFake)
   )
 
   it.effect("a client timeout ends it with the caller's own error", () =>
@@ -275,7 +288,7 @@ describe("Fault.hang", () => {
       const fiber = yield* Effect.fork(listProjects.pipe(Effect.timeout("30 seconds"), Effect.flip))
       yield* TestClock.adjust("30 seconds")
       expect((yield* Fiber.join(fiber))._tag).toBe("TimeoutException")
-    }).pipe(provideFake)
+    }).pipe(providePatientFake)
   )
 })
 

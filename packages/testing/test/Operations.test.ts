@@ -1,5 +1,5 @@
 import { Operations } from "@dbplatform/client"
-import { OperationStillPending } from "@dbplatform/core"
+import { OperationFailed, OperationStillPending } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as DateTime from "effect/DateTime"
@@ -94,11 +94,15 @@ describe("operations.await", () => {
     }).pipe(provideFake)
   )
 
-  it.effect("returns a failed operation at once, with its failure details", () =>
+  it.effect("fails at once with OperationFailed carrying a failed operation and its failure details", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const done = yield* operations.await(projectId, failed)
+      const error = yield* Effect.flip(operations.await(projectId, failed))
+      expect(error).toBeInstanceOf(OperationFailed)
+      if (!(error instanceof OperationFailed)) return
+      expect(error.message).toContain("compute start timed out")
+      const done = error.operation
       expect(done.status).toBe("failed")
       expect(done.failures_count).toBe(2)
       expect(done.error).toBe("compute start timed out")

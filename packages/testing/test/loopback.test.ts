@@ -1,6 +1,6 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
+import { ApiKeys, DbPlatform, type DbPlatformClient, Operations, Projects } from "@dbplatform/client"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -32,9 +32,12 @@ const served = FakePlatform.layerServer.pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
 )
 
-/** Runs `self` with the real client over `fetch`, authenticated by `apiKey`. */
-const overFetch = (baseUrl: string, apiKey: Redacted.Redacted<string>) =>
-  Effect.provide(DbPlatform.layer({ baseUrl, apiKey }).pipe(Layer.provide(FetchHttpClient.layer)))
+/** Client settings beyond the base URL and key. */
+type ClientOptions = Omit<DbPlatformClient.Options, "baseUrl" | "apiKey">
+
+/** Runs `self` with the real client over `fetch`, authenticated by `apiKey`, with `options`. */
+const overFetch = (baseUrl: string, apiKey: Redacted.Redacted<string>, options: ClientOptions = {}) =>
+  Effect.provide(DbPlatform.layer({ ...options, baseUrl, apiKey }).pipe(Layer.provide(FetchHttpClient.layer)))
 
 describe("over a real loopback socket", () => {
   it.live("the real client lists, pages, creates and revokes; the server closes with the test", () =>
@@ -93,12 +96,15 @@ describe("over a real loopback socket", () => {
 
 describe("faults over a real loopback socket", () => {
   /** Runs `self` with the client over `fetch` to the served fake, authenticated by its bootstrap key. */
-  const withClient = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  const withClient = <A, E, R>(self: Effect.Effect<A, E, R>, options: ClientOptions = {}) =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
-      return yield* overFetch(yield* FakePlatform.serverBaseUrl, fake.bootstrapKey)(self)
+      return yield* overFetch(yield* FakePlatform.serverBaseUrl, fake.bootstrapKey, options)(self)
     })
-  const listProjects = withClient(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
+  const page = Effect.flatMap(Projects.Projects, (projects) => projects.page())
+  const listProjects = withClient(page)
+  /** One request, no retry: what the client makes of each answer as it came over the socket. */
+  const listProjectsOnce = withClient(page, { retrySchedule: Schedule.stop })
 
   /** Waits (real time, 5 s at most) until the fake has received `count` requests. */
   const received = (count: number) =>
@@ -150,10 +156,10 @@ describe("faults over a real loopback socket", () => {
       )
       yield* fake.faults.inject(Fault.status(502, { body: Fault.FaultBody.html("<html>Bad Gateway</html>") }))
       yield* fake.faults.inject(Fault.malformedJson)
-      const limited = yield* Effect.flip(listProjects)
+      const limited = yield* Effect.flip(listProjectsOnce)
       expect(limited).toMatchObject({ _tag: "RateLimited", retryAfter: "Wed, 21 Oct 2037 07:28:00 GMT" })
-      expect(yield* Effect.flip(listProjects)).toMatchObject({ _tag: "ServerError", status: 502 })
-      expect(yield* Effect.flip(listProjects)).toMatchObject({ _tag: "MalformedResponse", status: 200 })
+      expect(yield* Effect.flip(listProjectsOnce)).toMatchObject({ _tag: "ServerError", status: 502 })
+      expect(yield* Effect.flip(listProjectsOnce)).toMatchObject({ _tag: "MalformedResponse", status: 200 })
       const requests = yield* fake.requests
       expect(requests.map((request) => request.headers.authorization)).toEqual(Array(3).fill("Bearer <redacted>"))
       expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))

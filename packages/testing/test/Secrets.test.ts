@@ -1,0 +1,246 @@
+/**
+ * No API key value reaches what a program observes of the client: its logs (Debug and up),
+ * its spans (names, attributes, events, exits) and its errors however they are printed. One
+ * run goes through retries and failures, collecting all of it, then looks for the keys in it.
+ */
+import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
+import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
+import * as util from "node:util"
+import * as DbPlatformTest from "../src/DbPlatformTest.js"
+import * as FakeHttpClient from "../src/FakeHttpClient.js"
+import * as FakePlatform from "../src/FakePlatform.js"
+import * as Fault from "../src/Fault.js"
+import type { Seed } from "../src/Seed.js"
+import { operationId, projectId } from "./helpers.js"
+
+/** A key value easy to spot, and its tail alone (a partial leak counts too). */
+const bootstrapKey = `dbp_${"b00t5trap".repeat(4)}_0123456789abcdef`
+
+const seed: Seed = {
+  bootstrapKey,
+  projects: [{ id: projectId }],
+  operations: [1, 2, 3].map((n) => ({
+    project_id: projectId,
+    id: operationId(n),
+    action: "start_compute",
+    endpoint_id: "ep-proud-mud-a5x8dq2u",
+    runsFor: `${n * 4} seconds`,
+    ...(n === 3 ? { status: "failed", failures_count: 1, error: "compute start timed out" } : {})
+  }))
+}
+
+/** A span as the test tracer keeps it. */
+class CollectedSpan implements Tracer.Span {
+  readonly _tag = "Span"
+  readonly spanId: string
+  readonly traceId = "test-trace"
+  readonly sampled = true
+  readonly attributes = new Map<string, unknown>()
+  readonly events: Array<{ readonly name: string; readonly attributes: Record<string, unknown> | undefined }> = []
+  readonly links: Array<Tracer.SpanLink>
+  status: Tracer.SpanStatus
+  constructor(
+    readonly name: string,
+    readonly parent: Option.Option<Tracer.AnySpan>,
+    readonly context: Context.Context<never>,
+    links: ReadonlyArray<Tracer.SpanLink>,
+    startTime: bigint,
+    readonly kind: Tracer.SpanKind,
+    id: number
+  ) {
+    this.spanId = `span-${id}`
+    this.links = [...links]
+    this.status = { _tag: "Started", startTime }
+  }
+  end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
+    this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
+  }
+  attribute(key: string, value: unknown): void {
+    this.attributes.set(key, value)
+  }
+  event(name: string, _startTime: bigint, attributes?: Record<string, unknown>): void {
+    this.events.push({ name, attributes })
+  }
+  addLinks(links: ReadonlyArray<Tracer.SpanLink>): void {
+    this.links.push(...links)
+  }
+}
+
+/** JSON that does not throw on bigint or cycles. */
+const stringify = (value: unknown): string => {
+  const seen = new WeakSet<object>()
+  return JSON.stringify(value, (_, v: unknown) => {
+    if (typeof v === "bigint") return v.toString()
+    if (v instanceof Map) return Object.fromEntries(v)
+    if (typeof v === "object" && v !== null) {
+      if (seen.has(v)) return "<cycle>"
+      seen.add(v)
+    }
+    return v
+  })
+}
+
+describe("secrets", () => {
+  it.effect("no key value in logs, spans or errors of a run with retries and failures", () => {
+    const logs: Array<string> = []
+    const spans: Array<CollectedSpan> = []
+    const errors: Array<string> = []
+
+    const collector = Logger.make((options) => {
+      logs.push(Logger.stringLogger.log(options))
+      logs.push(stringify(Logger.structuredLogger.log(options)))
+      if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
+    })
+    const tracer = Tracer.make({
+      span: (name, parent, context, links, startTime, kind) => {
+        const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
+        spans.push(span)
+        return span
+      },
+      context: (f) => f()
+    })
+
+    /** Runs `self`, expecting it to fail, and keeps every printing of its error. */
+    const failing = <A, E extends object, R>(self: Effect.Effect<A, E, R>, tag: string) =>
+      Effect.gen(function* () {
+        const error = yield* Effect.flip(self)
+        expect((error as { _tag?: string })._tag).toBe(tag)
+        errors.push(
+          "message" in error ? String(error.message) : "",
+          String(error),
+          JSON.stringify(error),
+          util.inspect(error, { depth: 10 }),
+          Cause.pretty(Cause.fail(error), { renderErrorCause: true })
+        )
+        return error
+      })
+
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const projects = yield* Projects.Projects
+      const operations = yield* Operations.Operations
+
+      // A create that is rate limited once (Retry-After: 1), then goes through.
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
+        method: "POST",
+        path: "/api_keys"
+      })
+      const created = yield* apiKeys.create("ci")
+
+      // Lists retried after a 429 with Retry-After: 2 and after a 502.
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "2" } }), { path: "/projects" })
+      yield* platform.faults.inject(Fault.status(502), { path: "/projects" })
+      yield* projects.page()
+
+      // The call whose span is checked below: one 503, then the answer.
+      yield* platform.faults.inject(Fault.status(503), { path: "/projects/:project_id/operations/:operation_id" })
+      yield* operations.get(projectId, operationId(1))
+
+      // The created key works, is revoked, and is then refused (401).
+      const withCreated = Effect.provide(
+        DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: created.key }).pipe(
+          Layer.provide(FakeHttpClient.layer)
+        )
+      )
+      const pageWithCreated = withCreated(Effect.flatMap(Projects.Projects, (p) => p.page()))
+      yield* pageWithCreated
+      yield* apiKeys.revoke(created.id)
+      yield* failing(pageWithCreated, "Unauthorized")
+
+      // A body that is not JSON, a 502 after the server created a key, a dropped POST, a long Retry-After.
+      yield* platform.faults.inject(Fault.malformedJson, { method: "GET", path: "/api_keys" })
+      yield* failing(apiKeys.list(), "MalformedResponse")
+      yield* platform.faults.inject(Fault.status(502, { processed: true }), { method: "POST", path: "/api_keys" })
+      yield* failing(apiKeys.create("behind-502"), "ServerError")
+      yield* platform.faults.inject(Fault.drop, { method: "POST", path: "/api_keys" })
+      yield* failing(apiKeys.create("dropped"), "TransportError")
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "3600" } }), { path: "/projects" })
+      yield* failing(projects.page(), "RateLimited")
+      yield* failing(operations.await(projectId, operationId(3)), "OperationFailed")
+
+      // Waiting for operations, one of which fails.
+      const all = (yield* operations.page(projectId)).operations
+      const result = yield* operations.awaitAll(all)
+      expect(result.failed.map((operation) => operation.id)).toEqual([operationId(3)])
+      return created
+    })
+
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(run)
+      for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+        yield* TestClock.adjust("1 second")
+      }
+      const created = yield* Fiber.join(fiber)
+      const platform = yield* FakePlatform.FakePlatform
+      const requests = yield* platform.requests
+
+      const spanText = spans.map((span) =>
+        [
+          span.name,
+          stringify([...span.attributes]),
+          stringify(span.events),
+          span.status._tag === "Ended"
+            ? Exit.match(span.status.exit, {
+                onFailure: (cause) => Cause.pretty(cause, { renderErrorCause: true }),
+                onSuccess: () => "success"
+              })
+            : "not ended"
+        ].join("\n")
+      )
+      const collected = [...logs, ...spanText, ...errors].join("\n")
+
+      // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
+      expect(logs.some((line) => line.includes("retrying POST /api_keys in 1s"))).toBe(true)
+      expect(logs.some((line) => line.includes("retrying GET /projects in 2s"))).toBe(true)
+      expect(spans.some((span) => span.attributes.get("http.route") === "/api_keys")).toBe(true)
+      expect(errors.length).toBe(6 * 5)
+
+      // Neither key's value (nor a long part of it) is anywhere.
+      const secrets = [bootstrapKey, Redacted.value(created.key)]
+      expect(secrets[1]!.length).toBeGreaterThanOrEqual(32)
+      for (const secret of secrets) {
+        expect(collected).not.toContain(secret)
+        expect(collected).not.toContain(secret.slice(-16))
+      }
+      expect(JSON.stringify(requests)).not.toContain(bootstrapKey)
+
+      // The span of the call retried once: its attributes say so, with the id the requests carried.
+      const route = "/projects/{project_id}/operations/{operation_id}"
+      const callSpans = spans.filter((span) => span.name === `GET ${route}`)
+      const retried = callSpans.filter((span) => span.attributes.get("http.request.resend_count") === 1)
+      expect(retried).toHaveLength(1)
+      const span = retried[0]!
+      const getPath = `/api/v2/projects/${projectId}/operations/${operationId(1)}`
+      const sent = requests.filter((request) => request.method === "GET" && request.path === getPath)
+      expect(sent).toHaveLength(2)
+      expect(sent[1]!.headers["x-request-id"]).toBe(sent[0]!.headers["x-request-id"])
+      expect(Object.fromEntries(span.attributes)).toMatchObject({
+        "http.request.method": "GET",
+        "http.route": route,
+        "http.response.status_code": 200,
+        "http.request.resend_count": 1,
+        "dbplatform.request_id": sent[0]!.headers["x-request-id"]
+      })
+      expect(span.kind).toBe("client")
+      expect(span.status._tag === "Ended" && Exit.isSuccess(span.status.exit)).toBe(true)
+    }).pipe(
+      Effect.provide(DbPlatformTest.layer({ seed })),
+      Effect.provide(Logger.replace(Logger.defaultLogger, collector)),
+      Logger.withMinimumLogLevel(LogLevel.All),
+      Effect.withTracer(tracer)
+    )
+  })
+})
