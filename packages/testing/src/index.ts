@@ -13,5 +13,9 @@ export * as FakeHttpClient from "./FakeHttpClient.js"
 export * as FakePlatform from "./FakePlatform.js"
 /** @since 0.1.0 */
 export * as Fault from "./Fault.js"
+/** @since 0.2.0 */
+export * as Scenario from "./Scenario.js"
 /** @since 0.1.0 */
 export * as Seed from "./Seed.js"
+/** @since 0.2.0 */
+export * as Snapshot from "./Snapshot.js"
