@@ -4,7 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 
-/** The largest request body the fake reads: 64 KiB. A larger one is refused with 413. */
+/** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
 export const bodyLimitBytes = 64 * 1024
 
 /** Why a request is refused before it reaches a route: its status and message. */
@@ -25,19 +25,20 @@ export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerReque
 }
 
 /**
- * The request body as text, reading at most `bodyLimitBytes` (+ one chunk): a body that turns
- * out larger fails with a 413 `Refused` without reading the rest, one that cannot be read with
- * a 400.
+ * The request body as text, keeping at most `bodyLimitBytes`: a larger body fails with a 413
+ * `Refused`. The rest of a larger body is read and dropped, never kept, so the connection stays
+ * usable and the 413 reaches the client (stopping early would make Node destroy the socket
+ * before the answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot
+ * be read is a 400.
  */
 export const readBodyText: Effect.Effect<string, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
   HttpServerRequest.HttpServerRequest,
   (request) =>
     request.stream.pipe(
-      Stream.runFoldWhile(
-        { chunks: Chunk.empty<Uint8Array>(), size: 0 },
-        (read) => read.size <= bodyLimitBytes,
-        (read, chunk) => ({ chunks: Chunk.append(read.chunks, chunk), size: read.size + chunk.length })
-      ),
+      Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
+        const size = read.size + chunk.length
+        return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
+      }),
       Effect.mapError((): Refused => ({ status: 400, message: "request body could not be read" })),
       Effect.filterOrFail(
         (read) => read.size <= bodyLimitBytes,
