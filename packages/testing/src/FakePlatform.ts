@@ -12,6 +12,11 @@
  *   `TestClock.adjust` plays them out.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
+ * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
+ *   them (`Scenario`); `Options.rateLimit` turns on a per-key rate limit (429 + `Retry-After`).
+ * - Bodies over 64 KiB are 413; path traversal in ids (`..`, `%2e%2e`, encoded `/` or `\`) is
+ *   400; every refusal has a `GeneralError` body, never a 500 for malformed input.
+ * - `snapshot` / `restore` save and restore the whole state (keys as hashes only).
  *
  * @since 0.1.0
  */

@@ -92,7 +92,7 @@ const badKeyBody = fc.oneof(
 
 /** A body over the 64 KiB limit, JSON or not. */
 const hugeBody = fc
-  .tuple(fc.integer({ min: FakePlatform.bodyLimitBytes + 1, max: 4 * FakePlatform.bodyLimitBytes }), fc.boolean())
+  .tuple(fc.integer({ min: FakePlatform.bodyLimitBytes + 1, max: 2 * FakePlatform.bodyLimitBytes }), fc.boolean())
   .map(([size, json]) => (json ? `{"key_name":"${"x".repeat(size)}"}` : "y".repeat(size)))
 
 const malformed: fc.Arbitrary<Malformed> = fc.oneof(
@@ -152,40 +152,43 @@ const malformed: fc.Arbitrary<Malformed> = fc.oneof(
 )
 
 describe("malformed requests", () => {
-  it.live("a few hundred malformed requests all get a 4xx GeneralError; the fake then answers a good request", () =>
-    Effect.gen(function* () {
-      const fake = yield* FakePlatform.make(seed)
-      const http = FakeHttpClient.make(fake.httpApp)
-      const keysBefore = yield* fake.apiKeys
-      const statuses = new Map<number, number>()
-      yield* Effect.promise(() =>
-        fc.assert(
-          fc.asyncProperty(malformed, async (request) => {
-            let built = HttpClientRequest.make(request.method as "GET")(`http://x/api/v2${request.path}`)
-            if (request.withKey) built = HttpClientRequest.bearerToken(built, fake.bootstrapKey)
-            if (request.body !== undefined && request.method !== "GET")
-              built = HttpClientRequest.bodyText(built, request.body, "application/json")
-            const answer = await Effect.runPromise(
-              Effect.flatMap(http.execute(built), (response) =>
-                Effect.map(response.text, (text) => ({ status: response.status, text }))
+  it.live(
+    "a few hundred malformed requests all get a 4xx GeneralError; the fake then answers a good request",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.make(seed)
+        const http = FakeHttpClient.make(fake.httpApp)
+        const keysBefore = yield* fake.apiKeys
+        const statuses = new Map<number, number>()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(malformed, async (request) => {
+              let built = HttpClientRequest.make(request.method as "GET")(`http://x/api/v2${request.path}`)
+              if (request.withKey) built = HttpClientRequest.bearerToken(built, fake.bootstrapKey)
+              if (request.body !== undefined && request.method !== "GET")
+                built = HttpClientRequest.bodyText(built, request.body, "application/json")
+              const answer = await Effect.runPromise(
+                Effect.flatMap(http.execute(built), (response) =>
+                  Effect.map(response.text, (text) => ({ status: response.status, text }))
+                )
               )
-            )
-            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
-            expect(answer.status, `${request.method} ${request.path}`).toBeGreaterThanOrEqual(400)
-            expect(answer.status, `${request.method} ${request.path}`).toBeLessThan(500)
-            expect(isGeneralError(JSON.parse(answer.text))).toBe(true)
-          }),
-          { numRuns: 400, seed: 302709 }
+              statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+              expect(answer.status, `${request.method} ${request.path}`).toBeGreaterThanOrEqual(400)
+              expect(answer.status, `${request.method} ${request.path}`).toBeLessThan(500)
+              expect(isGeneralError(JSON.parse(answer.text))).toBe(true)
+            }),
+            { numRuns: 300, seed: 302709 }
+          )
         )
-      )
-      // Each family of refusal was met.
-      for (const status of [400, 401, 404, 413]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0)
-      expect(yield* fake.apiKeys).toEqual(keysBefore)
-      const good = yield* http.execute(
-        HttpClientRequest.get("http://x/api/v2/projects").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
-      )
-      expect(good.status).toBe(200)
-    })
+        // Each family of refusal was met.
+        for (const status of [400, 401, 404, 413]) expect(statuses.get(status) ?? 0).toBeGreaterThan(0)
+        expect(yield* fake.apiKeys).toEqual(keysBefore)
+        const good = yield* http.execute(
+          HttpClientRequest.get("http://x/api/v2/projects").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
+        )
+        expect(good.status).toBe(200)
+      }),
+    60_000
   )
 })
 
