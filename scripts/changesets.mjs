@@ -5,13 +5,16 @@
  * stops on a malformed or mistaken changeset. Run by `pnpm lint`.
  */
 import parse from "@changesets/parse"
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 const root = new URL("../", import.meta.url)
 const published = new Set(
-  ["core", "client", "testing"].map(
-    (dir) => JSON.parse(readFileSync(new URL(`packages/${dir}/package.json`, root), "utf8")).name
-  )
+  readdirSync(new URL("packages/", root))
+    .map((dir) => new URL(`packages/${dir}/package.json`, root))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, "utf8")))
+    .filter((pkg) => pkg.private !== true)
+    .map((pkg) => pkg.name)
 )
 const problems = []
 for (const file of readdirSync(new URL(".changeset/", root)).filter((name) => name.endsWith(".md"))) {

@@ -29,11 +29,11 @@ import type { InvalidSeed, Seed } from "./Seed.js"
 export const baseUrl = "http://dbplatform.test/api/v2"
 
 /**
- * The fake (from `seed`, empty by default), the in-memory `HttpClient`, and the client
- * services, built with `client`'s settings (e.g. `retrySchedule: Schedule.stop` to see each
- * fault's error at once, or a shorter `deadline`). Fails with `InvalidSeed` if the seed has a
- * bad or repeated id. The fake is built when the Layer is, so its times start at the `Clock`'s
- * time then (0 under `TestClock`).
+ * The fake (from `seed`, empty by default; with `rateLimit`, its opt-in per-key rate limit, see
+ * `FakePlatform.Options`), the in-memory `HttpClient`, and the client services, built with
+ * `client`'s settings (e.g. `retrySchedule: Schedule.stop` to see each fault's error at once, or a
+ * shorter `deadline`). Fails with `InvalidSeed` if the seed has a bad or repeated id. The fake is
+ * built when the Layer is, so its times start at the `Clock`'s time then (0 under `TestClock`).
  *
  * @since 0.1.0
  * @category layers
@@ -41,13 +41,14 @@ export const baseUrl = "http://dbplatform.test/api/v2"
 export const layer = (
   options: {
     readonly seed?: Seed | undefined
+    readonly rateLimit?: FakePlatform.RateLimit | undefined
     readonly client?: Omit<DbPlatformClient.Options, "baseUrl" | "apiKey"> | undefined
   } = {}
 ): Layer.Layer<
   DbPlatform.DbPlatform | DbPlatformClient.DbPlatformClient | FakePlatform.FakePlatform | HttpClient.HttpClient,
   InvalidSeed
 > => {
-  const fake = FakePlatform.layer(options.seed)
+  const fake = FakePlatform.layer(options.seed, { rateLimit: options.rateLimit })
   const httpClient = FakeHttpClient.layer
   const client = Layer.unwrapEffect(
     Effect.map(FakePlatform.FakePlatform, (platform) =>

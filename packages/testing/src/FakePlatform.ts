@@ -12,6 +12,11 @@
  *   `TestClock.adjust` plays them out.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
+ * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
+ *   them (`Scenario`); `Options.rateLimit` turns on a per-key rate limit (429 + `Retry-After`).
+ * - Bodies over 64 KiB are 413; path traversal in ids (`..`, `%2e%2e`, encoded `/` or `\`) is
+ *   400; every refusal has a `GeneralError` body, never a 500 for malformed input.
+ * - `snapshot` / `restore` save and restore the whole state (keys as hashes only).
  *
  * @since 0.1.0
  */
@@ -19,8 +24,10 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -29,8 +36,12 @@ import type { Fault } from "./Fault.js"
 import { answerWith, PendingFaults } from "./internal/faults.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
-import { Store } from "./internal/store.js"
-import type { InvalidSeed, Seed } from "./Seed.js"
+import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
+import { scenarioOf } from "./internal/scenario.js"
+import { snapshotOf, Store, storeOf } from "./internal/store.js"
+import type { Scenario } from "./Scenario.js"
+import { InvalidSeed, type Seed } from "./Seed.js"
+import type { Snapshot } from "./Snapshot.js"
 
 export type {
   /**
@@ -43,6 +54,22 @@ export type {
    */
   RecordedRequest
 } from "./internal/requestLog.js"
+export {
+  /**
+   * The largest request body the fake reads, in bytes (64 KiB); a larger one is answered 413
+   * with a `GeneralError`.
+   *
+   * @since 0.1.0
+   */
+  bodyLimitBytes,
+  /**
+   * A per-key rate limit of the fake: `limit` requests per `interval`; past it, 429 with a
+   * `GeneralError` and `Retry-After` in seconds (wire-facts "Statuses a client meets").
+   *
+   * @since 0.1.0
+   */
+  type RateLimit
+} from "./internal/limits.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -118,6 +145,15 @@ export interface Service {
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
   /** Injects faults into the next requests (`Fault`), or clears them. */
   readonly faults: Faults
+  /** Changes the fake as a test scenario needs: projects, keys, operations started, failed, cancelled. */
+  readonly scenario: Scenario
+  /** The whole state now, to save and `restore` later (keys as hashes only). */
+  readonly snapshot: Effect.Effect<Snapshot>
+  /**
+   * A number that grows with every change of the state (a key created, used or revoked, a
+   * scenario change), so a caller can tell when a `snapshot` is worth saving again.
+   */
+  readonly revision: Effect.Effect<number>
 }
 
 /**
@@ -129,23 +165,99 @@ export interface Service {
 export class FakePlatform extends Context.Tag("@dbplatform/testing/FakePlatform")<FakePlatform, Service>() {}
 
 /**
+ * Options of the fake, whatever it starts from.
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  /**
+   * Opt-in per-key rate limit: each API key may make `limit` requests per `interval` (a fixed
+   * window from its first request, on the `Clock`); past it, requests with that key are
+   * answered 429 with a `GeneralError` and `Retry-After` (whole seconds until the window ends,
+   * at least 1), and not carried out (wire-facts "Statuses a client meets"). Requests without
+   * a valid key are not counted (they get 401). None by default. Dies with an
+   * `IllegalArgumentException` on a `limit` that is not an integer >= 1 or an `interval` <= 0.
+   */
+  readonly rateLimit?: RateLimit | undefined
+}
+
+/**
  * A fake account built from `seed`, its times relative to the `Clock`'s time now. Fails with
  * `InvalidSeed` listing every bad or repeated id and operation of an unknown project.
  *
  * @since 0.1.0
  */
-export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
+export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const store = yield* Store.fromSeed(seed, now)
     const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
     store.addKey("bootstrap", hashKey(bootstrapValue), now)
+    return yield* serviceOf(store, bootstrapValue, options)
+  })
+
+/**
+ * A fake account in the state `snapshot` saved (`Service.snapshot`): the same keys (their
+ * hashes), projects and operations, on the `Clock` (an operation saved while running has
+ * moved on by the time passed since). Its `bootstrapKey` is `bootstrapKey` when given: a valid
+ * key with that value already in the snapshot is kept, or one named `bootstrap` is added with
+ * it; without one, a new random `bootstrap` key is added. Fails with `InvalidSeed` listing every
+ * bad or repeated id, repeated key hash and operation of an unknown project.
+ *
+ * @since 0.1.0
+ */
+export const restore = (
+  snapshot: Snapshot,
+  options: Options & { readonly bootstrapKey?: string | undefined } = {}
+): Effect.Effect<Service, InvalidSeed> =>
+  Effect.gen(function* () {
+    const store = yield* storeOf(snapshot)
+    const bootstrapValue = options.bootstrapKey ?? newKeyValue()
+    const existing = store.keysByHash.get(hashKey(bootstrapValue))
+    if (existing === undefined) {
+      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
+    } else if (existing.revoked) {
+      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
+    }
+    return yield* serviceOf(store, bootstrapValue, options)
+  })
+
+const invalidRateLimit = (rateLimit: RateLimit) =>
+  !Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(Duration.toMillis(rateLimit.interval) > 0)
+
+/** The service over `store`, whose bootstrap key has the value `bootstrapValue`. */
+const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
+  Effect.gen(function* () {
+    const { rateLimit } = options
+    if (rateLimit !== undefined && invalidRateLimit(rateLimit)) {
+      return yield* Effect.die(
+        new Cause.IllegalArgumentException(
+          `rateLimit: limit must be an integer >= 1 and interval > 0, got ${rateLimit.limit} per ${Duration.format(rateLimit.interval)}`
+        )
+      )
+    }
+    const limiter = rateLimit === undefined ? undefined : new KeyRateLimit(rateLimit.limit, rateLimit.interval)
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
     const routes = yield* HttpRouter.toHttpApp(router(store))
-    /** The real answer: authentication, then the routes. */
-    const answer = authenticate(store).pipe(
-      Effect.zipRight(routes),
+    /** The real answer: the body size, authentication, the rate limit, then the routes. */
+    const answer = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const tooLarge = declaredLengthRefusal(request)
+      if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
+      const key = yield* authenticate(store)
+      if (limiter !== undefined && rateLimit !== undefined) {
+        const waitMs = limiter.take(key.id, yield* Clock.currentTimeMillis)
+        if (waitMs !== undefined) {
+          return yield* new Refusal({
+            status: 429,
+            message: `rate limit of ${rateLimit.limit} requests per ${Duration.format(rateLimit.interval)} exceeded for this API key`,
+            headers: { "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))) }
+          })
+        }
+      }
+      return yield* routes
+    }).pipe(
       Effect.catchTags({
         Refusal: refusalResponse,
         RouteNotFound: () => refusalResponse(new Refusal({ status: 404, message: "route not found" }))
@@ -154,10 +266,16 @@ export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
     )
     const httpApp: HttpApp.Default = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const url = new URL(request.url, "http://fake")
+      const url = urlOf(request.url)
+      if (url === undefined) {
+        log.add(recordOf(request, new URL("http://fake/"), undefined))
+        return yield* refusalResponse(new Refusal({ status: 400, message: "request target is not a valid path" }))
+      }
       const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
       log.add(recordOf(request, url, fault?._tag))
-      return yield* fault === undefined ? answer : answerWith(fault, answer)
+      if (fault !== undefined) return yield* answerWith(fault, answer)
+      const badPath = pathRefusal(rawPathOf(request.url))
+      return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
     })
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
@@ -169,9 +287,28 @@ export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
       faults: {
         inject: (fault, options = {}) => faults.inject(fault, options),
         clear: faults.clear
-      }
+      },
+      scenario: scenarioOf(store),
+      snapshot: Effect.sync(() => snapshotOf(store)),
+      revision: Effect.sync(() => store.revision)
     })
   })
+
+/** The request target as a URL, or `undefined` when it is not one. */
+const urlOf = (target: string): URL | undefined => {
+  try {
+    return new URL(target, "http://fake")
+  } catch {
+    return undefined
+  }
+}
+
+/** The path of a request target as sent (not normalised: `..` stays), without its query. */
+const rawPathOf = (target: string): string => {
+  const path = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
+  const end = path.search(/[?#]/)
+  return end < 0 ? path : path.slice(0, end)
+}
 
 /**
  * The fake as a Layer.
@@ -179,7 +316,8 @@ export const make = (seed: Seed = {}): Effect.Effect<Service, InvalidSeed> =>
  * @since 0.1.0
  * @category layers
  */
-export const layer = (seed: Seed = {}): Layer.Layer<FakePlatform, InvalidSeed> => Layer.effect(FakePlatform, make(seed))
+export const layer = (seed: Seed = {}, options: Options = {}): Layer.Layer<FakePlatform, InvalidSeed> =>
+  Layer.effect(FakePlatform, make(seed, options))
 
 /**
  * Serves the fake on the `HttpServer` in context (e.g. `NodeHttpServer.layer(createServer,

@@ -7,6 +7,10 @@
 import type { OperationAction, OperationStatus } from "@dbplatform/core"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { PCGRandom } from "effect/Utils"
 
 /**
@@ -71,8 +75,9 @@ export interface Seed {
 }
 
 /**
- * A seed the fake cannot serve: `problems` lists each bad or repeated id and each operation of
- * an unknown project.
+ * A seed (or a seed file, or a saved `Snapshot`) the fake cannot serve: `problems` lists each
+ * bad or repeated id, each operation of an unknown project, and for a seed file each field that
+ * does not decode.
  *
  * @since 0.1.0
  */
@@ -221,3 +226,95 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
 
   return { bootstrapKey: options.bootstrapKey, projects, operations }
 }
+
+/**
+ * A duration in a seed file: a number of milliseconds (>= 0), or a string Effect's `Duration`
+ * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"`.
+ *
+ * @since 0.1.0
+ */
+export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string> = Schema.Union(
+  Schema.NonNegative,
+  Schema.String.pipe(
+    Schema.filter((text) => Option.isSome(Duration.decodeUnknown(text)), {
+      message: () => 'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days"'
+    })
+  )
+).annotations({ identifier: "SeedDuration" }) as Schema.Schema<any, number | string>
+
+/**
+ * The JSON form of a {@link Seed} (the emulator's `--seed FILE`), checked field by field; an
+ * unknown field is an error, so a typo does not pass silently. Every field is optional but
+ * `projects[].id`, `operations[].project_id` and `operations[].action`:
+ *
+ * ```json
+ * {
+ *   "bootstrapKey": "a-test-key-of-your-choice",
+ *   "projects": [{ "id": "spring-example-302709", "name": "billing", "region_id": "aws-eu-central-1", "pg_version": 17, "age": "30 days" }],
+ *   "operations": [
+ *     { "project_id": "spring-example-302709", "action": "create_branch", "branch_id": "br-wispy-meadow-118737", "age": "2 hours" },
+ *     { "project_id": "spring-example-302709", "action": "start_compute", "endpoint_id": "ep-proud-mud-a5x8dq2u",
+ *       "runsFor": "20 seconds" },
+ *     { "project_id": "spring-example-302709", "action": "apply_config", "status": "failed", "failures_count": 2,
+ *       "error": "role synchronisation failed", "retryIn": "5 minutes", "age": "1 hour" }
+ *   ]
+ * }
+ * ```
+ *
+ * Ids are checked when the fake starts (`InvalidSeed`): project ids match `^[a-z0-9-]{1,60}$`,
+ * operation ids are UUIDs.
+ *
+ * @since 0.1.0
+ */
+export const SeedFile = Schema.Struct({
+  bootstrapKey: Schema.optional(Schema.NonEmptyTrimmedString),
+  projects: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        id: Schema.String,
+        name: Schema.optional(Schema.String),
+        region_id: Schema.optional(Schema.String),
+        platform_id: Schema.optional(Schema.String),
+        provisioner: Schema.optional(Schema.String),
+        pg_version: Schema.optional(Schema.Int),
+        age: Schema.optional(SeedDuration)
+      })
+    )
+  ),
+  operations: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        project_id: Schema.String,
+        action: Schema.NonEmptyString,
+        id: Schema.optional(Schema.String),
+        branch_id: Schema.optional(Schema.String),
+        endpoint_id: Schema.optional(Schema.String),
+        age: Schema.optional(SeedDuration),
+        runsFor: Schema.optional(SeedDuration),
+        status: Schema.optional(Schema.NonEmptyString),
+        failures_count: Schema.optional(Schema.NonNegativeInt),
+        error: Schema.optional(Schema.String),
+        retryIn: Schema.optional(SeedDuration)
+      })
+    )
+  )
+}).annotations({ identifier: "SeedFile" })
+
+/**
+ * Reads a seed from the JSON text of a {@link SeedFile}. Fails with `InvalidSeed` listing each
+ * problem (`path: message`) when the text is not JSON or a field is missing, unknown or of the
+ * wrong type.
+ *
+ * @since 0.1.0
+ */
+export const fromJson = (text: string): Effect.Effect<Seed, InvalidSeed> =>
+  Schema.decodeUnknown(Schema.parseJson(SeedFile), { onExcessProperty: "error", errors: "all" })(text).pipe(
+    Effect.mapError(
+      (error) =>
+        new InvalidSeed({
+          problems: ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
+            issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
+          )
+        })
+    )
+  )

@@ -33,9 +33,22 @@ export * as FakePlatform from "./FakePlatform.js"
  */
 export * as Fault from "./Fault.js"
 /**
- * Seeds of the fake: `empty`, `realistic(options)`, and the shapes of seeded projects and
- * operations.
+ * Scenarios on a running fake: add projects and keys, start operations as a mutating request
+ * would, fail or cancel them.
+ *
+ * @since 0.1.0
+ */
+export * as Scenario from "./Scenario.js"
+/**
+ * Seeds of the fake: `empty`, `realistic(options)`, seed files (`fromJson`), and the shapes of
+ * seeded projects and operations.
  *
  * @since 0.1.0
  */
 export * as Seed from "./Seed.js"
+/**
+ * The fake's state as data (keys as hashes only, projects, operations), to save and restore.
+ *
+ * @since 0.1.0
+ */
+export * as Snapshot from "./Snapshot.js"

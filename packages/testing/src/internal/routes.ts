@@ -11,13 +11,25 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { CreateApiKeyRequest, OperationId, ProjectId, Timestamp } from "@dbplatform/core"
-import { iso, keyListJson, keyRevokedJson, operationJson, projectJson, type Store, userId } from "./store.js"
+import { readBodyText } from "./limits.js"
+import {
+  iso,
+  keyListJson,
+  keyRevokedJson,
+  operationJson,
+  projectJson,
+  type Store,
+  type StoredKey,
+  userId
+} from "./store.js"
 
 /** A refusal: answered with `status` and a `GeneralError` body (wire-facts "General"). */
 export class Refusal extends Data.TaggedError("Refusal")<{
   readonly status: number
   readonly message: string
   readonly code?: string
+  /** Headers of the answer, e.g. `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }> {}
 
 /** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
@@ -112,12 +124,12 @@ export const router = (store: Store) =>
     HttpRouter.post(
       "/api_keys",
       Effect.gen(function* () {
-        const body = yield* HttpServerRequest.schemaBodyJson(CreateApiKeyRequest).pipe(
-          Effect.catchTag("RequestError", () =>
-            Effect.fail(new Refusal({ status: 400, message: "request body is not valid JSON" }))
-          ),
-          orBadRequest
-        )
+        const text = yield* Effect.mapError(readBodyText, (refused) => new Refusal(refused))
+        const json = yield* Effect.try({
+          try: () => JSON.parse(text) as unknown,
+          catch: () => new Refusal({ status: 400, message: "request body is not valid JSON" })
+        })
+        const body = yield* orBadRequest(Schema.decodeUnknown(CreateApiKeyRequest)(json))
         const value = newKeyValue()
         const key = store.addKey(body.key_name, hashKey(value), yield* Clock.currentTimeMillis)
         return HttpServerResponse.unsafeJson({
@@ -146,6 +158,7 @@ export const router = (store: Store) =>
         const key = store.keys.get(key_id)
         if (key === undefined || key.revoked) return yield* notFound("API key")
         key.revoked = true
+        store.changed()
         return HttpServerResponse.unsafeJson(keyRevokedJson(key))
       })
     ),
@@ -197,9 +210,9 @@ export const router = (store: Store) =>
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a
- * good key's `last_used_at` / `last_used_from_addr` are updated.
+ * good key's `last_used_at` / `last_used_from_addr` are updated. Answers the key.
  */
-export const authenticate = (store: Store) =>
+export const authenticate = (store: Store): Effect.Effect<StoredKey, Refusal, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const match = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")
@@ -208,6 +221,8 @@ export const authenticate = (store: Store) =>
     if (key === undefined || key.revoked) return yield* new Refusal({ status: 401, message: "API key is not valid" })
     key.last_used_at = yield* Clock.currentTimeMillis
     key.last_used_from_addr = Option.getOrElse(request.remoteAddress, () => "")
+    store.changed()
+    return key
   })
 
 /** The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`. */
@@ -220,7 +235,7 @@ export const refusalResponse = (refusal: Refusal) =>
           message: refusal.message,
           request_id: request.headers["x-request-id"] ?? crypto.randomUUID()
         },
-        { status: refusal.status }
+        { status: refusal.status, ...(refusal.headers === undefined ? {} : { headers: refusal.headers }) }
       )
     )
   )

@@ -2,7 +2,8 @@ import { OperationId, ProjectId } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { InvalidSeed, type Seed } from "../Seed.js"
+import { InvalidSeed, type Seed, type SeedOperation, type SeedProject } from "../Seed.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /** A key as the fake keeps it: the SHA-256 of its value, never the value (wire-facts). */
 export interface StoredKey {
@@ -26,11 +27,15 @@ export interface StoredProject {
 }
 
 /** One step of an operation's life: from `at` (epoch ms) on, it has `status`. */
-interface Step {
+export interface Step {
   readonly at: number
   readonly status: string
 }
 
+/**
+ * An operation's life as a list of steps (ascending `at`). `fail` and `cancel` rewrite the
+ * steps after the moment they happen, so the fields below are mutable.
+ */
 export interface StoredOperation {
   readonly id: string
   readonly project_id: string
@@ -38,10 +43,10 @@ export interface StoredOperation {
   readonly endpoint_id: string | undefined
   readonly action: string
   readonly created_at: number
-  readonly steps: ReadonlyArray<Step>
-  readonly failures_count: number
-  readonly error: string | undefined
-  readonly retry_at: number | undefined
+  steps: ReadonlyArray<Step>
+  failures_count: number
+  error: string | undefined
+  retry_at: number | undefined
 }
 
 /** The uuid of the fake account's user, `created_by` of every key. */
@@ -49,8 +54,11 @@ export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
 
 const pendingStatuses: ReadonlySet<string> = new Set(["scheduling", "running", "cancelling"])
 
+/** Whether `status` is still in progress: `scheduling`, `running` or `cancelling` (wire-facts). */
+export const isPendingStatus = (status: string): boolean => pendingStatuses.has(status)
+
 /** The step in force at `now`. */
-const stepAt = (operation: StoredOperation, now: number): Step => {
+export const stepAt = (operation: StoredOperation, now: number): Step => {
   let current = operation.steps[0]!
   for (const step of operation.steps) {
     if (step.at <= now) current = step
@@ -58,7 +66,19 @@ const stepAt = (operation: StoredOperation, now: number): Step => {
   return current
 }
 
-/** Distinct creation times in one project, so a `created_at` cursor never skips an item. */
+/**
+ * The steps of an operation that waits (`scheduling`) until `begin`, then is `scheduling` for
+ * its first second (or fifth of `runsFor`, whichever is shorter), `running`, and takes
+ * `status` at `begin + runsFor`; with `status` `scheduling` or `running` it stops there.
+ */
+export const stepsOf = (created: number, begin: number, runsFor: number, status: string): ReadonlyArray<Step> => {
+  const steps: Array<Step> = [{ at: created, status: "scheduling" }]
+  if (status !== "scheduling") steps.push({ at: begin + Math.min(1000, runsFor / 5), status: "running" })
+  if (status !== "scheduling" && status !== "running") steps.push({ at: begin + runsFor, status })
+  return steps
+}
+
+/** Distinct creation times in one list, so a `created_at` cursor never skips an item. */
 const distinct = (taken: Set<number>, at: number): number => {
   let time = at
   while (taken.has(time)) time += 1
@@ -66,7 +86,43 @@ const distinct = (taken: Set<number>, at: number): number => {
   return time
 }
 
-/** The in-memory state of one fake account. Single-threaded: every method runs to completion. */
+/** Inserts `item` into `list` (newest first by `created_at`), after any item created at the same time. */
+const insertNewestFirst = <A extends { readonly created_at: number }>(list: Array<A>, item: A): void => {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (list[middle]!.created_at >= item.created_at) low = middle + 1
+    else high = middle
+  }
+  list.splice(low, 0, item)
+}
+
+const isProjectId = Schema.is(ProjectId)
+const isOperationId = Schema.is(OperationId)
+
+/** An operation as the store adds it: every field resolved, times absolute (epoch ms). */
+export interface NewOperation {
+  readonly id: string
+  readonly project_id: string
+  readonly branch_id: string | undefined
+  readonly endpoint_id: string | undefined
+  readonly action: string
+  /** When it was created; moved forward by a millisecond or more if the project has one then. */
+  readonly created_at: number
+  /** When it starts to run (`created_at` unless it waits for another). */
+  readonly begin: number
+  readonly runsFor: number
+  readonly status: string
+  readonly failures_count: number
+  readonly error: string | undefined
+  readonly retry_at: number | undefined
+}
+
+/**
+ * The in-memory state of one fake account. Single-threaded: every method runs to completion.
+ * `revision` grows with every change, so a caller can tell when to save it.
+ */
 export class Store {
   readonly keys = new Map<number, StoredKey>()
   readonly keysByHash = new Map<string, StoredKey>()
@@ -75,21 +131,99 @@ export class Store {
   /** Per project, newest first by `created_at`. */
   readonly operations = new Map<string, Array<StoredOperation>>()
   readonly operationsById = new Map<string, StoredOperation>()
-  private nextKeyId = 1000001
+  private readonly projectTimes = new Set<number>()
+  private readonly operationTimes = new Map<string, Set<number>>()
+  nextKeyId = 1000001
+  revision = 0
+
+  /** Marks a change. */
+  changed(): void {
+    this.revision += 1
+  }
 
   addKey(name: string, hash: string, now: number): StoredKey {
-    const key: StoredKey = {
-      id: this.nextKeyId++,
+    return this.restoreKey({
+      id: this.nextKeyId,
       name,
       hash,
       created_at: now,
       revoked: false,
       last_used_at: null,
       last_used_from_addr: ""
-    }
+    })
+  }
+
+  /** Adds a key as it was saved. */
+  restoreKey(key: StoredKey): StoredKey {
     this.keys.set(key.id, key)
-    this.keysByHash.set(hash, key)
+    this.keysByHash.set(key.hash, key)
+    this.nextKeyId = Math.max(this.nextKeyId, key.id + 1)
+    this.changed()
     return key
+  }
+
+  /** A problem with a new project's id, or `undefined` when it can be added. */
+  projectProblem(id: string): string | undefined {
+    if (!isProjectId(id)) return `project id ${JSON.stringify(id)} does not match ^[a-z0-9-]{1,60}$`
+    if (this.operations.has(id)) return `project id ${id} appears twice`
+    return undefined
+  }
+
+  /** Adds a project whose id is good (see `projectProblem`); its `created_at` is made distinct. */
+  addProject(project: StoredProject): StoredProject {
+    const stored = { ...project, created_at: distinct(this.projectTimes, project.created_at) }
+    insertNewestFirst(this.projects, stored)
+    this.operations.set(stored.id, [])
+    this.changed()
+    return stored
+  }
+
+  /** A problem with a new operation's id or project, or `undefined` when it can be added. */
+  operationProblem(id: string, projectId: string): string | undefined {
+    if (!this.operations.has(projectId)) return `operation of unknown project ${projectId}`
+    if (!isOperationId(id)) return `operation id ${JSON.stringify(id)} is not a UUID`
+    if (this.operationsById.has(id)) return `operation id ${id} appears twice`
+    return undefined
+  }
+
+  /** Adds an operation whose id and project are good (see `operationProblem`). */
+  addOperation(operation: NewOperation): StoredOperation {
+    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
+    this.operationTimes.set(operation.project_id, taken)
+    const created = distinct(taken, operation.created_at)
+    const begin = Math.max(operation.begin, created)
+    return this.restoreOperation({
+      id: operation.id,
+      project_id: operation.project_id,
+      branch_id: operation.branch_id,
+      endpoint_id: operation.endpoint_id,
+      action: operation.action,
+      created_at: created,
+      steps: stepsOf(created, begin, operation.runsFor, operation.status),
+      failures_count: operation.failures_count,
+      error: operation.error,
+      retry_at: operation.retry_at
+    })
+  }
+
+  /** Adds an operation as it was saved (its project known, its id new). */
+  restoreOperation(operation: StoredOperation): StoredOperation {
+    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
+    this.operationTimes.set(operation.project_id, taken)
+    taken.add(operation.created_at)
+    insertNewestFirst(this.operations.get(operation.project_id)!, operation)
+    this.operationsById.set(operation.id, operation)
+    this.changed()
+    return operation
+  }
+
+  /**
+   * Rewrites the life of `operation` from `now` on: the steps before `now` stay, then `steps`.
+   * The first step (`scheduling` at creation) always stays.
+   */
+  rewrite(operation: StoredOperation, now: number, steps: ReadonlyArray<Step>): void {
+    operation.steps = [...operation.steps.filter((step, i) => i === 0 || step.at <= now), ...steps]
+    this.changed()
   }
 
   /**
@@ -99,63 +233,53 @@ export class Store {
   static fromSeed(seed: Seed, now: number): Effect.Effect<Store, InvalidSeed> {
     const problems: Array<string> = []
     const store = new Store()
-    const projectTimes = new Set<number>()
     for (const project of seed.projects ?? []) {
-      if (!isProjectId(project.id))
-        problems.push(`project id ${JSON.stringify(project.id)} does not match ^[a-z0-9-]{1,60}$`)
-      if (store.operations.has(project.id)) problems.push(`project id ${project.id} appears twice`)
-      store.projects.push({
-        id: project.id,
-        name: project.name ?? project.id,
-        region_id: project.region_id ?? "aws-us-east-2",
-        platform_id: project.platform_id ?? "aws",
-        provisioner: project.provisioner ?? "k8s-neonvm",
-        pg_version: project.pg_version ?? 17,
-        created_at: distinct(projectTimes, now - Duration.toMillis(project.age ?? "30 days"))
-      })
-      store.operations.set(project.id, [])
+      const problem = store.projectProblem(project.id)
+      if (problem !== undefined) problems.push(problem)
+      if (problem === undefined || !store.operations.has(project.id)) store.addProject(seedProject(project, now))
     }
-    store.projects.sort((a, b) => b.created_at - a.created_at)
-    const operationTimes = new Map<string, Set<number>>()
     for (const operation of seed.operations ?? []) {
-      const list = store.operations.get(operation.project_id)
-      if (list === undefined) {
-        problems.push(`operation of unknown project ${operation.project_id}`)
-        continue
-      }
       const id = operation.id ?? crypto.randomUUID()
-      if (!isOperationId(id)) problems.push(`operation id ${JSON.stringify(id)} is not a UUID`)
-      if (store.operationsById.has(id)) problems.push(`operation id ${id} appears twice`)
-      const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
-      operationTimes.set(operation.project_id, taken)
-      const created = distinct(taken, now - Duration.toMillis(operation.age ?? 0))
-      const runsFor = Duration.toMillis(operation.runsFor ?? "2 seconds")
-      const status = operation.status ?? "finished"
-      const steps: Array<Step> = [{ at: created, status: "scheduling" }]
-      if (status !== "scheduling") steps.push({ at: created + Math.min(1000, runsFor / 5), status: "running" })
-      if (status !== "scheduling" && status !== "running") steps.push({ at: created + runsFor, status })
-      const stored: StoredOperation = {
-        id,
-        project_id: operation.project_id,
-        branch_id: operation.branch_id,
-        endpoint_id: operation.endpoint_id,
-        action: operation.action,
-        created_at: created,
-        steps,
-        failures_count: operation.failures_count ?? 0,
-        error: operation.error,
-        retry_at: operation.retryIn === undefined ? undefined : now + Duration.toMillis(operation.retryIn)
+      const problem = store.operationProblem(id, operation.project_id)
+      if (problem !== undefined) {
+        problems.push(problem)
+        if (!store.operations.has(operation.project_id) || store.operationsById.has(id)) continue
       }
-      list.push(stored)
-      store.operationsById.set(id, stored)
+      store.addOperation(seedOperation(operation, id, now))
     }
-    for (const list of store.operations.values()) list.sort((a, b) => b.created_at - a.created_at)
     return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
   }
 }
 
-const isProjectId = Schema.is(ProjectId)
-const isOperationId = Schema.is(OperationId)
+/** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
+export const seedProject = (project: SeedProject, now: number): StoredProject => ({
+  id: project.id,
+  name: project.name ?? project.id,
+  region_id: project.region_id ?? "aws-us-east-2",
+  platform_id: project.platform_id ?? "aws",
+  provisioner: project.provisioner ?? "k8s-neonvm",
+  pg_version: project.pg_version ?? 17,
+  created_at: now - Duration.toMillis(project.age ?? "30 days")
+})
+
+/** A seed's operation with its defaults, its times relative to `now`. */
+const seedOperation = (operation: SeedOperation, id: string, now: number): NewOperation => {
+  const created = now - Duration.toMillis(operation.age ?? 0)
+  return {
+    id,
+    project_id: operation.project_id,
+    branch_id: operation.branch_id,
+    endpoint_id: operation.endpoint_id,
+    action: operation.action,
+    created_at: created,
+    begin: created,
+    runsFor: Duration.toMillis(operation.runsFor ?? "2 seconds"),
+    status: operation.status ?? "finished",
+    failures_count: operation.failures_count ?? 0,
+    error: operation.error,
+    retry_at: operation.retryIn === undefined ? undefined : now + Duration.toMillis(operation.retryIn)
+  }
+}
 
 /** Epoch ms as the ISO 8601 UTC string the API sends. */
 export const iso = (ms: number) => new Date(ms).toISOString()
@@ -176,10 +300,9 @@ export const operationJson = (operation: StoredOperation, now: number) => {
     ...(operation.retry_at !== undefined && done ? { retry_at: iso(operation.retry_at) } : {}),
     created_at: iso(operation.created_at),
     updated_at: iso(step.at),
-    total_duration_ms: (done ? step.at : now) - operation.created_at
+    total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at)
   }
 }
-
 /** A project list item as a real server sends it (wire-facts "Projects"). */
 export const projectJson = (project: StoredProject) => ({
   id: project.id,
@@ -228,3 +351,65 @@ export const keyRevokedJson = (key: StoredKey) => ({
   last_used_from_addr: key.last_used_from_addr,
   revoked: key.revoked
 })
+
+/** The state of `store` as a `Snapshot` (times epoch ms). */
+export const snapshotOf = (store: Store): Snapshot => ({
+  version: 1,
+  next_key_id: store.nextKeyId,
+  api_keys: Array.from(store.keys.values(), (key) => ({ ...key })),
+  projects: store.projects.map((project) => ({ ...project })),
+  operations: Array.from(store.operations.values()).flatMap((operations) =>
+    operations.map((operation) => ({
+      id: operation.id,
+      project_id: operation.project_id,
+      ...(operation.branch_id !== undefined ? { branch_id: operation.branch_id } : {}),
+      ...(operation.endpoint_id !== undefined ? { endpoint_id: operation.endpoint_id } : {}),
+      action: operation.action,
+      created_at: operation.created_at,
+      steps: operation.steps.map((step) => ({ ...step })) as unknown as Snapshot["operations"][number]["steps"],
+      failures_count: operation.failures_count,
+      ...(operation.error !== undefined ? { error: operation.error } : {}),
+      ...(operation.retry_at !== undefined ? { retry_at: operation.retry_at } : {})
+    }))
+  )
+})
+
+/**
+ * The store a snapshot describes, or every problem in it: a bad or repeated id, a repeated key
+ * hash, an operation of an unknown project.
+ */
+export const storeOf = (snapshot: Snapshot): Effect.Effect<Store, InvalidSeed> => {
+  const store = new Store()
+  const problems: Array<string> = []
+  for (const key of snapshot.api_keys) {
+    if (store.keys.has(key.id)) problems.push(`API key id ${key.id} appears twice`)
+    else if (store.keysByHash.has(key.hash)) problems.push(`API key ${key.id} has the hash of another key`)
+    else store.restoreKey({ ...key })
+  }
+  store.nextKeyId = Math.max(store.nextKeyId, snapshot.next_key_id)
+  for (const project of snapshot.projects) {
+    const problem = store.projectProblem(project.id)
+    if (problem === undefined) store.addProject(project)
+    else problems.push(problem)
+  }
+  for (const operation of snapshot.operations) {
+    const problem = store.operationProblem(operation.id, operation.project_id)
+    if (problem !== undefined) {
+      problems.push(problem)
+      continue
+    }
+    store.restoreOperation({
+      id: operation.id,
+      project_id: operation.project_id,
+      branch_id: operation.branch_id,
+      endpoint_id: operation.endpoint_id,
+      action: operation.action,
+      created_at: operation.created_at,
+      steps: operation.steps,
+      failures_count: operation.failures_count,
+      error: operation.error,
+      retry_at: operation.retry_at
+    })
+  }
+  return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+/**
+ * `dbplatform-emulator`: serves the fake control API v2 on a loopback port until stopped
+ * (Ctrl-C, SIGINT or SIGTERM: a clean shutdown that saves the state file), and prints its base
+ * URL and a bootstrap API key on stdout:
+ *
+ * ```
+ * dbplatform-emulator: serving the control API v2 (seed: built-in realistic account; state: none)
+ * DBPLATFORM_BASE_URL=http://127.0.0.1:4010/api/v2
+ * DBPLATFORM_API_KEY=6f1c...
+ * ```
+ *
+ * Flags: `--port` (0: any free port), `--host` (127.0.0.1), `--seed FILE` (JSON, `Seed.SeedFile`),
+ * `--state FILE`, `--rate-limit LIMIT/INTERVAL` (e.g. `40/1s`, `700/1m`). The environment
+ * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed).
+ * Exits 1 with a one-line reason when it cannot start (bad flags, seed or state file, port taken).
+ */
+import { Command, Options, ValidationError } from "@effect/cli"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { type FakePlatform, Seed } from "@dbplatform/testing"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as Console from "effect/Console"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Emulator from "../Emulator.js"
+
+/** `LIMIT/INTERVAL`: a number of requests per interval of `ms`, `s`, `m` or `h`, e.g. `40/1s`, `700/1m`. */
+const RateLimitFlag = Schema.String.pipe(
+  Schema.pattern(/^\d{1,9}\/\d{0,9}(ms|s|m|h)$/, {
+    message: () => "a rate limit is LIMIT/INTERVAL, e.g. 40/1s or 700/1m (units: ms, s, m, h)"
+  }),
+  Schema.transform(
+    Schema.Struct({ limit: Schema.Int.pipe(Schema.positive()), intervalMs: Schema.Number.pipe(Schema.positive()) }),
+    {
+      strict: true,
+      decode: (text) => {
+        const [, limit, amount, unit] = /^(\d+)\/(\d*)(ms|s|m|h)$/.exec(text)!
+        const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as "ms" | "s" | "m" | "h"]
+        return { limit: Number(limit), intervalMs: Number(amount === "" ? 1 : amount) * scale }
+      },
+      encode: ({ limit, intervalMs }) => `${limit}/${intervalMs}ms`
+    }
+  )
+)
+
+const port = Options.integer("port").pipe(
+  Options.withDescription("TCP port to listen on; 0 (the default) picks any free port"),
+  Options.withDefault(0)
+)
+const host = Options.text("host").pipe(
+  Options.withDescription("Address to listen on; loopback only by default"),
+  Options.withDefault("127.0.0.1")
+)
+const seed = Options.file("seed", { exists: "yes" }).pipe(
+  Options.withDescription(
+    "A seed file (JSON: bootstrapKey?, projects[], operations[]); the built-in realistic account otherwise"
+  ),
+  Options.optional
+)
+const state = Options.file("state").pipe(
+  Options.withDescription("Keep keys (hashes only), projects and operations in this file across restarts"),
+  Options.optional
+)
+const rateLimit = Options.text("rate-limit").pipe(
+  Options.withSchema(RateLimitFlag),
+  Options.withDescription("Per-key rate limit LIMIT/INTERVAL, e.g. 40/1s: past it, 429 with Retry-After"),
+  Options.optional
+)
+
+/** The seed from `--seed FILE`, or the built-in realistic account. */
+const seedFrom = (path: Option.Option<string>) =>
+  Option.match(path, {
+    onNone: () => Effect.succeed(Seed.realistic()),
+    onSome: (file) =>
+      Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
+        Effect.flatMap(Seed.fromJson),
+        Effect.mapError((error) =>
+          error._tag === "InvalidSeed"
+            ? new Seed.InvalidSeed({ problems: error.problems.map((problem) => `${file}: ${problem}`) })
+            : error
+        )
+      )
+  })
+
+const command = Command.make(
+  "dbplatform-emulator",
+  { port, host, seed, state, rateLimit },
+  ({ port, host, seed, state, rateLimit }) =>
+    Effect.gen(function* () {
+      const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
+      const limit: FakePlatform.RateLimit | undefined = Option.getOrUndefined(
+        Option.map(rateLimit, ({ limit, intervalMs }) => ({ limit, interval: Duration.millis(intervalMs) }))
+      )
+      const options: Emulator.Options = {
+        port,
+        host,
+        seed: yield* seedFrom(seed),
+        statePath: Option.getOrUndefined(state),
+        rateLimit: limit,
+        bootstrapKey: Option.getOrUndefined(given)
+      }
+      yield* Effect.gen(function* () {
+        const emulator = yield* Emulator.Emulator
+        const source = emulator.restored
+          ? `state: restored from ${Option.getOrThrow(state)}`
+          : `seed: ${Option.getOrElse(seed, () => "built-in realistic account")}; state: ${Option.getOrElse(state, () => "none")}`
+        yield* Console.log(
+          [
+            `dbplatform-emulator: serving the control API v2 (${source}${limit === undefined ? "" : `; rate limit ${limit.limit} per ${Duration.format(limit.interval)} per key`})`,
+            `DBPLATFORM_BASE_URL=${emulator.baseUrl}`,
+            // Printed once, on purpose: the emulator's own test key, not a real platform key.
+            Option.isSome(given)
+              ? "DBPLATFORM_API_KEY is the value of DBPLATFORM_EMULATOR_KEY"
+              : `DBPLATFORM_API_KEY=${Redacted.value(emulator.bootstrapKey)}`
+          ].join("\n")
+        )
+        yield* Effect.addFinalizer(() => Console.error("dbplatform-emulator: stopped"))
+        return yield* Effect.never
+      }).pipe(Effect.scoped, Effect.provide(Emulator.layer(options)))
+    })
+).pipe(Command.withDescription("Serve the fake control API v2 on a loopback port until stopped"))
+
+/** One line saying why the emulator could not start. */
+const reason = (error: unknown): string => {
+  if (ValidationError.isValidationError(error)) return "invalid arguments (see above)"
+  if (typeof error === "object" && error !== null) {
+    const tag = "_tag" in error ? `${String(error._tag)}: ` : ""
+    const message = "message" in error ? String(error.message) : String(error)
+    return `${tag}${message}`.replace(/\s+/g, " ")
+  }
+  return String(error)
+}
+
+Command.run(command, { name: "dbplatform-emulator", version: "0.1.0" })(process.argv).pipe(
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.void
+      : Effect.sync(() => {
+          const failure = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
+          process.stderr.write(`dbplatform-emulator failed: ${reason(failure)}\n`)
+          process.exitCode = 1
+        })
+  ),
+  Effect.provide(Layer.mergeAll(NodeContext.layer)),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

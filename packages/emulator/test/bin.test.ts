@@ -1,0 +1,187 @@
+/**
+ * The shipped command, `dist/esm/bin/emulator.js`, run as a child process, as a user runs it: what it
+ * prints, what `fetch` (as `curl` would) gets from it, how it stops, what it keeps across
+ * restarts. Turbo builds the package before its tests (packages/emulator/turbo.json).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+
+const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-emulator-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+interface Running {
+  readonly child: ChildProcess
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** Starts the emulator with `args`; resolves once it printed its URL and key, rejects if it exits first. */
+const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    const check = setInterval(() => {
+      const baseUrl = /^DBPLATFORM_BASE_URL=(.+)$/m.exec(stdout)?.[1]
+      const apiKey = /^DBPLATFORM_API_KEY(?:=(.+)| is .+)$/m.exec(stdout)
+      if (baseUrl !== undefined && apiKey !== null) {
+        clearInterval(check)
+        resolve({
+          child,
+          baseUrl,
+          apiKey: apiKey[1] ?? env.DBPLATFORM_EMULATOR_KEY ?? "",
+          stdout: () => stdout,
+          stderr: () => stderr,
+          exited
+        })
+      }
+    }, 20)
+    exited.then((code) => {
+      clearInterval(check)
+      reject(new Error(`exited with ${code}: ${stderr}`))
+    })
+  })
+}
+
+/** Runs the emulator with `args` until it exits by itself (it should fail to start). */
+const failing = async (args: ReadonlyArray<string>) => {
+  const child = spawn(process.execPath, [bin, ...args])
+  let stderr = ""
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
+  return { code, stderr }
+}
+
+const get = async (running: Running, path: string, key = running.apiKey) => {
+  const response = await fetch(`${running.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } })
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any }
+}
+
+const stop = async (running: Running, signal: NodeJS.Signals) => {
+  running.child.kill(signal)
+  return running.exited
+}
+
+describe("dbplatform-emulator", () => {
+  it("prints a loopback base URL and a key; lists projects and operations with it; 401 GeneralError with a bad key; SIGINT exits 0", async () => {
+    const running = await start([])
+    expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/)
+    expect(running.apiKey).toMatch(/^[0-9a-f]{64}$/)
+    const projects = await get(running, "/projects")
+    expect(projects.status).toBe(200)
+    expect(projects.body.projects).toHaveLength(4)
+    const operations = await get(running, `/projects/${projects.body.projects[0].id}/operations?limit=5`)
+    expect(operations.body.operations).toHaveLength(5)
+    expect(operations.body.pagination.cursor).toMatch(/Z$/)
+    const refused = await get(running, "/projects", "not-the-key")
+    expect(refused.status).toBe(401)
+    expect(refused.body).toEqual({ code: "", message: expect.any(String), request_id: expect.any(String) })
+    expect(await stop(running, "SIGINT")).toBe(0)
+    expect(running.stderr()).toContain("stopped")
+  }, 30_000)
+
+  it("--state keeps keys (hashes only), projects and operations across a SIGTERM restart", async () => {
+    const state = join(dir, "state.json")
+    const seed = join(dir, "seed.json")
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        projects: [{ id: "spring-example-302709", name: "billing" }],
+        operations: [{ project_id: "spring-example-302709", action: "start_compute", runsFor: "1 hour" }]
+      })
+    )
+    const first = await start(["--seed", seed, "--state", state, "--port", "0"])
+    const created = await fetch(`${first.baseUrl}/api_keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${first.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ key_name: "kept" })
+    }).then((response) => response.json() as Promise<any>)
+    const operationsBefore = await get(first, "/projects/spring-example-302709/operations")
+    expect(await stop(first, "SIGTERM")).toBe(0)
+
+    const saved = readFileSync(state, "utf8")
+    expect(saved).not.toContain(created.key)
+    expect(saved).not.toContain(first.apiKey)
+    expect(JSON.parse(saved).api_keys.map((key: any) => key.name)).toEqual(["bootstrap", "kept"])
+
+    const second = await start(["--state", state])
+    expect(second.stdout()).toContain(`state: restored from ${state}`)
+    // The key created before the restart still works; so does the first run's bootstrap key.
+    expect((await get(second, "/projects", created.key)).body.projects.map((p: any) => p.id)).toEqual([
+      "spring-example-302709"
+    ])
+    expect((await get(second, "/api_keys", first.apiKey)).status).toBe(200)
+    const operationsAfter = await get(second, "/projects/spring-example-302709/operations")
+    expect(operationsAfter.body.operations.map((o: any) => [o.id, o.action, o.created_at])).toEqual(
+      operationsBefore.body.operations.map((o: any) => [o.id, o.action, o.created_at])
+    )
+    expect(await stop(second, "SIGTERM")).toBe(0)
+  }, 30_000)
+
+  it("DBPLATFORM_EMULATOR_KEY fixes the bootstrap key across restarts, and is not printed", async () => {
+    const state = join(dir, "fixed-key.json")
+    const env = { DBPLATFORM_EMULATOR_KEY: "my-fixed-emulator-key" }
+    for (let run = 0; run < 2; run++) {
+      const running = await start(["--state", state], env)
+      expect(running.stdout()).not.toContain("my-fixed-emulator-key")
+      expect((await get(running, "/api_keys")).body.map((key: any) => key.name)).toEqual(["bootstrap"])
+      expect(await stop(running, "SIGTERM")).toBe(0)
+    }
+  }, 30_000)
+
+  it("--rate-limit answers 429 with Retry-After past the limit", async () => {
+    const running = await start(["--rate-limit", "2/1m"])
+    expect(running.stdout()).toContain("rate limit 2 per 1m per key")
+    expect((await get(running, "/projects")).status).toBe(200)
+    expect((await get(running, "/projects")).status).toBe(200)
+    const limited = await get(running, "/projects")
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(50)
+    expect(limited.body.message).toContain("rate limit")
+    expect(await stop(running, "SIGTERM")).toBe(0)
+  }, 30_000)
+
+  it("fails clearly and exits 1 on a bad seed file, a corrupt state file (left as it is), a bad flag or a taken port", async () => {
+    const seed = join(dir, "bad-seed.json")
+    writeFileSync(seed, JSON.stringify({ projects: [{ id: "Bad_Id" }], operations: [{ project_id: 7 }] }))
+    const badSeed = await failing(["--seed", seed])
+    expect(badSeed.code).toBe(1)
+    expect(badSeed.stderr).toContain("InvalidSeed")
+    expect(badSeed.stderr).toContain("operations.0.project_id")
+
+    const state = join(dir, "corrupt.json")
+    writeFileSync(state, '{"version":1,"api_keys":[')
+    const corrupt = await failing(["--state", state])
+    expect(corrupt.code).toBe(1)
+    expect(corrupt.stderr).toContain("StateFileError")
+    expect(readFileSync(state, "utf8")).toBe('{"version":1,"api_keys":[')
+
+    const badFlag = await failing(["--rate-limit", "fast"])
+    expect(badFlag.code).toBe(1)
+
+    const running = await start([])
+    const port = new URL(running.baseUrl).port
+    const taken = await failing(["--port", port])
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toContain("ServeError")
+    expect(await stop(running, "SIGTERM")).toBe(0)
+  }, 60_000)
+})

@@ -1,0 +1,119 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Chunk from "effect/Chunk"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+
+/** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
+export const bodyLimitBytes = 64 * 1024
+
+/** Why a request is refused before it reaches a route: its status and message. */
+export interface Refused {
+  readonly status: number
+  readonly message: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** A declared `Content-Length` over the limit, or not a number: refused before reading anything. */
+export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerRequest): Refused | undefined => {
+  const declared = request.headers["content-length"]
+  if (declared === undefined) return undefined
+  if (!/^\d{1,15}$/.test(declared)) return { status: 400, message: "Content-Length must be a number of bytes" }
+  return Number(declared) > bodyLimitBytes
+    ? { status: 413, message: `request body is larger than ${bodyLimitBytes} bytes` }
+    : undefined
+}
+
+/**
+ * The request body as text, keeping at most `bodyLimitBytes`: a larger body fails with a 413
+ * `Refused`. The rest of a larger body is read and dropped, never kept, so the connection stays
+ * usable and the 413 reaches the client (stopping early would make Node destroy the socket
+ * before the answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot
+ * be read is a 400.
+ */
+export const readBodyText: Effect.Effect<string, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request) =>
+    request.stream.pipe(
+      Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
+        const size = read.size + chunk.length
+        return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
+      }),
+      Effect.mapError((): Refused => ({ status: 400, message: "request body could not be read" })),
+      Effect.filterOrFail(
+        (read) => read.size <= bodyLimitBytes,
+        (): Refused => ({ status: 413, message: `request body is larger than ${bodyLimitBytes} bytes` })
+      ),
+      Effect.map(({ chunks, size }) => {
+        const bytes = new Uint8Array(size)
+        let offset = 0
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset)
+          offset += chunk.length
+        }
+        return new TextDecoder().decode(bytes)
+      })
+    )
+)
+
+/**
+ * A path the fake refuses before routing: malformed percent-encoding, or a segment that is (or
+ * decodes to) `.` or `..`, or holds an encoded `/` or `\` (path traversal in an id).
+ */
+export const pathRefusal = (rawPath: string): Refused | undefined => {
+  for (const segment of rawPath.split("/")) {
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(segment)
+    } catch {
+      return { status: 400, message: "path holds malformed percent-encoding" }
+    }
+    if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) {
+      return { status: 400, message: "path segments must not be dot segments or hold slashes" }
+    }
+  }
+  return undefined
+}
+
+/**
+ * Options of the fake's per-key rate limit: at most `limit` requests per `interval` for each
+ * API key (a fixed window starting at a key's first request).
+ *
+ * @since 0.1.0
+ */
+export interface RateLimit {
+  /** Requests allowed per key in one window: an integer >= 1. */
+  readonly limit: number
+  /** The window, on the `Clock`, e.g. `"1 second"` or `"1 minute"`. */
+  readonly interval: Duration.DurationInput
+}
+
+/** Fixed windows per key id: how many requests each key made in its current window. */
+export class KeyRateLimit {
+  private readonly windows = new Map<number, { start: number; count: number }>()
+  private readonly intervalMs: number
+
+  constructor(
+    private readonly limit: number,
+    interval: Duration.DurationInput
+  ) {
+    this.intervalMs = Duration.toMillis(interval)
+  }
+
+  /**
+   * Counts a request of key `keyId` at `now` (epoch ms): `undefined` when allowed, else the
+   * milliseconds until the key's window ends.
+   */
+  take(keyId: number, now: number): number | undefined {
+    const window = this.windows.get(keyId)
+    if (window === undefined || now - window.start >= this.intervalMs) {
+      this.windows.set(keyId, { start: now, count: 1 })
+      return undefined
+    }
+    if (window.count < this.limit) {
+      window.count += 1
+      return undefined
+    }
+    return window.start + this.intervalMs - now
+  }
+}

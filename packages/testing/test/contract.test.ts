@@ -1,0 +1,284 @@
+/**
+ * The contract suite: the same assertions, at the HTTP level and through the SDK client, run
+ * against the fake in memory (`FakeHttpClient`) and served on a real loopback socket
+ * (`NodeHttpServer` + `FetchHttpClient`). What they assert is wire-facts.md: limits and
+ * defaults per route, newest-first order, the cursor, the last page, the error bodies, the
+ * shapes of the API key routes, the id patterns.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
+import { ProjectId } from "@dbplatform/core"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import { createServer } from "node:http"
+import * as DbPlatformTest from "../src/DbPlatformTest.js"
+import * as FakeHttpClient from "../src/FakeHttpClient.js"
+import * as FakePlatform from "../src/FakePlatform.js"
+import * as Seed from "../src/Seed.js"
+
+/** 12 projects (more than one default page), 41 operations each, none pending. */
+const seed = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
+const firstProject = ProjectId.make(seed.projects![0]!.id)
+
+/** Where the suite sends its requests: a base URL, an `HttpClient` that reaches it, and the fake behind it. */
+class Target extends Context.Tag("contract/Target")<
+  Target,
+  { readonly baseUrl: string; readonly http: HttpClient.HttpClient; readonly fake: FakePlatform.Service }
+>() {}
+
+const inMemory = Layer.effect(
+  Target,
+  Effect.map(FakePlatform.make(seed), (fake) => ({
+    baseUrl: DbPlatformTest.baseUrl,
+    http: FakeHttpClient.make(fake.httpApp),
+    fake
+  }))
+)
+
+const onLoopbackSocket = Layer.effect(
+  Target,
+  Effect.all({ baseUrl: FakePlatform.serverBaseUrl, http: HttpClient.HttpClient, fake: FakePlatform.FakePlatform })
+).pipe(
+  Layer.provide(FakePlatform.layerServer),
+  Layer.provide(FetchHttpClient.layer),
+  Layer.provideMerge(FakePlatform.layer(seed)),
+  Layer.provide(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+)
+
+interface Answer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: any
+}
+
+/** Sends `method path` (relative to the base URL) with the bootstrap key unless `key` says otherwise. */
+const call = (
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  options: {
+    readonly key?: string | Redacted.Redacted<string> | null
+    readonly json?: unknown
+    readonly requestId?: string
+  } = {}
+) =>
+  Effect.gen(function* () {
+    const { baseUrl, http, fake } = yield* Target
+    let request = HttpClientRequest.make(method)(`${baseUrl}${path}`).pipe(HttpClientRequest.acceptJson)
+    const key = options.key === undefined ? fake.bootstrapKey : options.key
+    if (key !== null) request = HttpClientRequest.bearerToken(request, key)
+    if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
+    if (options.requestId !== undefined)
+      request = HttpClientRequest.setHeader(request, "x-request-id", options.requestId)
+    const response = yield* http.execute(request)
+    const text = yield* response.text
+    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+  }) as Effect.Effect<Answer, unknown, Target>
+
+/** Runs `self` with the SDK client over the target's `HttpClient`, authenticated by the bootstrap key. */
+const withSdk = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Target, ({ baseUrl, http, fake }) =>
+    Effect.provide(
+      self,
+      DbPlatform.layer({ baseUrl, apiKey: fake.bootstrapKey }).pipe(
+        Layer.provide(Layer.succeed(HttpClient.HttpClient, http))
+      )
+    )
+  )
+
+const expectGeneralError = (answer: Answer, status: number) => {
+  expect(answer.status).toBe(status)
+  expect(answer.headers["content-type"]).toContain("application/json")
+  expect(answer.body).toEqual({ code: expect.any(String), message: expect.any(String), request_id: expect.any(String) })
+  expect(answer.body.message.length).toBeGreaterThan(0)
+}
+
+const millis = (timestamp: string) => Date.parse(timestamp)
+const isNewestFirst = (items: ReadonlyArray<{ readonly created_at: string }>) =>
+  items.every((item, i) => i === 0 || millis(items[i - 1]!.created_at) > millis(item.created_at))
+const fractionalTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+const targets = [
+  ["in memory (FakeHttpClient)", inMemory],
+  ["on a loopback socket (NodeHttpServer + fetch)", onLoopbackSocket]
+] as const
+
+for (const [name, target] of targets) {
+  describe(`contract: ${name}`, () => {
+    const test = (title: string, body: Effect.Effect<void, unknown, Target>) =>
+      it.live(title, () => Effect.provide(body, target))
+
+    test(
+      "GET /projects: 200, newest first, 10 by default, limit 1..400, cursor on every page",
+      Effect.gen(function* () {
+        const first = yield* call("GET", "/projects")
+        expect(first.status).toBe(200)
+        expect(first.body.projects).toHaveLength(10)
+        expect(isNewestFirst(first.body.projects)).toBe(true)
+        expect(first.body.pagination.cursor).toMatch(fractionalTimestamp)
+        expect(first.body.pagination.cursor).toBe(first.body.projects[9].created_at)
+        for (const project of first.body.projects) expect(project.id).toMatch(/^[a-z0-9-]{1,60}$/)
+        const rest = yield* call("GET", `/projects?limit=10&cursor=${encodeURIComponent(first.body.pagination.cursor)}`)
+        expect(rest.body.projects).toHaveLength(2)
+        expect(rest.body.pagination.cursor).toBe(rest.body.projects[1].created_at)
+        const all = yield* call("GET", "/projects?limit=400")
+        expect(all.body.projects.map((p: any) => p.id)).toEqual(
+          [...first.body.projects, ...rest.body.projects].map((p: any) => p.id)
+        )
+        expect(all.body).toMatchObject({ applications: {}, integrations: {} })
+        for (const limit of ["0", "401", "ten", "1.5", "-1"])
+          expectGeneralError(yield* call("GET", `/projects?limit=${limit}`), 400)
+      })
+    )
+
+    test(
+      "GET operations: all by default, limit 1..1000, newest first, created_at cursor (URL-encoded), short and empty last pages",
+      Effect.gen(function* () {
+        const path = `/projects/${firstProject}/operations`
+        const all = yield* call("GET", path)
+        expect(all.status).toBe(200)
+        expect(all.body.operations).toHaveLength(41)
+        expect(isNewestFirst(all.body.operations)).toBe(true)
+        expect(all.body.pagination.cursor).toMatch(fractionalTimestamp)
+        for (const operation of all.body.operations) {
+          expect(operation.id).toMatch(uuid)
+          expect(operation).toMatchObject({ project_id: firstProject, failures_count: expect.any(Number) })
+          expect(typeof operation.total_duration_ms).toBe("number")
+          if (operation.action === "create_branch") expect(operation.endpoint_id).toBeUndefined()
+        }
+        const walked: Array<string> = []
+        let cursor: string | undefined
+        let pages = 0
+        while (true) {
+          const page = yield* call(
+            "GET",
+            `${path}?limit=15${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
+          )
+          pages += 1
+          walked.push(...page.body.operations.map((operation: any) => operation.id))
+          expect(page.body.pagination.cursor).toMatch(fractionalTimestamp)
+          if (page.body.operations.length < 15) break
+          expect(page.body.pagination.cursor).toBe(page.body.operations[14].created_at)
+          cursor = page.body.pagination.cursor
+        }
+        expect(pages).toBe(3)
+        expect(walked).toEqual(all.body.operations.map((operation: any) => operation.id))
+        // After the last item: an empty page, still with a cursor.
+        const lastCreated = all.body.operations[40].created_at
+        const empty = yield* call("GET", `${path}?limit=5&cursor=${encodeURIComponent(lastCreated)}`)
+        expect(empty.body.operations).toEqual([])
+        expect(empty.body.pagination.cursor).toMatch(fractionalTimestamp)
+        expect((yield* call("GET", `${path}?limit=1000`)).body.operations).toHaveLength(41)
+        for (const query of ["limit=1001", "limit=0", "cursor=yesterday", "cursor=2024-13-01T00:00:00Z"]) {
+          expectGeneralError(yield* call("GET", `${path}?${query}`), 400)
+        }
+      })
+    )
+
+    test(
+      "GET one operation: { operation }; an unknown project or operation is 404, a bad id 400",
+      Effect.gen(function* () {
+        const all = yield* call("GET", `/projects/${firstProject}/operations?limit=1`)
+        const id = all.body.operations[0].id
+        const one = yield* call("GET", `/projects/${firstProject}/operations/${id}`)
+        expect(one.status).toBe(200)
+        expect(one.body).toEqual({ operation: all.body.operations[0] })
+        expectGeneralError(yield* call("GET", `/projects/no-such-project-1/operations/${id}`), 404)
+        expectGeneralError(yield* call("GET", `/projects/${firstProject}/operations/${crypto.randomUUID()}`), 404)
+        expectGeneralError(yield* call("GET", "/projects/no-such-project-1/operations"), 404)
+        expectGeneralError(yield* call("GET", `/projects/${firstProject}/operations/not-a-uuid`), 400)
+        expectGeneralError(yield* call("GET", "/projects/Not_A_Project/operations"), 400)
+      })
+    )
+
+    test(
+      "API keys: POST is 200 with created_by a uuid; GET a bare array with created_by an object; revoke, then 404",
+      Effect.gen(function* () {
+        const created = yield* call("POST", "/api_keys", { json: { key_name: "contract" } })
+        expect(created.status).toBe(200)
+        expect(created.body).toMatchObject({ id: expect.any(Number), key: expect.any(String), name: "contract" })
+        expect(created.body.created_by).toMatch(uuid)
+        const listed = yield* call("GET", "/api_keys")
+        expect(listed.status).toBe(200)
+        expect(Array.isArray(listed.body)).toBe(true)
+        const item = listed.body.find((key: any) => key.id === created.body.id)
+        expect(item).toMatchObject({
+          name: "contract",
+          created_by: { id: created.body.created_by, name: expect.any(String) }
+        })
+        expect(item).not.toHaveProperty("key")
+        expect((yield* call("GET", "/api_keys", { key: created.body.key })).status).toBe(200)
+        const revoked = yield* call("DELETE", `/api_keys/${created.body.id}`)
+        expect(revoked.status).toBe(200)
+        expect(revoked.body).toMatchObject({ id: created.body.id, revoked: true, created_by: created.body.created_by })
+        expectGeneralError(yield* call("DELETE", `/api_keys/${created.body.id}`), 404)
+        expectGeneralError(yield* call("DELETE", "/api_keys/999999999"), 404)
+        expectGeneralError(yield* call("DELETE", "/api_keys/abc"), 400)
+        expectGeneralError(yield* call("POST", "/api_keys", { json: {} }), 400)
+        expectGeneralError(yield* call("POST", "/api_keys", { json: { key_name: "x".repeat(65) } }), 400)
+        expectGeneralError(yield* call("GET", "/api_keys", { key: created.body.key }), 401)
+      })
+    )
+
+    test(
+      "401 for a missing, unknown or revoked key on every route; X-Request-ID echoed as request_id; unknown routes 404",
+      Effect.gen(function* () {
+        for (const [method, path] of [
+          ["GET", "/api_keys"],
+          ["POST", "/api_keys"],
+          ["DELETE", "/api_keys/1"],
+          ["GET", "/projects"],
+          ["GET", `/projects/${firstProject}/operations`]
+        ] as const) {
+          expectGeneralError(yield* call(method, path, { key: null }), 401)
+          expectGeneralError(yield* call(method, path, { key: "not-a-key" }), 401)
+        }
+        const echoed = yield* call("GET", "/projects", { key: null, requestId: "contract-42" })
+        expect(echoed.body.request_id).toBe("contract-42")
+        expectGeneralError(yield* call("GET", "/branches"), 404)
+        expectGeneralError(yield* call("GET", "/projects/x/y/z/w"), 404)
+      })
+    )
+
+    test(
+      "through the SDK client: every project and operation streamed, a key created, used and revoked, typed errors",
+      withSdk(
+        Effect.gen(function* () {
+          const projects = yield* Projects.Projects
+          const operations = yield* Operations.Operations
+          const apiKeys = yield* ApiKeys.ApiKeys
+          expect(Chunk.size(yield* Stream.runCollect(projects.list()))).toBe(12)
+          const streamed = yield* Stream.runCollect(operations.list(firstProject, { pageSize: 7 }))
+          expect(Chunk.size(streamed)).toBe(41)
+          const created = yield* apiKeys.create("sdk")
+          expect((yield* apiKeys.list()).map((key) => key.name)).toContain("sdk")
+          expect((yield* apiKeys.revoke(created.id)).revoked).toBe(true)
+          expect((yield* Effect.flip(apiKeys.revoke(created.id)))._tag).toBe("NotFound")
+          const missing = yield* Effect.flip(operations.page(ProjectId.make("no-such-project-1")))
+          expect(missing).toMatchObject({ _tag: "NotFound", status: 404 })
+          const wrongKey = yield* Target.pipe(
+            Effect.flatMap(({ baseUrl, http }) =>
+              Effect.flatMap(Projects.Projects, (projects) => projects.page()).pipe(
+                Effect.provide(
+                  DbPlatform.layer({ baseUrl, apiKey: Redacted.make("wrong") }).pipe(
+                    Layer.provide(Layer.succeed(HttpClient.HttpClient, http))
+                  )
+                )
+              )
+            ),
+            Effect.flip
+          )
+          expect(wrongKey._tag).toBe("Unauthorized")
+        })
+      )
+    )
+  })
+}
