@@ -24,8 +24,9 @@ import { validate } from "./internal/input.js"
 
 /**
  * The `ApiKeys` service: create, list and revoke the account's API keys (§2.1–2.3, §3.1). Each
- * method fails with a `CallError` (an error status, a body that does not decode, or no response);
- * `create` also with `InvalidRequest`.
+ * method fails with a `CallError` (401, 429, 5xx, an unexpected status, a body that does not
+ * decode, or no response); `create` also with `InvalidRequest`, `BadRequest` and `Locked`;
+ * `revoke` also with `NotFound` and `Locked`.
  *
  * @since 0.1.0
  */

@@ -38,7 +38,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type Call, type ExpectedError, expected, narrow, toRequest } from "./internal/call.js"
-import { decodeBody, statusError, timeoutError, transportError } from "./internal/response.js"
+import { deadlinePassed, decodeBody, statusError, timeoutError, transportError } from "./internal/response.js"
 import { type AttemptError, askedDelay, honouringRetryAfter, isRetryable, withNote } from "./internal/retry.js"
 import { version } from "./internal/version.js"
 
@@ -91,7 +91,7 @@ export type CallError =
 /**
  * The default retry policy: full-jitter exponential backoff, each wait drawn between 0 and
  * 500 ms × 2^n, capped at 10 s, at most 4 retries (5 attempts). Only errors that are safe to
- * retry reach it (wire-facts "Statuses a client meets"): 423, 429 and 503 for any method,
+ * retry are sent again (wire-facts "Statuses a client meets"): 423, 429 and 503 for any method,
  * other 5xx and no response for GET only. A `Retry-After` raises the wait to what it asks.
  *
  * @since 0.1.0
@@ -128,16 +128,18 @@ export interface Options {
   /** The account's API key, sent as `Authorization: Bearer` (§5). Never logged. */
   readonly apiKey: Redacted.Redacted<string>
   /**
-   * When to send a failed attempt again; its input is the attempt's error. Only errors safe to
-   * retry reach it, and a retry never waits past the call's `deadline`. {@link defaultRetrySchedule}
-   * by default; `Schedule.stop` turns retries off.
+   * When to send a failed attempt again; its input is the attempt's error. It decides the wait;
+   * only an error safe to retry is then sent again, and never after the call's `deadline`.
+   * {@link defaultRetrySchedule} by default; `Schedule.stop` turns retries off.
    */
   readonly retrySchedule?: Schedule.Schedule<unknown, AttemptError> | undefined
   /** How long one request may take, body included; 30 s by default. Then it is aborted (`TransportError`). */
   readonly requestTimeout?: Duration.DurationInput | undefined
   /**
-   * How long a call may take in all, retries and their waits included; 2 minutes by default.
-   * A retry that would start after it is not made: the call fails with the last error.
+   * How long a call may take in all, retries, their waits and the rate limiter's included; 2
+   * minutes by default. No request is sent with less than 100 ms of it left: a retry that would
+   * start later is not made, and the call fails with the last error (a first request held by
+   * the rate limiter that long fails with a `TransportError` saying it was not sent).
    */
   readonly deadline?: Duration.DurationInput | undefined
   /**
@@ -191,6 +193,9 @@ export const userAgent = `dbplatform-effect/${version} (@dbplatform/client)`
 
 const newRequestId = (): string => globalThis.crypto.randomUUID()
 
+/** A request is sent only with at least this much of the call's deadline left. */
+const minimumRequestTime = Duration.millis(100)
+
 /**
  * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
  * one is configured.
@@ -235,11 +240,17 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
         let attempts = 0
         let status: number | undefined
         let note: string | undefined
+        let lastError: AttemptError | undefined
 
         const attempt = Effect.gen(function* () {
+          const left = Duration.millis(deadlineAt - (yield* Clock.currentTimeMillis))
+          // The wait for the rate limiter can use up the deadline: then the request is not sent,
+          // and the call fails with the last attempt's error, if there was one.
+          if (Duration.lessThan(left, minimumRequestTime)) {
+            return yield* Effect.fail(lastError ?? deadlinePassed(request, requestId))
+          }
           attempts += 1
           status = undefined
-          const left = Duration.millis(deadlineAt - (yield* Clock.currentTimeMillis))
           const timeout = Duration.min(requestTimeout, left)
           return yield* httpClient.execute(request).pipe(
             Effect.mapError(transportError(request, requestId)),
@@ -249,7 +260,8 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
                 ? decodeBody(request, response, schema)
                 : statusError(request, response, requestId)
             }),
-            Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(request, requestId, timeout) })
+            Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(request, requestId, timeout) }),
+            Effect.tapError((error) => Effect.sync(() => (lastError = error)))
           )
         })
 
@@ -262,7 +274,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
               note = `the server asked to retry in ${Duration.format(asked.value)}, longer than the ${Duration.format(maxRetryAfter)} this client waits`
               return false
             }
-            if (now + Duration.toMillis(delay) >= deadlineAt) {
+            if (now + Duration.toMillis(delay) + Duration.toMillis(minimumRequestTime) > deadlineAt) {
               note = `a retry in ${Duration.format(delay)} would pass the call's ${Duration.format(deadline)} deadline`
               return false
             }

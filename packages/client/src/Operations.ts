@@ -150,10 +150,10 @@ export interface AwaitAllResult {
 
 /**
  * The `Operations` service: a project's operations, one page or all as a `Stream`, one by id,
- * polled until it ends (§2.5, §3.2, §4, §6). `page` and `list` fail with `InvalidRequest` for a
- * `limit` or `pageSize` out of 1..1000 and with a `CallError`; `get` and `poll` with a `CallError`
- * (`NotFound` for an unknown id); `await` also with `OperationStillPending` when its schedule ends
- * first.
+ * polled until it ends, and many waited for or watched together (§2.5, §3.2, §4, §6). Every
+ * method fails with a {@link ReadError} (`NotFound` for an unknown project or operation); `page`
+ * and `list` also with `InvalidRequest` for a `limit` or `pageSize` out of 1..1000; `await` also
+ * with `OperationFailed` and `OperationStillPending`.
  *
  * @since 0.1.0
  */

@@ -21,13 +21,14 @@ export * as ApiKeys from "./ApiKeys.js"
 export * as DbPlatform from "./DbPlatform.js"
 /**
  * The HTTP client the services share: base URL, bearer token, status to typed error, body
- * decoding.
+ * decoding, retries, timeouts, the optional rate limit and a span per call.
  *
  * @since 0.1.0
  */
 export * as DbPlatformClient from "./DbPlatformClient.js"
 /**
- * Operations: `page`, `list` (a `Stream`), `get`, `poll`, `await` (§2.5, §3.2, §6).
+ * Operations: `page`, `list` (a `Stream`), `get`, `poll`, `await`, `awaitAll`, `watch` (§2.5,
+ * §3.2, §6).
  *
  * @since 0.1.0
  */

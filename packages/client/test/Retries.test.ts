@@ -277,3 +277,21 @@ describe("rate limit", () => {
     }).pipe(Effect.provide(layerFor(script)))
   })
 })
+
+describe("deadline and rate limit together", () => {
+  it.effect("a request held by the rate limiter past the deadline is not sent", () => {
+    const script = scripted([calls.POST.ok])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(
+        Effect.all([Effect.either(calls.POST.run), Effect.either(calls.POST.run)], { concurrency: 2 })
+      )
+      yield* TestClock.adjust("2 seconds")
+      const [first, second] = yield* Fiber.join(fiber)
+      expect(first._tag).toBe("Right")
+      expect(second).toMatchObject({ _tag: "Left", left: { _tag: "TransportError" } })
+      expect(second._tag === "Left" && second.left.message).toContain("not sent")
+      // one POST reached the server: the second was never sent
+      expect(script.requests).toHaveLength(1)
+    }).pipe(Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "1 second" }, deadline: "200 millis" })))
+  })
+})

@@ -54,11 +54,13 @@ export interface LoadReport {
 }
 
 /**
- * Whether a report shows every request answered with a 200 and every created key listed.
+ * Whether a report shows requests sent, every one answered with a 200, and every created key
+ * listed.
  *
  * @since 0.1.0
  */
 export const isClean = (report: LoadReport): boolean =>
+  report.answered > 0 &&
   report.unanswered === 0 &&
   Object.keys(report.byStatus).every((status) => status === "200") &&
   report.keysCreated === report.keysListed

@@ -303,7 +303,7 @@ export const SeedFile = Schema.Struct({
 /**
  * Reads a seed from the JSON text of a {@link SeedFile}. Fails with `InvalidSeed` listing each
  * problem (`path: message`) when the text is not JSON or a field is missing, unknown or of the
- * wrong type.
+ * wrong type. A refused `bootstrapKey` is named, never its value (it is a key).
  *
  * @since 0.1.0
  */
@@ -312,9 +312,15 @@ export const fromJson = (text: string): Effect.Effect<Seed, InvalidSeed> =>
     Effect.mapError(
       (error) =>
         new InvalidSeed({
-          problems: ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) =>
-            issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
-          )
+          problems: ParseResult.ArrayFormatter.formatErrorSync(error)
+            .map((issue) =>
+              issue.path.length === 0
+                ? issue.message
+                : issue.path[0] === "bootstrapKey"
+                  ? "bootstrapKey: must be a non-empty string without leading or trailing spaces"
+                  : `${issue.path.join(".")}: ${issue.message}`
+            )
+            .filter((problem, index, all) => all.indexOf(problem) === index)
         })
     )
   )

@@ -234,3 +234,21 @@ describe("scenario.addProject and addApiKey", () => {
     }).pipe(provideFake)
   )
 })
+
+describe("scenario at one instant", () => {
+  it.effect("an operation started with others can be failed or cancelled at the same Clock time", () =>
+    Effect.gen(function* () {
+      const { cancelOperation, failOperation, startOperations } = yield* scenario
+      const started = yield* startOperations(projectId, [
+        { action: "create_branch", runsFor: "1 minute" },
+        { action: "start_compute", runsFor: "1 minute" },
+        { action: "apply_config", runsFor: "1 minute" }
+      ])
+      const [, second, third] = started.operations
+      expect((yield* failOperation(projectId, second!.id, { error: "no capacity" })).status).toBe("failed")
+      expect((yield* getOperation(second!.id)).status).toBe("failed")
+      expect((yield* cancelOperation(projectId, third!.id)).status).toBe("cancelling")
+      expect((yield* getOperation(third!.id)).status).toBe("cancelling")
+    }).pipe(provideFake)
+  )
+})

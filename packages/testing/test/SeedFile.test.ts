@@ -32,6 +32,14 @@ describe("Seed.fromJson", () => {
     })
   )
 
+  it.effect("a refused bootstrapKey is named, never its value", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(Seed.fromJson(JSON.stringify({ bootstrapKey: " secret-test-key " })))
+      expect(error.problems).toEqual(["bootstrapKey: must be a non-empty string without leading or trailing spaces"])
+      expect(error.message).not.toContain("secret-test-key")
+    })
+  )
+
   it.effect("names every problem: not JSON, a missing or unknown field, a wrong type, a bad duration", () =>
     Effect.gen(function* () {
       expect((yield* Effect.flip(Seed.fromJson("{"))).problems).toHaveLength(1)

@@ -22,6 +22,14 @@ export const transportError =
   (error: HttpClientError.HttpClientError): TransportError =>
     new TransportError({ ...describe(request), message: [error.message, ...causes(error.cause)].join(": "), requestId })
 
+/** A request not sent at all: the call's deadline passed first (waiting for the rate limiter). */
+export const deadlinePassed = (request: HttpClientRequest.HttpClientRequest, requestId: string): TransportError =>
+  new TransportError({
+    ...describe(request),
+    message: "not sent: the call's deadline passed while it waited for the rate limiter",
+    requestId
+  })
+
 /** A request that got no full response within `timeout`, and was aborted. */
 export const timeoutError = (
   request: HttpClientRequest.HttpClientRequest,

@@ -1,4 +1,4 @@
-import { isTerminal, type Operation, type OperationId, type ProjectId } from "@dbplatform/core"
+import { isTerminal, type Operation } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -6,12 +6,10 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 
+import type { OperationRef } from "../Operations.js"
+
 /** An operation to follow: its project and id, and when known its `created_at`. */
-export interface Target {
-  readonly project_id: ProjectId
-  readonly id: OperationId
-  readonly created_at?: Operation["created_at"] | undefined
-}
+export type Target = OperationRef
 
 /**
  * The state of every target after each round of reads, in the targets' order (duplicates

@@ -21,8 +21,11 @@ const flag = (name: string, fallback: number): number => {
 const main = Effect.gen(function* () {
   const clients = flag("clients", 200)
   const seconds = flag("seconds", 10)
+  // Without DBPLATFORM_EMULATOR_KEY, so the emulator prints the key it made.
+  const { DBPLATFORM_EMULATOR_KEY: _fixedKey, ...env } = process.env
   const child = spawn(process.execPath, [fileURLToPath(new URL("./emulator.js", import.meta.url))], {
-    stdio: ["ignore", "pipe", "inherit"]
+    stdio: ["ignore", "pipe", "inherit"],
+    env
   })
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
   const { baseUrl, apiKey } = yield* Effect.async<{ baseUrl: string; apiKey: string }, Error>((resume) => {
@@ -37,7 +40,15 @@ const main = Effect.gen(function* () {
     child.on("exit", (code) => resume(Effect.fail(new Error(`the emulator exited (${code}) before it was ready`))))
   })
   console.log(`load: ${clients} clients for ${seconds} s against the emulator at ${baseUrl} (pid ${child.pid})`)
-  const report = yield* Load.run({ baseUrl, apiKey: Redacted.make(apiKey), clients, duration: `${seconds} seconds` })
+  const report = yield* Load.run({
+    baseUrl,
+    apiKey: Redacted.make(apiKey),
+    clients,
+    duration: `${seconds} seconds`
+  }).pipe(
+    // a failed run must not leave the emulator behind
+    Effect.onError(() => Effect.sync(() => child.kill("SIGTERM")))
+  )
   child.kill("SIGTERM")
   const code = yield* Effect.promise(() => exited)
   console.log(Load.format(report))

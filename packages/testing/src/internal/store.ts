@@ -57,11 +57,16 @@ const pendingStatuses: ReadonlySet<string> = new Set(["scheduling", "running", "
 /** Whether `status` is still in progress: `scheduling`, `running` or `cancelling` (wire-facts). */
 export const isPendingStatus = (status: string): boolean => pendingStatuses.has(status)
 
-/** The step in force at `now`. */
+/**
+ * The step in force at `now`, or at the operation's `created_at` when that is later: operations
+ * started together get `created_at`s a millisecond apart, so the later ones are created just
+ * after `now`, and a step set at their creation (a failure, a cancel) is in force at once.
+ */
 export const stepAt = (operation: StoredOperation, now: number): Step => {
+  const at = Math.max(now, operation.created_at)
   let current = operation.steps[0]!
   for (const step of operation.steps) {
-    if (step.at <= now) current = step
+    if (step.at <= at) current = step
   }
   return current
 }
