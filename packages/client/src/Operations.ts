@@ -201,8 +201,9 @@ export interface Service {
    * an operation's outcome, only when a read fails. Each round reads the operations still
    * pending: when a project has two or more with a known `created_at`, one list request
    * (`limit` twice their number plus 10, at most 1000) answers for all it covers, and only
-   * those it does not cover are read one by one. Rounds follow `schedule` (5 s by default)
-   * until all ended or the timeout (10 minutes by default) passes.
+   * those it does not cover are read one by one (from then on, without a list, once a full page
+   * did not reach them). Rounds follow `schedule` (5 s by default) until all ended or the
+   * timeout (10 minutes by default) passes.
    */
   readonly awaitAll: (
     operations: Iterable<OperationRef>,
@@ -259,44 +260,54 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       )
       .pipe(Effect.map((envelope) => envelope.operation))
 
-  /** One project's pending operations: one list page for those it covers, single reads for the rest. */
-  const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>) =>
-    Effect.gen(function* () {
-      const dated = targets.filter((target) => target.created_at !== undefined)
-      let found = new Map<OperationId, Operation>()
-      if (dated.length >= 2) {
-        const page = yield* fetch(projectId, { limit: Math.min(maxPageSize, 2 * dated.length + 10) })
-        found = new Map(page.operations.map((operation) => [operation.id, operation]))
-      }
-      const rest = targets.filter((target) => !found.has(target.id))
-      const single = yield* Effect.forEach(rest, (target) => get(projectId, target.id), {
-        concurrency: readConcurrency
+  /**
+   * Reads pending operations for one wait: per project, one list page for those it may cover and
+   * single reads for the rest. An operation a full page did not reach is read on its own from
+   * then on, so a busy project costs one list request too many once, not every round.
+   */
+  const batchedReader = () => {
+    const beyondWindow = new Set<OperationId>()
+    const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>) =>
+      Effect.gen(function* () {
+        const dated = targets.filter((target) => target.created_at !== undefined && !beyondWindow.has(target.id))
+        let found = new Map<OperationId, Operation>()
+        if (dated.length >= 2) {
+          const limit = Math.min(maxPageSize, 2 * dated.length + 10)
+          const page = yield* fetch(projectId, { limit })
+          found = new Map(page.operations.map((operation) => [operation.id, operation]))
+          if (page.operations.length >= limit) {
+            for (const target of dated) if (!found.has(target.id)) beyondWindow.add(target.id)
+          }
+        }
+        const rest = targets.filter((target) => !found.has(target.id))
+        const single = yield* Effect.forEach(rest, (target) => get(projectId, target.id), {
+          concurrency: readConcurrency
+        })
+        return [...targets.flatMap((target) => Option.toArray(Option.fromNullable(found.get(target.id)))), ...single]
       })
-      return [...targets.flatMap((target) => Option.toArray(Option.fromNullable(found.get(target.id)))), ...single]
-    })
-
-  const read = (pending: ReadonlyArray<Target>) => {
-    const byProject = new Map<ProjectId, Array<Target>>()
-    for (const target of pending) {
-      const targets = byProject.get(target.project_id) ?? []
-      targets.push(target)
-      byProject.set(target.project_id, targets)
+    return (pending: ReadonlyArray<Target>) => {
+      const byProject = new Map<ProjectId, Array<Target>>()
+      for (const target of pending) {
+        const targets = byProject.get(target.project_id) ?? []
+        targets.push(target)
+        byProject.set(target.project_id, targets)
+      }
+      return Effect.forEach(byProject, ([projectId, targets]) => readProject(projectId, targets), {
+        concurrency: readConcurrency
+      }).pipe(Effect.map((states) => states.flat()))
     }
-    return Effect.forEach(byProject, ([projectId, targets]) => readProject(projectId, targets), {
-      concurrency: readConcurrency
-    }).pipe(Effect.map((states) => states.flat()))
   }
 
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
     track(
       [{ project_id: projectId, id: operationId }],
-      read,
+      batchedReader,
       Schedule.mapInput(options.schedule ?? defaultPollSchedule, (states: ReadonlyArray<Operation>) => states[0]!),
       options.timeout
     ).pipe(Stream.map((states) => states[0]!))
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
-    track(operations, read, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
+    track(operations, batchedReader, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
       Stream.mapAccum(new Map<OperationId, Operation["status"]>(), (seen, states) => {
         const changed = states.filter((state) => seen.get(state.id) !== state.status)
         return [new Map(states.map((state) => [state.id, state.status])), changed]
@@ -327,7 +338,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         })
       ),
     awaitAll: (operations, options = {}) =>
-      track(operations, read, options.schedule ?? defaultPollSchedule, options.timeout ?? defaultAwaitTimeout).pipe(
+      track(
+        operations,
+        batchedReader,
+        options.schedule ?? defaultPollSchedule,
+        options.timeout ?? defaultAwaitTimeout
+      ).pipe(
         Stream.runLast,
         Effect.map((last) => {
           const states = Option.getOrElse(last, () => [])

@@ -131,6 +131,28 @@ describe("awaitAll", () => {
     }).pipe(withServer(script))
   })
 
+  it.effect(
+    "on a busy project, operations a full list page did not reach are then read on their own, without a list",
+    () => {
+      // 3 pending, older than the 40 newest: a list of 3 * 2 + 10 = 16 reaches none of them
+      const rows = Array.from({ length: 43 }, (_, n) => row(projectA, n, n < 3 ? "running" : "finished"))
+      const script = server(rows)
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const all = yield* operations.page(projectA, { limit: 1000 })
+        const pending = all.operations.filter((operation) => operation.status === "running")
+        const fiber = yield* Effect.fork(operations.awaitAll(pending))
+        yield* TestClock.adjust("1 millis")
+        expect(kinds(script.requests).slice(1)).toEqual(["list 16", "get", "get", "get"])
+        yield* TestClock.adjust("5 seconds")
+        expect(kinds(script.requests).slice(5)).toEqual(["get", "get", "get"])
+        for (const r of rows) r.status = "finished"
+        yield* TestClock.adjust("5 seconds")
+        expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(3)
+      }).pipe(withServer(script))
+    }
+  )
+
   it.effect("the same operation given twice is read and reported once", () => {
     const rows = [row(projectA, 1, "finished")]
     const script = server(rows)

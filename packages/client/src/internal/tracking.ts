@@ -12,21 +12,22 @@ import type { OperationRef } from "../Operations.js"
 export type Target = OperationRef
 
 /**
- * The state of every target after each round of reads, in the targets' order (duplicates
- * dropped): the first round at once, then one round per recurrence of `schedule` (its input is
+ * The state of every target after each round of reads (by a reader `makeRead` makes for this
+ * run), in the targets' order (duplicates dropped): the first round at once, then one round per recurrence of `schedule` (its input is
  * the round's states), reading only the operations not yet terminal. Ends after the round in
  * which all are terminal, or when the schedule ends, or when its next round would start after
  * `timeout` (counted from the start).
  */
 export const track = <E, R, RS>(
   targets: Iterable<Target>,
-  read: (pending: ReadonlyArray<Target>) => Effect.Effect<ReadonlyArray<Operation>, E, R>,
+  makeRead: () => (pending: ReadonlyArray<Target>) => Effect.Effect<ReadonlyArray<Operation>, E, R>,
   schedule: Schedule.Schedule<unknown, ReadonlyArray<Operation>, RS>,
   timeout: Duration.DurationInput | undefined
 ): Stream.Stream<ReadonlyArray<Operation>, E, R | RS> => {
   const unique = [...new Map(Array.from(targets, (target) => [target.id, target])).values()]
   return Stream.unwrap(
     Effect.gen(function* () {
+      const read = makeRead()
       const endAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout ?? Duration.infinity)
       const driver = yield* Schedule.driver(
         Schedule.delays(schedule).pipe(
