@@ -299,7 +299,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           ),
           Effect.onExit(() =>
             Effect.annotateCurrentSpan({
-              "http.request.resend_count": attempts - 1,
+              "http.request.resend_count": Math.max(0, attempts - 1),
               ...(status !== undefined ? { "http.response.status_code": status } : {})
             })
           ),
