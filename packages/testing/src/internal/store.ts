@@ -106,22 +106,15 @@ const insertNewestFirst = <A extends { readonly created_at: number }>(list: Arra
 const isProjectId = Schema.is(ProjectId)
 const isOperationId = Schema.is(OperationId)
 
-/** An operation as the store adds it: every field resolved, times absolute (epoch ms). */
-export interface NewOperation {
-  readonly id: string
-  readonly project_id: string
-  readonly branch_id: string | undefined
-  readonly endpoint_id: string | undefined
-  readonly action: string
-  /** When it was created; moved forward by a millisecond or more if the project has one then. */
-  readonly created_at: number
+/**
+ * An operation as the store adds it: every field resolved, times absolute (epoch ms).
+ * `created_at` is moved forward by a millisecond or more if the project has one then.
+ */
+export interface NewOperation extends Readonly<Omit<StoredOperation, "steps">> {
   /** When it starts to run (`created_at` unless it waits for another). */
   readonly begin: number
   readonly runsFor: number
   readonly status: string
-  readonly failures_count: number
-  readonly error: string | undefined
-  readonly retry_at: number | undefined
 }
 
 /**
