@@ -3,7 +3,7 @@
  * batched wait printing each status change, and a revoked key refused.
  */
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { isPending, type Operation, type Project, type Unauthorized } from "@dbplatform/core"
+import { type InvalidApiKey, isPending, type Operation, type Project, type Unauthorized } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Console from "effect/Console"
@@ -20,7 +20,9 @@ export interface TourOptions {
    * The client Layer for another API key, to show a created key working and then refused.
    * Absent for a read-only tour (against a server that is not the demo's own fake).
    */
-  readonly clientFor?: ((apiKey: Redacted.Redacted<string>) => Layer.Layer<DbPlatform.DbPlatform>) | undefined
+  readonly clientFor?:
+    | ((apiKey: Redacted.Redacted<string>) => Layer.Layer<DbPlatform.DbPlatform, InvalidApiKey>)
+    | undefined
   /** The project whose operations are toured; the first listed by default. */
   readonly projectId?: Project["id"] | undefined
   /** Operations per page when streaming them; 50 by default. */

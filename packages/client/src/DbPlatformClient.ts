@@ -13,8 +13,10 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import type {
   HttpStatusError,
+  InvalidApiKey,
   MalformedResponse,
   RateLimited,
   ServerError,
@@ -29,6 +31,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -37,8 +40,17 @@ import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import { checkApiKey, scrubber } from "./internal/apiKey.js"
 import { type Call, type ExpectedError, expected, narrow, toRequest } from "./internal/call.js"
-import { deadlinePassed, decodeBody, statusError, timeoutError, transportError } from "./internal/response.js"
+import {
+  deadlinePassed,
+  decodeBody,
+  type Received,
+  receive,
+  statusError,
+  timeoutError,
+  transportError
+} from "./internal/response.js"
 import { type AttemptError, askedDelay, honouringRetryAfter, isRetryable, withNote } from "./internal/retry.js"
 import { version } from "./internal/version.js"
 
@@ -104,14 +116,16 @@ export const defaultRetrySchedule: Schedule.Schedule<unknown, AttemptError> = Sc
 
 /**
  * Defaults of {@link Options}: a request gets 30 s to answer, a call (all its attempts and
- * the waits between them) 2 minutes, and a `Retry-After` of more than 60 s is not waited for.
+ * the waits between them) 2 minutes, a `Retry-After` of more than 60 s is not waited for, and
+ * a response body is read up to 16 MiB (a page of 1000 operations is about 0.5 MB).
  *
  * @since 0.1.0
  */
 export const defaults = {
   requestTimeout: Duration.seconds(30),
   deadline: Duration.minutes(2),
-  maxRetryAfter: Duration.seconds(60)
+  maxRetryAfter: Duration.seconds(60),
+  maxResponseBytes: 16 * 1024 * 1024
 } as const
 
 /**
@@ -125,7 +139,12 @@ export interface Options {
    * Request paths are appended to it.
    */
   readonly baseUrl: string
-  /** The account's API key, sent as `Authorization: Bearer` (§5). Never logged. */
+  /**
+   * The account's API key, sent as `Authorization: Bearer` (§5). Visible ASCII only: a key
+   * with a space, a line feed, a NUL or any other character a header cannot carry fails the
+   * Layer with `InvalidApiKey` (whose message never holds the key). Never logged; removed from
+   * any text the client copies from a server or the transport into an error.
+   */
   readonly apiKey: Redacted.Redacted<string>
   /**
    * When to send a failed attempt again; its input is the attempt's error. It decides the wait;
@@ -133,8 +152,19 @@ export interface Options {
    * {@link defaultRetrySchedule} by default; `Schedule.stop` turns retries off.
    */
   readonly retrySchedule?: Schedule.Schedule<unknown, AttemptError> | undefined
-  /** How long one request may take, body included; 30 s by default. Then it is aborted (`TransportError`). */
+  /**
+   * How long one request may take, from sending it to the last byte of its response's body; 30
+   * s by default. Then it is aborted (`TransportError`). Decoding the body is not counted: a
+   * body that arrived is never reported as no response.
+   */
   readonly requestTimeout?: Duration.DurationInput | undefined
+  /**
+   * The largest response body read, in bytes; 16 MiB by default. A larger success body (by its
+   * `Content-Length`, or once that many bytes arrived) stops being read and fails the call with
+   * `MalformedResponse`, not retried. Error bodies are read up to 64 KiB; past that the status
+   * alone decides the error.
+   */
+  readonly maxResponseBytes?: number | undefined
   /**
    * How long a call may take in all, retries, their waits and the rate limiter's included; 2
    * minutes by default. No request is sent with less than 100 ms of it left: a retry that would
@@ -167,8 +197,6 @@ export interface Options {
  * @since 0.1.0
  */
 export interface Service {
-  /** The `HttpClient` with base URL, bearer token, `Accept` and `User-Agent` applied. */
-  readonly httpClient: HttpClient.HttpClient
   readonly execute: <A, I, R, const E extends ExpectedError = never>(
     call: Call<E>,
     schema: Schema.Schema<A, I, R>
@@ -198,12 +226,20 @@ const minimumRequestTime = Duration.millis(100)
 
 /**
  * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
- * one is configured.
+ * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header.
+ *
+ * The platform's own per-request `http.client` span is turned off: it would nest under this
+ * client's span, and its exit keeps the request with its `Authorization` header. The call's
+ * span is propagated instead (`traceparent`, `b3`), unless `HttpClient.withTracerPropagation`
+ * turned propagation off.
  *
  * @since 0.1.0
  */
-export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient | Scope.Scope> =>
+export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
+    yield* checkApiKey(options.apiKey)
+    const scrub = scrubber(options.apiKey)
+    const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
     const retrySchedule = options.retrySchedule ?? defaultRetrySchedule
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
@@ -226,8 +262,18 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           HttpClientRequest.setHeader("user-agent", userAgent)
         )
       ),
-      options.transformClient ?? identity
+      options.transformClient ?? identity,
+      HttpClient.withTracerDisabledWhen(() => true)
     )
+    /** The call's span as trace headers, when there is one and propagation is on. */
+    const traced = (request: HttpClientRequest.HttpClientRequest) =>
+      Effect.map(
+        Effect.zip(FiberRef.get(HttpClient.currentTracerPropagation), Effect.option(Effect.currentSpan)),
+        ([propagate, span]) =>
+          propagate && span._tag === "Some"
+            ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span.value))
+            : request
+      )
 
     const execute = <A, I, R, const E extends ExpectedError = never>(
       call: Call<E>,
@@ -252,15 +298,18 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           attempts += 1
           status = undefined
           const timeout = Duration.min(requestTimeout, left)
-          return yield* httpClient.execute(request).pipe(
-            Effect.mapError(transportError(request, requestId)),
-            Effect.flatMap((response): Effect.Effect<A, AttemptError, R> => {
-              status = response.status
-              return response.status >= 200 && response.status < 300
-                ? decodeBody(request, response, schema)
-                : statusError(request, response, requestId)
-            }),
+          // The timeout covers the response and its body; decoding comes after it.
+          return yield* traced(request).pipe(
+            Effect.flatMap(httpClient.execute),
+            Effect.mapError(transportError(request, requestId, scrub)),
+            Effect.flatMap(receive(request, requestId, scrub, maxResponseBytes)),
             Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(request, requestId, timeout) }),
+            Effect.flatMap((received: Received): Effect.Effect<A, AttemptError, R> => {
+              status = received.response.status
+              return status >= 200 && status < 300
+                ? decodeBody(request, received, schema)
+                : Effect.fail(statusError(request, received, requestId, scrub))
+            }),
             Effect.tapError((error) => Effect.sync(() => (lastError = error)))
           )
         })
@@ -314,7 +363,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
         )
       })
 
-    return DbPlatformClient.of({ httpClient, execute })
+    return DbPlatformClient.of({ execute })
   })
 
 /**
@@ -323,7 +372,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<DbPlatformClient, never, HttpClient.HttpClient> =>
+export const layer = (options: Options): Layer.Layer<DbPlatformClient, InvalidApiKey, HttpClient.HttpClient> =>
   Layer.scoped(DbPlatformClient, make(options))
 
 /**
@@ -342,14 +391,14 @@ export interface ConfigOptions extends Omit<Options, "baseUrl" | "apiKey"> {
 /**
  * The client from configuration: `DBPLATFORM_BASE_URL` (a URL) and `DBPLATFORM_API_KEY`
  * (read as `Redacted`) unless other `Config`s are given. Fails with a `ConfigError` when one
- * is missing.
+ * is missing, and with `InvalidApiKey` when the key cannot be sent in a header.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
   config: ConfigOptions = {}
-): Layer.Layer<DbPlatformClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
+): Layer.Layer<DbPlatformClient, ConfigError.ConfigError | InvalidApiKey, HttpClient.HttpClient> =>
   Layer.scoped(
     DbPlatformClient,
     Effect.gen(function* () {

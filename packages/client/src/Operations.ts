@@ -28,9 +28,10 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
+import { type Call, excerpt, malformedAnswer } from "./internal/call.js"
 import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
-import { type Target, track } from "./internal/tracking.js"
+import { lastRound, type Read, type Target, track } from "./internal/tracking.js"
 
 /**
  * The largest `limit` of `GET /projects/{project_id}/operations` (wire-facts).
@@ -242,50 +243,91 @@ const route = "/projects/{project_id}/operations"
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
   const errors = ["NotFound", "Forbidden", "BadRequest"] as const
-  const fetch = (projectId: ProjectId, options: PageOptions) =>
-    client.execute(
-      { method: "GET", route, params: { project_id: projectId }, query: { ...options }, errors },
-      OperationsPage
+  type Errors = (typeof errors)[number]
+  /**
+   * One page, with the call that fetched it. A page longer than the `limit` sent, or holding an
+   * operation of another project, is a `MalformedResponse`.
+   */
+  const fetch = (projectId: ProjectId, options: PageOptions) => {
+    const call: Call<Errors> = {
+      method: "GET",
+      route,
+      params: { project_id: projectId },
+      query: { ...options },
+      errors
+    }
+    return client.execute(call, OperationsPage).pipe(
+      Effect.flatMap((page) => {
+        const { limit } = options
+        if (limit !== undefined && page.operations.length > limit) {
+          return Effect.fail(
+            malformedAnswer(call, `the page has ${page.operations.length} operations, more than the limit of ${limit}`)
+          )
+        }
+        const foreign = page.operations.find((operation) => operation.project_id !== projectId)
+        return foreign === undefined
+          ? Effect.succeed({ page, call })
+          : Effect.fail(
+              malformedAnswer(call, `the page holds operation ${foreign.id} of project ${excerpt(foreign.project_id)}`)
+            )
+      })
     )
-  const get = (projectId: ProjectId, operationId: OperationId) =>
-    client
-      .execute(
-        {
-          method: "GET",
-          route: `${route}/{operation_id}`,
-          params: { project_id: projectId, operation_id: operationId },
-          errors
-        },
-        OperationEnvelope
+  }
+  /** One operation; an answer about another operation or project is a `MalformedResponse`. */
+  const get = (projectId: ProjectId, operationId: OperationId) => {
+    const call: Call<Errors> = {
+      method: "GET",
+      route: `${route}/{operation_id}`,
+      params: { project_id: projectId, operation_id: operationId },
+      errors
+    }
+    return client
+      .execute(call, OperationEnvelope)
+      .pipe(
+        Effect.flatMap(({ operation }) =>
+          operation.id === operationId && operation.project_id === projectId
+            ? Effect.succeed(operation)
+            : Effect.fail(
+                malformedAnswer(
+                  call,
+                  `the answer is about operation ${operation.id} of project ${excerpt(operation.project_id)}, not the one asked for`
+                )
+              )
+        )
       )
-      .pipe(Effect.map((envelope) => envelope.operation))
+  }
 
   /**
    * Reads pending operations for one wait: per project, one list page for those it may cover and
    * single reads for the rest. An operation a full page did not reach is read on its own from
    * then on, so a busy project costs one list request too many once, not every round.
    */
-  const batchedReader = () => {
+  const batchedReader = (): Read<ReadError, never> => {
     const beyondWindow = new Set<OperationId>()
+    /** The state of each target, in order: from the list page when it holds it, else read on its own. */
     const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>) =>
       Effect.gen(function* () {
         const dated = targets.filter((target) => target.created_at !== undefined && !beyondWindow.has(target.id))
         let found = new Map<OperationId, Operation>()
         if (dated.length >= 2) {
           const limit = Math.min(maxPageSize, 2 * dated.length + 10)
-          const page = yield* fetch(projectId, { limit })
+          const { page } = yield* fetch(projectId, { limit })
           found = new Map(page.operations.map((operation) => [operation.id, operation]))
           if (page.operations.length >= limit) {
             for (const target of dated) if (!found.has(target.id)) beyondWindow.add(target.id)
           }
         }
-        const rest = targets.filter((target) => !found.has(target.id))
-        const single = yield* Effect.forEach(rest, (target) => get(projectId, target.id), {
-          concurrency: readConcurrency
-        })
-        return [...targets.flatMap((target) => Option.toArray(Option.fromNullable(found.get(target.id)))), ...single]
+        return yield* Effect.forEach(
+          targets,
+          (target) =>
+            Option.match(Option.fromNullable(found.get(target.id)), {
+              onNone: () => get(projectId, target.id),
+              onSome: Effect.succeed
+            }),
+          { concurrency: readConcurrency }
+        )
       })
-    return (pending: ReadonlyArray<Target>) => {
+    return (pending) => {
       const byProject = new Map<ProjectId, Array<Target>>()
       for (const target of pending) {
         const targets = byProject.get(target.project_id) ?? []
@@ -294,17 +336,30 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       }
       return Effect.forEach(byProject, ([projectId, targets]) => readProject(projectId, targets), {
         concurrency: readConcurrency
-      }).pipe(Effect.map((states) => states.flat()))
+      }).pipe(
+        Effect.map((states) => {
+          const byId = new Map(states.flat().map((state) => [state.id, state]))
+          return pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id))))
+        })
+      )
     }
   }
 
-  const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
-    track(
+  /** The arguments of a wait for one operation: its states are arrays of one. */
+  const one = (
+    projectId: ProjectId,
+    operationId: OperationId,
+    options: PollOptions,
+    timeout: Duration.DurationInput | undefined
+  ) =>
+    [
       [{ project_id: projectId, id: operationId }],
       batchedReader,
       Schedule.mapInput(options.schedule ?? defaultPollSchedule, (states: ReadonlyArray<Operation>) => states[0]!),
-      options.timeout
-    ).pipe(Stream.map((states) => states[0]!))
+      timeout
+    ] as const
+  const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
+    track(...one(projectId, operationId, options, options.timeout)).pipe(Stream.map((states) => states[0]!))
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
     track(operations, batchedReader, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
@@ -317,36 +372,37 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 
   return Operations.of({
     page: (projectId, options = {}) =>
-      checkLimit(Limit, options.limit).pipe(Effect.zipRight(fetch(projectId, options))),
+      checkLimit(Limit, options.limit).pipe(
+        Effect.zipRight(fetch(projectId, options)),
+        Effect.map(({ page }) => page)
+      ),
     list: (projectId, options = {}) =>
       paginate(Limit, options.pageSize, (limit, cursor) =>
         fetch(projectId, { limit, cursor }).pipe(
-          Effect.map((page) => ({ items: page.operations, cursor: page.pagination?.cursor }))
+          Effect.map(({ call, page }) => ({ items: page.operations, cursor: page.pagination?.cursor, call }))
         )
       ),
     get,
     poll,
     await: (projectId, operationId, options = {}) =>
-      poll(projectId, operationId, { ...options, timeout: options.timeout ?? defaultAwaitTimeout }).pipe(
-        Stream.runLast,
-        Effect.flatMap((last) => {
-          const operation = Option.getOrThrow(last)
-          if (isSucceeded(operation)) return Effect.succeed(operation)
+      lastRound(...one(projectId, operationId, options, options.timeout ?? defaultAwaitTimeout)).pipe(
+        Effect.flatMap(([operation]) => {
+          if (isSucceeded(operation!)) return Effect.succeed(operation!)
           return Effect.fail(
-            isFailed(operation) ? new OperationFailed({ operation }) : new OperationStillPending({ operation })
+            isFailed(operation!)
+              ? new OperationFailed({ operation: operation! })
+              : new OperationStillPending({ operation: operation! })
           )
         })
       ),
     awaitAll: (operations, options = {}) =>
-      track(
+      lastRound(
         operations,
         batchedReader,
         options.schedule ?? defaultPollSchedule,
         options.timeout ?? defaultAwaitTimeout
       ).pipe(
-        Stream.runLast,
-        Effect.map((last) => {
-          const states = Option.getOrElse(last, () => [])
+        Effect.map((states) => {
           return {
             operations: states,
             succeeded: states.filter(isSucceeded),

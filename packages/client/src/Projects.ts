@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
+import { type Call, malformedAnswer } from "./internal/call.js"
 import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
 
@@ -86,22 +87,34 @@ const Limit = PageSize(maxPageSize)
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
-  const fetch = (options: PageOptions) =>
-    client.execute(
-      {
-        method: "GET",
-        route: "/projects",
-        query: { limit: options.limit, cursor: options.cursor, search: options.search },
-        errors: ["BadRequest"]
-      },
-      ProjectsPage
+  /** One page, with the call that fetched it; more projects than asked for (or than 400) is `MalformedResponse`. */
+  const fetch = (options: PageOptions) => {
+    const call: Call<"BadRequest"> = {
+      method: "GET",
+      route: "/projects",
+      query: { limit: options.limit, cursor: options.cursor, search: options.search },
+      errors: ["BadRequest"]
+    }
+    const limit = options.limit ?? maxPageSize
+    return client.execute(call, ProjectsPage).pipe(
+      Effect.filterOrFail(
+        (page) => page.projects.length <= limit,
+        (page) =>
+          malformedAnswer(call, `the page has ${page.projects.length} projects, more than the limit of ${limit}`)
+      ),
+      Effect.map((page) => ({ page, call }))
     )
+  }
   return Projects.of({
-    page: (options = {}) => checkLimit(Limit, options.limit).pipe(Effect.zipRight(fetch(options))),
+    page: (options = {}) =>
+      checkLimit(Limit, options.limit).pipe(
+        Effect.zipRight(fetch(options)),
+        Effect.map(({ page }) => page)
+      ),
     list: (options = {}) =>
       paginate(Limit, options.pageSize, (limit, cursor) =>
         fetch({ limit, cursor, search: options.search }).pipe(
-          Effect.map((page) => ({ items: page.projects, cursor: page.pagination?.cursor }))
+          Effect.map(({ call, page }) => ({ items: page.projects, cursor: page.pagination?.cursor, call }))
         )
       )
   })

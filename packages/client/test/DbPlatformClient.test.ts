@@ -44,7 +44,7 @@ const layerFor = (script: Scripted) =>
 const withScript =
   (script: Scripted) =>
   <A, E>(self: Effect.Effect<A, E, DbPlatform.DbPlatform>): Effect.Effect<A, E> =>
-    Effect.provide(self, layerFor(script))
+    Effect.provide(self, Layer.orDie(layerFor(script)))
 
 const projectItem = (id: string) => ({
   id,

@@ -171,7 +171,7 @@ describe("timeouts and interruption", () => {
       yield* TestClock.adjust("2 seconds")
       const error = yield* Fiber.join(fiber)
       expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
-      expect(error.message).toContain("no response within 2s")
+      expect(error.message).toContain("no complete response within 2s")
       expect(script.signals[0]?.aborted).toBe(true)
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))

@@ -164,6 +164,20 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 }) {}
 
 /**
+ * An API key the client cannot send: empty, or holding a character an HTTP header cannot
+ * carry as a bearer token (anything but visible ASCII: a space, a line feed, a NUL...). A key
+ * copied from a file with its trailing newline is the common case. Raised when the client's
+ * Layer is built, before any request. `message` says which character and where (e.g. "a line
+ * feed (U+000A) at position 65 of 65"); it never holds the key.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
+  message: Schema.String
+}) {}
+
+/**
  * An error response, by status.
  *
  * @since 0.1.0

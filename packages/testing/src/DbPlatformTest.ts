@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as FakeHttpClient from "./FakeHttpClient.js"
 import * as FakePlatform from "./FakePlatform.js"
-import type { InvalidSeed, Seed } from "./Seed.js"
+import { InvalidSeed, type Seed } from "./Seed.js"
 
 /**
  * The base URL the in-memory client uses.
@@ -32,7 +32,8 @@ export const baseUrl = "http://dbplatform.test/api/v2"
  * The fake (from `seed`, empty by default; with `rateLimit`, its opt-in per-key rate limit, see
  * `FakePlatform.Options`), the in-memory `HttpClient`, and the client services, built with
  * `client`'s settings (e.g. `retrySchedule: Schedule.stop` to see each fault's error at once, or a
- * shorter `deadline`). Fails with `InvalidSeed` if the seed has a bad or repeated id. The fake is
+ * shorter `deadline`). Fails with `InvalidSeed` if the seed has a bad or repeated id, or a
+ * `bootstrapKey` an HTTP header cannot carry. The fake is
  * built when the Layer is, so its times start at the `Clock`'s time then (0 under `TestClock`).
  *
  * @since 0.1.0
@@ -54,6 +55,9 @@ export const layer = (
     Effect.map(FakePlatform.FakePlatform, (platform) =>
       DbPlatform.layer({ ...options.client, baseUrl, apiKey: platform.bootstrapKey })
     )
+  ).pipe(
+    // Only the seed's bootstrapKey can be a key the client refuses.
+    Layer.catchAll((error) => Layer.fail(new InvalidSeed({ problems: [`bootstrapKey: ${error.message}`] })))
   )
   return client.pipe(Layer.provideMerge(httpClient), Layer.provideMerge(fake))
 }

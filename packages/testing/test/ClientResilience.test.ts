@@ -308,7 +308,7 @@ describe("deadline and request timeout", () => {
       yield* TestClock.adjust("1 millis")
       const error = yield* Fiber.join(fiber)
       expect({ ...error }).toMatchObject({ _tag: "TransportError", method: "GET", path: "/projects" })
-      expect(error.message).toContain("no response within 1s")
+      expect(error.message).toContain("no complete response within 1s")
       expect(yield* requestsTo("GET", projectsPath)).toHaveLength(1)
     }).pipe(withClient({ requestTimeout: "1 second", retrySchedule: Schedule.stop }))
   )

@@ -1,5 +1,5 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { type HttpStatusError, UnexpectedStatus } from "@dbplatform/core"
+import { type HttpStatusError, MalformedResponse, UnexpectedStatus } from "@dbplatform/core"
 import type { AttemptError } from "./retry.js"
 
 /** An error status an endpoint may answer with beyond those of every call. */
@@ -66,3 +66,13 @@ export const narrow = <E>(error: AttemptError, statuses: ReadonlySet<string>): E
     ...(error.requestId !== undefined ? { requestId: error.requestId } : {})
   }) as E
 }
+
+/**
+ * A success answer to `call` that decoded but cannot be right: a page longer than the `limit`
+ * sent, a cursor already followed, an operation of another id or project.
+ */
+export const malformedAnswer = (call: Call<ExpectedError>, message: string): MalformedResponse =>
+  new MalformedResponse({ method: call.method, path: toRequest(call).url, status: 200, message })
+
+/** `text` JSON-quoted, cut to 40 characters: how an error quotes a value a server sent. */
+export const excerpt = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)

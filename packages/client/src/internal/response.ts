@@ -4,11 +4,14 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { fromResponse, GeneralError, type HttpStatusError, MalformedResponse, TransportError } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
+import * as Stream from "effect/Stream"
 
-const decodeGeneralError = Schema.decodeUnknownOption(Schema.parseJson(GeneralError))
+const decodeGeneralError = Schema.decodeUnknownOption(GeneralError)
 
 /** The request line an error names: method and path relative to the base URL, no query. */
 export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
@@ -16,11 +19,27 @@ export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
   path: request.url
 })
 
-/** A request that got no response becomes a `TransportError` (wire-facts: retry GET only). */
+/** Removes the API key from text copied from a server or the transport. */
+export type Scrub = (text: string) => string
+
+/** The longest text copied from a server or the transport into an error, in characters. */
+const maxCopiedText = 500
+
+/** `text` scrubbed of the key, cut to {@link maxCopiedText} characters. */
+const copied = (scrub: Scrub, text: string): string => {
+  const clean = scrub(text.length > 4 * maxCopiedText ? text.slice(0, 4 * maxCopiedText) : text)
+  return clean.length > maxCopiedText ? `${clean.slice(0, maxCopiedText)}…` : clean
+}
+
+/** A request that got no response becomes a `TransportError` (retried for GET only). */
 export const transportError =
-  (request: HttpClientRequest.HttpClientRequest, requestId: string) =>
+  (request: HttpClientRequest.HttpClientRequest, requestId: string, scrub: Scrub) =>
   (error: HttpClientError.HttpClientError): TransportError =>
-    new TransportError({ ...describe(request), message: [error.message, ...causes(error.cause)].join(": "), requestId })
+    new TransportError({
+      ...describe(request),
+      message: copied(scrub, [error.message, ...causes(error.cause)].join(": ")),
+      requestId
+    })
 
 /** A request not sent at all: the call's deadline passed first (waiting for the rate limiter). */
 export const deadlinePassed = (request: HttpClientRequest.HttpClientRequest, requestId: string): TransportError =>
@@ -30,7 +49,7 @@ export const deadlinePassed = (request: HttpClientRequest.HttpClientRequest, req
     requestId
   })
 
-/** A request that got no full response within `timeout`, and was aborted. */
+/** A request that got no complete response (status line and body) within `timeout`, and was aborted. */
 export const timeoutError = (
   request: HttpClientRequest.HttpClientRequest,
   requestId: string,
@@ -38,7 +57,7 @@ export const timeoutError = (
 ): TransportError =>
   new TransportError({
     ...describe(request),
-    message: `no response within ${Duration.format(timeout)}; the request was aborted`,
+    message: `no complete response within ${Duration.format(timeout)}; the request was aborted`,
     requestId
   })
 
@@ -51,64 +70,240 @@ const causes = (cause: unknown, depth = 0): Array<string> => {
   return [...(here === undefined ? [] : [here]), ...causes("cause" in cause ? cause.cause : undefined, depth + 1)]
 }
 
+/** A response and its body, read whole. */
+export interface Received {
+  readonly response: HttpClientResponse.HttpClientResponse
+  /** The body's bytes; `undefined` for an error response whose body was over the error-body cap. */
+  readonly body: Uint8Array | undefined
+}
+
+/** The most of an error response's body that is read, in bytes (64 KiB); past it the status alone decides. */
+const maxErrorBodyBytes = 64 * 1024
+
+/** Reading a body stopped past `maxBytes`. */
+class TooLarge {
+  readonly _tag = "TooLarge"
+}
+
+/**
+ * The body's bytes, at most `maxBytes`: a declared `Content-Length` over it fails at once, and
+ * reading a body without one stops as soon as it passes the cap (the rest is never read). An
+ * absent body is empty.
+ */
+const readCapped = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number
+): Effect.Effect<Uint8Array, TooLarge | HttpClientError.ResponseError> => {
+  const declared = response.headers["content-length"]
+  if (declared !== undefined && /^\d+$/.test(declared)) {
+    // The transport ends the body at its declared length: reading it whole is bounded.
+    return Number(declared) > maxBytes
+      ? Effect.fail(new TooLarge())
+      : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+  }
+  // Failures come out as values (`Stream.either`), and the fold stops pulling past the cap.
+  return Effect.suspend(() =>
+    response.stream.pipe(
+      Stream.either,
+      Stream.runFoldWhile(
+        { size: 0, chunks: [] as Array<Uint8Array>, error: undefined as HttpClientError.ResponseError | undefined },
+        (read) => read.size <= maxBytes && read.error === undefined,
+        (read, item) => {
+          if (Either.isLeft(item)) return { ...read, error: item.left }
+          read.chunks.push(item.right)
+          return { ...read, size: read.size + item.right.length }
+        }
+      ),
+      Effect.flatMap(({ chunks, error, size }): Effect.Effect<Uint8Array, TooLarge | HttpClientError.ResponseError> => {
+        if (error !== undefined)
+          return error.reason === "EmptyBody" ? Effect.succeed(new Uint8Array(0)) : Effect.fail(error)
+        if (size > maxBytes) return Effect.fail(new TooLarge())
+        const bytes = new Uint8Array(size)
+        let offset = 0
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset)
+          offset += chunk.length
+        }
+        return Effect.succeed(bytes)
+      })
+    )
+  )
+}
+
+/**
+ * Reads the body of `response`: a 2xx body up to `maxBytes` (past it, `MalformedResponse`), an
+ * error body up to 64 KiB (past it, dropped: the status decides). A body cut off by the
+ * connection is a `TransportError`.
+ */
+export const receive = (
+  request: HttpClientRequest.HttpClientRequest,
+  requestId: string,
+  scrub: Scrub,
+  maxBytes: number
+) => {
+  const toTransportError = transportError(request, requestId, scrub)
+  return (
+    response: HttpClientResponse.HttpClientResponse
+  ): Effect.Effect<Received, MalformedResponse | TransportError> => {
+    const success = response.status >= 200 && response.status < 300
+    return readCapped(response, success ? maxBytes : maxErrorBodyBytes).pipe(
+      Effect.map((body): Received => ({ response, body })),
+      Effect.catchAll((error): Effect.Effect<Received, MalformedResponse | TransportError> => {
+        if (error._tag === "ResponseError") return Effect.fail(toTransportError(error))
+        return success
+          ? Effect.fail(
+              new MalformedResponse({
+                ...describe(request),
+                status: response.status,
+                message: `the ${response.status} response body is larger than ${formatBytes(maxBytes)}; reading stopped there`
+              })
+            )
+          : Effect.succeed({ response, body: undefined })
+      })
+    )
+  }
+}
+
+/** A size in bytes as people read it: `512 B`, `64 KiB`, `16 MiB`. */
+const formatBytes = (bytes: number): string =>
+  bytes >= 1024 * 1024
+    ? `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`
+    : bytes >= 1024
+      ? `${+(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} B`
+
+const utf8 = new TextDecoder()
+
+/** The JSON value of `bytes`, or `undefined` when they are not JSON. */
+const parseJson = (bytes: Uint8Array): Option.Option<unknown> => {
+  try {
+    return Option.some(JSON.parse(utf8.decode(bytes)))
+  } catch {
+    return Option.none()
+  }
+}
+
 /**
  * A non-2xx response becomes its typed error, whatever the body: a `GeneralError` fills
- * `code`, `message` and `requestId`; an empty, text or HTML body leaves the status alone to
- * decide. Without a `request_id` in the body, the response's `X-Request-ID` header or else the
- * id the client sent (`requestId`) is kept.
+ * `code`, `message` and `requestId` (the key removed, at most 500 characters each); an empty,
+ * text, HTML or oversized body leaves the status alone to decide. Without a `request_id` in
+ * the body, the response's `X-Request-ID` header or else the id the client sent (`requestId`)
+ * is kept.
  */
 export const statusError = (
   request: HttpClientRequest.HttpClientRequest,
-  response: HttpClientResponse.HttpClientResponse,
-  requestId: string
-): Effect.Effect<never, HttpStatusError> =>
-  response.text.pipe(
-    Effect.orElseSucceed(() => ""),
-    Effect.flatMap((text) => {
-      const body = Option.getOrUndefined(decodeGeneralError(text))
-      return Effect.fail(
-        fromResponse({
-          ...describe(request),
-          status: response.status,
-          code: body?.code,
-          message: body?.message,
-          requestId: body?.request_id ?? response.headers["x-request-id"] ?? requestId,
-          retryAfter: response.headers["retry-after"]
-        })
-      )
-    })
+  { body: bytes, response }: Received,
+  requestId: string,
+  scrub: Scrub
+): HttpStatusError => {
+  const body = Option.getOrUndefined(
+    Option.flatMap(bytes === undefined ? Option.none() : parseJson(bytes), decodeGeneralError)
   )
+  const text = (value: string | undefined) => (value === undefined ? undefined : copied(scrub, value))
+  return fromResponse({
+    ...describe(request),
+    status: response.status,
+    code: text(body?.code),
+    message: text(body?.message),
+    requestId: text(body?.request_id ?? response.headers["x-request-id"] ?? requestId),
+    retryAfter: text(response.headers["retry-after"])
+  })
+}
+
+/** A body up to this size (64 KiB) that does not decode has all its problems named, not only the first. */
+const maxDetailedBytes = 64 * 1024
+
+/** At most this many problems are named in a `MalformedResponse`. */
+const maxIssues = 8
+
+/** What a schema expects, in a few words: its identifier or title, or the kind of value. */
+const expectation = (ast: AST.AST): string => {
+  const named = Option.orElse(AST.getIdentifierAnnotation(ast), () => AST.getTitleAnnotation(ast))
+  if (Option.isSome(named)) return named.value
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return "an object"
+    case "TupleType":
+      return "an array"
+    case "Refinement":
+    case "Transformation":
+      return expectation(ast._tag === "Refinement" ? ast.from : ast.to)
+    default: {
+      const text = String(ast)
+      return text.length > 80 ? `${text.slice(0, 80)}…` : text
+    }
+  }
+}
 
 /**
- * What is wrong with a body: one issue per path, with what was expected there. The value found
- * (the formatter's `actual …`) is left out: a body may hold a secret, a created key's value,
- * that must not reach an error message.
+ * What is wrong with a body: one problem per path (at most {@link maxIssues}), with what was
+ * expected there. Walks the parse issue, never the value found: a body may be nested thousands
+ * deep, and may hold a secret (a created key's value) that must not reach an error message.
  */
-const issues = (error: ParseResult.ParseError): string => {
-  const byPath = new Map<string, string>()
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-    const path = issue.path.length === 0 ? "body" : issue.path.map((key) => `[${JSON.stringify(key)}]`).join("")
-    if (!byPath.has(path)) byPath.set(path, issue.message.replace(/, actual [\s\S]*$/, ""))
+const issues = (issue: ParseResult.ParseIssue): string => {
+  const found = new Map<string, string>()
+  const visit = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): void => {
+    if (found.size >= maxIssues) return
+    const at = (message: string) => {
+      const key = path.length === 0 ? "body" : path.map((segment) => `[${JSON.stringify(String(segment))}]`).join("")
+      if (!found.has(key)) found.set(key, message)
+    }
+    switch (issue._tag) {
+      case "Pointer":
+        visit(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
+        break
+      case "Composite":
+        for (const inner of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) visit(inner, path)
+        break
+      case "Refinement":
+        if (issue.kind === "From") visit(issue.issue, path)
+        else at(`expected ${expectation(issue.ast)}`)
+        break
+      case "Transformation":
+        visit(issue.issue, path)
+        break
+      case "Type":
+        at(issue.message ?? `expected ${expectation(issue.ast)}`)
+        break
+      case "Missing":
+        at("is missing")
+        break
+      case "Unexpected":
+        at("is not expected")
+        break
+      case "Forbidden":
+        at("cannot be decoded synchronously")
+        break
+    }
   }
-  return Array.from(byPath, ([path, message]) => `${path} ${message}`).join("; ")
+  visit(issue, [])
+  return Array.from(found, ([path, message]) => `${path} ${message}`).join("; ")
 }
 
 /**
  * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the
- * shape becomes a `MalformedResponse` saying what was wrong and where.
+ * shape becomes a `MalformedResponse` saying what was wrong and where (never what was found).
  */
 export const decodeBody = <A, I, R>(
   request: HttpClientRequest.HttpClientRequest,
-  response: HttpClientResponse.HttpClientResponse,
+  { body, response }: Received,
   schema: Schema.Schema<A, I, R>
 ): Effect.Effect<A, MalformedResponse, R> => {
   const malformed = (message: string) =>
     new MalformedResponse({ ...describe(request), status: response.status, message })
-  return response.json.pipe(
-    Effect.mapError(() => malformed(`the ${response.status} response body is not JSON`)),
-    Effect.flatMap(Schema.decodeUnknown(schema, { errors: "all" })),
-    Effect.catchIf(ParseResult.isParseError, (error) =>
-      Effect.fail(malformed(`the ${response.status} response body does not match: ${issues(error)}`))
+  const json = body === undefined ? Option.none() : parseJson(body)
+  if (Option.isNone(json)) return Effect.fail(malformed(`the ${response.status} response body is not JSON`))
+  const describeFailure = (error: ParseResult.ParseError) =>
+    Effect.fail(malformed(`the ${response.status} response body does not match: ${issues(error.issue)}`))
+  // The first problem stops decoding; a small body is decoded again to name all of them.
+  return Schema.decodeUnknown(schema)(json.value).pipe(
+    Effect.catchIf(ParseResult.isParseError, (first) =>
+      (body?.length ?? 0) > maxDetailedBytes
+        ? describeFailure(first)
+        : Schema.decodeUnknown(schema, { errors: "all" })(json.value).pipe(
+            Effect.catchIf(ParseResult.isParseError, describeFailure),
+            Effect.zipRight(describeFailure(first))
+          )
     )
   )
 }
