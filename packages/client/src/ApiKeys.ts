@@ -20,6 +20,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
+import { type Call, malformedAnswer } from "./internal/call.js"
 import { validate } from "./internal/input.js"
 
 /**
@@ -81,11 +82,20 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         )
       ),
     list: () => client.execute({ method: "GET", route: "/api_keys", errors: [] }, ApiKeyList),
-    revoke: (id) =>
-      client.execute(
-        { method: "DELETE", route: "/api_keys/{key_id}", params: { key_id: id }, errors: ["NotFound", "Locked"] },
-        ApiKeyRevoked
+    revoke: (id) => {
+      const call: Call<"NotFound" | "Locked"> = {
+        method: "DELETE",
+        route: "/api_keys/{key_id}",
+        params: { key_id: id },
+        errors: ["NotFound", "Locked"]
+      }
+      return client.execute(call, ApiKeyRevoked).pipe(
+        Effect.filterOrFail(
+          (revoked) => revoked.id === id,
+          (revoked) => malformedAnswer(call, `the answer is about API key ${revoked.id}, not ${id}`)
+        )
       )
+    }
   })
 })
 

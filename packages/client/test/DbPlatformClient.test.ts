@@ -4,8 +4,6 @@ import {
   Forbidden,
   Locked,
   NotFound,
-  OperationId,
-  ProjectId,
   RateLimited,
   ServerError,
   ServiceUnavailable,
@@ -25,14 +23,19 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as util from "node:util"
 import { ApiKeys, DbPlatform, Operations, Projects } from "../src/index.js"
+import {
+  apiKeyCreated,
+  baseUrl,
+  operationId,
+  operationItem,
+  projectId,
+  projectItem,
+  projectsPage,
+  secret
+} from "./fixtures.js"
 import { json, raw, type Reply, type Scripted, scripted, transportFailure } from "./scripted.js"
 
 // --- fixtures ---------------------------------------------------------------------------------
-
-const baseUrl = "http://fake.test/api/v2"
-const secret = "secret-key"
-const projectId = ProjectId.make("spring-example-302709")
-const operationId = OperationId.make("f8a1f3f5-7c39-4b5e-9d2a-0e6a1b7c9d01")
 
 /** Retries are off here: these tests are about what one response maps to (see Retries.test.ts). */
 const layerFor = (script: Scripted) =>
@@ -45,55 +48,6 @@ const withScript =
   (script: Scripted) =>
   <A, E>(self: Effect.Effect<A, E, DbPlatform.DbPlatform>): Effect.Effect<A, E> =>
     Effect.provide(self, Layer.orDie(layerFor(script)))
-
-const projectItem = (id: string) => ({
-  id,
-  platform_id: "aws",
-  region_id: "aws-us-east-2",
-  name: id,
-  provisioner: "k8s-neonvm",
-  pg_version: 17,
-  proxy_host: "us-east-2.aws.example.tech",
-  branch_logical_size_limit: 3072,
-  branch_logical_size_limit_bytes: 3221225472,
-  store_passwords: true,
-  active_time: 120,
-  cpu_used_sec: 0,
-  locked: false,
-  creation_source: "console",
-  created_at: "2022-11-15T20:13:35Z",
-  updated_at: "2022-12-09T08:47:52.20417Z",
-  owner_id: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a",
-  settings: { allowed_ips: { ips: [] } }
-})
-
-const projectsPage = {
-  projects: [projectItem("spring-example-302709")],
-  pagination: { cursor: "spring-example-302709" },
-  applications: {},
-  integrations: {}
-}
-
-const operationItem = (n: number, createdAt = "2022-12-09T08:47:52.20417Z", status = "finished") => ({
-  id: `f8a1f3f5-7c39-4b5e-9d2a-0e6a1b7c9d0${n}`,
-  project_id: "spring-example-302709",
-  branch_id: "br-wispy-meadow-118737",
-  endpoint_id: "ep-proud-mud-a5x8dq2u",
-  action: "start_compute",
-  status,
-  failures_count: 0,
-  created_at: createdAt,
-  updated_at: createdAt,
-  total_duration_ms: 120
-})
-
-const apiKeyCreated = {
-  id: 165432,
-  key: "dbp_live_0123456789abcdef",
-  name: "ci",
-  created_at: "2022-11-15T20:13:35Z",
-  created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a"
-}
 
 /** The API key must not leak through any rendering of an error. */
 const expectNoSecret = (error: unknown) => {

@@ -22,7 +22,7 @@ export type Reply =
   | {
       readonly _tag: "Response"
       readonly status: number
-      readonly body: string | null
+      readonly body: BodyInit | null
       readonly headers: Readonly<Record<string, string>>
     }
   | { readonly _tag: "TransportFailure"; readonly cause: unknown }
@@ -36,8 +36,8 @@ export const json = (status: number, value: unknown, headers: Record<string, str
   headers: { "content-type": "application/json", ...headers }
 })
 
-/** A response with a raw body (`null` for none) and the given headers. */
-export const raw = (status: number, body: string | null, headers: Record<string, string> = {}): Reply => ({
+/** A response with a raw body (`null` for none; a `ReadableStream` arrives as it is pulled) and the given headers. */
+export const raw = (status: number, body: BodyInit | null, headers: Record<string, string> = {}): Reply => ({
   _tag: "Response",
   status,
   body,
