@@ -45,7 +45,8 @@ export interface Service {
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, CallError>
   /**
    * `DELETE /api_keys/{key_id}`: revokes the key at once and for good; any request with it
-   * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`.
+   * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`; an
+   * answer about another key with `MalformedResponse`.
    */
   readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, NotFound | Locked | CallError>
 }

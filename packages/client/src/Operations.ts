@@ -154,14 +154,16 @@ export interface AwaitAllResult {
  * polled until it ends, and many waited for or watched together (§2.5, §3.2, §4, §6). Every
  * method fails with a {@link ReadError} (`NotFound` for an unknown project or operation); `page`
  * and `list` also with `InvalidRequest` for a `limit` or `pageSize` out of 1..1000; `await` also
- * with `OperationFailed` and `OperationStillPending`.
+ * with `OperationFailed` and `OperationStillPending`. No method reports an operation it did not
+ * read: an answer about another operation or project fails it with `MalformedResponse`.
  *
  * @since 0.1.0
  */
 export interface Service {
   /**
    * `GET /projects/{project_id}/operations`: one page, newest first. A `limit` out of
-   * 1..1000 fails with `InvalidRequest` and nothing is sent.
+   * 1..1000 fails with `InvalidRequest` and nothing is sent. A page with more operations than
+   * the `limit`, or with an operation of another project, fails with `MalformedResponse`.
    */
   readonly page: (
     projectId: ProjectId,
@@ -170,10 +172,15 @@ export interface Service {
   /**
    * Every operation of the project, newest first, following the cursor and fetching the
    * next page only when the consumer pulls (one page in memory). The walk ends on a short
-   * or empty page. A `pageSize` out of 1..1000 fails with `InvalidRequest`.
+   * or empty page. A `pageSize` out of 1..1000 fails with `InvalidRequest`. A full page whose
+   * cursor the server already sent in this walk fails the stream with `MalformedResponse` at
+   * once (a server that would loop), as does a page longer than `pageSize`.
    */
   readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, InvalidRequest | ReadError>
-  /** `GET /projects/{project_id}/operations/{operation_id}`. An unknown id fails with `NotFound`. */
+  /**
+   * `GET /projects/{project_id}/operations/{operation_id}`. An unknown id fails with `NotFound`;
+   * an answer about another operation or project with `MalformedResponse`.
+   */
   readonly get: (projectId: ProjectId, operationId: OperationId) => Effect.Effect<Operation, ReadError>
   /**
    * Reads the operation now, then again on `schedule`, emitting every state read; ends after

@@ -57,12 +57,15 @@ export interface ListOptions {
 export interface Service {
   /**
    * `GET /projects`: one page. A `limit` out of 1..400 fails with `InvalidRequest` and nothing
-   * is sent; a cursor the server refuses fails with `BadRequest`.
+   * is sent; a cursor the server refuses fails with `BadRequest`; a page with more projects than
+   * the `limit` (400 without one) with `MalformedResponse`.
    */
   readonly page: (options?: PageOptions) => Effect.Effect<ProjectsPage, InvalidRequest | BadRequest | CallError>
   /**
    * Every project, fetching the next page only when the consumer pulls (one page in memory).
-   * A `pageSize` out of 1..400 fails with `InvalidRequest`. Pages' `unavailable_project_ids`
+   * A `pageSize` out of 1..400 fails with `InvalidRequest`. A full page whose cursor the server
+   * already sent in this walk fails the stream with `MalformedResponse` at once (a server that
+   * would loop), as does a page longer than `pageSize`. Pages' `unavailable_project_ids`
    * (projects the server could not read in time) are not part of the stream: use `page` to
    * see them.
    */

@@ -10,6 +10,7 @@ import {
   Unauthorized,
   UnexpectedStatus
 } from "@dbplatform/core"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as ConfigError from "effect/ConfigError"
@@ -382,6 +383,19 @@ describe("TransportError", () => {
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
+
+  it.effect("a transport message quoting the key keeps its words, not the key", () => {
+    const cause = new TypeError("fetch failed", {
+      cause: new Error(`Headers.append: "Bearer ${secret}" is an invalid header value (${encodeURIComponent(secret)})`)
+    })
+    const script = scripted([transportFailure(cause)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      expect(error.message).toContain('fetch failed: Headers.append: "Bearer <redacted>" is an invalid header value')
+      expectNoSecret(error)
+    }).pipe(withScript(script))
+  })
 })
 
 // --- input refused before sending ------------------------------------------------------------
@@ -465,6 +479,22 @@ describe("InvalidRequest: nothing is sent", () => {
 // --- what goes on the wire -------------------------------------------------------------------
 
 describe("requests", () => {
+  it.effect("carry the call's span as traceparent, unless propagation is turned off", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const span = yield* projects.page().pipe(
+        Effect.zipRight(Effect.currentSpan),
+        Effect.withSpan("caller")
+      )
+      const traceparent = script.requests[0]?.headers.traceparent ?? ""
+      expect(traceparent).toMatch(new RegExp(`^00-${span.traceId}-[0-9a-f]{16}-01$`))
+      expect(traceparent).not.toContain(span.spanId)
+      yield* projects.page().pipe(Effect.locally(HttpClient.currentTracerPropagation, false))
+      expect(script.requests[1]?.headers.traceparent).toBeUndefined()
+    }).pipe(withScript(script))
+  })
+
   it.effect("carry the bearer token and Accept, and go under the base URL", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
@@ -706,6 +736,25 @@ describe("DbPlatform.layerConfig", () => {
     ["a base URL that is not a URL", { DBPLATFORM_BASE_URL: "not a url", DBPLATFORM_API_KEY: secret }],
     ["a missing API key", { DBPLATFORM_BASE_URL: "https://config.test/api/v2" }]
   ]
+  it.effect("fails with InvalidApiKey on a key read with its trailing newline, sending nothing", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        Projects.Projects.pipe(
+          Effect.flatMap((projects) => projects.page()),
+          Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer)))
+        )
+      )
+      expect(error).toMatchObject({ _tag: "InvalidApiKey" })
+      expect(error.message).toContain(`a line feed (U+000A) at position ${secret.length + 1}`)
+      expect(script.requests).toHaveLength(0)
+      expectNoSecret(error)
+    }).pipe(
+      Effect.withConfigProvider(
+        provider({ DBPLATFORM_BASE_URL: "https://config.test/api/v2", DBPLATFORM_API_KEY: `${secret}\n` })
+      )
+    )
+  })
   for (const [label, entries] of failures) {
     it.effect(`fails with a ConfigError on ${label}, sending nothing`, () => {
       const script = scripted([json(200, projectsPage)])

@@ -124,9 +124,12 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
 export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
 
 /**
- * A success response whose body is not the documented shape: not JSON, or JSON that does not
- * decode. `message` names each offending path and what was expected there; the body, and the
- * values found in it, are not kept (a body may hold a created key's value).
+ * A success response the client cannot take as an answer: a body that is not JSON, does not
+ * decode, or is larger than the client reads (`maxResponseBytes`); or one that decodes but
+ * cannot be right: a page with more items than the `limit` sent, a cursor already followed in
+ * the same walk (a server or proxy that would loop), an operation or key other than the one
+ * asked for. Not retried. `message` names each offending path and what was expected there; the
+ * body, and the values found in it, are not kept (a body may hold a created key's value).
  *
  * @since 0.1.0
  * @category errors

@@ -7,8 +7,8 @@
 
 /**
  * Typed errors: one per status class a server answers with (`BadRequest`, `Unauthorized`,
- * `NotFound`, `RateLimited`, ...), plus `MalformedResponse`, `TransportError` and
- * `InvalidRequest`, and `fromResponse` to choose one (§5, §7).
+ * `NotFound`, `RateLimited`, ...), plus `MalformedResponse`, `TransportError`,
+ * `InvalidRequest` and `InvalidApiKey`, and `fromResponse` to choose one (§5, §7).
  *
  * @since 0.1.0
  */

@@ -160,6 +160,25 @@ describe("secrets", () => {
       yield* apiKeys.revoke(created.id)
       yield* failing(pageWithCreated, "Unauthorized")
 
+      // A proxy that echoes the Authorization header it got, in a GeneralError and in a text body.
+      yield* platform.faults.inject(
+        Fault.status(401, {
+          body: Fault.FaultBody.generalError({
+            code: `Bearer ${bootstrapKey}`,
+            message: `invalid header Authorization: Bearer ${bootstrapKey} (key ${bootstrapKey})`,
+            request_id: bootstrapKey
+          })
+        }),
+        { method: "GET", path: "/api_keys" }
+      )
+      const echoed = yield* failing(apiKeys.list(), "Unauthorized")
+      expect(echoed.message).toBe("invalid header Authorization: Bearer <redacted> (key <redacted>)")
+      yield* platform.faults.inject(Fault.status(401, { body: Fault.FaultBody.text(`Authorization: Bearer ${bootstrapKey}`) }), {
+        method: "GET",
+        path: "/api_keys"
+      })
+      yield* failing(apiKeys.list(), "Unauthorized")
+
       // A body that is not JSON, a 502 after the server created a key, a dropped POST, a long Retry-After.
       yield* platform.faults.inject(Fault.malformedJson, { method: "GET", path: "/api_keys" })
       yield* failing(apiKeys.list(), "MalformedResponse")
@@ -193,10 +212,14 @@ describe("secrets", () => {
           stringify([...span.attributes]),
           stringify(span.events),
           span.status._tag === "Ended"
-            ? Exit.match(span.status.exit, {
-                onFailure: (cause) => Cause.pretty(cause, { renderErrorCause: true }),
-                onSuccess: () => "success"
-              })
+            ? [
+                Exit.match(span.status.exit, {
+                  onFailure: (cause) => Cause.pretty(cause, { renderErrorCause: true }),
+                  onSuccess: () => "success"
+                }),
+                stringify(span.status.exit),
+                util.inspect(span.status.exit, { depth: 20 })
+              ].join("\n")
             : "not ended"
         ].join("\n")
       )
@@ -206,7 +229,9 @@ describe("secrets", () => {
       expect(logs.some((line) => line.includes("retrying POST /api_keys in 1s"))).toBe(true)
       expect(logs.some((line) => line.includes("retrying GET /projects in 2s"))).toBe(true)
       expect(spans.some((span) => span.attributes.get("http.route") === "/api_keys")).toBe(true)
-      expect(errors.length).toBe(6 * 5)
+      expect(errors.length).toBe(8 * 5)
+      // The platform's own per-request span is off: one span per call, none holding the request.
+      expect(spans.filter((span) => span.name.startsWith("http.client"))).toEqual([])
 
       // Neither key's value (nor a long part of it) is anywhere.
       const secrets = [bootstrapKey, Redacted.value(created.key)]
@@ -243,4 +268,51 @@ describe("secrets", () => {
       Effect.withTracer(tracer)
     )
   })
+})
+
+describe("a key a header cannot carry", () => {
+  const pasted = `dbp_${"pa5ted".repeat(6)}_fedcba9876543210`
+
+  it.effect("is refused when the Layer is built, by a typed error that never holds it; nothing is sent", () =>
+    Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      for (const apiKey of [`${pasted}\n`, `${pasted}\r\n`, ` ${pasted}`, `${pasted}\u0000`, `${pasted}é`, ""]) {
+        const exit = yield* Projects.Projects.pipe(
+          Effect.flatMap((projects) => projects.page()),
+          Effect.provide(
+            DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: Redacted.make(apiKey) }).pipe(
+              Layer.provide(FakeHttpClient.layer)
+            )
+          ),
+          Effect.exit
+        )
+        expect(Exit.isFailure(exit)).toBe(true)
+        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+        expect(error?._tag).toBe("InvalidApiKey")
+        const renderings = [
+          String(error),
+          error?.message,
+          JSON.stringify(error),
+          util.inspect(exit, { depth: 20 }),
+          stringify(exit),
+          Exit.isFailure(exit) ? Cause.pretty(exit.cause, { renderErrorCause: true }) : ""
+        ].join("\n")
+        expect(renderings).not.toContain(pasted)
+        expect(renderings).not.toContain(pasted.slice(-16))
+      }
+      expect(
+        (yield* Effect.flip(
+          Effect.provide(
+            Projects.Projects,
+            DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: Redacted.make(`${pasted}\n`) }).pipe(
+              Layer.provide(FakeHttpClient.layer)
+            )
+          )
+        )).message
+      ).toBe(
+        `the API key holds a line feed (U+000A) at position ${pasted.length + 1} of ${pasted.length + 1}, which an HTTP header cannot carry; keys are visible ASCII only (a trailing newline from a file is the usual cause)`
+      )
+      expect(yield* platform.requests).toEqual([])
+    }).pipe(Effect.provide(FakePlatform.layer()))
+  )
 })
