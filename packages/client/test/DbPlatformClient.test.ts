@@ -483,10 +483,7 @@ describe("requests", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const span = yield* projects.page().pipe(
-        Effect.zipRight(Effect.currentSpan),
-        Effect.withSpan("caller")
-      )
+      const span = yield* projects.page().pipe(Effect.zipRight(Effect.currentSpan), Effect.withSpan("caller"))
       const traceparent = script.requests[0]?.headers.traceparent ?? ""
       expect(traceparent).toMatch(new RegExp(`^00-${span.traceId}-[0-9a-f]{16}-01$`))
       expect(traceparent).not.toContain(span.spanId)

@@ -173,10 +173,13 @@ describe("secrets", () => {
       )
       const echoed = yield* failing(apiKeys.list(), "Unauthorized")
       expect(echoed.message).toBe("invalid header Authorization: Bearer <redacted> (key <redacted>)")
-      yield* platform.faults.inject(Fault.status(401, { body: Fault.FaultBody.text(`Authorization: Bearer ${bootstrapKey}`) }), {
-        method: "GET",
-        path: "/api_keys"
-      })
+      yield* platform.faults.inject(
+        Fault.status(401, { body: Fault.FaultBody.text(`Authorization: Bearer ${bootstrapKey}`) }),
+        {
+          method: "GET",
+          path: "/api_keys"
+        }
+      )
       yield* failing(apiKeys.list(), "Unauthorized")
 
       // A body that is not JSON, a 502 after the server created a key, a dropped POST, a long Retry-After.
