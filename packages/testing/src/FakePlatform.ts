@@ -33,7 +33,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { Fault } from "./Fault.js"
-import { answerWith, PendingFaults } from "./internal/faults.js"
+import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
@@ -261,8 +261,7 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       Effect.catchTags({
         Refusal: refusalResponse,
         RouteNotFound: () => refusalResponse(new Refusal({ status: 404, message: "route not found" }))
-      }),
-      Effect.catchAllCause(() => refusalResponse(new Refusal({ status: 500, message: "internal error" })))
+      })
     )
     const httpApp: HttpApp.Default = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -276,7 +275,24 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       if (fault !== undefined) return yield* answerWith(fault, answer)
       const badPath = pathRefusal(rawPathOf(request.url))
       return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
-    })
+    }).pipe(
+      // The last resort, for a bug of the fake: malformed input is refused above with a 4xx. A
+      // dropped connection (`Fault.drop`) and interruption go on as they are.
+      Effect.catchAllCause((cause) => {
+        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+        const dropped = Cause.find(cause, (reason) =>
+          reason._tag === "Die" && reason.defect instanceof ConnectionDropped
+            ? Option.some(reason.defect)
+            : Option.none()
+        )
+        return Option.isSome(dropped)
+          ? Effect.die(dropped.value)
+          : Effect.zipRight(
+              Effect.logError("dbplatform fake: internal error", cause),
+              refusalResponse(new Refusal({ status: 500, message: "internal error" }))
+            )
+      })
+    )
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp,
