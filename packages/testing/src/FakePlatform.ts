@@ -14,8 +14,10 @@
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
  *   them (`Scenario`); `Options.rateLimit` turns on a per-key rate limit (429 + `Retry-After`).
- * - Bodies over 64 KiB are 413; path traversal in ids (`..`, `%2e%2e`, encoded `/` or `\`) is
- *   400; every refusal has a `GeneralError` body, never a 500 for malformed input.
+ * - Bodies over 64 KiB are 413, without `Content-Type: application/json` 415, not UTF-8, not
+ *   JSON or nested deeper than 64 levels 400; path traversal in ids (`..`, `%2e%2e`, encoded `/`
+ *   or `\`) is 400; every refusal has a `GeneralError` body, never a 5xx for malformed input,
+ *   and its message quotes at most 40 characters of what it refuses.
  * - `snapshot` / `restore` save and restore the whole state (keys as hashes only).
  *
  * @since 0.1.0
