@@ -14,8 +14,10 @@
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
  *   them (`Scenario`); `Options.rateLimit` turns on a per-key rate limit (429 + `Retry-After`).
- * - Bodies over 64 KiB are 413; path traversal in ids (`..`, `%2e%2e`, encoded `/` or `\`) is
- *   400; every refusal has a `GeneralError` body, never a 500 for malformed input.
+ * - Bodies over 64 KiB are 413, without `Content-Type: application/json` 415, not UTF-8, not
+ *   JSON or nested deeper than 64 levels 400; path traversal in ids (`..`, `%2e%2e`, encoded `/`
+ *   or `\`) is 400; every refusal has a `GeneralError` body, never a 5xx for malformed input,
+ *   and its message quotes at most 40 characters of what it refuses.
  * - `snapshot` / `restore` save and restore the whole state (keys as hashes only).
  *
  * @since 0.1.0
@@ -33,7 +35,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { Fault } from "./Fault.js"
-import { answerWith, PendingFaults } from "./internal/faults.js"
+import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
@@ -261,8 +263,7 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       Effect.catchTags({
         Refusal: refusalResponse,
         RouteNotFound: () => refusalResponse(new Refusal({ status: 404, message: "route not found" }))
-      }),
-      Effect.catchAllCause(() => refusalResponse(new Refusal({ status: 500, message: "internal error" })))
+      })
     )
     const httpApp: HttpApp.Default = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -276,7 +277,24 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       if (fault !== undefined) return yield* answerWith(fault, answer)
       const badPath = pathRefusal(rawPathOf(request.url))
       return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
-    })
+    }).pipe(
+      // The last resort, for a bug of the fake: malformed input is refused above with a 4xx. A
+      // dropped connection (`Fault.drop`) and interruption go on as they are.
+      Effect.catchAllCause((cause) => {
+        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+        const dropped = Cause.find(cause, (reason) =>
+          reason._tag === "Die" && reason.defect instanceof ConnectionDropped
+            ? Option.some(reason.defect)
+            : Option.none()
+        )
+        return Option.isSome(dropped)
+          ? Effect.die(dropped.value)
+          : Effect.zipRight(
+              Effect.logError("dbplatform fake: internal error", cause),
+              refusalResponse(new Refusal({ status: 500, message: "internal error" }))
+            )
+      })
+    )
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp,

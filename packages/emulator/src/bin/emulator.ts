@@ -10,7 +10,8 @@
  * DBPLATFORM_API_KEY=6f1c...
  * ```
  *
- * Flags: `--port` (0: any free port), `--host` (127.0.0.1), `--seed FILE` (JSON, `Seed.SeedFile`),
+ * Flags: `--port` (0: any free port), `--host` (127.0.0.1; any other address than a loopback one,
+ * 127.0.0.0/8, `::1` or `localhost`, prints a warning on stderr), `--seed FILE` (JSON, `Seed.SeedFile`),
  * `--state FILE`, `--rate-limit LIMIT/INTERVAL` (e.g. `40/1s`, `700/1m`). The environment
  * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed).
  * Exits 1 with a one-line reason when it cannot start (bad flags, seed or state file, port taken).
@@ -29,6 +30,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { BlockList, isIP } from "node:net"
 import * as Emulator from "../Emulator.js"
 
 /** `LIMIT/INTERVAL`: a number of requests per interval of `ms`, `s`, `m` or `h`, e.g. `40/1s`, `700/1m`. */
@@ -73,6 +75,21 @@ const rateLimit = Options.text("rate-limit").pipe(
   Options.withDescription("Per-key rate limit LIMIT/INTERVAL, e.g. 40/1s: past it, 429 with Retry-After"),
   Options.optional
 )
+
+const loopbackAddresses = new BlockList()
+loopbackAddresses.addSubnet("127.0.0.0", 8, "ipv4")
+loopbackAddresses.addAddress("::1", "ipv6")
+
+/** Whether `host` is a loopback address (127.0.0.0/8, `::1`, also IPv4-mapped) or `localhost`. */
+const isLoopback = (host: string): boolean => {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+  if (name === "localhost" || name.endsWith(".localhost")) return true
+  const family = isIP(name)
+  return family !== 0 && loopbackAddresses.check(name, family === 4 ? "ipv4" : "ipv6")
+}
 
 /** The seed from `--seed FILE`, or the built-in realistic account. */
 const seedFrom = (path: Option.Option<string>) =>
@@ -121,6 +138,11 @@ const command = Command.make(
               : `DBPLATFORM_API_KEY=${Redacted.value(emulator.bootstrapKey)}`
           ].join("\n")
         )
+        if (!isLoopback(host)) {
+          yield* Console.error(
+            `dbplatform-emulator: warning: --host ${host} is not a loopback address, so other machines can reach the emulator: anyone who can connect and has the bootstrap API key can read and change the whole fake account. Use --host 127.0.0.1 (the default) unless that is what you want.`
+          )
+        }
         yield* Effect.addFinalizer(() => Console.error("dbplatform-emulator: stopped"))
         return yield* Effect.never
       }).pipe(Effect.scoped, Effect.provide(Emulator.layer(options)))

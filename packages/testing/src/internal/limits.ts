@@ -24,14 +24,48 @@ export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerReque
     : undefined
 }
 
+/** How deeply a request body's JSON may nest arrays and objects: 64 levels. Deeper is refused with 400. */
+export const bodyDepthLimit = 64
+
+/** The longest excerpt of a refused value a message quotes, in characters (escapes included). */
+export const excerptLimit = 40
+
+/** Characters a message never shows as they are: controls, format characters (bidi), separators, lone surrogates. */
+const unprintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
+
+const escapeCodePoint = (code: number): string =>
+  code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`
+
 /**
- * The request body as text, keeping at most `bodyLimitBytes`: a larger body fails with a 413
- * `Refused`. The rest of a larger body is read and dropped, never kept, so the connection stays
- * usable and the 413 reaches the client (stopping early would make Node destroy the socket
- * before the answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot
- * be read is a 400.
+ * At most {@link excerptLimit} characters of `text`, with control, format and line-separator
+ * characters escaped (`\n`, `\u202e`) and `...` at the end when cut. Reads only the first
+ * `2 * excerptLimit` characters of `text`, whatever its length.
  */
-export const readBodyText: Effect.Effect<string, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+export const excerpt = (text: string): string => {
+  let out = ""
+  for (const char of text.slice(0, 2 * excerptLimit)) {
+    const shown =
+      char === "\n"
+        ? "\\n"
+        : char === "\t"
+          ? "\\t"
+          : unprintable.test(char)
+            ? escapeCodePoint(char.codePointAt(0)!)
+            : char
+    if (out.length + shown.length > excerptLimit - 3) return `${out}...`
+    out += shown
+  }
+  return out
+}
+
+/**
+ * The request body's bytes, at most `bodyLimitBytes`: a larger body fails with a 413 `Refused`.
+ * The rest of a larger body is read and dropped, never kept, so the connection stays usable and
+ * the 413 reaches the client (stopping early would make Node destroy the socket before the
+ * answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot be read is a
+ * 400.
+ */
+const readBodyBytes: Effect.Effect<Uint8Array, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
   HttpServerRequest.HttpServerRequest,
   (request) =>
     request.stream.pipe(
@@ -51,9 +85,79 @@ export const readBodyText: Effect.Effect<string, Refused, HttpServerRequest.Http
           bytes.set(chunk, offset)
           offset += chunk.length
         }
-        return new TextDecoder().decode(bytes)
+        return bytes
       })
     )
+)
+
+/**
+ * Whether `text` opens more than `limit` arrays or objects without closing them, outside
+ * strings. One pass, no recursion, whatever `text` is (JSON or not).
+ */
+export const nestedDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c)
+        i++ // `\`: the next character is escaped
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) {
+      inString = true
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true
+    } else if (code === 0x5d || code === 0x7d) {
+      depth--
+    }
+  }
+  return false
+}
+
+/** Whether a `Content-Type` value is JSON: `application/json`, any case, parameters allowed. */
+const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value)
+
+/**
+ * The request body parsed as JSON. Refused, in this order: a body over `bodyLimitBytes` (413),
+ * a `Content-Type` missing or other than `application/json` (415), bytes that are not UTF-8
+ * (400), arrays and objects nested deeper than {@link bodyDepthLimit} (400, checked before
+ * parsing, so nothing downstream recurses that deep), text that is not JSON (400). Duplicate
+ * names in an object keep the last value, as `JSON.parse` does; `__proto__` is an ordinary
+ * name.
+ */
+export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.HttpServerRequest> = Effect.gen(
+  function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const bytes = yield* readBodyBytes
+    const contentType = request.headers["content-type"]
+    if (!isJsonContentType(contentType)) {
+      return yield* Effect.fail<Refused>({
+        status: 415,
+        message:
+          contentType === undefined
+            ? "Content-Type must be application/json"
+            : `Content-Type must be application/json, not "${excerpt(contentType)}"`
+      })
+    }
+    let text: string
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+    } catch {
+      return yield* Effect.fail<Refused>({ status: 400, message: "request body is not valid UTF-8" })
+    }
+    if (nestedDeeperThan(text, bodyDepthLimit)) {
+      return yield* Effect.fail<Refused>({
+        status: 400,
+        message: `request body nests arrays and objects deeper than ${bodyDepthLimit} levels`
+      })
+    }
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      return yield* Effect.fail<Refused>({ status: 400, message: "request body is not valid JSON" })
+    }
+  }
 )
 
 /**

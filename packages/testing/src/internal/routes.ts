@@ -10,8 +10,9 @@ import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import { CreateApiKeyRequest, OperationId, ProjectId, Timestamp } from "@dbplatform/core"
-import { readBodyText } from "./limits.js"
+import { excerpt, readJsonBody } from "./limits.js"
 import {
   iso,
   keyListJson,
@@ -38,11 +39,119 @@ export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(
 /** A new key value: 32 random bytes as 64 hex characters. */
 export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
 
-/** What is wrong with a request's input, one line, by field. */
-const describeIssues = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
-    .join("; ")
+/** How many problems one message names; more are summed up as "and more". */
+const describedIssuesLimit = 3
+
+/** The longest message about a request's input, in characters: a safety net, messages are shorter. */
+const issuesMessageLimit = 300
+
+/** A message set on a schema with `message` annotations, as `ParseResult`'s formatters pick it. */
+const annotatedMessage = (issue: ParseResult.ParseIssue): string | undefined => {
+  if (!("ast" in issue)) return undefined
+  const annotation = AST.getMessageAnnotation(issue.ast)
+  if (Option.isNone(annotation)) return undefined
+  const given = annotation.value(issue)
+  // A message computed by an Effect is not run: the default below is used instead.
+  const current =
+    typeof given === "string"
+      ? { message: given, override: false }
+      : typeof given === "object" && given !== null && "message" in given && typeof given.message === "string"
+        ? { message: given.message, override: given.override === true }
+        : undefined
+  if (current === undefined) return undefined
+  const useInner =
+    !current.override &&
+    (issue._tag === "Composite" ||
+      (issue._tag === "Refinement" && issue.kind === "From") ||
+      (issue._tag === "Transformation" && issue.kind !== "Transformation"))
+  if (!useInner) return current.message
+  return issue._tag === "Refinement" || issue._tag === "Transformation" ? annotatedMessage(issue.issue) : undefined
+}
+
+/** What a refused value is, without walking into it: its type, and a short excerpt of a scalar. */
+const valueSummary = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return `an array of ${value.length} items`
+  switch (typeof value) {
+    case "string":
+      return `"${excerpt(value)}"`
+    case "number":
+    case "boolean":
+    case "bigint":
+      return excerpt(String(value))
+    case "undefined":
+      return "nothing"
+    case "object":
+      return "an object"
+    default:
+      return typeof value
+  }
+}
+
+/**
+ * The problems of `issue` as `path: message` lines, at most `describedIssuesLimit + 1`. Messages
+ * come from the schema (its `message` annotations, the expected type) and never quote more of
+ * the refused value than a short excerpt of a scalar: formatting never walks into the value,
+ * so a large or deep input costs no more than a small one.
+ */
+const issueLines = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, lines: Array<string>): void => {
+  if (lines.length > describedIssuesLimit) return
+  const add = (message: string) =>
+    lines.push(path.length === 0 ? message : `${path.map((key) => excerpt(String(key))).join(".")}: ${message}`)
+  switch (issue._tag) {
+    case "Type":
+      add(
+        annotatedMessage(issue) ??
+          (issue.message === undefined ? undefined : excerpt(issue.message)) ??
+          `expected ${excerpt(String(issue.ast))}, got ${valueSummary(issue.actual)}`
+      )
+      break
+    case "Missing":
+      add("is missing")
+      break
+    case "Unexpected":
+      add("is unexpected")
+      break
+    case "Forbidden":
+      add("is forbidden")
+      break
+    case "Pointer":
+      issueLines(issue.issue, path.concat(issue.path), lines)
+      break
+    case "Composite": {
+      const message = annotatedMessage(issue)
+      if (message !== undefined) {
+        add(message)
+        break
+      }
+      const issues = (
+        Array.isArray(issue.issues) ? issue.issues : [issue.issues]
+      ) as ReadonlyArray<ParseResult.ParseIssue>
+      // An optional field's union also fails as "not undefined": say only what the value should be.
+      const named = issues.filter((inner) => !(inner._tag === "Type" && AST.isUndefinedKeyword(inner.ast)))
+      for (const inner of named.length > 0 ? named : issues) issueLines(inner, path, lines)
+      break
+    }
+    case "Refinement":
+    case "Transformation": {
+      const message = annotatedMessage(issue)
+      if (message === undefined) issueLines(issue.issue, path, lines)
+      else add(message)
+      break
+    }
+  }
+}
+
+/** What is wrong with a request's input, one line, by field: at most three problems, each short. */
+const describeIssues = (error: ParseResult.ParseError): string => {
+  const lines: Array<string> = []
+  issueLines(error.issue, [], lines)
+  const message =
+    lines.length > describedIssuesLimit
+      ? `${lines.slice(0, describedIssuesLimit).join("; ")}; and more`
+      : lines.join("; ")
+  return message.length > issuesMessageLimit ? `${message.slice(0, issuesMessageLimit - 3)}...` : message
+}
 
 /** Input that does not decode is a 400 with a `GeneralError` saying why (wire-facts "Statuses"). */
 const orBadRequest = <A, E, R>(
@@ -124,11 +233,7 @@ export const router = (store: Store) =>
     HttpRouter.post(
       "/api_keys",
       Effect.gen(function* () {
-        const text = yield* Effect.mapError(readBodyText, (refused) => new Refusal(refused))
-        const json = yield* Effect.try({
-          try: () => JSON.parse(text) as unknown,
-          catch: () => new Refusal({ status: 400, message: "request body is not valid JSON" })
-        })
+        const json = yield* Effect.mapError(readJsonBody, (refused) => new Refusal(refused))
         const body = yield* orBadRequest(Schema.decodeUnknown(CreateApiKeyRequest)(json))
         const value = newKeyValue()
         const key = store.addKey(body.key_name, hashKey(value), yield* Clock.currentTimeMillis)
