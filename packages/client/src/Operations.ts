@@ -352,7 +352,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     }
   }
 
-  /** The arguments of a wait for one operation: its states are arrays of one. */
+  /** The state in the rounds of a wait for one operation (a `Read` answers one state per target). */
+  const only = (states: ReadonlyArray<Operation>): Operation => states[0]!
+  /** The arguments of a wait for one operation: its rounds' states are arrays of one. */
   const one = (
     projectId: ProjectId,
     operationId: OperationId,
@@ -362,11 +364,11 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     [
       [{ project_id: projectId, id: operationId }],
       batchedReader,
-      Schedule.mapInput(options.schedule ?? defaultPollSchedule, (states: ReadonlyArray<Operation>) => states[0]!),
+      Schedule.mapInput(options.schedule ?? defaultPollSchedule, only),
       timeout
     ] as const
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
-    track(...one(projectId, operationId, options, options.timeout)).pipe(Stream.map((states) => states[0]!))
+    track(...one(projectId, operationId, options, options.timeout)).pipe(Stream.map(only))
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
     track(operations, batchedReader, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
@@ -393,12 +395,11 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     poll,
     await: (projectId, operationId, options = {}) =>
       lastRound(...one(projectId, operationId, options, options.timeout ?? defaultAwaitTimeout)).pipe(
-        Effect.flatMap(([operation]) => {
-          if (isSucceeded(operation!)) return Effect.succeed(operation!)
+        Effect.map(only),
+        Effect.flatMap((operation) => {
+          if (isSucceeded(operation)) return Effect.succeed(operation)
           return Effect.fail(
-            isFailed(operation!)
-              ? new OperationFailed({ operation: operation! })
-              : new OperationStillPending({ operation: operation! })
+            isFailed(operation) ? new OperationFailed({ operation }) : new OperationStillPending({ operation })
           )
         })
       ),
