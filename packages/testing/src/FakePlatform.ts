@@ -18,7 +18,8 @@
  *   JSON or nested deeper than 64 levels 400; path traversal in ids (`..`, `%2e%2e`, encoded `/`
  *   or `\`) is 400; every refusal has a `GeneralError` body, never a 5xx for malformed input,
  *   and its message quotes at most 40 characters of what it refuses.
- * - `snapshot` / `restore` save and restore the whole state (keys as hashes only).
+ * - `snapshot` / `restore` save and restore the whole state (keys as hashes only); `Options.journal`
+ *   is told of each change and holds the answer until the change is durable.
  *
  * @since 0.1.0
  */
@@ -26,6 +27,7 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -43,7 +45,7 @@ import { scenarioOf } from "./internal/scenario.js"
 import { snapshotOf, Store, storeOf } from "./internal/store.js"
 import type { Scenario } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
-import type { Snapshot } from "./Snapshot.js"
+import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 
 export type {
   /**
@@ -181,6 +183,37 @@ export interface Options {
    * `IllegalArgumentException` on a `limit` that is not an integer >= 1 or an `interval` <= 0.
    */
   readonly rateLimit?: RateLimit | undefined
+  /**
+   * Makes changes durable before they are acknowledged (see {@link Journal}): a request
+   * (`POST /api_keys`, `DELETE /api_keys/{key_id}`, and a read too) is answered only once
+   * `journal.sync` has succeeded, and a `scenario` call returns only then. When `sync` fails,
+   * the request is answered 503 with a `GeneralError` instead, and a `scenario` call dies with
+   * the error; the change stays in memory (the journal's owner decides what happens next, e.g.
+   * stop). None by default: nothing is recorded and nothing waits.
+   */
+  readonly journal?: Journal | undefined
+}
+
+/**
+ * Where the fake tells each change of its state, to make it durable (e.g. the emulator's
+ * `--state` file). Only changes made after the fake is built are recorded: save its `snapshot`
+ * first (the seed, a restored state, a new bootstrap key are not changes). A key's
+ * `last_used_at` and `last_used_from_addr` are not changes either: they ride along with the
+ * key's next change, and are in every `snapshot`.
+ *
+ * @since 0.1.0
+ */
+export interface Journal {
+  /**
+   * Called synchronously with each change as it is made in memory, in order, the whole record
+   * after the change (`Snapshot.SnapshotChange`). It must not fail or block.
+   */
+  readonly record: (change: SnapshotChange) => void
+  /**
+   * Succeeds once every change recorded before it ran is durable; fails (with a `message` that
+   * says why) when they cannot be made so.
+   */
+  readonly sync: Effect.Effect<void, { readonly message: string }>
 }
 
 /**
@@ -230,7 +263,7 @@ const invalidRateLimit = (rateLimit: RateLimit) =>
 /** The service over `store`, whose bootstrap key has the value `bootstrapValue`. */
 const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
   Effect.gen(function* () {
-    const { rateLimit } = options
+    const { rateLimit, journal } = options
     if (rateLimit !== undefined && invalidRateLimit(rateLimit)) {
       return yield* Effect.die(
         new Cause.IllegalArgumentException(
@@ -242,6 +275,7 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
     const routes = yield* HttpRouter.toHttpApp(router(store))
+    store.onChange = journal?.record
     /** The real answer: the body size, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -263,7 +297,8 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       Effect.catchTags({
         Refusal: refusalResponse,
         RouteNotFound: () => refusalResponse(new Refusal({ status: 404, message: "route not found" }))
-      })
+      }),
+      (answer) => (journal === undefined ? answer : Effect.flatMap(answer, (response) => durable(journal, response)))
     )
     const httpApp: HttpApp.Default = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -306,11 +341,33 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
         inject: (fault, options = {}) => faults.inject(fault, options),
         clear: faults.clear
       },
-      scenario: scenarioOf(store),
+      scenario: journal === undefined ? scenarioOf(store) : syncedScenario(scenarioOf(store), journal),
       snapshot: Effect.sync(() => snapshotOf(store)),
       revision: Effect.sync(() => store.revision)
     })
   })
+
+/** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
+const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
+  journal.sync.pipe(
+    Effect.as(response),
+    Effect.catchAll((error) =>
+      refusalResponse(new Refusal({ status: 503, message: `the change could not be saved: ${error.message}` }))
+    )
+  )
+
+/** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
+const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
+  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => Effect.orDie(journal.sync))
+  return {
+    addProject: (project) => synced(scenario.addProject(project)),
+    addApiKey: (name) => synced(scenario.addApiKey(name)),
+    startOperations: (projectId, starts) => synced(scenario.startOperations(projectId, starts)),
+    failOperation: (projectId, operationId, failure) => synced(scenario.failOperation(projectId, operationId, failure)),
+    cancelOperation: (projectId, operationId, options) =>
+      synced(scenario.cancelOperation(projectId, operationId, options))
+  }
+}
 
 /** The request target as a URL, or `undefined` when it is not one. */
 const urlOf = (target: string): URL | undefined => {

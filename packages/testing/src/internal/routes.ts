@@ -262,9 +262,7 @@ export const router = (store: Store) =>
         const { key_id } = yield* orBadRequest(HttpRouter.schemaPathParams(KeyParams))
         const key = store.keys.get(key_id)
         if (key === undefined || key.revoked) return yield* notFound("API key")
-        key.revoked = true
-        store.changed()
-        return HttpServerResponse.unsafeJson(keyRevokedJson(key))
+        return HttpServerResponse.unsafeJson(keyRevokedJson(store.revokeKey(key)))
       })
     ),
     HttpRouter.get(

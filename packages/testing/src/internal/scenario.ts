@@ -115,10 +115,11 @@ export const scenarioOf = (store: Store): Scenario => {
         const now = yield* Clock.currentTimeMillis
         const operation = yield* pendingOperation(projectId, operationId, now)
         const at = Math.max(now, operation.created_at)
-        store.rewrite(operation, now, [{ at, status: failure.status ?? "failed" }])
-        operation.failures_count += 1
-        operation.error = failure.error
-        operation.retry_at = failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+        store.rewrite(operation, now, [{ at, status: failure.status ?? "failed" }], {
+          failures_count: operation.failures_count + 1,
+          error: failure.error,
+          retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+        })
         return decodeOperation(operationJson(operation, now))
       }),
 

@@ -3,7 +3,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { InvalidSeed, type Seed, type SeedOperation, type SeedProject } from "../Seed.js"
-import type { Snapshot } from "../Snapshot.js"
+import type { Snapshot, SnapshotChange } from "../Snapshot.js"
 
 /** A key as the fake keeps it: the SHA-256 of its value, never the value (wire-facts). */
 export interface StoredKey {
@@ -119,7 +119,9 @@ export interface NewOperation extends Readonly<Omit<StoredOperation, "steps">> {
 
 /**
  * The in-memory state of one fake account. Single-threaded: every method runs to completion.
- * `revision` grows with every change, so a caller can tell when to save it.
+ * `revision` grows with every change, so a caller can tell when to save it. When `onChange` is
+ * set, every change made through the methods below (not a key's `last_used_*`) is passed to it
+ * at once, with the whole record as it is after the change.
  */
 export class Store {
   readonly keys = new Map<number, StoredKey>()
@@ -133,6 +135,8 @@ export class Store {
   private readonly operationTimes = new Map<string, Set<number>>()
   nextKeyId = 1000001
   revision = 0
+  /** Told of each change as it is made (a journal); none by default. */
+  onChange: ((change: SnapshotChange) => void) | undefined = undefined
 
   /** Marks a change. */
   changed(): void {
@@ -140,7 +144,7 @@ export class Store {
   }
 
   addKey(name: string, hash: string, now: number): StoredKey {
-    return this.restoreKey({
+    return this.keyChanged(this.restoreKey({
       id: this.nextKeyId,
       name,
       hash,
@@ -148,7 +152,24 @@ export class Store {
       revoked: false,
       last_used_at: null,
       last_used_from_addr: ""
-    })
+    }))
+  }
+
+  /** Revokes `key`. */
+  revokeKey(key: StoredKey): StoredKey {
+    key.revoked = true
+    this.changed()
+    return this.keyChanged(key)
+  }
+
+  private keyChanged(key: StoredKey): StoredKey {
+    this.onChange?.({ _tag: "ApiKey", api_key: { ...key } })
+    return key
+  }
+
+  private operationChanged(operation: StoredOperation): StoredOperation {
+    this.onChange?.({ _tag: "Operation", operation: operationSnapshot(operation) })
+    return operation
   }
 
   /** Adds a key as it was saved. */
@@ -173,6 +194,7 @@ export class Store {
     insertNewestFirst(this.projects, stored)
     this.operations.set(stored.id, [])
     this.changed()
+    this.onChange?.({ _tag: "Project", project: { ...stored } })
     return stored
   }
 
@@ -190,7 +212,7 @@ export class Store {
     this.operationTimes.set(operation.project_id, taken)
     const created = distinct(taken, operation.created_at)
     const begin = Math.max(operation.begin, created)
-    return this.restoreOperation({
+    const stored = this.restoreOperation({
       id: operation.id,
       project_id: operation.project_id,
       branch_id: operation.branch_id,
@@ -202,6 +224,7 @@ export class Store {
       error: operation.error,
       retry_at: operation.retry_at
     })
+    return this.operationChanged(stored)
   }
 
   /** Adds an operation as it was saved (its project known, its id new). */
@@ -217,11 +240,23 @@ export class Store {
 
   /**
    * Rewrites the life of `operation` from `now` on: the steps before `now` stay, then `steps`.
-   * The first step (`scheduling` at creation) always stays.
+   * The first step (`scheduling` at creation) always stays. `failure` sets `failures_count`,
+   * `error` and `retry_at` in the same change.
    */
-  rewrite(operation: StoredOperation, now: number, steps: ReadonlyArray<Step>): void {
+  rewrite(
+    operation: StoredOperation,
+    now: number,
+    steps: ReadonlyArray<Step>,
+    failure?: Pick<StoredOperation, "failures_count" | "error" | "retry_at">
+  ): void {
     operation.steps = [...operation.steps.filter((step, i) => i === 0 || step.at <= now), ...steps]
+    if (failure !== undefined) {
+      operation.failures_count = failure.failures_count
+      operation.error = failure.error
+      operation.retry_at = failure.retry_at
+    }
     this.changed()
+    this.operationChanged(operation)
   }
 
   /**
@@ -356,20 +391,21 @@ export const snapshotOf = (store: Store): Snapshot => ({
   next_key_id: store.nextKeyId,
   api_keys: Array.from(store.keys.values(), (key) => ({ ...key })),
   projects: store.projects.map((project) => ({ ...project })),
-  operations: Array.from(store.operations.values()).flatMap((operations) =>
-    operations.map((operation) => ({
-      id: operation.id,
-      project_id: operation.project_id,
-      ...(operation.branch_id !== undefined ? { branch_id: operation.branch_id } : {}),
-      ...(operation.endpoint_id !== undefined ? { endpoint_id: operation.endpoint_id } : {}),
-      action: operation.action,
-      created_at: operation.created_at,
-      steps: operation.steps.map((step) => ({ ...step })) as unknown as Snapshot["operations"][number]["steps"],
-      failures_count: operation.failures_count,
-      ...(operation.error !== undefined ? { error: operation.error } : {}),
-      ...(operation.retry_at !== undefined ? { retry_at: operation.retry_at } : {})
-    }))
-  )
+  operations: Array.from(store.operations.values()).flatMap((operations) => operations.map(operationSnapshot))
+})
+
+/** An operation as a `Snapshot` holds it. */
+const operationSnapshot = (operation: StoredOperation): Snapshot["operations"][number] => ({
+  id: operation.id,
+  project_id: operation.project_id,
+  ...(operation.branch_id !== undefined ? { branch_id: operation.branch_id } : {}),
+  ...(operation.endpoint_id !== undefined ? { endpoint_id: operation.endpoint_id } : {}),
+  action: operation.action,
+  created_at: operation.created_at,
+  steps: operation.steps.map((step) => ({ ...step })) as unknown as Snapshot["operations"][number]["steps"],
+  failures_count: operation.failures_count,
+  ...(operation.error !== undefined ? { error: operation.error } : {}),
+  ...(operation.retry_at !== undefined ? { retry_at: operation.retry_at } : {})
 })
 
 /**
