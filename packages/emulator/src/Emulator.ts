@@ -14,7 +14,6 @@ import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { FakePlatform, Seed } from "@dbplatform/testing"
 import * as Context from "effect/Context"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -34,12 +33,12 @@ export interface Options {
   /** The account to start with when there is no saved state; `Seed.realistic()` by default. */
   readonly seed?: Seed.Seed | undefined
   /**
-   * A state file (`StateFile`): loaded at start when it exists (the seed is then not used),
-   * saved after changes (within `saveInterval`) and at shutdown.
+   * A state file (`StateFile`): loaded at start when it exists (the seed is then not used).
+   * Every change (a key created or revoked, a `scenario` change) is on disk before it is
+   * answered; a key's `last_used_at` / `last_used_from_addr` are saved with the key's next
+   * change, every 1000 changes and at shutdown (a crash may lose the latest ones).
    */
   readonly statePath?: string | undefined
-  /** How often the state file is brought up to date; 200 ms by default. */
-  readonly saveInterval?: Duration.DurationInput | undefined
   /** The opt-in per-key rate limit (`FakePlatform.Options.rateLimit`). */
   readonly rateLimit?: FakePlatform.RateLimit | undefined
   /**
@@ -62,6 +61,12 @@ export interface Service {
   readonly bootstrapKey: Redacted.Redacted<string>
   /** Whether the state came from the state file (`true`) or from the seed. */
   readonly restored: boolean
+  /**
+   * Fails once a change could not be written to the state file (e.g. the disk is full); never
+   * succeeds. From then on every request is answered 503 and nothing more is written: stop the
+   * emulator (the `dbplatform-emulator` command exits 1). Without a state file it never ends.
+   */
+  readonly failed: Effect.Effect<never, StateFile.StateFileError>
 }
 
 /**
@@ -73,34 +78,40 @@ export interface Service {
 export class Emulator extends Context.Tag("@dbplatform/emulator/Emulator")<Emulator, Service>() {}
 
 /**
- * The fake from the state file or the seed, kept saved to the state file when there is one.
- * Also answers whether it was restored.
+ * The fake from the state file or the seed, journaled to the state file when there is one.
+ * Also answers whether it was restored, and the journal's failure.
  */
 const fakeLayer = (options: Options) =>
   Layer.scopedContext(
     Effect.gen(function* () {
-      const saved = options.statePath === undefined ? Option.none() : yield* StateFile.load(options.statePath)
+      const { statePath } = options
+      const saved = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
+      const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
       const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
+      const fakeOptions = { rateLimit: options.rateLimit, journal }
       const fake = Option.isSome(saved)
-        ? yield* FakePlatform.restore(saved.value, { rateLimit: options.rateLimit, bootstrapKey })
+        ? yield* FakePlatform.restore(saved.value, { ...fakeOptions, bootstrapKey })
         : yield* FakePlatform.make(
             { ...(options.seed ?? Seed.realistic()), ...(bootstrapKey === undefined ? {} : { bootstrapKey }) },
-            { rateLimit: options.rateLimit }
+            fakeOptions
           )
-      if (options.statePath !== undefined) {
-        yield* StateFile.keepSaved(options.statePath, fake, { interval: options.saveInterval })
-      }
-      return Context.make(FakePlatform.FakePlatform, fake).pipe(Context.add(Restored, Option.isSome(saved)))
+      if (journal !== undefined) yield* journal.start(fake.snapshot)
+      return Context.make(FakePlatform.FakePlatform, fake).pipe(
+        Context.add(Restored, { restored: Option.isSome(saved), failed: journal?.failure ?? Effect.never })
+      )
     })
   )
 
-class Restored extends Context.Tag("@dbplatform/emulator/Restored")<Restored, boolean>() {}
+class Restored extends Context.Tag("@dbplatform/emulator/Restored")<
+  Restored,
+  Pick<Service, "restored" | "failed">
+>() {}
 
 /**
  * Starts the emulator: the fake from the state file (when `statePath` names an existing one)
- * or the seed, served on `host:port`, its state saved as it changes. Shutdown (closing the
- * Layer's scope, e.g. on SIGINT/SIGTERM under `NodeRuntime.runMain`) stops the server first,
- * then saves the state a last time. Fails with `InvalidSeed` (a bad seed or state), a
+ * or the seed, served on `host:port`, each change on disk before it is answered. Shutdown
+ * (closing the Layer's scope, e.g. on SIGINT/SIGTERM under `NodeRuntime.runMain`) stops the
+ * server first, then saves the whole state a last time. Fails with `InvalidSeed` (a bad seed or state), a
  * `StateFileError`, or a `ServeError` (e.g. the port is taken).
  *
  * @since 0.1.0
@@ -120,7 +131,7 @@ export const layer = (
       return Emulator.of({
         baseUrl: yield* FakePlatform.serverBaseUrl,
         bootstrapKey: fake.bootstrapKey,
-        restored: yield* Restored
+        ...(yield* Restored)
       })
     })
   )

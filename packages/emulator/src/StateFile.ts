@@ -1,24 +1,37 @@
 /**
  * The emulator's `--state FILE`: the fake's whole state (`Snapshot` from `@dbplatform/testing`:
  * API keys as SHA-256 hashes, never their values; projects; operations with their whole life)
- * as JSON, kept across restarts.
+ * kept across restarts and crashes, in two files:
  *
- * Saving never leaves a torn state file: the JSON is written to `FILE.tmp`, flushed to disk
- * (`fsync`), then renamed over `FILE` (an atomic replace on POSIX file systems). A crash
- * mid-write leaves at worst a torn `FILE.tmp`, which is never read and is overwritten by the
- * next save; `FILE` keeps the last complete state.
+ * - `FILE`: a whole snapshot, as JSON. It is only ever replaced whole: written to `FILE.tmp`,
+ *   flushed to disk (`fsync`), renamed over `FILE` (an atomic replace on POSIX file systems),
+ *   then the directory is flushed too. A crash mid-write leaves at worst a torn `FILE.tmp`, which
+ *   is never read and is overwritten by the next save.
+ * - `FILE.journal`: the changes since that snapshot, one JSON line each
+ *   (`Snapshot.SnapshotChange`: the whole key, project or operation after the change). A change
+ *   is answered only once its line is flushed to disk; changes made at the same time share one
+ *   `fsync` (group commit). At start, at shutdown and every `compactEvery` changes the journal is
+ *   folded into `FILE` and emptied.
+ *
+ * Loading reads `FILE` and applies the journal's lines in order; a torn last line (a crash in
+ * the middle of an append) is ignored, as it was never acknowledged.
  *
  * @since 0.1.0
  */
+import { open as openFile } from "node:fs/promises"
+import { dirname } from "node:path"
 import * as FileSystem from "@effect/platform/FileSystem"
-import { FakePlatform, Snapshot } from "@dbplatform/testing"
+import type { FakePlatform } from "@dbplatform/testing"
+import { Snapshot } from "@dbplatform/testing"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
-import * as Duration from "effect/Duration"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Schedule from "effect/Schedule"
+import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 
@@ -45,13 +58,94 @@ export class StateFileError extends Data.TaggedError("StateFileError")<{
  */
 export const temporaryPath = (path: string): string => `${path}.tmp`
 
+/**
+ * The journal of `path`: the changes since the snapshot in `path`, one JSON line each.
+ *
+ * @since 0.1.0
+ */
+export const journalPath = (path: string): string => `${path}.journal`
+
 const decode = Schema.decode(Snapshot.SnapshotFromJson, { errors: "all" })
 const encode = Schema.encode(Snapshot.SnapshotFromJson)
+const decodeChange = Schema.decodeEither(Schema.parseJson(Snapshot.SnapshotChange))
+const encodeChange = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange))
+
+const describe = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
+    .join("; ")
 
 /**
- * The state saved in `path`: `None` when there is no such file. Fails with `StateFileError`
- * when it cannot be read or is not a state file (not JSON, a wrong or missing field: each
- * problem named); the file is left as it is. `FILE.tmp` is never read.
+ * `snapshot` with `changes` applied in order: each change's record replaces the one with the
+ * same id, or is added after the others; `next_key_id` stays above every key id.
+ *
+ * @since 0.1.0
+ */
+export const applyChanges = (
+  snapshot: Snapshot.Snapshot,
+  changes: ReadonlyArray<Snapshot.SnapshotChange>
+): Snapshot.Snapshot => {
+  if (changes.length === 0) return snapshot
+  const keys = new Map(snapshot.api_keys.map((key) => [key.id, key]))
+  const projects = new Map(snapshot.projects.map((project) => [project.id, project]))
+  const operations = new Map(snapshot.operations.map((operation) => [operation.id, operation]))
+  let nextKeyId = snapshot.next_key_id
+  for (const change of changes) {
+    switch (change._tag) {
+      case "ApiKey":
+        keys.set(change.api_key.id, change.api_key)
+        nextKeyId = Math.max(nextKeyId, change.api_key.id + 1)
+        break
+      case "Project":
+        projects.set(change.project.id, change.project)
+        break
+      case "Operation":
+        operations.set(change.operation.id, change.operation)
+        break
+    }
+  }
+  return {
+    version: 1,
+    next_key_id: nextKeyId,
+    api_keys: Array.from(keys.values()),
+    projects: Array.from(projects.values()),
+    operations: Array.from(operations.values())
+  }
+}
+
+/**
+ * The changes in a journal's text, in order. A last line without its newline, and from the
+ * first line that is not a change on, lines after which no good line comes (a torn append),
+ * are left out; a bad line followed by a good one is an error (1-based line number and why).
+ *
+ * @since 0.1.0
+ */
+export const parseJournal = (
+  text: string
+): Either.Either<ReadonlyArray<Snapshot.SnapshotChange>, { readonly line: number; readonly reason: string }> => {
+  const lines = text.split("\n")
+  lines.pop() // the text after the last newline: empty, or a torn append
+  const changes: Array<Snapshot.SnapshotChange> = []
+  let bad: { readonly line: number; readonly reason: string } | undefined
+  for (let i = 0; i < lines.length; i++) {
+    const decoded = decodeChange(lines[i]!)
+    if (Either.isLeft(decoded)) {
+      bad ??= { line: i + 1, reason: describe(decoded.left) }
+    } else if (bad !== undefined) {
+      return Either.left(bad)
+    } else {
+      changes.push(decoded.right)
+    }
+  }
+  return Either.right(changes)
+}
+
+/**
+ * The state saved in `path`: `None` when there is no such file (a journal without it is then
+ * ignored, and emptied when the emulator starts). Otherwise the snapshot in `path` with the
+ * changes of `FILE.journal` applied (a torn last line ignored). Fails with `StateFileError` when
+ * either cannot be read or is not what it should be (each problem named); the files are left
+ * as they are. `FILE.tmp` is never read.
  *
  * @since 0.1.0
  */
@@ -68,23 +162,41 @@ export const load = (
       .readFileString(path)
       .pipe(Effect.mapError((error) => new StateFileError({ path, reason: `cannot be read (${error.message})` })))
     const snapshot = yield* decode(text).pipe(
+      Effect.mapError((error) => new StateFileError({ path, reason: `is not a state file: ${describe(error)}` }))
+    )
+    const journal = journalPath(path)
+    const journalText = yield* fs.readFileString(journal).pipe(
+      Effect.catchTag("SystemError", (error) => (error.reason === "NotFound" ? Effect.succeed("") : Effect.fail(error))),
       Effect.mapError(
-        (error) =>
-          new StateFileError({
-            path,
-            reason: `is not a state file: ${ParseResult.ArrayFormatter.formatErrorSync(error)
-              .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
-              .join("; ")}`
-          })
+        (error) => new StateFileError({ path: journal, reason: `cannot be read (${error.message})` })
       )
     )
-    return Option.some(snapshot)
+    const changes = yield* Either.mapLeft(
+      parseJournal(journalText),
+      ({ line, reason }) => new StateFileError({ path: journal, reason: `line ${line} is not a change: ${reason}` })
+    )
+    return Option.some(applyChanges(snapshot, changes))
+  })
+
+/** Flushes the directory of `path`, so that a rename or a new file in it survives a power cut. */
+const syncDirectory = (path: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const directory = await openFile(dirname(path), "r")
+      try {
+        await directory.sync()
+      } finally {
+        await directory.close()
+      }
+    },
+    catch: (error) => new Error(`directory cannot be flushed (${error instanceof Error ? error.message : error})`)
   })
 
 /**
- * Saves `snapshot` in `path`: writes `FILE.tmp`, flushes it (`fsync`), renames it over `FILE`.
- * Uninterruptible, so an interruption cannot stop it between the write and the rename. Fails
- * with `StateFileError` (the previous `FILE` is then untouched).
+ * Saves `snapshot` in `path`: writes `FILE.tmp`, flushes it (`fsync`), renames it over `FILE`,
+ * flushes the directory. Uninterruptible, so an interruption cannot stop it between the write
+ * and the rename. Fails with `StateFileError` (the previous `FILE` is then untouched). Leaves
+ * `FILE.journal` alone.
  *
  * @since 0.1.0
  */
@@ -104,38 +216,167 @@ export const save = (
       })
     )
     yield* fs.rename(temporary, path)
+    yield* syncDirectory(path)
   }).pipe(
     Effect.mapError((error) => new StateFileError({ path, reason: `cannot be written (${error.message})` })),
     Effect.uninterruptible
   )
 
 /**
- * Keeps `path` up to date with `fake` for as long as the scope is open: saves at once, then
- * every `interval` (200 ms by default) when the fake's `revision` has moved, and a last time
- * when the scope closes (close the HTTP server first, so that no change comes after it). A
- * failed save is reported on stderr and tried again at the next tick.
+ * How a {@link Journal} writes.
  *
  * @since 0.1.0
  */
-export const keepSaved = (
+export interface JournalOptions {
+  /** Fold the journal into the state file after this many changes; 1000 by default. */
+  readonly compactEvery?: number | undefined
+  /**
+   * `"journal"` (the default): one line per change appended to `FILE.journal`, flushed before the
+   * answer. `"snapshot"`: no journal lines; every commit writes the whole state file instead
+   * (`save`), which is much slower with a large state; kept to compare the two (README).
+   */
+  readonly mode?: "journal" | "snapshot" | undefined
+}
+
+/**
+ * The state file kept durable change by change: give it to the fake as its journal
+ * (`FakePlatform.Options.journal`), then call `start` with the fake's `snapshot`.
+ *
+ * @since 0.1.0
+ */
+export interface Journal extends FakePlatform.Journal {
+  /**
+   * Saves the state now as `FILE` and empties the journal, then keeps writing the changes
+   * recorded; `current` gives the whole state whenever the journal is folded into `FILE` (every
+   * `compactEvery` changes and at shutdown). Call it once, before serving requests.
+   */
+  readonly start: (current: Effect.Effect<Snapshot.Snapshot>) => Effect.Effect<void, StateFileError>
+  /**
+   * Fails with the first write that failed (disk full, ...); never succeeds. After it, `sync`
+   * fails at once, nothing more is written, and the journal's owner should stop: the state in
+   * memory then holds changes that are not on disk (none of them acknowledged).
+   */
+  readonly failure: Effect.Effect<never, StateFileError>
+}
+
+/**
+ * Opens the journal of `path` for as long as the scope is open. When the scope closes (close
+ * the HTTP server first, so that no change comes after it): waits for the changes recorded to be
+ * written, then folds the journal into `FILE` (which also saves every key's `last_used_at`);
+ * after a failure it writes nothing more and reports on stderr. Fails with `StateFileError`
+ * when the journal cannot be opened.
+ *
+ * @since 0.1.0
+ */
+export const journal = (
   path: string,
-  fake: FakePlatform.Service,
-  options: { readonly interval?: Duration.DurationInput | undefined } = {}
-): Effect.Effect<void, StateFileError, FileSystem.FileSystem | Scope.Scope> =>
+  options: JournalOptions = {}
+): Effect.Effect<Journal, StateFileError, FileSystem.FileSystem | Scope.Scope> =>
   Effect.gen(function* () {
-    let saved: number | undefined
-    const saveIfChanged = Effect.gen(function* () {
-      const revision = yield* fake.revision
-      if (revision === saved) return
-      yield* save(path, yield* fake.snapshot)
-      saved = revision
-    })
-    const reported = saveIfChanged.pipe(
-      Effect.catchAll((error) => Console.error(`dbplatform-emulator: ${error.message}`))
-    )
-    yield* saveIfChanged
-    yield* Effect.addFinalizer(() => reported)
+    const fs = yield* FileSystem.FileSystem
+    const mode = options.mode ?? "journal"
+    const compactEvery = Math.max(1, options.compactEvery ?? 1000)
+    const journalFile = journalPath(path)
+    const writeError = (error: { readonly message: string }) =>
+      new StateFileError({ path: journalFile, reason: `cannot be written (${error.message})` })
+    const file = yield* fs.open(journalFile, { flag: "a" }).pipe(Effect.mapError(writeError))
+    const lines = yield* Queue.unbounded<string>()
+    const failed = yield* Deferred.make<never, StateFileError>()
+    const started = yield* Deferred.make<Effect.Effect<Snapshot.Snapshot>>()
+    const encoder = new TextEncoder()
+    /** Changes recorded, and of those, written and flushed (in order). */
+    let recorded = 0
+    let durable = 0
+    let sinceCompaction = 0
+    let failure: StateFileError | undefined
+    /** Callers of `sync`, each waiting for `durable` to reach its `target`; targets ascending. */
+    let waiters: Array<{ readonly target: number; readonly done: Deferred.Deferred<void, StateFileError> }> = []
+
+    const settle = (exit?: Exit.Exit<void, StateFileError>) => {
+      const ready = exit === undefined ? waiters.filter((waiter) => waiter.target <= durable) : waiters
+      waiters = exit === undefined ? waiters.filter((waiter) => waiter.target > durable) : []
+      for (const waiter of ready) Deferred.unsafeDone(waiter.done, exit ?? Exit.void)
+    }
+
+    const saveNow = (snapshot: Snapshot.Snapshot) => Effect.provideService(save(path, snapshot), FileSystem.FileSystem, fs)
+    /** `FILE` := the whole state; the journal emptied. */
+    const compact = (snapshot: Snapshot.Snapshot) =>
+      Effect.gen(function* () {
+        yield* saveNow(snapshot)
+        yield* Effect.mapError(Effect.zipRight(file.truncate(0), file.sync), writeError)
+        sinceCompaction = 0
+      })
+
+    /** Takes every line recorded (waiting for one), writes them and flushes once, then answers their callers. */
+    const commit = (current: Effect.Effect<Snapshot.Snapshot>) =>
+      Effect.gen(function* () {
+        const batch = yield* Queue.takeBetween(lines, 1, Number.MAX_SAFE_INTEGER)
+        yield* Effect.uninterruptible(
+          Effect.gen(function* () {
+            if (mode === "snapshot") {
+              yield* saveNow(yield* current)
+            } else {
+              yield* file.writeAll(encoder.encode(Array.from(batch).join(""))).pipe(Effect.mapError(writeError))
+              yield* file.sync.pipe(Effect.mapError(writeError))
+              sinceCompaction += batch.length
+            }
+            durable += batch.length
+            settle()
+            if (sinceCompaction >= compactEvery) yield* compact(yield* current)
+          })
+        )
+      })
+
+    const fail = (error: StateFileError) =>
+      Effect.gen(function* () {
+        failure = error
+        settle(Exit.fail(error))
+        yield* Deferred.fail(failed, error)
+        yield* Console.error(`dbplatform-emulator: ${error.message}; changes are no longer saved`)
+      })
+
     yield* Effect.forkScoped(
-      reported.pipe(Effect.repeat(Schedule.spaced(Duration.decode(options.interval ?? "200 millis"))))
+      Effect.flatMap(Deferred.await(started), (current) => Effect.forever(commit(current))).pipe(
+        Effect.catchAll(fail)
+      )
     )
+
+    const sync: Effect.Effect<void, StateFileError> = Effect.suspend(() => {
+      if (failure !== undefined) return Effect.fail(failure)
+      const target = recorded
+      if (durable >= target) return Effect.void
+      return Effect.flatMap(Deferred.make<void, StateFileError>(), (done) => {
+        if (failure !== undefined) return Effect.fail(failure)
+        if (durable >= target) return Effect.void
+        waiters.push({ target, done })
+        return Deferred.await(done)
+      })
+    })
+
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function* () {
+        if (!(yield* Deferred.isDone(started)) || failure !== undefined) return
+        const current = yield* Deferred.await(started)
+        yield* sync
+        yield* compact(yield* current)
+      }).pipe(
+        Effect.catchAll((error) =>
+          failure === undefined ? Console.error(`dbplatform-emulator: ${error.message}`) : Effect.void
+        )
+      )
+    )
+
+    return {
+      record: (change) => {
+        recorded += 1
+        Queue.unsafeOffer(lines, `${encodeChange(change)}\n`)
+      },
+      sync,
+      start: (current) =>
+        Effect.gen(function* () {
+          yield* compact(yield* current)
+          yield* Deferred.succeed(started, current)
+        }),
+      failure: Deferred.await(failed)
+    }
   })

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `dbplatform-emulator`: serves the fake control API v2 on a loopback port until stopped
- * (Ctrl-C, SIGINT or SIGTERM: a clean shutdown that saves the state file), and prints its base
+ * (Ctrl-C, SIGINT or SIGTERM: a clean shutdown that saves the state file; with `--state`, every
+ * change is on disk before it is answered, so a crash loses nothing acknowledged), and prints its base
  * URL and a bootstrap API key on stdout:
  *
  * ```
@@ -67,7 +68,9 @@ const seed = Options.file("seed", { exists: "yes" }).pipe(
   Options.optional
 )
 const state = Options.file("state").pipe(
-  Options.withDescription("Keep keys (hashes only), projects and operations in this file across restarts"),
+  Options.withDescription(
+    "Keep keys (hashes only), projects and operations in this file across restarts and crashes: each change is on disk (fsync) before it is answered"
+  ),
   Options.optional
 )
 const rateLimit = Options.text("rate-limit").pipe(
@@ -144,7 +147,8 @@ const command = Command.make(
           )
         }
         yield* Effect.addFinalizer(() => Console.error("dbplatform-emulator: stopped"))
-        return yield* Effect.never
+        // Runs until stopped, or until a change cannot be saved (then exits 1).
+        return yield* emulator.failed
       }).pipe(Effect.scoped, Effect.provide(Emulator.layer(options)))
     })
 ).pipe(Command.withDescription("Serve the fake control API v2 on a loopback port until stopped"))
