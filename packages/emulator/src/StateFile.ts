@@ -320,9 +320,9 @@ export const journal = (
               yield* file.sync.pipe(Effect.mapError(writeError))
               sinceCompaction += batch.length
             }
+            if (sinceCompaction >= compactEvery) yield* compact(yield* current)
             durable += batch.length
             settle()
-            if (sinceCompaction >= compactEvery) yield* compact(yield* current)
           })
         )
       })

@@ -1,8 +1,11 @@
+import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { FakePlatform, Seed } from "@dbplatform/testing"
+import { FakeHttpClient, FakePlatform, Seed } from "@dbplatform/testing"
 import { describe, expect, it } from "@effect/vitest"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as StateFile from "../src/StateFile.js"
@@ -31,6 +34,50 @@ const tornWrites = Effect.map(FileSystem.FileSystem, (fs) =>
       )
   })
 )
+
+/** The real file system, counting the `fsync`s of files opened with it. */
+const countingFlushes = (flushes: { count: number }) =>
+  Effect.map(FileSystem.FileSystem, (fs) =>
+    FileSystem.FileSystem.of({
+      ...fs,
+      open: (path, options) =>
+        Effect.map(fs.open(path, options), (file) =>
+          // `sync` is a getter of the file: shadow it with a plain property.
+          Object.defineProperty(Object.create(file), "sync", {
+            value: Effect.zipRight(
+              Effect.sync(() => {
+                flushes.count += 1
+              }),
+              file.sync
+            )
+          })
+        )
+    })
+  )
+
+/** The real file system, but files opened with it fail to write while `disk.full`, as on a full disk. */
+const fillingDisk = (disk: { full: boolean }) =>
+  Effect.map(FileSystem.FileSystem, (fs) =>
+    FileSystem.FileSystem.of({
+      ...fs,
+      open: (path, options) =>
+        Effect.map(fs.open(path, options), (file) =>
+          Object.assign(Object.create(file), {
+            writeAll: (bytes: Uint8Array) =>
+              disk.full
+                ? Effect.fail(
+                    new SystemError({
+                      reason: "Unknown",
+                      module: "FileSystem",
+                      method: "write",
+                      description: "ENOSPC: no space left on device"
+                    })
+                  )
+                : file.writeAll(bytes)
+          })
+        )
+    })
+  )
 
 describe("StateFile", () => {
   it.scoped("save then load gives the same state; no key value is written", () =>
@@ -95,24 +142,159 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
-  it.scopedLive("keepSaved saves at once, after changes, and when its scope closes", () =>
+  it("a journal's torn last line is ignored; a bad line followed by a good one is an error", () => {
+    const line = (id: number) =>
+      JSON.stringify({
+        _tag: "ApiKey",
+        api_key: {
+          id,
+          name: `k${id}`,
+          hash: "a".repeat(64),
+          created_at: "2026-11-23T00:00:00.000Z",
+          revoked: false,
+          last_used_at: null,
+          last_used_from_addr: ""
+        }
+      })
+    const ids = (text: string) =>
+      Either.map(StateFile.parseJournal(text), (changes) => changes.map((change) => (change as any).api_key.id))
+    expect(ids("")).toEqual(Either.right([]))
+    expect(ids(`${line(1)}\n${line(2)}\n`)).toEqual(Either.right([1, 2]))
+    // A crash in the middle of an append: the last line has no newline, or is cut, or zeros.
+    expect(ids(`${line(1)}\n${line(2).slice(0, 40)}`)).toEqual(Either.right([1]))
+    expect(ids(`${line(1)}\n${line(2).slice(0, 40)}\n`)).toEqual(Either.right([1]))
+    expect(ids(`${line(1)}\n\u0000\u0000\u0000\n\u0000`)).toEqual(Either.right([1]))
+    // Not a torn append: a bad line with a good one after it.
+    const bad = StateFile.parseJournal(`${line(1)}\n{"_tag":"ApiKey"}\n${line(3)}\n`)
+    expect(Either.isLeft(bad) && bad.left.line).toBe(2)
+  })
+
+  it.scoped(
+    "the journal: each change is on disk when sync returns; changes made together share one fsync; load gives the fake's state",
+    () =>
+      Effect.gen(function* () {
+        const fs = yield* FileSystem.FileSystem
+        const path = yield* statePath
+        const flushes = { count: 0 }
+        const journal = yield* StateFile.journal(path).pipe(
+          Effect.provideServiceEffect(FileSystem.FileSystem, countingFlushes(flushes))
+        )
+        const fake = yield* FakePlatform.make(seed, { journal })
+        yield* journal.start(fake.snapshot)
+        expect(yield* StateFile.load(path)).toEqual(Option.some(yield* fake.snapshot))
+        expect(yield* fs.readFileString(StateFile.journalPath(path))).toBe("")
+
+        const before = flushes.count
+        const created = yield* fake.scenario.addApiKey("ci")
+        const lines = (yield* fs.readFileString(StateFile.journalPath(path))).split("\n")
+        expect(lines).toHaveLength(2)
+        expect(JSON.parse(lines[0]!)).toMatchObject({ _tag: "ApiKey", api_key: { id: created.id, name: "ci" } })
+        expect(flushes.count).toBe(before + 1)
+
+        // Ten requests at once: ten lines, one fsync for all (or a few, never ten).
+        const requests = Array.from({ length: 10 }, (_, i) =>
+          FakeHttpClient.make(fake.httpApp).execute(
+            HttpClientRequest.post("http://x/api/v2/api_keys").pipe(
+              HttpClientRequest.bearerToken(fake.bootstrapKey),
+              HttpClientRequest.bodyUnsafeJson({ key_name: `at-once-${i}` })
+            )
+          )
+        )
+        const answers = yield* Effect.all(requests, { concurrency: "unbounded" })
+        expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
+        expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(12)
+        expect(flushes.count - before - 1).toBeLessThan(10)
+
+        // Reads write nothing; the key's last use is kept in memory.
+        const flushed = flushes.count
+        yield* FakeHttpClient.make(fake.httpApp).execute(
+          HttpClientRequest.get("http://x/api/v2/projects").pipe(HttpClientRequest.bearerToken(created.key))
+        )
+        expect(flushes.count).toBe(flushed)
+        expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(12)
+
+        const loaded = Option.getOrThrow(yield* StateFile.load(path))
+        const now = yield* fake.snapshot
+        const withoutLastUse = (snapshot: typeof now) => ({
+          ...snapshot,
+          api_keys: snapshot.api_keys.map((key) => ({ ...key, last_used_at: null, last_used_from_addr: "" }))
+        })
+        expect(withoutLastUse(loaded)).toEqual(withoutLastUse(now))
+      }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+  it.scoped("the journal is folded into the state file every compactEvery changes and when its scope closes", () =>
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
       const path = yield* statePath
-      const fake = yield* FakePlatform.make(seed)
-      yield* Effect.scoped(
+      const fake = yield* Effect.scoped(
         Effect.gen(function* () {
-          yield* StateFile.keepSaved(path, fake, { interval: "20 millis" })
-          expect(yield* fs.exists(path)).toBe(true)
-          const created = yield* fake.scenario.addApiKey("saved soon")
-          yield* Effect.sleep("200 millis")
-          const saved = yield* StateFile.load(path)
-          expect(Option.getOrThrow(saved).api_keys.map((key) => key.id)).toContain(created.id)
-          yield* fake.scenario.addProject({ id: "saved-at-close-1" })
+          const journal = yield* StateFile.journal(path, { compactEvery: 3 })
+          const fake = yield* FakePlatform.make(seed, { journal })
+          yield* journal.start(fake.snapshot)
+          yield* fake.scenario.addApiKey("one")
+          yield* fake.scenario.addApiKey("two")
+          expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(3)
+          yield* fake.scenario.addProject({ id: "folded-in-1" })
+          // The third change folded the journal into the state file.
+          expect(yield* fs.readFileString(StateFile.journalPath(path))).toBe("")
+          expect(Option.getOrThrow(yield* StateFile.load(path)).projects.map((p) => p.id)).toContain("folded-in-1")
+          yield* fake.scenario.addApiKey("three")
+          // A key's last use is not a change, but the last fold at shutdown keeps it.
+          yield* FakeHttpClient.make(fake.httpApp).execute(
+            HttpClientRequest.get("http://x/api/v2/api_keys").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
+          )
+          return fake
         })
       )
-      const last = Option.getOrThrow(yield* StateFile.load(path))
-      expect(last.projects.map((project) => project.id)).toContain("saved-at-close-1")
+      expect(yield* fs.readFileString(StateFile.journalPath(path))).toBe("")
+      const saved = Option.getOrThrow(yield* StateFile.load(path))
+      expect(saved).toEqual(yield* fake.snapshot)
+      expect(saved.api_keys.find((key) => key.name === "bootstrap")?.last_used_at).not.toBeNull()
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+  it.scoped("a change that cannot be written is answered 503, never 200; then every request is, and `failure` fails", () =>
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* statePath
+      const disk = { full: false }
+      const journal = yield* StateFile.journal(path).pipe(
+        Effect.provideServiceEffect(FileSystem.FileSystem, fillingDisk(disk))
+      )
+      const fake = yield* FakePlatform.make(seed, { journal })
+      yield* journal.start(fake.snapshot)
+      const client = FakeHttpClient.make(fake.httpApp)
+      const create = (name: string) =>
+        client.execute(
+          HttpClientRequest.post("http://x/api/v2/api_keys").pipe(
+            HttpClientRequest.bearerToken(fake.bootstrapKey),
+            HttpClientRequest.bodyUnsafeJson({ key_name: name })
+          )
+        )
+      expect((yield* create("fits")).status).toBe(200)
+      disk.full = true
+      const refused = yield* create("does not fit")
+      expect(refused.status).toBe(503)
+      const body = (yield* refused.json) as any
+      expect(body.message).toContain("could not be saved")
+      expect(body.message).toContain("no space left")
+      expect(typeof body.request_id).toBe("string")
+      const failure = yield* Effect.flip(journal.failure)
+      expect(failure._tag).toBe("StateFileError")
+      // From then on nothing is acknowledged, reads included, and nothing more is written.
+      const read = yield* client.execute(
+        HttpClientRequest.get("http://x/api/v2/api_keys").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
+      )
+      expect(read.status).toBe(503)
+      expect((yield* Effect.exit(fake.scenario.addApiKey("dies")))._tag).toBe("Failure")
+      disk.full = false
+      expect((yield* create("after")).status).toBe(503)
+      // What was acknowledged is on disk; what was not is not.
+      const names = Option.getOrThrow(yield* StateFile.load(path)).api_keys.map((key) => key.name)
+      expect(names).toContain("fits")
+      expect(names).not.toContain("after")
+      expect(yield* fs.exists(path)).toBe(true)
     }).pipe(Effect.provide(NodeContext.layer))
   )
 })
