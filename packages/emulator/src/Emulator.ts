@@ -102,10 +102,7 @@ const fakeLayer = (options: Options) =>
     })
   )
 
-class Restored extends Context.Tag("@dbplatform/emulator/Restored")<
-  Restored,
-  Pick<Service, "restored" | "failed">
->() {}
+class Restored extends Context.Tag("@dbplatform/emulator/Restored")<Restored, Pick<Service, "restored" | "failed">>() {}
 
 /**
  * Starts the emulator: the fake from the state file (when `statePath` names an existing one)

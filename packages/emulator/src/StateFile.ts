@@ -166,10 +166,10 @@ export const load = (
     )
     const journal = journalPath(path)
     const journalText = yield* fs.readFileString(journal).pipe(
-      Effect.catchTag("SystemError", (error) => (error.reason === "NotFound" ? Effect.succeed("") : Effect.fail(error))),
-      Effect.mapError(
-        (error) => new StateFileError({ path: journal, reason: `cannot be read (${error.message})` })
-      )
+      Effect.catchTag("SystemError", (error) =>
+        error.reason === "NotFound" ? Effect.succeed("") : Effect.fail(error)
+      ),
+      Effect.mapError((error) => new StateFileError({ path: journal, reason: `cannot be read (${error.message})` }))
     )
     const changes = yield* Either.mapLeft(
       parseJournal(journalText),
@@ -298,7 +298,8 @@ export const journal = (
       for (const waiter of ready) Deferred.unsafeDone(waiter.done, exit ?? Exit.void)
     }
 
-    const saveNow = (snapshot: Snapshot.Snapshot) => Effect.provideService(save(path, snapshot), FileSystem.FileSystem, fs)
+    const saveNow = (snapshot: Snapshot.Snapshot) =>
+      Effect.provideService(save(path, snapshot), FileSystem.FileSystem, fs)
     /** `FILE` := the whole state; the journal emptied. */
     const compact = (snapshot: Snapshot.Snapshot) =>
       Effect.gen(function* () {
@@ -336,9 +337,7 @@ export const journal = (
       })
 
     yield* Effect.forkScoped(
-      Effect.flatMap(Deferred.await(started), (current) => Effect.forever(commit(current))).pipe(
-        Effect.catchAll(fail)
-      )
+      Effect.flatMap(Deferred.await(started), (current) => Effect.forever(commit(current))).pipe(Effect.catchAll(fail))
     )
 
     const sync: Effect.Effect<void, StateFileError> = Effect.suspend(() => {

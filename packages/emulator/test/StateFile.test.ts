@@ -254,47 +254,49 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
-  it.scoped("a change that cannot be written is answered 503, never 200; then every request is, and `failure` fails", () =>
-    Effect.gen(function* () {
-      const fs = yield* FileSystem.FileSystem
-      const path = yield* statePath
-      const disk = { full: false }
-      const journal = yield* StateFile.journal(path).pipe(
-        Effect.provideServiceEffect(FileSystem.FileSystem, fillingDisk(disk))
-      )
-      const fake = yield* FakePlatform.make(seed, { journal })
-      yield* journal.start(fake.snapshot)
-      const client = FakeHttpClient.make(fake.httpApp)
-      const create = (name: string) =>
-        client.execute(
-          HttpClientRequest.post("http://x/api/v2/api_keys").pipe(
-            HttpClientRequest.bearerToken(fake.bootstrapKey),
-            HttpClientRequest.bodyUnsafeJson({ key_name: name })
-          )
+  it.scoped(
+    "a change that cannot be written is answered 503, never 200; then every request is, and `failure` fails",
+    () =>
+      Effect.gen(function* () {
+        const fs = yield* FileSystem.FileSystem
+        const path = yield* statePath
+        const disk = { full: false }
+        const journal = yield* StateFile.journal(path).pipe(
+          Effect.provideServiceEffect(FileSystem.FileSystem, fillingDisk(disk))
         )
-      expect((yield* create("fits")).status).toBe(200)
-      disk.full = true
-      const refused = yield* create("does not fit")
-      expect(refused.status).toBe(503)
-      const body = (yield* refused.json) as any
-      expect(body.message).toContain("could not be saved")
-      expect(body.message).toContain("no space left")
-      expect(typeof body.request_id).toBe("string")
-      const failure = yield* Effect.flip(journal.failure)
-      expect(failure._tag).toBe("StateFileError")
-      // From then on nothing is acknowledged, reads included, and nothing more is written.
-      const read = yield* client.execute(
-        HttpClientRequest.get("http://x/api/v2/api_keys").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
-      )
-      expect(read.status).toBe(503)
-      expect((yield* Effect.exit(fake.scenario.addApiKey("dies")))._tag).toBe("Failure")
-      disk.full = false
-      expect((yield* create("after")).status).toBe(503)
-      // What was acknowledged is on disk; what was not is not.
-      const names = Option.getOrThrow(yield* StateFile.load(path)).api_keys.map((key) => key.name)
-      expect(names).toContain("fits")
-      expect(names).not.toContain("after")
-      expect(yield* fs.exists(path)).toBe(true)
-    }).pipe(Effect.provide(NodeContext.layer))
+        const fake = yield* FakePlatform.make(seed, { journal })
+        yield* journal.start(fake.snapshot)
+        const client = FakeHttpClient.make(fake.httpApp)
+        const create = (name: string) =>
+          client.execute(
+            HttpClientRequest.post("http://x/api/v2/api_keys").pipe(
+              HttpClientRequest.bearerToken(fake.bootstrapKey),
+              HttpClientRequest.bodyUnsafeJson({ key_name: name })
+            )
+          )
+        expect((yield* create("fits")).status).toBe(200)
+        disk.full = true
+        const refused = yield* create("does not fit")
+        expect(refused.status).toBe(503)
+        const body = (yield* refused.json) as any
+        expect(body.message).toContain("could not be saved")
+        expect(body.message).toContain("no space left")
+        expect(typeof body.request_id).toBe("string")
+        const failure = yield* Effect.flip(journal.failure)
+        expect(failure._tag).toBe("StateFileError")
+        // From then on nothing is acknowledged, reads included, and nothing more is written.
+        const read = yield* client.execute(
+          HttpClientRequest.get("http://x/api/v2/api_keys").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
+        )
+        expect(read.status).toBe(503)
+        expect((yield* Effect.exit(fake.scenario.addApiKey("dies")))._tag).toBe("Failure")
+        disk.full = false
+        expect((yield* create("after")).status).toBe(503)
+        // What was acknowledged is on disk; what was not is not.
+        const names = Option.getOrThrow(yield* StateFile.load(path)).api_keys.map((key) => key.name)
+        expect(names).toContain("fits")
+        expect(names).not.toContain("after")
+        expect(yield* fs.exists(path)).toBe(true)
+      }).pipe(Effect.provide(NodeContext.layer))
   )
 })

@@ -26,9 +26,13 @@ describe("FakePlatform journal", () => {
       const fake = yield* FakePlatform.make(seed, { journal })
       expect(changes).toEqual([])
       const created = yield* read(
-        yield* send(fake, HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyUnsafeJson({ key_name: "ci" })), {
-          key: fake.bootstrapKey
-        })
+        yield* send(
+          fake,
+          HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyUnsafeJson({ key_name: "ci" })),
+          {
+            key: fake.bootstrapKey
+          }
+        )
       )
       yield* send(fake, HttpClientRequest.get("/projects"), { key: fake.bootstrapKey })
       yield* send(fake, HttpClientRequest.get("/api_keys"), { key: fake.bootstrapKey })
@@ -83,9 +87,13 @@ describe("FakePlatform journal", () => {
       const { changes, journal } = recording(Effect.fail({ message: "no space left on device" }))
       const fake = yield* FakePlatform.make(seed, { journal })
       const refused = yield* read(
-        yield* send(fake, HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyUnsafeJson({ key_name: "ci" })), {
-          key: fake.bootstrapKey
-        })
+        yield* send(
+          fake,
+          HttpClientRequest.post("/api_keys").pipe(HttpClientRequest.bodyUnsafeJson({ key_name: "ci" })),
+          {
+            key: fake.bootstrapKey
+          }
+        )
       )
       expect(refused.status).toBe(503)
       expect(isGeneralError(refused.body)).toBe(true)

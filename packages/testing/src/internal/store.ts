@@ -144,15 +144,17 @@ export class Store {
   }
 
   addKey(name: string, hash: string, now: number): StoredKey {
-    return this.keyChanged(this.restoreKey({
-      id: this.nextKeyId,
-      name,
-      hash,
-      created_at: now,
-      revoked: false,
-      last_used_at: null,
-      last_used_from_addr: ""
-    }))
+    return this.keyChanged(
+      this.restoreKey({
+        id: this.nextKeyId,
+        name,
+        hash,
+        created_at: now,
+        revoked: false,
+        last_used_at: null,
+        last_used_from_addr: ""
+      })
+    )
   }
 
   /** Revokes `key`. */
