@@ -9,7 +9,8 @@
  *
  * Each run serves the built-in realistic account from a child process (so that the clients do
  * not share its event loop) and sends `POST /api_keys` from `--clients` concurrent clients for
- * `--seconds`. Usage: `node bench/durability.mjs [--clients 16] [--seconds 5]`.
+ * `--seconds`, in `--rounds` rounds of the three modes in turn; it prints the median per mode.
+ * Usage: `node bench/durability.mjs [--clients 16] [--seconds 5] [--rounds 3]`.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -93,11 +94,23 @@ if (flag("serve", undefined) !== undefined) {
     rmSync(dir, { recursive: true, force: true })
     return { mode, created, failed, perSecond: Math.round(created / elapsed) }
   }
-  console.log(`POST /api_keys, ${clients} concurrent clients, ${seconds} s each, Node ${process.version}`)
-  for (const mode of ["none", "journal", "snapshot"]) {
-    const result = await run(mode)
-    console.log(
-      `${mode === "none" ? "no --state" : `--state (${mode})`}: ${result.perSecond} creates/s (${result.created} created, ${result.failed} not 200)`
-    )
+  // Rounds of the three modes in turn, so that a change in the machine's load hits them alike.
+  const rounds = Number(flag("rounds", "3"))
+  const modes = ["none", "journal", "snapshot"]
+  const samples = new Map(modes.map((mode) => [mode, []]))
+  console.log(
+    `POST /api_keys, ${clients} concurrent clients, ${rounds} rounds of ${seconds} s per mode, Node ${process.version}`
+  )
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of modes) {
+      const result = await run(mode)
+      if (result.failed > 0) console.error(`${mode}: ${result.failed} creations not answered 200`)
+      samples.get(mode).push(result.perSecond)
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+  for (const mode of modes) {
+    const label = mode === "none" ? "no --state" : `--state (${mode})`
+    console.log(`${label}: median ${median(samples.get(mode))} creates/s (rounds: ${samples.get(mode).join(", ")})`)
   }
 }
