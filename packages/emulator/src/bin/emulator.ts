@@ -2,8 +2,9 @@
 /**
  * `dbplatform-emulator`: serves the fake control API v2 on a loopback port until stopped
  * (Ctrl-C, SIGINT or SIGTERM: a clean shutdown that saves the state file; with `--state`, every
- * change is on disk before it is answered, so a crash loses nothing acknowledged), and prints its base
- * URL and a bootstrap API key on stdout:
+ * change is on disk before it is answered, so a crash loses nothing acknowledged; a change that
+ * cannot be saved stops it with exit code 1), and prints its base URL and a bootstrap API key on
+ * stdout:
  *
  * ```
  * dbplatform-emulator: serving the control API v2 (seed: built-in realistic account; state: none)
