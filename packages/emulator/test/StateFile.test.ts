@@ -220,6 +220,10 @@ describe("StateFile", () => {
           api_keys: snapshot.api_keys.map((key) => ({ ...key, last_used_at: null, last_used_from_addr: "" }))
         })
         expect(withoutLastUse(loaded)).toEqual(withoutLastUse(now))
+
+        // A crash in the middle of the next append: its torn line is ignored.
+        yield* fs.writeFileString(StateFile.journalPath(path), '{"_tag":"ApiKey","api_key":{"id":10', { flag: "a" })
+        expect(yield* StateFile.load(path)).toEqual(Option.some(loaded))
       }).pipe(Effect.provide(NodeContext.layer))
   )
 
