@@ -5,6 +5,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
 import * as StateFile from "../src/StateFile.js"
 
 const seed = Seed.realistic({ projects: 2, operationsPerProject: 10, bootstrapKey: "state-file-test-key" })
@@ -95,7 +96,7 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
-  it.scopedLive("keepSaved saves at once, after changes, and when its scope closes", () =>
+  it.scoped("keepSaved saves at once, after changes on its interval, and when its scope closes", () =>
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
       const path = yield* statePath
@@ -105,8 +106,14 @@ describe("StateFile", () => {
           yield* StateFile.keepSaved(path, fake, { interval: "20 millis" })
           expect(yield* fs.exists(path)).toBe(true)
           const created = yield* fake.scenario.addApiKey("saved soon")
-          yield* Effect.sleep("200 millis")
-          const saved = yield* StateFile.load(path)
+          // The interval runs on the TestClock, the save's file I/O in real time: move the clock an
+          // interval at a time until a save has the key, however long the I/O takes.
+          const saved = yield* TestClock.adjust("20 millis").pipe(
+            Effect.zipRight(StateFile.load(path)),
+            Effect.repeat({
+              until: (state) => Option.exists(state, (s) => s.api_keys.some((key) => key.id === created.id))
+            })
+          )
           expect(Option.getOrThrow(saved).api_keys.map((key) => key.id)).toContain(created.id)
           yield* fake.scenario.addProject({ id: "saved-at-close-1" })
         })
