@@ -1,10 +1,10 @@
 /**
  * A bounded load test of a running emulator (or any server of the control API v2 you may
  * create keys on): `clients` concurrent clients, each sending its next request as soon as the
- * previous one is answered, for `duration` (or for `requests` each), over `fetch` with keep-alive. The mix per client,
- * in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20 operations, 2 × one
- * operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks that every key
- * created is listed.
+ * previous one is answered, for `duration` (or `requests` each), over `fetch` with keep-alive.
+ * The mix per client, in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20
+ * operations, 2 × one operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks
+ * that every key created is listed.
  *
  * @since 0.1.0
  */
