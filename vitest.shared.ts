@@ -8,6 +8,11 @@ const source = (dir: string) => path.join(root, dir, "src")
 /**
  * Shared vitest settings. Workspace packages resolve to their `src` so that a test never
  * runs against stale `dist` output.
+ *
+ * Time-based behaviour is tested on the `TestClock` and volume lives in benchmarks and the
+ * emulator's `load` script, so every test is cheap. The timeouts below are only a safety
+ * margin for a busy machine (the suite must pass on 2 cores shared with other work), far above
+ * what any test takes; a test that needs them is a bug to fix, not a timeout to raise.
  */
 const config: ViteUserConfig = {
   resolve: {
@@ -20,7 +25,15 @@ const config: ViteUserConfig = {
   test: {
     include: ["test/**/*.test.ts"],
     fakeTimers: { toFake: undefined },
-    sequence: { concurrent: false }
+    sequence: { concurrent: false },
+    // One worker process runs a package's test files one after the other and keeps its module
+    // cache between them: each file no longer imports effect and the packages afresh, which was
+    // about half of the suite's CPU time. No test mocks modules (`vi.mock`) or keeps module-level
+    // state, and none may: a test file must pass whichever files ran before it.
+    isolate: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 60_000
   }
 }
 

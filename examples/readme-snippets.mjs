@@ -54,5 +54,14 @@ const step = (what, command, args) => {
   }
 }
 step("typecheck of the README blocks", bin("tsc"), ["-p", path.join(out, "tsconfig.json")])
-step("the README tests", bin("vitest"), ["run", "--root", out, "--dir", "."])
+// The shared timeouts of vitest.shared.ts (a safety margin on a busy machine, not a wait).
+step("the README tests", bin("vitest"), [
+  "run",
+  "--root",
+  out,
+  "--dir",
+  ".",
+  "--testTimeout=60000",
+  "--hookTimeout=60000"
+])
 console.log(`README blocks: ${blocks} typechecked, ${tests} tests run: ${tests} passed, 0 failed`)

@@ -1,4 +1,6 @@
 import { mergeConfig } from "vitest/config"
 import shared from "../../vitest.shared.ts"
 
-export default mergeConfig(shared, {})
+// The tests of the shipped command (test/bin.test.ts) start Node processes, a few seconds each
+// on a busy 2-core machine: a longer bound than the shared one, never a wait.
+export default mergeConfig(shared, { test: { testTimeout: 120_000 } })

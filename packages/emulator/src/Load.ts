@@ -1,10 +1,10 @@
 /**
  * A bounded load test of a running emulator (or any server of the control API v2 you may
  * create keys on): `clients` concurrent clients, each sending its next request as soon as the
- * previous one is answered, for `duration`, over `fetch` with keep-alive. The mix per client,
- * in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20 operations, 2 × one
- * operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks that every key
- * created is listed.
+ * previous one is answered, for `duration` (or `requests` each), over `fetch` with keep-alive.
+ * The mix per client, in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20
+ * operations, 2 × one operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks
+ * that every key created is listed.
  *
  * @since 0.1.0
  */
@@ -25,8 +25,13 @@ export interface LoadOptions {
   readonly apiKey: Redacted.Redacted<string>
   /** Concurrent clients; 200 by default. */
   readonly clients?: number | undefined
-  /** How long they send requests; 10 seconds by default. */
+  /** How long they send requests; 10 seconds by default. Not used when `requests` is given. */
   readonly duration?: Duration.DurationInput | undefined
+  /**
+   * Requests each client sends, whatever the time they take; when given, `duration` is not
+   * used. A run bounded by work rather than by time: the same figures on a slow or busy machine.
+   */
+  readonly requests?: number | undefined
 }
 
 /**
@@ -93,6 +98,7 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, Error> =>
   Effect.gen(function* () {
     const clients = options.clients ?? 200
     const duration = Duration.toMillis(options.duration ?? "10 seconds")
+    const turns = options.requests
     const headers = { authorization: `Bearer ${Redacted.value(options.apiKey)}`, accept: "application/json" }
     const getJson = (path: string) =>
       Effect.tryPromise({
@@ -158,7 +164,9 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, Error> =>
       Array.from({ length: clients }, (_, client) => client),
       (client) =>
         Effect.promise(async () => {
-          for (let turn = 0; Date.now() < deadline; turn++) await request(client, turn)
+          for (let turn = 0; turns === undefined ? Date.now() < deadline : turn < turns; turn++) {
+            await request(client, turn)
+          }
         }),
       { concurrency: "unbounded", discard: true }
     )

@@ -2,6 +2,10 @@
  * The shipped command, `dist/esm/bin/emulator.js`, run as a child process, as a user runs it: what it
  * prints, what `fetch` (as `curl` would) gets from it, how it stops, what it keeps across
  * restarts. Turbo builds the package before its tests (packages/emulator/turbo.json).
+ *
+ * Nothing here waits for time to pass: each step waits for an event (a line printed, an answer,
+ * an exit). Starting Node processes is the cost, several seconds per test on a busy machine,
+ * hence this package's longer timeout (vitest.config.ts), a bound only.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -96,7 +100,7 @@ describe("dbplatform-emulator", () => {
     expect(refused.body).toEqual({ code: "", message: expect.any(String), request_id: expect.any(String) })
     expect(await stop(running, "SIGINT")).toBe(0)
     expect(running.stderr()).toContain("stopped")
-  }, 30_000)
+  })
 
   it("--state keeps keys (hashes only), projects and operations across a SIGTERM restart", async () => {
     const state = join(dir, "state.json")
@@ -134,7 +138,7 @@ describe("dbplatform-emulator", () => {
       operationsBefore.body.operations.map((o: any) => [o.id, o.action, o.created_at])
     )
     expect(await stop(second, "SIGTERM")).toBe(0)
-  }, 30_000)
+  })
 
   it("DBPLATFORM_EMULATOR_KEY fixes the bootstrap key across restarts, and is not printed", async () => {
     const state = join(dir, "fixed-key.json")
@@ -145,7 +149,7 @@ describe("dbplatform-emulator", () => {
       expect((await get(running, "/api_keys")).body.map((key: any) => key.name)).toEqual(["bootstrap"])
       expect(await stop(running, "SIGTERM")).toBe(0)
     }
-  }, 30_000)
+  })
 
   it("--rate-limit answers 429 with Retry-After past the limit", async () => {
     const running = await start(["--rate-limit", "2/1m"])
@@ -157,7 +161,7 @@ describe("dbplatform-emulator", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(50)
     expect(limited.body.message).toContain("rate limit")
     expect(await stop(running, "SIGTERM")).toBe(0)
-  }, 30_000)
+  })
 
   it("fails clearly and exits 1 on a bad seed file, a corrupt state file (left as it is), a bad flag or a taken port", async () => {
     const seed = join(dir, "bad-seed.json")
@@ -183,5 +187,5 @@ describe("dbplatform-emulator", () => {
     expect(taken.code).toBe(1)
     expect(taken.stderr).toContain("ServeError")
     expect(await stop(running, "SIGTERM")).toBe(0)
-  }, 60_000)
+  })
 })

@@ -391,27 +391,32 @@ describe("client-side rate limit", () => {
   )
 })
 
-/** 200 operations of one project, ending 10 s to 60 s after the start; every tenth fails. */
-const manyOperations: ReadonlyArray<SeedOperation> = Array.from({ length: 200 }, (_, i) => ({
+/**
+ * How many operations the batching tests wait for: enough that one request per operation and
+ * one per round are far apart, few enough that each test stays cheap on a busy machine.
+ */
+const many = 40
+/** `many` operations of one project, ending 10 s to 60 s after the start; every tenth fails. */
+const manyOperations: ReadonlyArray<SeedOperation> = Array.from({ length: many }, (_, i) => ({
   project_id: projectId,
   id: operationId(1000 + i),
   action: "start_compute",
   endpoint_id: "ep-proud-mud-a5x8dq2u",
-  runsFor: `${10_000 + i * 250} millis`,
+  runsFor: `${10_000 + i * 1250} millis`,
   ...(i % 10 === 7 ? { status: "failed", failures_count: 2, error: "compute start timed out" } : {})
 }))
 const manySeed: Seed = { projects: [{ id: projectId }], operations: manyOperations }
 
 /** When an operation of `manyOperations` ends: the fake creates the i-th at i ms (distinct times). */
-const endsAt = (i: number) => i + 10_000 + i * 250
+const endsAt = (i: number) => i + 10_000 + i * 1250
 
 describe("operations.awaitAll", () => {
-  it.effect("200 operations of one project: one list request per round, not 200; all reported at the end", () =>
+  it.effect(`${many} operations of one project: one list request per round, not ${many}; all reported at the end`, () =>
     Effect.gen(function* () {
       const platform = yield* fake
       const operations = yield* Operations.Operations
       const page = yield* operations.page(projectId, { limit: 1000 })
-      expect(page.operations).toHaveLength(200)
+      expect(page.operations).toHaveLength(many)
       const before = (yield* platform.requests).length
 
       const fiber = yield* Effect.fork(operations.awaitAll(page.operations))
@@ -424,16 +429,16 @@ describe("operations.awaitAll", () => {
         seen = now
       }
       const result = yield* Fiber.join(fiber)
-      // Rounds at 0, 5, ..., 60 s: the last operation ends at 59.95 s.
+      // Rounds at 0, 5, ..., 60 s: the last operation ends at 58.789 s.
       expect(perRound.length).toBeGreaterThanOrEqual(13)
       expect(perRound.every((count) => count <= 3)).toBe(true)
       expect(seen - before).toBeLessThanOrEqual(3 * 13)
       const reads = (yield* platform.requests).slice(before)
       expect(reads.every((request) => request.path === `/api/v2/projects/${projectId}/operations`)).toBe(true)
 
-      expect(result.operations).toHaveLength(200)
+      expect(result.operations).toHaveLength(many)
       expect(result.pending).toHaveLength(0)
-      expect(result.succeeded.length + result.failed.length).toBe(200)
+      expect(result.succeeded.length + result.failed.length).toBe(many)
       const failedIds = manyOperations.filter((operation) => operation.status === "failed").map((o) => o.id)
       expect(result.failed.map((operation) => operation.id).sort()).toEqual([...failedIds].sort())
       for (const operation of result.failed) {
@@ -452,7 +457,7 @@ describe("operations.awaitAll", () => {
       // The last round read at 30 s.
       const ended = new Set(manyOperations.filter((_, i) => endsAt(i) <= 30_000).map((operation) => operation.id))
       expect(ended.size).toBeGreaterThan(0)
-      expect(ended.size).toBeLessThan(200)
+      expect(ended.size).toBeLessThan(many)
       expect(result.pending.map((operation) => operation.id).sort()).toEqual(
         manyOperations
           .map((operation) => operation.id!)
