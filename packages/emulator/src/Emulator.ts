@@ -8,7 +8,6 @@
  *
  * @since 0.1.0
  */
-import { createServer } from "node:http"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -18,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { httpServer } from "./internal/nodeServer.js"
 import * as StateFile from "./StateFile.js"
 
 /**
@@ -132,7 +132,7 @@ export const layer = (
       })
     })
   )
-  const server = NodeHttpServer.layer(createServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" })
+  const server = NodeHttpServer.layer(httpServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" })
   // The fake is built first and released last: the server closes before the last save.
   return Layer.merge(emulator, FakePlatform.layerServer).pipe(
     Layer.provide(server),
