@@ -2,6 +2,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, DbPlatform, type DbPlatformClient, Operations, Projects } from "@dbplatform/client"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -9,7 +10,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
+import * as Tracer from "effect/Tracer"
 import { createServer } from "node:http"
+import * as util from "node:util"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
@@ -167,4 +170,63 @@ describe("faults over a real loopback socket", () => {
       expect(JSON.stringify(requests)).not.toContain(Redacted.value(fake.bootstrapKey))
     }).pipe(Effect.provide(served))
   )
+
+  it.live("no rendering of an error or a span of a faulty run over fetch holds the key", () => {
+    const spans: Array<Tracer.Span> = []
+    /** Effect's own tracer, keeping every span it makes. */
+    const recording = Effect.map(Effect.tracer, (native) =>
+      Tracer.make({
+        span: (...args) => {
+          const span = native.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: native.context
+      })
+    )
+    const run = Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const key = Redacted.value(fake.bootstrapKey)
+      yield* fake.faults.inject(Fault.drop)
+      yield* fake.faults.inject(
+        Fault.status(401, {
+          body: Fault.FaultBody.generalError({ message: `bad header Authorization: Bearer ${key}` })
+        })
+      )
+      yield* fake.faults.inject(Fault.status(502, { body: Fault.FaultBody.text(`upstream said: Bearer ${key}`) }))
+      yield* fake.faults.inject(Fault.hang)
+      const exits = [
+        yield* Effect.exit(listProjectsOnce),
+        yield* Effect.exit(listProjectsOnce),
+        yield* Effect.exit(listProjectsOnce),
+        yield* Effect.exit(withClient(page, { retrySchedule: Schedule.stop, requestTimeout: "200 millis" }))
+      ]
+      expect(
+        exits.map((exit) =>
+          Exit.isFailure(exit) ? Cause.failureOption(exit.cause).pipe(Option.map((e) => e._tag)) : Option.none()
+        )
+      ).toEqual(["TransportError", "Unauthorized", "ServerError", "TransportError"].map(Option.some))
+      const clientSpans = spans.filter((span) => span.kind === "client")
+  //X
+      const renderings = [
+        ...exits.flatMap((exit) => [
+          JSON.stringify(exit),
+          util.inspect(exit, { depth: 30 }),
+          Exit.isFailure(exit) ? Cause.pretty(exit.cause, { renderErrorCause: true }) : ""
+        ]),
+        // The client's spans: the served fake's own `http.server` spans carry the bodies it sent,
+        // which these faults made echo the key on purpose.
+        ...clientSpans.flatMap((span) => [
+          span.name,
+          util.inspect(span.attributes, { depth: 10 }),
+          span.status._tag === "Ended" ? util.inspect(span.status.exit, { depth: 30 }) : "",
+          span.status._tag === "Ended" ? JSON.stringify(span.status.exit) : ""
+        ])
+      ].join("\n")
+      expect(renderings).toContain("Bearer <redacted>")
+      expect(renderings).not.toContain(key)
+      expect(renderings).not.toContain(key.slice(-16))
+    })
+    return Effect.flatMap(recording, (tracer) => run.pipe(Effect.provide(served), Effect.withTracer(tracer)))
+  })
 })
