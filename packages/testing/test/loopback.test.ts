@@ -207,7 +207,7 @@ describe("faults over a real loopback socket", () => {
         )
       ).toEqual(["TransportError", "Unauthorized", "ServerError", "TransportError"].map(Option.some))
       const clientSpans = spans.filter((span) => span.kind === "client")
-  //X
+      expect(clientSpans.map((span) => span.name)).toEqual(Array(4).fill("GET /projects"))
       const renderings = [
         ...exits.flatMap((exit) => [
           JSON.stringify(exit),
