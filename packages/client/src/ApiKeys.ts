@@ -1,6 +1,6 @@
 /**
- * API keys: create, list and revoke (`control-api-v2.md` §2.1–2.3, §3.1, §4, §5;
- * wire-facts "API keys").
+ * API keys: create, list and revoke (`docs/contract.md` §2.1–2.3, §3.1, §4, §5,
+ * §10.3).
  *
  * @since 0.1.0
  */

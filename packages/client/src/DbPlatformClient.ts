@@ -2,8 +2,8 @@
  * The HTTP client every service of this package calls through: base URL, bearer token,
  * `Accept`, `User-Agent` and `X-Request-ID`; the mapping of each response to its value or typed
  * error; retries of what is safe to retry; a timeout per request and a deadline per call; an
- * optional client-side rate limit; and a span per call (`control-api-v2.md` §4, §5, §7;
- * wire-facts "General", "Statuses a client meets").
+ * optional client-side rate limit; and a span per call (`docs/contract.md` §4, §5, §7,
+ * §10.1, §10.2).
  *
  * It depends on no runtime package: provide any `HttpClient` (`FetchHttpClient.layer`,
  * `NodeHttpClient.layer`, `BunHttpClient.layer`, or `@dbplatform/testing`'s in-memory one).
@@ -103,7 +103,7 @@ export type CallError =
 /**
  * The default retry policy: full-jitter exponential backoff, each wait drawn between 0 and
  * 500 ms × 2^n, capped at 10 s, at most 4 retries (5 attempts). Only errors that are safe to
- * retry are sent again (wire-facts "Statuses a client meets"): 423, 429 and 503 for any method,
+ * retry are sent again (docs/contract.md §10.2): 423, 429 and 503 for any method,
  * other 5xx and no response for GET only. A `Retry-After` raises the wait to what it asks.
  *
  * @since 0.1.0

@@ -1,7 +1,7 @@
 /**
  * Operations: list a project's operations (one page, or all as a `Stream`), read one, and wait
- * for one or many to end, polling every 5 s by default (`control-api-v2.md` §2.5, §2.6, §3.2,
- * §4, §6; wire-facts "Operations").
+ * for one or many to end, polling every 5 s by default (`docs/contract.md` §2.5, §2.6, §3.2,
+ * §4, §6, §10.5).
  *
  * @since 0.1.0
  */
@@ -34,7 +34,7 @@ import { paginate } from "./internal/pagination.js"
 import { lastRound, type Read, type Target, track } from "./internal/tracking.js"
 
 /**
- * The largest `limit` of `GET /projects/{project_id}/operations` (wire-facts).
+ * The largest `limit` of `GET /projects/{project_id}/operations` (`docs/contract.md` §10.5).
  *
  * @since 0.1.0
  */

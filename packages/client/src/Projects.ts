@@ -1,6 +1,6 @@
 /**
  * Projects: one page of the project list, or every project as a `Stream`
- * (`control-api-v2.md` §2.4, §4; wire-facts "Projects").
+ * (`docs/contract.md` §2.4, §4, §10.4).
  *
  * @since 0.1.0
  */
@@ -15,7 +15,7 @@ import { checkLimit, PageSize } from "./internal/input.js"
 import { paginate } from "./internal/pagination.js"
 
 /**
- * The largest `limit` of `GET /projects` (wire-facts).
+ * The largest `limit` of `GET /projects` (`docs/contract.md` §10.4).
  *
  * @since 0.1.0
  */

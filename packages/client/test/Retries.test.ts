@@ -57,7 +57,7 @@ const calls: Record<
   }
 }
 
-/** wire-facts "Statuses a client meets": which failures each method may send again. */
+/** docs/contract.md §10.2: which failures each method may send again. */
 const failures: ReadonlyArray<{
   readonly label: string
   readonly reply: Reply

@@ -1,6 +1,6 @@
 /**
  * Typed errors of the control API v2: one per status class a real server answers with
- * (`control-api-v2.md` §5, §7; wire-facts "Statuses a client meets"), plus the errors of a
+ * (`docs/contract.md` §5, §7, §10.2), plus the errors of a
  * response that cannot be read, a request that got no response, and input refused before it
  * was sent.
  *
@@ -298,7 +298,7 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
  * How long a `Retry-After` header asks to wait, counted from `now` (milliseconds since the
  * epoch): its delay in seconds (`"2"`), or the time until its HTTP date
  * (`"Wed, 21 Oct 2015 07:28:00 GMT"`; a date already past is zero). `None` for a missing or
- * unreadable header (RFC 9110 §10.2.3; wire-facts "Statuses a client meets", 429).
+ * unreadable header (RFC 9110 §10.2.3; `docs/contract.md` §10.2).
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
  * API keys: the creation request and the three shapes a server answers with
- * (`control-api-v2.md` §2.1–2.3, §4; wire-facts "API keys").
+ * (`docs/contract.md` §2.1–2.3, §4, §10.3).
  *
  * @since 0.1.0
  */
@@ -9,7 +9,7 @@ import { ApiKeyId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
- * Body of `POST /api_keys`: `{ key_name }`, 1 to 64 characters, not blank (§4; wire-facts).
+ * Body of `POST /api_keys`: `{ key_name }`, 1 to 64 characters, not blank (§4, §10.3).
  *
  * @since 0.1.0
  * @category schemas
@@ -38,7 +38,7 @@ export class ApiKeyCreated extends Schema.Class<ApiKeyCreated>("ApiKeyCreated")(
 }) {}
 
 /**
- * The user who created a key, as `GET /api_keys` reports it (wire-facts).
+ * The user who created a key, as `GET /api_keys` reports it (§10.3).
  *
  * @since 0.1.0
  * @category schemas

@@ -1,5 +1,5 @@
 /**
- * The JSON body of every error response (wire-facts "General").
+ * The JSON body of every error response (docs/contract.md §10.1).
  *
  * @since 0.1.0
  */

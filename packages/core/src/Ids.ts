@@ -1,5 +1,5 @@
 /**
- * Branded identifiers of the control API v2 (`control-api-v2.md` §2, `wire-facts.md`).
+ * Branded identifiers of the control API v2 (`docs/contract.md` §2, §10).
  *
  * A brand keeps a project id from being passed where an operation id is expected. Each
  * schema decodes the wire value (and validates its pattern); `make` brands a literal.
@@ -27,7 +27,7 @@ export type ApiKeyId = typeof ApiKeyId.Type
 
 /**
  * Identifier of a project, matching `^[a-z0-9-]{1,60}$`, e.g. `spring-example-302709`
- * (§2.4; wire-facts "Projects").
+ * (§2.4, §10.4).
  *
  * @example
  * ```ts

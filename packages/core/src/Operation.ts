@@ -1,6 +1,6 @@
 /**
- * Operations: what the control plane does, and how far it got (`control-api-v2.md` §2.5, §3.2,
- * §4, §6; wire-facts "Operations").
+ * Operations: what the control plane does, and how far it got (`docs/contract.md` §2.5, §3.2,
+ * §4, §6, §10.5).
  *
  * @since 0.1.0
  */
@@ -10,7 +10,7 @@ import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
- * The status values known today (§3.2 and wire-facts).
+ * The status values known today (§3.2, §10.5).
  *
  * @since 0.1.0
  * @category schemas
@@ -47,7 +47,7 @@ export const OperationStatus: Schema.Schema<OperationStatus> = Schema.Union(
 ).annotations({ identifier: "OperationStatus" })
 
 /**
- * The action values seen on the wire (§2.5 and wire-facts).
+ * The action values seen on the wire (§2.5, §10.5).
  *
  * @since 0.1.0
  * @category schemas
@@ -155,7 +155,7 @@ export class OperationEnvelope extends Schema.Class<OperationEnvelope>("Operatio
 }) {}
 
 /**
- * The `operations` array a mutating request answers with (§4 rule 4; wire-facts).
+ * The `operations` array a mutating request answers with (§4 rule 4, §10.5).
  *
  * @since 0.1.0
  * @category schemas
@@ -169,7 +169,7 @@ const succeeded: ReadonlySet<string> = new Set(["finished", "skipped"])
 const failed: ReadonlySet<string> = new Set(["failed", "error", "cancelled"])
 
 /**
- * Still in progress: `scheduling`, `running` or `cancelling` (wire-facts).
+ * Still in progress: `scheduling`, `running` or `cancelling` (§10.5).
  *
  * @since 0.1.0
  * @category predicates
@@ -177,7 +177,7 @@ const failed: ReadonlySet<string> = new Set(["failed", "error", "cancelled"])
 export const isPending = (operation: { readonly status: OperationStatus }): boolean => pending.has(operation.status)
 
 /**
- * Done and good: `finished` or `skipped` (wire-facts).
+ * Done and good: `finished` or `skipped` (§10.5).
  *
  * @since 0.1.0
  * @category predicates
@@ -185,7 +185,7 @@ export const isPending = (operation: { readonly status: OperationStatus }): bool
 export const isSucceeded = (operation: { readonly status: OperationStatus }): boolean => succeeded.has(operation.status)
 
 /**
- * Done and bad: `failed`, `error` or `cancelled` (wire-facts). A `failed` operation may carry
+ * Done and bad: `failed`, `error` or `cancelled` (§10.5). A `failed` operation may carry
  * `retry_at`, when the platform retries the step; it still counts as done for waiting.
  *
  * @since 0.1.0
@@ -229,8 +229,7 @@ export class OperationStillPending extends Schema.TaggedError<OperationStillPend
 }
 
 /**
- * A waited-for operation ended badly: `failed`, `error` or `cancelled` (wire-facts
- * "Operations"). `operation` is its last state, with `failures_count`, and `error` and
+ * A waited-for operation ended badly: `failed`, `error` or `cancelled` (§10.5). `operation` is its last state, with `failures_count`, and `error` and
  * `retry_at` when the server sent them. A `failed` operation with `retry_at` may still be
  * retried by the platform; waiting treats it as ended.
  *

@@ -1,5 +1,5 @@
 /**
- * Projects, as the project list reports them (`control-api-v2.md` §2.4, §4; wire-facts "Projects").
+ * Projects, as the project list reports them (`docs/contract.md` §2.4, §4, §10.4).
  *
  * @since 0.1.0
  */
@@ -9,8 +9,8 @@ import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
- * Item of `GET /projects`. The fields of §2.4 are required but `locked`, which wire-facts does
- * not list among the fields a real server always sends; the fields a real server also sends
+ * Item of `GET /projects`. The fields of §2.4 are required but `locked`, which §10.4 does not
+ * list among the fields a real server always sends; the fields a real server also sends
  * are optional, so that a server sending only §2.4 decodes too. Unknown fields are ignored.
  *
  * Units: `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;

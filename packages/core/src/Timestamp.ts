@@ -1,5 +1,5 @@
 /**
- * Timestamps of the control API v2 (`control-api-v2.md` §2; wire-facts "General").
+ * Timestamps of the control API v2 (`docs/contract.md` §2, §10.1).
  *
  * @since 0.1.0
  */

@@ -27,7 +27,7 @@ const specProject = {
   updated_at: "2022-12-09T08:47:52.20417Z"
 }
 
-/** A project as a real server sends it: spec fields, wire-facts fields, and more. */
+/** A project as a real server sends it: spec fields, the fields of `docs/contract.md` §10.4, and more. */
 const realProject = {
   ...specProject,
   id: "quiet-forest-10",

@@ -1,5 +1,5 @@
 /**
- * A fake of the platform's control API v2 (`control-api-v2.md`; `wire-facts.md`): API keys,
+ * A fake of the platform's control API v2 (`docs/contract.md`, §10): API keys,
  * projects and operations held in memory, served by an `HttpApp` with the real routes,
  * statuses, `GeneralError` bodies, defaults and limits.
  *
@@ -68,7 +68,7 @@ export {
   bodyLimitBytes,
   /**
    * A per-key rate limit of the fake: `limit` requests per `interval`; past it, 429 with a
-   * `GeneralError` and `Retry-After` in seconds (wire-facts "Statuses a client meets").
+   * `GeneralError` and `Retry-After` in seconds (docs/contract.md §10.2).
    *
    * @since 0.1.0
    */
@@ -178,7 +178,7 @@ export interface Options {
    * Opt-in per-key rate limit: each API key may make `limit` requests per `interval` (a fixed
    * window from its first request, on the `Clock`); past it, requests with that key are
    * answered 429 with a `GeneralError` and `Retry-After` (whole seconds until the window ends,
-   * at least 1), and not carried out (wire-facts "Statuses a client meets"). Requests without
+   * at least 1), and not carried out (docs/contract.md §10.2). Requests without
    * a valid key are not counted (they get 401). None by default. Dies with an
    * `IllegalArgumentException` on a `limit` that is not an integer >= 1 or an `interval` <= 0.
    */

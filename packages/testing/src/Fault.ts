@@ -1,6 +1,6 @@
 /**
  * Faults the fake platform can inject into its answers, to test how a client copes with what
- * sits between it and the API (wire-facts "General", "Statuses a client meets"): a proxy or
+ * sits between it and the API (docs/contract.md §10.1, §10.2): a proxy or
  * gateway that answers 401/429/502/503/504 with an empty, HTML or plain-text body, a
  * `Retry-After` header, a slow or silent server, a dropped connection, a broken body.
  *
@@ -107,8 +107,8 @@ const Faults = Data.taggedEnum<Fault>()
 /**
  * Answers with HTTP `status` (an integer from 200 to 599; a `RangeError` otherwise) instead of
  * the real answer, before authentication, as a proxy or gateway in front of the API would
- * (wire-facts "General": 401/429/502/503/504 with an empty, HTML or text body; "Statuses a
- * client meets": 423/429/503 were not carried out, 500/502/504 may have been).
+ * (`docs/contract.md` §10.1: 401/429/502/503/504 with an empty, HTML or text body; §10.2:
+ * 423/429/503 were not carried out, 500/502/504 may have been).
  *
  * - `body`: `FaultBody.generalError()` by default, a `GeneralError` with `code` `""`, a message
  *   naming the status and the request's `X-Request-ID` as `request_id`. A 204, 205 or 304
@@ -162,7 +162,7 @@ export const delay = (duration: Duration.DurationInput): Fault => Faults.Delay({
 export const hang: Fault = Faults.Hang()
 
 /**
- * Drops the connection without an answer (wire-facts "Statuses a client meets": no response,
+ * Drops the connection without an answer (docs/contract.md §10.2: no response,
  * unknown whether processed; this fault does not carry the request out). In memory,
  * `FakeHttpClient` fails the request with an `HttpClientError.RequestError` of reason
  * `"Transport"`. On a real socket (`FakePlatform.layerServer` on `NodeHttpServer`) the

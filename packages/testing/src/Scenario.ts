@@ -1,7 +1,7 @@
 /**
  * Scenarios: what a test does to the fake platform while it runs, in the API's terms. Add
  * projects and API keys, start operations as a mutating request would (a create-branch request
- * starts `create_branch` and `start_compute`; §3.2, §4 rule 4; wire-facts "Operations"), and
+ * starts `create_branch` and `start_compute`; §3.2, §4 rule 4; docs/contract.md §10.5), and
  * make operations fail or cancel them. Every time is on the `Clock`, so `TestClock.adjust`
  * plays operations out.
  *

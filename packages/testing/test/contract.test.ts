@@ -1,7 +1,7 @@
 /**
  * The contract suite: the same assertions, at the HTTP level and through the SDK client, run
  * against the fake in memory (`FakeHttpClient`) and served on a real loopback socket
- * (`NodeHttpServer` + `FetchHttpClient`). What they assert is wire-facts.md: limits and
+ * (`NodeHttpServer` + `FetchHttpClient`). What they assert is `docs/contract.md` §10: limits and
  * defaults per route, newest-first order, the cursor, the last page, the error bodies, the
  * shapes of the API key routes, the id patterns.
  */

@@ -46,7 +46,7 @@ export const send = (
 export const read = (response: HttpClientResponse.HttpClientResponse) =>
   Effect.map(response.json, (body) => ({ status: response.status, body: body as any }))
 
-/** Whether `body` is a `GeneralError` with a non-empty message and a `request_id` (wire-facts "General"). */
+/** Whether `body` is a `GeneralError` with a non-empty message and a `request_id` (docs/contract.md §10.1). */
 export const isGeneralError = (body: unknown): boolean =>
   typeof body === "object" &&
   body !== null &&

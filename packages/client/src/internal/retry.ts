@@ -14,11 +14,11 @@ import * as Schedule from "effect/Schedule"
 /** What one attempt can fail with once sent. */
 export type AttemptError = HttpStatusError | MalformedResponse | TransportError
 
-/** GET, HEAD and OPTIONS: sending them twice does nothing twice (wire-facts). */
+/** GET, HEAD and OPTIONS: sending them twice does nothing twice (`docs/contract.md` §10.2). */
 const idempotent: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
 /**
- * Whether a failed attempt may be sent again (wire-facts "Statuses a client meets"): 423, 429
+ * Whether a failed attempt may be sent again (`docs/contract.md` §10.2): 423, 429
  * and 503 said the request was not carried out, so any method; another 5xx or no response
  * leaves it unknown, so only an idempotent method.
  */

@@ -24,7 +24,7 @@ import {
   userId
 } from "./store.js"
 
-/** A refusal: answered with `status` and a `GeneralError` body (wire-facts "General"). */
+/** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
 export class Refusal extends Data.TaggedError("Refusal")<{
   readonly status: number
   readonly message: string
@@ -153,7 +153,7 @@ const describeIssues = (error: ParseResult.ParseError): string => {
   return message.length > issuesMessageLimit ? `${message.slice(0, issuesMessageLimit - 3)}...` : message
 }
 
-/** Input that does not decode is a 400 with a `GeneralError` saying why (wire-facts "Statuses"). */
+/** Input that does not decode is a 400 with a `GeneralError` saying why (docs/contract.md §10.2). */
 const orBadRequest = <A, E, R>(
   effect: Effect.Effect<A, E | ParseResult.ParseError, R>
 ): Effect.Effect<A, E | Refusal, R> =>

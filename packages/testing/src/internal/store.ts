@@ -5,7 +5,7 @@ import * as Schema from "effect/Schema"
 import { InvalidSeed, type Seed, type SeedOperation, type SeedProject } from "../Seed.js"
 import type { Snapshot, SnapshotChange } from "../Snapshot.js"
 
-/** A key as the fake keeps it: the SHA-256 of its value, never the value (wire-facts). */
+/** A key as the fake keeps it: the SHA-256 of its value, never the value (`docs/contract.md` §10.3). */
 export interface StoredKey {
   readonly id: number
   readonly name: string
@@ -54,7 +54,7 @@ export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
 
 const pendingStatuses: ReadonlySet<string> = new Set(["scheduling", "running", "cancelling"])
 
-/** Whether `status` is still in progress: `scheduling`, `running` or `cancelling` (wire-facts). */
+/** Whether `status` is still in progress: `scheduling`, `running` or `cancelling` (`docs/contract.md` §10.5). */
 export const isPendingStatus = (status: string): boolean => pendingStatuses.has(status)
 
 /**
@@ -319,7 +319,7 @@ const seedOperation = (operation: SeedOperation, id: string, now: number): NewOp
 /** Epoch ms as the ISO 8601 UTC string the API sends. */
 export const iso = (ms: number) => new Date(ms).toISOString()
 
-/** An operation as a real server sends it at `now` (wire-facts "Operations"). */
+/** An operation as a real server sends it at `now` (docs/contract.md §10.5). */
 export const operationJson = (operation: StoredOperation, now: number) => {
   const step = stepAt(operation, now)
   const done = !pendingStatuses.has(step.status)
@@ -338,7 +338,7 @@ export const operationJson = (operation: StoredOperation, now: number) => {
     total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at)
   }
 }
-/** A project list item as a real server sends it (wire-facts "Projects"). */
+/** A project list item as a real server sends it (docs/contract.md §10.4). */
 export const projectJson = (project: StoredProject) => ({
   id: project.id,
   platform_id: project.platform_id,
@@ -366,7 +366,7 @@ export const projectJson = (project: StoredProject) => ({
   locked: false
 })
 
-/** A key as `GET /api_keys` lists it (wire-facts "API keys"). */
+/** A key as `GET /api_keys` lists it (docs/contract.md §10.3). */
 export const keyListJson = (key: StoredKey) => ({
   id: key.id,
   name: key.name,
@@ -376,7 +376,7 @@ export const keyListJson = (key: StoredKey) => ({
   last_used_from_addr: key.last_used_from_addr
 })
 
-/** A key as `DELETE /api_keys/{key_id}` answers (wire-facts "API keys"). */
+/** A key as `DELETE /api_keys/{key_id}` answers (docs/contract.md §10.3). */
 export const keyRevokedJson = (key: StoredKey) => ({
   id: key.id,
   name: key.name,
