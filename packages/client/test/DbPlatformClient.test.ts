@@ -728,12 +728,8 @@ describe("DbPlatform.layerConfig", () => {
     }).pipe(Effect.provide(layer))
   })
 
-  const failures: ReadonlyArray<readonly [string, Record<string, string>]> = [
-    ["a missing base URL", { DBPLATFORM_API_KEY: secret }],
-    ["a base URL that is not a URL", { DBPLATFORM_BASE_URL: "not a url", DBPLATFORM_API_KEY: secret }],
-    ["a missing API key", { DBPLATFORM_BASE_URL: "https://config.test/api/v2" }]
-  ]
-  it.effect("fails with InvalidApiKey on a key read with its trailing newline, sending nothing", () => {
+  /** The error building the Layer from `entries` fails with, once nothing was sent and it holds no secret. */
+  const layerFailure = (entries: Record<string, string>) => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const error = yield* Effect.flip(
@@ -742,30 +738,31 @@ describe("DbPlatform.layerConfig", () => {
           Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer)))
         )
       )
-      expect(error).toMatchObject({ _tag: "InvalidApiKey" })
-      expect(error.message).toContain(`a line feed (U+000A) at position ${secret.length + 1}`)
       expect(script.requests).toHaveLength(0)
       expectNoSecret(error)
-    }).pipe(
-      Effect.withConfigProvider(
-        provider({ DBPLATFORM_BASE_URL: "https://config.test/api/v2", DBPLATFORM_API_KEY: `${secret}\n` })
-      )
-    )
-  })
-  for (const [label, entries] of failures) {
-    it.effect(`fails with a ConfigError on ${label}, sending nothing`, () => {
-      const script = scripted([json(200, projectsPage)])
-      return Effect.gen(function* () {
-        const error = yield* Effect.flip(
-          Projects.Projects.pipe(
-            Effect.flatMap((projects) => projects.page()),
-            Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer)))
-          )
-        )
-        expect(ConfigError.isConfigError(error)).toBe(true)
-        expect(script.requests).toHaveLength(0)
-        expectNoSecret(error)
-      }).pipe(Effect.withConfigProvider(provider(entries)))
-    })
+      return error
+    }).pipe(Effect.withConfigProvider(provider(entries)))
   }
+
+  const failures: ReadonlyArray<readonly [string, Record<string, string>]> = [
+    ["a missing base URL", { DBPLATFORM_API_KEY: secret }],
+    ["a base URL that is not a URL", { DBPLATFORM_BASE_URL: "not a url", DBPLATFORM_API_KEY: secret }],
+    ["a missing API key", { DBPLATFORM_BASE_URL: "https://config.test/api/v2" }]
+  ]
+  for (const [label, entries] of failures) {
+    it.effect(`fails with a ConfigError on ${label}, sending nothing`, () =>
+      Effect.map(layerFailure(entries), (error) => expect(ConfigError.isConfigError(error)).toBe(true))
+    )
+  }
+
+  it.effect("fails with InvalidApiKey on a key read with its trailing newline, sending nothing", () =>
+    Effect.gen(function* () {
+      const error = yield* layerFailure({
+        DBPLATFORM_BASE_URL: "https://config.test/api/v2",
+        DBPLATFORM_API_KEY: `${secret}\n`
+      })
+      expect(error).toMatchObject({ _tag: "InvalidApiKey" })
+      expect(error.message).toContain(`a line feed (U+000A) at position ${secret.length + 1}`)
+    })
+  )
 })

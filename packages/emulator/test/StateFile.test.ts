@@ -18,66 +18,58 @@ const statePath = Effect.map(
   (dir) => `${dir}/state.json`
 )
 
-/** The real file system, but every file opened for writing writes half of what it is given, then fails. */
-const tornWrites = Effect.map(FileSystem.FileSystem, (fs) =>
-  FileSystem.FileSystem.of({
-    ...fs,
-    open: (path, options) =>
-      Effect.map(fs.open(path, options), (file) =>
-        Object.assign(Object.create(file), {
-          writeAll: (bytes: Uint8Array) =>
-            Effect.zipRight(
-              file.writeAll(bytes.subarray(0, Math.floor(bytes.length / 2))),
-              Effect.die(new Error("power cut"))
+/**
+ * The real file system, with what `change` gives in place of the same members of every file it
+ * opens (as own properties, so that a getter such as `sync` is shadowed too).
+ */
+const withFiles = (change: (file: FileSystem.File) => Partial<FileSystem.File>) =>
+  Effect.map(FileSystem.FileSystem, (fs) =>
+    FileSystem.FileSystem.of({
+      ...fs,
+      open: (path, options) =>
+        Effect.map(
+          fs.open(path, options),
+          (file): FileSystem.File =>
+            Object.defineProperties(
+              Object.create(file),
+              Object.fromEntries(Object.entries(change(file)).map(([name, value]) => [name, { value }]))
             )
-        })
-      )
-  })
-)
+        )
+    })
+  )
+
+/** The real file system, but every file opened for writing writes half of what it is given, then fails. */
+const tornWrites = withFiles((file) => ({
+  writeAll: (bytes) =>
+    Effect.zipRight(file.writeAll(bytes.subarray(0, Math.floor(bytes.length / 2))), Effect.die(new Error("power cut")))
+}))
 
 /** The real file system, counting the `fsync`s of files opened with it. */
 const countingFlushes = (flushes: { count: number }) =>
-  Effect.map(FileSystem.FileSystem, (fs) =>
-    FileSystem.FileSystem.of({
-      ...fs,
-      open: (path, options) =>
-        Effect.map(fs.open(path, options), (file) =>
-          // `sync` is a getter of the file: shadow it with a plain property.
-          Object.defineProperty(Object.create(file), "sync", {
-            value: Effect.zipRight(
-              Effect.sync(() => {
-                flushes.count += 1
-              }),
-              file.sync
-            )
-          })
-        )
-    })
-  )
+  withFiles((file) => ({
+    sync: Effect.zipRight(
+      Effect.sync(() => {
+        flushes.count += 1
+      }),
+      file.sync
+    )
+  }))
 
 /** The real file system, but files opened with it fail to write while `disk.full`, as on a full disk. */
 const fillingDisk = (disk: { full: boolean }) =>
-  Effect.map(FileSystem.FileSystem, (fs) =>
-    FileSystem.FileSystem.of({
-      ...fs,
-      open: (path, options) =>
-        Effect.map(fs.open(path, options), (file) =>
-          Object.assign(Object.create(file), {
-            writeAll: (bytes: Uint8Array) =>
-              disk.full
-                ? Effect.fail(
-                    new SystemError({
-                      reason: "Unknown",
-                      module: "FileSystem",
-                      method: "write",
-                      description: "ENOSPC: no space left on device"
-                    })
-                  )
-                : file.writeAll(bytes)
-          })
-        )
-    })
-  )
+  withFiles((file) => ({
+    writeAll: (bytes) =>
+      disk.full
+        ? Effect.fail(
+            new SystemError({
+              reason: "Unknown",
+              module: "FileSystem",
+              method: "write",
+              description: "ENOSPC: no space left on device"
+            })
+          )
+        : file.writeAll(bytes)
+  }))
 
 describe("StateFile", () => {
   it.scoped("save then load gives the same state; no key value is written", () =>
