@@ -11,22 +11,134 @@
  */
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import type { OperationFailed, OperationStillPending } from "./Operation.js"
 
 /**
- * Fields of every error that carries an HTTP response: the request's `method` and `path`
- * (relative to the base URL, without query), the response `status`, and from the body the
- * `code` and `message` (or a description of the status when the body had none) and the
- * `requestId` (`request_id`).
+ * The type id every error of the SDK carries (`@dbplatform/core/DbPlatformError`), so that
+ * {@link isDbPlatformError} can tell them from any other error.
+ *
+ * @since 0.2.0
+ * @category type ids
+ */
+export const TypeId: unique symbol = Symbol.for("@dbplatform/core/DbPlatformError")
+
+/**
+ * @since 0.2.0
+ * @category type ids
+ */
+export type TypeId = typeof TypeId
+
+/**
+ * Why a call stopped sending an error it could have retried (`docs/contract.md` §10.2); set on
+ * the error the call failed with, absent when the error was not safe to retry:
+ * - `RetryAfterTooLong`: the server's `Retry-After` asked for `askedMillis` ms, more than the
+ *   `maxMillis` ms the client waits;
+ * - `DeadlineReached`: the next retry, in `delayMillis` ms, would pass the call's deadline of
+ *   `deadlineMillis` ms;
+ * - `RetriesExhausted`: the retry schedule ended.
+ *
+ * `attempts` counts the requests sent for the call, the first one included.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const RetryStop = Schema.Union(
+  Schema.TaggedStruct("RetryAfterTooLong", {
+    attempts: Schema.Int,
+    askedMillis: Schema.Number,
+    maxMillis: Schema.Number
+  }),
+  Schema.TaggedStruct("DeadlineReached", {
+    attempts: Schema.Int,
+    delayMillis: Schema.Number,
+    deadlineMillis: Schema.Number
+  }),
+  Schema.TaggedStruct("RetriesExhausted", { attempts: Schema.Int })
+).annotations({ identifier: "RetryStop" })
+
+/**
+ * @since 0.2.0
+ * @category schemas
+ */
+export type RetryStop = typeof RetryStop.Type
+
+/** A duration in ms as people read it: `850ms`, `2s`, `1m 30s`. */
+const formatMillis = (millis: number): string => Duration.format(Duration.millis(Math.round(millis)))
+
+/** The part of a message saying why retrying stopped, or `""`. */
+const retryText = (stop: RetryStop | undefined): string => {
+  if (stop === undefined) return ""
+  const after = stop.attempts === 1 ? "not retried" : `gave up after ${stop.attempts} attempts`
+  switch (stop._tag) {
+    case "RetryAfterTooLong":
+      return `; ${after}: the server asked to retry in ${formatMillis(stop.askedMillis)}, longer than the ${formatMillis(stop.maxMillis)} this client waits`
+    case "DeadlineReached":
+      return `; ${after}: a retry in ${formatMillis(stop.delayMillis)} would pass the call's ${formatMillis(stop.deadlineMillis)} deadline`
+    case "RetriesExhausted":
+      return `; ${after}: the retry schedule ended`
+  }
+}
+
+/**
+ * Fields of every error that carries an HTTP response: the request's `method`, `route` (the
+ * endpoint's path template, e.g. `/projects/{project_id}/operations`) and `path` (the path
+ * sent, relative to the base URL, without query); the response `status`; from a
+ * `GeneralError` body, `code`, `description` (its `message`) and `requestId` (`request_id`, or
+ * the `X-Request-ID` the client sent); and `retryStop` when retrying stopped.
  */
 const ResponseFields = {
   method: Schema.String,
+  route: Schema.String,
   path: Schema.String,
   status: Schema.Int,
   code: Schema.optional(Schema.String),
-  message: Schema.String,
-  requestId: Schema.optional(Schema.String)
+  description: Schema.optional(Schema.String),
+  requestId: Schema.optional(Schema.String),
+  retryStop: Schema.optional(RetryStop)
 }
+
+/** Fields of the statuses that say the request was not carried out, with the raw `Retry-After` header. */
+const RetryableFields = { ...ResponseFields, retryAfter: Schema.optional(Schema.String) }
+
+const reasons: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
+}
+
+/** What the request was, as every message starts: `GET /projects/{project_id}/operations`. */
+const requestLine = (error: { readonly method: string; readonly route: string }) => `${error.method} ${error.route}`
+
+/** ` (request id …)`, or `""`. */
+const requestIdText = (requestId: string | undefined) => (requestId === undefined ? "" : ` (request id ${requestId})`)
+
+/**
+ * The message of an error response: request, status, the server's message and request id when
+ * there were some, and why retrying stopped, e.g. `GET /projects: 401 Unauthorized: API key
+ * is not valid (request id 3f2c…)`.
+ */
+const responseMessage = (error: {
+  readonly method: string
+  readonly route: string
+  readonly status: number
+  readonly description?: string | undefined
+  readonly requestId?: string | undefined
+  readonly retryStop?: RetryStop | undefined
+}): string =>
+  `${requestLine(error)}: ${error.status} ${reasons[error.status] ?? "HTTP error"}${
+    error.description === undefined || error.description === "" ? "" : `: ${error.description}`
+  }${requestIdText(error.requestId)}${retryText(error.retryStop)}`
 
 /**
  * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
@@ -34,7 +146,14 @@ const ResponseFields = {
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {}
+export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 401: missing, invalid or revoked API key (§5.2, §7). Not safe to retry.
@@ -42,7 +161,14 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 403: the key is valid but not allowed for this object. Not safe to retry.
@@ -50,7 +176,14 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
@@ -58,7 +191,14 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", Resp
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {}
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 409: conflict, e.g. the object already exists. Not safe to retry.
@@ -66,7 +206,14 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", Respons
  * @since 0.1.0
  * @category errors
  */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {}
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 423: the resource is locked, e.g. by another operation in progress. The request was not
@@ -76,23 +223,32 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
  * @since 0.1.0
  * @category errors
  */
-export class Locked extends Schema.TaggedError<Locked>()("Locked", {
-  ...ResponseFields,
-  retryAfter: Schema.optional(Schema.String)
-}) {}
+export class Locked extends Schema.TaggedError<Locked>()("Locked", RetryableFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
- * 429: rate limited (about 700 requests a minute per account, bursts of 40 a second per
- * route). The request was not carried out: safe to retry with any method. `retryAfter` is the
- * raw `Retry-After` header (seconds or an HTTP date) when the server sent one.
+ * 429: rate limited. The request was not carried out: safe to retry with any method.
+ * `retryAfter` is the raw `Retry-After` header (seconds or an HTTP date) when the server sent
+ * one. The contract sets no rate limit; the deployed API publishes about 700 requests a minute
+ * per account with bursts of 40 a second per route (observed behaviour, §10.2).
  *
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  ...ResponseFields,
-  retryAfter: Schema.optional(Schema.String)
-}) {}
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", RetryableFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 500, 502, 504 or another 5xx but 503: a server or gateway error. The request may have been
@@ -101,7 +257,14 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {}
+export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 503: unavailable; the request was not carried out: safe to retry with any method.
@@ -110,61 +273,101 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * @since 0.1.0
  * @category errors
  */
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
-  ...ResponseFields,
-  retryAfter: Schema.optional(Schema.String)
-}) {}
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  RetryableFields
+) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
- * Any other non-2xx status (a redirect, 418, ...), which no endpoint in scope answers with.
+ * A status the endpoint does not answer with: a redirect, 418, or an error status that is not
+ * among the endpoint's own (e.g. a 404 from `GET /api_keys`).
  *
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
+export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * A success response the client cannot take as an answer: a body that is not JSON, does not
  * decode, or is larger than the client reads (`maxResponseBytes`); or one that decodes but
  * cannot be right: a page with more items than the `limit` sent, a cursor already followed in
  * the same walk (a server or proxy that would loop), an operation or key other than the one
- * asked for. Not retried. `message` names each offending path and what was expected there; the
- * body, and the values found in it, are not kept (a body may hold a created key's value).
+ * asked for. Not retried. `description` names each offending path and what was expected
+ * there; the body, and the values found in it, are not kept (a body may hold a created key's
+ * value).
  *
  * @since 0.1.0
  * @category errors
  */
 export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
   method: Schema.String,
+  route: Schema.String,
   path: Schema.String,
   status: Schema.Int,
-  message: Schema.String
-}) {}
+  description: Schema.String,
+  requestId: Schema.optional(Schema.String)
+}) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return `${requestLine(this)}: the ${this.status} answer cannot be used: ${this.description}${requestIdText(this.requestId)}`
+  }
+}
 
 /**
  * No response: the connection failed, was dropped, or no response came within the request
- * timeout. Whether the server acted is unknown: safe to retry for GET only. `requestId` is the
- * `X-Request-ID` the client sent, to quote to support.
+ * timeout. Whether the server acted is unknown: safe to retry for GET only. `description` says
+ * what happened; `cause` is the transport's error chain (its messages and codes, the API key
+ * removed from them); `requestId` is the `X-Request-ID` the client sent, to quote to support.
  *
  * @since 0.1.0
  * @category errors
  */
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
+  route: Schema.String,
   path: Schema.String,
-  message: Schema.String,
-  requestId: Schema.optional(Schema.String)
-}) {}
+  description: Schema.String,
+  requestId: Schema.optional(Schema.String),
+  retryStop: Schema.optional(RetryStop),
+  cause: Schema.optional(Schema.Defect)
+}) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+  /** @since 0.2.0 */
+  override get message(): string {
+    return `${requestLine(this)}: no response: ${this.description}${requestIdText(this.requestId)}${retryText(this.retryStop)}`
+  }
+}
 
 /**
  * Input refused before anything was sent (an empty key name, a `limit` out of range...).
+ * `message` names each refused field and why.
  *
  * @since 0.1.0
  * @category errors
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
-}) {}
+}) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+}
 
 /**
  * An API key the client cannot send: empty, or holding a character an HTTP header cannot
@@ -178,7 +381,10 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
  */
 export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
   message: Schema.String
-}) {}
+}) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
+}
 
 /**
  * An error response, by status.
@@ -207,6 +413,31 @@ export type HttpStatusError =
 export type ApiError = HttpStatusError | MalformedResponse | TransportError | InvalidRequest
 
 /**
+ * Every error of the SDK: {@link ApiError}, `InvalidApiKey`, and the outcomes of a wait
+ * (`OperationFailed`, `OperationStillPending`).
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type DbPlatformError = ApiError | InvalidApiKey | OperationFailed | OperationStillPending
+
+/**
+ * Whether `u` is an error of the SDK (any {@link DbPlatformError}), by its {@link TypeId}.
+ *
+ * @example
+ * ```ts
+ * import { fromResponse, isDbPlatformError } from "@dbplatform/core"
+ *
+ * const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 401 })
+ * console.log(isDbPlatformError(error), isDbPlatformError(new Error("other"))) // true false
+ * ```
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isDbPlatformError = (u: unknown): u is DbPlatformError => Predicate.hasProperty(u, TypeId)
+
+/**
  * What is known of an error response when choosing its error.
  *
  * @since 0.1.0
@@ -214,6 +445,9 @@ export type ApiError = HttpStatusError | MalformedResponse | TransportError | In
  */
 export interface ErrorResponse {
   readonly method: string
+  /** The endpoint's path template, e.g. `/api_keys/{key_id}`. */
+  readonly route: string
+  /** The path sent, relative to the base URL, without query. */
   readonly path: string
   readonly status: number
   /** The body's `code`, if the body was a `GeneralError`. */
@@ -226,32 +460,17 @@ export interface ErrorResponse {
   readonly retryAfter?: string | undefined
 }
 
-const reasons: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  422: "Unprocessable Entity",
-  423: "Locked",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout"
-}
-
 /**
  * The typed error for an error response: the status decides the class, the body (when it
- * was a `GeneralError`) fills `code`, `message` and `requestId`. Without a body message, the
- * message names the status and the request, e.g. `502 Bad Gateway (GET /projects)`.
+ * was a `GeneralError`) fills `code`, `description` and `requestId`. The message names the
+ * request, the status and, when there was one, the server's message.
  *
  * @example
  * ```ts
  * import { fromResponse } from "@dbplatform/core"
  *
- * const error = fromResponse({ method: "GET", path: "/projects", status: 429, retryAfter: "2" })
- * console.log(error._tag, error.message) // RateLimited 429 Too Many Requests (GET /projects)
+ * const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 429, retryAfter: "2" })
+ * console.log(error._tag, error.message) // RateLimited GET /projects: 429 Too Many Requests
  * ```
  *
  * @since 0.1.0
@@ -261,12 +480,10 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
   const { status } = response
   const fields = {
     method: response.method,
+    route: response.route,
     path: response.path,
     status,
-    message:
-      response.message !== undefined && response.message !== ""
-        ? response.message
-        : `${status} ${reasons[status] ?? "HTTP error"} (${response.method} ${response.path})`,
+    ...(response.message !== undefined && response.message !== "" ? { description: response.message } : {}),
     ...(response.code !== undefined ? { code: response.code } : {}),
     ...(response.requestId !== undefined ? { requestId: response.requestId } : {})
   }

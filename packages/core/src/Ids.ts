@@ -9,16 +9,17 @@
 import * as Schema from "effect/Schema"
 
 /**
- * Identifier of an API key: a positive integer (int64 on the wire; §2.1).
+ * Identifier of an API key: an integer (int64 on the wire, with no minimum; any safe integer
+ * decodes, §2.1, §10.3).
  *
  * @since 0.1.0
  * @category ids
  */
-export const ApiKeyId = Schema.Int.pipe(Schema.positive(), Schema.brand("@dbplatform/ApiKeyId")).annotations({
+export const ApiKeyId = Schema.Int.pipe(Schema.brand("@dbplatform/ApiKeyId")).annotations({
   identifier: "ApiKeyId"
 })
 /**
- * A decoded {@link ApiKeyId}: a `number` (positive integer) branded `@dbplatform/ApiKeyId`.
+ * A decoded {@link ApiKeyId}: a `number` (safe integer) branded `@dbplatform/ApiKeyId`.
  *
  * @since 0.1.0
  * @category ids

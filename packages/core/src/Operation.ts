@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { TypeId } from "./ApiError.js"
 import { BranchId, EndpointId, OperationId, ProjectId } from "./Ids.js"
 import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
@@ -223,6 +224,8 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
 export class OperationStillPending extends Schema.TaggedError<OperationStillPending>()("OperationStillPending", {
   operation: Operation
 }) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
   override get message(): string {
     return `operation ${this.operation.id} (${this.operation.action}) is still ${this.operation.status}`
   }
@@ -238,6 +241,8 @@ export class OperationStillPending extends Schema.TaggedError<OperationStillPend
 export class OperationFailed extends Schema.TaggedError<OperationFailed>()("OperationFailed", {
   operation: Operation
 }) {
+  /** @since 0.2.0 */
+  readonly [TypeId]: TypeId = TypeId
   override get message(): string {
     const { action, error, failures_count, id, status } = this.operation
     return `operation ${id} (${action}) ended ${status} after ${failures_count} failure(s)${error === undefined ? "" : `: ${error}`}`

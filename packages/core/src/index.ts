@@ -8,11 +8,29 @@
 /**
  * Typed errors: one per status class a server answers with (`BadRequest`, `Unauthorized`,
  * `NotFound`, `RateLimited`, ...), plus `MalformedResponse`, `TransportError`,
- * `InvalidRequest` and `InvalidApiKey`, and `fromResponse` to choose one (§5, §7).
+ * `InvalidRequest` and `InvalidApiKey`; `fromResponse` to choose one, and `isDbPlatformError`
+ * to recognise any error of the SDK (§5, §7, §10.2).
  *
  * @since 0.1.0
  */
 export * from "./ApiError.js"
+
+/**
+ * What is wrong with a value that did not decode, as one short line (`format`), quoting values
+ * only as short excerpts (`excerpt`) or not at all.
+ *
+ * @since 0.2.0
+ */
+export * as DecodeIssue from "./DecodeIssue.js"
+
+/**
+ * The six endpoints in scope, each declared once (method, route template, schemas of its path
+ * parameters, query, body and answer, its error statuses): `Endpoint.listOperations`,
+ * `Endpoint.all`... (§4, §10).
+ *
+ * @since 0.2.0
+ */
+export * as Endpoint from "./Endpoint.js"
 
 /**
  * API keys: the `POST /api_keys` body and the shapes of the create, list and revoke answers
@@ -30,7 +48,7 @@ export * from "./ApiKey.js"
 export * from "./GeneralError.js"
 
 /**
- * Branded identifiers: `ApiKeyId` (positive integer), `ProjectId` (`^[a-z0-9-]{1,60}$`),
+ * Branded identifiers: `ApiKeyId` (integer), `ProjectId` (`^[a-z0-9-]{1,60}$`),
  * `OperationId` (UUID), `BranchId`, `EndpointId` (§2).
  *
  * @since 0.1.0
