@@ -42,7 +42,9 @@ import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLo
 import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { snapshotOf, Store, storeOf } from "./internal/store.js"
+import { storeOfSeed } from "./internal/seed.js"
+import { snapshotOf, storeOf } from "./internal/snapshot.js"
+import type { Store } from "./internal/state.js"
 import type { Scenario } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
@@ -97,9 +99,10 @@ export interface InjectOptions {
   /** The request method, e.g. `"POST"` (any case); any method when absent. */
   readonly method?: string | undefined
   /**
-   * The path relative to `/api/v2`, without query: exact (`"/api_keys"`) or a route template
-   * whose `:name` segments match any one segment (`"/projects/:project_id/operations"`); any
-   * path when absent.
+   * The path relative to `/api/v2`, without query: exact (`"/projects/spring-example-302709/operations"`)
+   * or one of the route templates of core's `Endpoint` table, in the contract's spelling, whose
+   * `{name}` segments match any one segment (`"/projects/{project_id}/operations"`,
+   * `"/api_keys/{key_id}"`; docs/contract.md §4); any path when absent.
    */
   readonly path?: string | undefined
   /** How many matching requests get the fault: an integer >= 1 or `Infinity` (until cleared); 1 by default. */
@@ -118,8 +121,9 @@ export interface Faults {
    * injection order, so a fault injected with `times: Infinity` shadows later ones for the
    * requests it matches. Faults apply before authentication, as a proxy in front of the API
    * answers; a `Fault.status(..., { processed: true })` applies after the real handling.
-   * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, or a
-   * `path` not starting with `/` or holding a query.
+   * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, a `path`
+   * not starting with `/` or holding a query, or a route template (a `path` holding `{` or `:`)
+   * that is not one of the table's, e.g. `"/projects/:project_id"`.
    */
   readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
   /** Removes every pending fault; requests after it are answered normally. */
@@ -225,7 +229,7 @@ export interface Journal {
 export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const store = yield* Store.fromSeed(seed, now)
+    const store = yield* storeOfSeed(seed, now)
     const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
     store.addKey("bootstrap", hashKey(bootstrapValue), now)
     return yield* serviceOf(store, bootstrapValue, options)

@@ -10,7 +10,7 @@
  * const fake = yield* FakePlatform.FakePlatform
  * yield* fake.faults.inject(Fault.status(429, { body: Fault.FaultBody.empty, headers: { "retry-after": "2" } }), {
  *   method: "GET",
- *   path: "/projects/:project_id/operations",
+ *   path: "/projects/{project_id}/operations",
  *   times: 2
  * })
  * ```

@@ -4,31 +4,88 @@
  *
  * @since 0.1.0
  */
-import type { OperationAction, OperationStatus } from "@dbplatform/core"
+import { DecodeIssue, OperationAction, OperationStatus } from "@dbplatform/core"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { PCGRandom } from "effect/Utils"
+import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
+import { SnapshotOperation, SnapshotProject } from "./Snapshot.js"
+
+/**
+ * A duration in a seed file: a number of milliseconds (>= 0), or a string Effect's `Duration`
+ * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"`.
+ *
+ * @since 0.1.0
+ */
+export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string> = Schema.Union(
+  Schema.NonNegative,
+  Schema.String.pipe(
+    Schema.filter((text) => Option.isSome(Duration.decodeUnknown(text)), {
+      message: () => 'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days"'
+    })
+  )
+).annotations({ identifier: "SeedDuration" }) as Schema.Schema<any, number | string>
+
+const project = SnapshotProject.fields
+
+/**
+ * A project of a seed, in a seed file as in code: the fields the fake keeps of a project
+ * (`Snapshot.SnapshotProject`), all optional but `id`, and `age` instead of `created_at`.
+ *
+ * @since 0.2.0
+ */
+export const SeedProjectFile = Schema.Struct({
+  /** Matches `^[a-z0-9-]{1,60}$`, e.g. `spring-example-302709` (checked when the fake starts). */
+  id: project.id,
+  name: Schema.optional(project.name),
+  region_id: Schema.optional(project.region_id),
+  platform_id: Schema.optional(project.platform_id),
+  provisioner: Schema.optional(project.provisioner),
+  pg_version: Schema.optional(project.pg_version),
+  /** The organization it belongs to (`org_id`, `^[a-z0-9-]{1,60}$`); the fake's default one when absent. */
+  org_id: project.org_id,
+  /** How long before the start the project was created; 30 days by default. */
+  age: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedProject" })
 
 /**
  * A project of the seed. Unset fields get realistic values.
  *
  * @since 0.1.0
  */
-export interface SeedProject {
-  /** Matches `^[a-z0-9-]{1,60}$`, e.g. `spring-example-302709`. */
-  readonly id: string
-  readonly name?: string | undefined
-  readonly region_id?: string | undefined
-  readonly platform_id?: string | undefined
-  readonly provisioner?: string | undefined
-  readonly pg_version?: number | undefined
-  /** How long before the start the project was created; 30 days by default. */
-  readonly age?: Duration.DurationInput | undefined
-}
+export interface SeedProject extends Schema.Schema.Type<typeof SeedProjectFile> {}
+
+const operation = SnapshotOperation.fields
+
+/**
+ * An operation of a seed, in a seed file as in code: the fields the fake keeps of an operation
+ * (`Snapshot.SnapshotOperation`, core's `Operation` fields), all optional but `project_id` and
+ * `action`, with times relative to the start instead of absolute ones.
+ *
+ * @since 0.2.0
+ */
+export const SeedOperationFile = Schema.Struct({
+  project_id: operation.project_id,
+  action: OperationAction.pipe(Schema.minLength(1)),
+  /** A UUID; generated when absent. */
+  id: Schema.optional(operation.id),
+  branch_id: operation.branch_id,
+  /** Absent for `create_branch`. */
+  endpoint_id: operation.endpoint_id,
+  /** How long before the start it was created; 0 by default. */
+  age: Schema.optional(SeedDuration),
+  /** How long it runs from creation to `status`; 2 seconds by default. */
+  runsFor: Schema.optional(SeedDuration),
+  /** Where it ends; `finished` by default. */
+  status: Schema.optional(OperationStatus.pipe(Schema.minLength(1))),
+  failures_count: Schema.optional(operation.failures_count),
+  /** Message of the last failure. */
+  error: operation.error,
+  /** When a failed step is retried, relative to the start. */
+  retryIn: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedOperation" })
 
 /**
  * An operation of the seed. It is `scheduling` for its first second (or fifth of `runsFor`,
@@ -37,26 +94,7 @@ export interface SeedProject {
  *
  * @since 0.1.0
  */
-export interface SeedOperation {
-  readonly project_id: string
-  readonly action: OperationAction
-  /** A UUID; generated when absent. */
-  readonly id?: string | undefined
-  readonly branch_id?: string | undefined
-  /** Absent for `create_branch`. */
-  readonly endpoint_id?: string | undefined
-  /** How long before the start it was created; 0 by default. */
-  readonly age?: Duration.DurationInput | undefined
-  /** How long it runs from creation to `status`; 2 seconds by default. */
-  readonly runsFor?: Duration.DurationInput | undefined
-  /** Where it ends; `finished` by default. */
-  readonly status?: OperationStatus | undefined
-  readonly failures_count?: number | undefined
-  /** Message of the last failure. */
-  readonly error?: string | undefined
-  /** When a failed step is retried, relative to the start. */
-  readonly retryIn?: Duration.DurationInput | undefined
-}
+export interface SeedOperation extends Schema.Schema.Type<typeof SeedOperationFile> {}
 
 /**
  * What the fake holds when it starts: the bootstrap key's value, projects and operations. Every
@@ -94,8 +132,6 @@ export class InvalidSeed extends Data.TaggedError("InvalidSeed")<{ readonly prob
  */
 export const empty: Seed = {}
 
-const adjectives = ["spring", "wispy", "proud", "silent", "ancient", "bold", "young", "late", "holy", "round"]
-const nouns = ["example", "meadow", "mud", "river", "sun", "leaf", "grass", "cloud", "dawn", "frost"]
 const regions = ["aws-us-east-2", "aws-eu-central-1", "aws-us-west-2", "azure-eastus2"]
 
 /**
@@ -127,19 +163,11 @@ export interface RealisticOptions {
  * @since 0.1.0
  */
 export const realistic = (options: RealisticOptions = {}): Seed => {
-  const pcg = new PCGRandom(options.seed ?? 302709)
-  const random = () => pcg.number()
-  const pick = <A>(values: ReadonlyArray<A>): A => values[Math.floor(random() * values.length)]!
-  const uuid = () =>
-    "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (c) => {
-      const r = Math.floor(random() * 16)
-      return (c === "x" ? r : (r & 0x3) | 0x8).toString(16)
-    })
-  const slug = () => `${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
+  const dice = seededDice(options.seed ?? 302709)
   const day = Duration.toMillis("1 day")
 
   const projects: Array<SeedProject> = Array.from({ length: options.projects ?? 4 }, (_, i) => ({
-    id: slug(),
+    id: slug(dice),
     name: ["billing", "analytics", "staging", "web-app", "ingest", "search"][i % 6]!,
     region_id: regions[i % regions.length]!,
     pg_version: 15 + (i % 3),
@@ -148,13 +176,13 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
 
   const operations: Array<SeedOperation> = []
   for (const project of projects) {
-    const branch = `br-${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
-    const endpoint = `ep-${pick(adjectives)}-${pick(nouns)}-${uuid().slice(0, 8)}`
+    const branch = branchId(dice)
+    const endpoint = endpointId(dice)
     const count = options.operationsPerProject ?? 150
     // The project's first operation: its timeline, created with it.
     operations.push({
       project_id: project.id,
-      id: uuid(),
+      id: uuid(dice),
       action: "create_timeline",
       branch_id: branch,
       age: project.age,
@@ -162,9 +190,9 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     })
     for (let i = 0; i < count; i++) {
       // Spread over 30 days, newest last; distinct creation times.
-      const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + Math.floor(random() * 1000))
-      const roll = random()
-      const base = { project_id: project.id, id: uuid(), branch_id: branch, age }
+      const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + dice.below(1000))
+      const roll = dice.fraction()
+      const base = { project_id: project.id, id: uuid(dice), branch_id: branch, age }
       if (roll < 0.38) {
         operations.push({ ...base, action: "check_availability", endpoint_id: endpoint, runsFor: "4 seconds" })
       } else if (roll < 0.58) {
@@ -196,7 +224,7 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
           action: "start_compute",
           endpoint_id: endpoint,
           status: "failed",
-          failures_count: 1 + Math.floor(random() * 3),
+          failures_count: 1 + dice.below(3),
           error: "compute start timed out"
         })
       } else {
@@ -208,16 +236,16 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
   const first = projects[0]
   if (first !== undefined) {
     const [from, to] = (options.pendingFor ?? ["8 seconds", "14 seconds"]).map(Duration.toMillis) as [number, number]
-    const branch = `br-${pick(adjectives)}-${pick(nouns)}-${String(100000 + Math.floor(random() * 900000))}`
+    const branch = branchId(dice)
     const pending = options.pending ?? 3
     for (let i = 0; i < pending; i++) {
       const action = i === 0 ? "create_branch" : i === 1 ? "start_compute" : "apply_config"
       operations.push({
         project_id: first.id,
-        id: uuid(),
+        id: uuid(dice),
         action,
         branch_id: branch,
-        ...(action === "create_branch" ? {} : { endpoint_id: `ep-${pick(adjectives)}-${uuid().slice(0, 8)}` }),
+        ...(action === "create_branch" ? {} : { endpoint_id: endpointId(dice) }),
         age: Duration.millis(pending - i),
         runsFor: Duration.millis(from + Math.floor(((to - from) * i) / Math.max(1, pending - 1)))
       })
@@ -228,21 +256,6 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
 }
 
 /**
- * A duration in a seed file: a number of milliseconds (>= 0), or a string Effect's `Duration`
- * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"`.
- *
- * @since 0.1.0
- */
-export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string> = Schema.Union(
-  Schema.NonNegative,
-  Schema.String.pipe(
-    Schema.filter((text) => Option.isSome(Duration.decodeUnknown(text)), {
-      message: () => 'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days"'
-    })
-  )
-).annotations({ identifier: "SeedDuration" }) as Schema.Schema<any, number | string>
-
-/**
  * The JSON form of a {@link Seed} (the emulator's `--seed FILE`), checked field by field; an
  * unknown field is an error, so a typo does not pass silently. Every field is optional but
  * `projects[].id`, `operations[].project_id` and `operations[].action`:
@@ -250,7 +263,8 @@ export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string
  * ```json
  * {
  *   "bootstrapKey": "a-test-key-of-your-choice",
- *   "projects": [{ "id": "spring-example-302709", "name": "billing", "region_id": "aws-eu-central-1", "pg_version": 17, "age": "30 days" }],
+ *   "projects": [{ "id": "spring-example-302709", "name": "billing", "region_id": "aws-eu-central-1", "pg_version": 17,
+ *     "org_id": "org-billing-302709", "age": "30 days" }],
  *   "operations": [
  *     { "project_id": "spring-example-302709", "action": "create_branch", "branch_id": "br-wispy-meadow-118737", "age": "2 hours" },
  *     { "project_id": "spring-example-302709", "action": "start_compute", "endpoint_id": "ep-proud-mud-a5x8dq2u",
@@ -261,44 +275,23 @@ export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string
  * }
  * ```
  *
- * Ids are checked when the fake starts (`InvalidSeed`): project ids match `^[a-z0-9-]{1,60}$`,
- * operation ids are UUIDs.
+ * Ids are checked when the fake starts (`InvalidSeed`): project ids and `org_id`s match
+ * `^[a-z0-9-]{1,60}$`, operation ids are UUIDs.
  *
  * @since 0.1.0
  */
 export const SeedFile = Schema.Struct({
-  bootstrapKey: Schema.optional(Schema.NonEmptyTrimmedString),
-  projects: Schema.optional(
-    Schema.Array(
-      Schema.Struct({
-        id: Schema.String,
-        name: Schema.optional(Schema.String),
-        region_id: Schema.optional(Schema.String),
-        platform_id: Schema.optional(Schema.String),
-        provisioner: Schema.optional(Schema.String),
-        pg_version: Schema.optional(Schema.Int),
-        age: Schema.optional(SeedDuration)
-      })
-    )
+  bootstrapKey: Schema.optional(
+    Schema.NonEmptyTrimmedString.annotations({
+      message: () => ({ message: "must be a non-empty string without leading or trailing spaces", override: true })
+    })
   ),
-  operations: Schema.optional(
-    Schema.Array(
-      Schema.Struct({
-        project_id: Schema.String,
-        action: Schema.NonEmptyString,
-        id: Schema.optional(Schema.String),
-        branch_id: Schema.optional(Schema.String),
-        endpoint_id: Schema.optional(Schema.String),
-        age: Schema.optional(SeedDuration),
-        runsFor: Schema.optional(SeedDuration),
-        status: Schema.optional(Schema.NonEmptyString),
-        failures_count: Schema.optional(Schema.NonNegativeInt),
-        error: Schema.optional(Schema.String),
-        retryIn: Schema.optional(SeedDuration)
-      })
-    )
-  )
+  projects: Schema.optional(Schema.Array(SeedProjectFile)),
+  operations: Schema.optional(Schema.Array(SeedOperationFile))
 }).annotations({ identifier: "SeedFile" })
+
+/** How many problems of a seed file `fromJson` names. */
+const seedFileIssues = 10
 
 /**
  * Reads a seed from the JSON text of a {@link SeedFile}. Fails with `InvalidSeed` listing each
@@ -310,17 +303,6 @@ export const SeedFile = Schema.Struct({
 export const fromJson = (text: string): Effect.Effect<Seed, InvalidSeed> =>
   Schema.decodeUnknown(Schema.parseJson(SeedFile), { onExcessProperty: "error", errors: "all" })(text).pipe(
     Effect.mapError(
-      (error) =>
-        new InvalidSeed({
-          problems: ParseResult.ArrayFormatter.formatErrorSync(error)
-            .map((issue) =>
-              issue.path.length === 0
-                ? issue.message
-                : issue.path[0] === "bootstrapKey"
-                  ? "bootstrapKey: must be a non-empty string without leading or trailing spaces"
-                  : `${issue.path.join(".")}: ${issue.message}`
-            )
-            .filter((problem, index, all) => all.indexOf(problem) === index)
-        })
+      (error) => new InvalidSeed({ problems: [DecodeIssue.format(error.issue, { maxIssues: seedFileIssues })] })
     )
   )

@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import { Operation } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
 
@@ -35,7 +36,9 @@ export const SnapshotApiKey = Schema.Struct({
 }).annotations({ identifier: "SnapshotApiKey" })
 
 /**
- * A project (the fields the fake keeps; the others are derived when it is listed).
+ * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
+ * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
+ * to the fake's default organization.
  *
  * @since 0.1.0
  */
@@ -46,6 +49,7 @@ export const SnapshotProject = Schema.Struct({
   platform_id: Schema.String,
   provisioner: Schema.String,
   pg_version: Schema.Int,
+  org_id: Schema.optional(Schema.String),
   created_at: SnapshotTime
 }).annotations({ identifier: "SnapshotProject" })
 
@@ -54,11 +58,14 @@ export const SnapshotProject = Schema.Struct({
  *
  * @since 0.1.0
  */
-export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Schema.String })
+export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
 
 /**
  * An operation with its whole life: `steps` in ascending time, the first one `scheduling` at
- * `created_at`.
+ * `created_at`. The fields are core's `Operation` fields, but ids are plain strings (a bad id
+ * is reported with every other problem of the state, not as a decoding error), times are
+ * absolute, and the `status` and `updated_at` of a moment are read from `steps`. The fake holds
+ * its operations in this shape, and seeds (`Seed.SeedOperation`) take the same fields.
  *
  * @since 0.1.0
  */
@@ -67,11 +74,11 @@ export const SnapshotOperation = Schema.Struct({
   project_id: Schema.String,
   branch_id: Schema.optional(Schema.String),
   endpoint_id: Schema.optional(Schema.String),
-  action: Schema.String,
+  action: Operation.fields.action,
   created_at: SnapshotTime,
   steps: Schema.NonEmptyArray(SnapshotStep),
-  failures_count: Schema.Int.pipe(Schema.nonNegative()),
-  error: Schema.optional(Schema.String),
+  failures_count: Operation.fields.failures_count.pipe(Schema.nonNegative()),
+  error: Operation.fields.error,
   retry_at: Schema.optional(SnapshotTime)
 }).annotations({ identifier: "SnapshotOperation" })
 

@@ -3,6 +3,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { ApiKeys, Operations, Projects } from "@dbplatform/client"
 import { ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -198,16 +199,16 @@ describe("matching and times", () => {
     }).pipe(provideFake)
   )
 
-  it.effect("a route template matches any value of its :params, and only that route", () =>
+  it.effect("a route template matches any value of its {params}, and only that route", () =>
     Effect.gen(function* () {
       const platform = yield* fake
-      yield* platform.faults.inject(Fault.status(503), { path: "/projects/:project_id/operations/:operation_id" })
+      yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations/{operation_id}" })
       const operations = yield* Operations.Operations
       expect((yield* operations.page(projectId)).operations).toHaveLength(1)
       expect(yield* listProjects).toBeDefined()
       expect((yield* Effect.flip(getOperation))._tag).toBe("ServiceUnavailable")
       // An unknown project matches the template too: the fault answers first.
-      yield* platform.faults.inject(Fault.status(503), { path: "/projects/:project_id/operations" })
+      yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations" })
       const other = yield* Effect.flip(operations.page(ProjectId.make("no-such-project")))
       expect(other._tag).toBe("ServiceUnavailable")
     }).pipe(provideFake)
@@ -321,7 +322,7 @@ describe("Fault.malformedJson", () => {
   it.effect("a 200 whose body is not JSON is a MalformedResponse", () =>
     Effect.gen(function* () {
       const platform = yield* fake
-      yield* platform.faults.inject(Fault.malformedJson, { path: "/projects/:project_id/operations/:operation_id" })
+      yield* platform.faults.inject(Fault.malformedJson, { path: "/projects/{project_id}/operations/{operation_id}" })
       const error = yield* Effect.flip(getOperation)
       expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200 })
       expect(error.message).toContain("not JSON")
@@ -409,4 +410,51 @@ describe("the request log", () => {
     expect(requests[0]!.query.n).toBe("5")
     expect(requests[9_999]!.query.n).toBe("10004")
   })
+})
+
+describe("where a fault applies", () => {
+  /** Status of `method path` sent with the bootstrap key straight to the fake's HTTP app. */
+  const statusOf = (platform: FakePlatform.Service, request: HttpClientRequest.HttpClientRequest) =>
+    Effect.map(send(platform, request, { key: platform.bootstrapKey }), (response) => response.status)
+
+  it.effect("a route template of core's table, in the contract's spelling, matches any value of its {params}", () =>
+    Effect.gen(function* () {
+      const platform = yield* FakePlatform.make(seed)
+      yield* platform.faults.inject(Fault.status(503), { method: "DELETE", path: "/api_keys/{key_id}", times: 2 })
+      expect(yield* statusOf(platform, HttpClientRequest.del("/api_keys/1000001"))).toBe(503)
+      expect(yield* statusOf(platform, HttpClientRequest.del("/api_keys/-7"))).toBe(503)
+      expect(yield* statusOf(platform, HttpClientRequest.get("/api_keys"))).toBe(200)
+      // Used up: an id of no key is a 404 again (any safe integer is a good id, docs/contract.md §10.3).
+      expect(yield* statusOf(platform, HttpClientRequest.del("/api_keys/-7"))).toBe(404)
+    })
+  )
+
+  it.effect("a literal path matches that path only", () =>
+    Effect.gen(function* () {
+      const platform = yield* FakePlatform.make(seed)
+      yield* platform.faults.inject(Fault.status(502), { path: `/projects/${projectId}/operations/${operationId(2)}` })
+      expect(
+        yield* statusOf(platform, HttpClientRequest.get(`/projects/${projectId}/operations/${operationId(1)}`))
+      ).toBe(200)
+      expect(
+        yield* statusOf(platform, HttpClientRequest.get(`/projects/${projectId}/operations/${operationId(2)}`))
+      ).toBe(502)
+    })
+  )
+
+  it.effect(
+    "a template that is not one of the table's dies with an IllegalArgumentException naming the templates",
+    () =>
+      Effect.gen(function* () {
+        const platform = yield* FakePlatform.make(seed)
+        for (const path of ["/projects/:project_id/operations", "/projects/{id}/operations", "/branches/{branch_id}"]) {
+          const exit = yield* Effect.exit(platform.faults.inject(Fault.status(503), { path }))
+          const defect = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+          expect(defect, path).toBeInstanceOf(Cause.IllegalArgumentException)
+          expect((defect as Error).message).toContain("/projects/{project_id}/operations/{operation_id}")
+        }
+        // Nothing was injected.
+        expect(yield* statusOf(platform, HttpClientRequest.get(`/projects/${projectId}/operations`))).toBe(200)
+      })
+  )
 })

@@ -146,7 +146,7 @@ describe("secrets", () => {
       yield* projects.page()
 
       // The call whose span is checked below: one 503, then the answer.
-      yield* platform.faults.inject(Fault.status(503), { path: "/projects/:project_id/operations/:operation_id" })
+      yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations/{operation_id}" })
       yield* operations.get(projectId, operationId(1))
 
       // The created key works, is revoked, and is then refused (401).

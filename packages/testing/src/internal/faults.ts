@@ -5,20 +5,31 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import { Endpoint } from "@dbplatform/core"
 import type { Fault, FaultBody } from "../Fault.js"
+import { errorBody } from "./wire.js"
 
 /** Where a pending fault applies and how many more times (`Infinity`: until cleared). */
 interface Pending {
   readonly fault: Fault
   /** Upper-cased; `undefined` for any method. */
   readonly method: string | undefined
-  /** The path's segments under `/api/v2`, `:name` matching any one segment; `undefined` for any path. */
+  /**
+   * The path's segments under `/api/v2`, a `{name}` segment of a route template matching any
+   * one segment; `undefined` for any path.
+   */
   readonly segments: ReadonlyArray<string> | undefined
   readonly remaining: number
 }
 
 /** The prefix of every route; `inject`'s paths are relative to it. */
 const apiPrefix = "/api/v2"
+
+/** Whether a segment of a route template is a parameter, `{name}`. */
+const isParameter = (segment: string): boolean => /^\{\w+\}$/.test(segment)
+
+/** The route templates of the endpoints in scope, in the contract's spelling (docs/contract.md §4). */
+const routeTemplates: ReadonlySet<string> = new Set(Endpoint.all.map((endpoint) => endpoint.route))
 
 const matches = (pending: Pending, method: string, path: string): boolean => {
   if (pending.method !== undefined && pending.method !== method.toUpperCase()) return false
@@ -28,9 +39,23 @@ const matches = (pending: Pending, method: string, path: string): boolean => {
   return (
     segments.length === pending.segments.length &&
     pending.segments.every((expected, i) =>
-      expected.startsWith(":") ? segments[i]!.length > 0 : expected === segments[i]
+      isParameter(expected) ? segments[i]!.length > 0 : expected === segments[i]
     )
   )
+}
+
+/**
+ * Why `path` cannot be a fault's path, or `undefined`: it must start with `/` and hold no query,
+ * and one holding `{` or `:` is a route template, which must be one of the table's.
+ */
+const pathProblem = (path: string): string | undefined => {
+  if (!path.startsWith("/") || path.includes("?")) {
+    return `path must start with "/" and hold no query, got ${JSON.stringify(path)}`
+  }
+  if (/[{}:]/.test(path) && !routeTemplates.has(path)) {
+    return `path ${JSON.stringify(path)} is not a route template of the API; the templates are ${[...routeTemplates].join(", ")}`
+  }
+  return undefined
 }
 
 /**
@@ -56,11 +81,8 @@ export class PendingFaults {
       return Effect.die(new Cause.IllegalArgumentException(`times must be an integer >= 1 or Infinity, got ${times}`))
     }
     const path = options.path
-    if (path !== undefined && (!path.startsWith("/") || path.includes("?"))) {
-      return Effect.die(
-        new Cause.IllegalArgumentException(`path must start with "/" and hold no query, got ${JSON.stringify(path)}`)
-      )
-    }
+    const problem = path === undefined ? undefined : pathProblem(path)
+    if (problem !== undefined) return Effect.die(new Cause.IllegalArgumentException(problem))
     const pending: Pending = {
       fault,
       method: options.method?.toUpperCase(),
@@ -111,11 +133,13 @@ const statusBody = (
     case "GeneralError":
       return {
         contentType: "application/json",
-        text: JSON.stringify({
-          code: body.code ?? "",
-          message: body.message ?? `status ${status} (injected fault)`,
-          request_id: body.request_id ?? requestId ?? crypto.randomUUID()
-        })
+        text: JSON.stringify(
+          errorBody({
+            code: body.code,
+            message: body.message ?? `status ${status} (injected fault)`,
+            requestId: body.request_id ?? requestId
+          })
+        )
       }
     case "Empty":
       return undefined

@@ -1,4 +1,5 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { DecodeIssue } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -26,37 +27,6 @@ export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerReque
 
 /** How deeply a request body's JSON may nest arrays and objects: 64 levels. Deeper is refused with 400. */
 export const bodyDepthLimit = 64
-
-/** The longest excerpt of a refused value a message quotes, in characters (escapes included). */
-export const excerptLimit = 40
-
-/** Characters a message never shows as they are: controls, format characters (bidi), separators, lone surrogates. */
-const unprintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
-
-const escapeCodePoint = (code: number): string =>
-  code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`
-
-/**
- * At most {@link excerptLimit} characters of `text`, with control, format and line-separator
- * characters escaped (`\n`, `\u202e`) and `...` at the end when cut. Reads only the first
- * `2 * excerptLimit` characters of `text`, whatever its length.
- */
-export const excerpt = (text: string): string => {
-  let out = ""
-  for (const char of text.slice(0, 2 * excerptLimit)) {
-    const shown =
-      char === "\n"
-        ? "\\n"
-        : char === "\t"
-          ? "\\t"
-          : unprintable.test(char)
-            ? escapeCodePoint(char.codePointAt(0)!)
-            : char
-    if (out.length + shown.length > excerptLimit - 3) return `${out}...`
-    out += shown
-  }
-  return out
-}
 
 /**
  * The request body's bytes, at most `bodyLimitBytes`: a larger body fails with a 413 `Refused`.
@@ -137,7 +107,7 @@ export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.Htt
         message:
           contentType === undefined
             ? "Content-Type must be application/json"
-            : `Content-Type must be application/json, not "${excerpt(contentType)}"`
+            : `Content-Type must be application/json, not "${DecodeIssue.excerpt(contentType)}"`
       })
     }
     let text: string

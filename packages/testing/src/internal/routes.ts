@@ -3,27 +3,36 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import {
+  DecodeIssue,
+  Endpoint,
+  OperationEnvelope,
+  OperationsPage,
+  Pagination,
+  ProjectsPage,
+  Timestamp
+} from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
-import * as Effect from "effect/Effect"
 import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
-import { CreateApiKeyRequest, OperationId, ProjectId, Timestamp } from "@dbplatform/core"
-import { excerpt, readJsonBody } from "./limits.js"
+import { readJsonBody } from "./limits.js"
+import type { Store, StoredKey } from "./state.js"
 import {
-  iso,
-  keyListJson,
-  keyRevokedJson,
-  operationJson,
-  projectJson,
-  type Store,
-  type StoredKey,
-  userId
-} from "./store.js"
-
+  apiKeyCreated,
+  apiKeyListed,
+  apiKeyRevoked,
+  errorBody,
+  operationAt,
+  projectOf,
+  withNullLastUsed,
+  withUndeclaredProjectFields
+} from "./wire.js"
 /** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
 export class Refusal extends Data.TaggedError("Refusal")<{
   readonly status: number
@@ -39,185 +48,112 @@ export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(
 /** A new key value: 32 random bytes as 64 hex characters. */
 export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
 
-/** How many problems one message names; more are summed up as "and more". */
-const describedIssuesLimit = 3
+/** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
+const badRequest = (issue: ParseResult.ParseIssue) => new Refusal({ status: 400, message: DecodeIssue.format(issue) })
 
-/** The longest message about a request's input, in characters: a safety net, messages are shorter. */
-const issuesMessageLimit = 300
-
-/** A message set on a schema with `message` annotations, as `ParseResult`'s formatters pick it. */
-const annotatedMessage = (issue: ParseResult.ParseIssue): string | undefined => {
-  if (!("ast" in issue)) return undefined
-  const annotation = AST.getMessageAnnotation(issue.ast)
-  if (Option.isNone(annotation)) return undefined
-  const given = annotation.value(issue)
-  // A message computed by an Effect is not run: the default below is used instead.
-  const current =
-    typeof given === "string"
-      ? { message: given, override: false }
-      : typeof given === "object" && given !== null && "message" in given && typeof given.message === "string"
-        ? { message: given.message, override: given.override === true }
-        : undefined
-  if (current === undefined) return undefined
-  const useInner =
-    !current.override &&
-    (issue._tag === "Composite" ||
-      (issue._tag === "Refinement" && issue.kind === "From") ||
-      (issue._tag === "Transformation" && issue.kind !== "Transformation"))
-  if (!useInner) return current.message
-  return issue._tag === "Refinement" || issue._tag === "Transformation" ? annotatedMessage(issue.issue) : undefined
-}
-
-/** What a refused value is, without walking into it: its type, and a short excerpt of a scalar. */
-const valueSummary = (value: unknown): string => {
-  if (value === null) return "null"
-  if (Array.isArray(value)) return `an array of ${value.length} items`
-  switch (typeof value) {
-    case "string":
-      return `"${excerpt(value)}"`
-    case "number":
-    case "boolean":
-    case "bigint":
-      return excerpt(String(value))
-    case "undefined":
-      return "nothing"
-    case "object":
-      return "an object"
-    default:
-      return typeof value
-  }
-}
-
-/**
- * The problems of `issue` as `path: message` lines, at most `describedIssuesLimit + 1`. Messages
- * come from the schema (its `message` annotations, the expected type) and never quote more of
- * the refused value than a short excerpt of a scalar: formatting never walks into the value,
- * so a large or deep input costs no more than a small one.
- */
-const issueLines = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, lines: Array<string>): void => {
-  if (lines.length > describedIssuesLimit) return
-  const add = (message: string) =>
-    lines.push(path.length === 0 ? message : `${path.map((key) => excerpt(String(key))).join(".")}: ${message}`)
-  switch (issue._tag) {
-    case "Type":
-      add(
-        annotatedMessage(issue) ??
-          (issue.message === undefined ? undefined : excerpt(issue.message)) ??
-          `expected ${excerpt(String(issue.ast))}, got ${valueSummary(issue.actual)}`
-      )
-      break
-    case "Missing":
-      add("is missing")
-      break
-    case "Unexpected":
-      add("is unexpected")
-      break
-    case "Forbidden":
-      add("is forbidden")
-      break
-    case "Pointer":
-      issueLines(issue.issue, path.concat(issue.path), lines)
-      break
-    case "Composite": {
-      const message = annotatedMessage(issue)
-      if (message !== undefined) {
-        add(message)
-        break
-      }
-      const issues = (
-        Array.isArray(issue.issues) ? issue.issues : [issue.issues]
-      ) as ReadonlyArray<ParseResult.ParseIssue>
-      // An optional field's union also fails as "not undefined": say only what the value should be.
-      const named = issues.filter((inner) => !(inner._tag === "Type" && AST.isUndefinedKeyword(inner.ast)))
-      for (const inner of named.length > 0 ? named : issues) issueLines(inner, path, lines)
-      break
-    }
-    case "Refinement":
-    case "Transformation": {
-      const message = annotatedMessage(issue)
-      if (message === undefined) issueLines(issue.issue, path, lines)
-      else add(message)
-      break
-    }
-  }
-}
-
-/** What is wrong with a request's input, one line, by field: at most three problems, each short. */
-const describeIssues = (error: ParseResult.ParseError): string => {
-  const lines: Array<string> = []
-  issueLines(error.issue, [], lines)
-  const message =
-    lines.length > describedIssuesLimit
-      ? `${lines.slice(0, describedIssuesLimit).join("; ")}; and more`
-      : lines.join("; ")
-  return message.length > issuesMessageLimit ? `${message.slice(0, issuesMessageLimit - 3)}...` : message
-}
-
-/** Input that does not decode is a 400 with a `GeneralError` saying why (docs/contract.md §10.2). */
 const orBadRequest = <A, E, R>(
   effect: Effect.Effect<A, E | ParseResult.ParseError, R>
 ): Effect.Effect<A, E | Refusal, R> =>
-  Effect.catchIf(effect, ParseResult.isParseError, (error) =>
-    Effect.fail(new Refusal({ status: 400, message: describeIssues(error) }))
-  )
-
-const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
-
-/** `limit`: an integer from 1 to `max`, in decimal. */
-const Limit = (max: number) =>
-  Schema.String.pipe(
-    Schema.pattern(/^\d{1,7}$/),
-    Schema.compose(Schema.NumberFromString),
-    Schema.between(1, max)
-  ).annotations(withMessage(`limit must be an integer from 1 to ${max}`))
-
-/** `cursor`: a timestamp (the `created_at` of the previous page's last item), as epoch ms. */
-const Cursor = Timestamp.pipe(
-  Schema.transform(Schema.Number, { strict: true, decode: DateTime.toEpochMillis, encode: DateTime.unsafeMake })
-).annotations(withMessage("cursor must be an RFC 3339 timestamp from a previous page"))
-
-const ProjectsQuery = Schema.Struct({
-  limit: Schema.optionalWith(Limit(400), { default: () => 10 }),
-  cursor: Schema.optional(Cursor),
-  search: Schema.optional(Schema.String)
-})
-
-const OperationsQuery = Schema.Struct({
-  project_id: ProjectId.annotations(withMessage("project_id must match ^[a-z0-9-]{1,60}$")),
-  limit: Schema.optional(Limit(1000)),
-  cursor: Schema.optional(Cursor)
-})
-
-const OperationParams = Schema.Struct({
-  project_id: ProjectId.annotations(withMessage("project_id must match ^[a-z0-9-]{1,60}$")),
-  operation_id: OperationId.annotations(withMessage("operation_id must be a UUID"))
-})
-
-const KeyParams = Schema.Struct({
-  key_id: Schema.String.pipe(Schema.pattern(/^\d{1,15}$/), Schema.compose(Schema.NumberFromString)).annotations(
-    withMessage("key_id must be an integer")
-  )
-})
+  Effect.catchIf(effect, ParseResult.isParseError, (error) => Effect.fail(badRequest(error.issue)))
 
 /**
- * A page of a newest-first list: the items after `cursor`, at most `limit`, and the cursor
- * of the next page (the `created_at` of the last item; on an empty page, the one sent).
+ * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
+ * with an endpoint changed (docs/design.md §1).
+ */
+export interface Table {
+  readonly createApiKey: typeof Endpoint.createApiKey
+  readonly listApiKeys: typeof Endpoint.listApiKeys
+  readonly revokeApiKey: typeof Endpoint.revokeApiKey
+  readonly listProjects: typeof Endpoint.listProjects
+  readonly listOperations: typeof Endpoint.listOperations
+  readonly getOperation: typeof Endpoint.getOperation
+}
+
+/** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
+export const routerPath = (route: string): HttpRouter.PathInput =>
+  route.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput
+
+/** The decoded path parameters, query and body of a request to `E`. */
+type Input<E> =
+  E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
+    ? { readonly params: P; readonly query: Q; readonly body: B }
+    : never
+
+/**
+ * The route of `endpoint`: its method and route template, its path parameters, query and body
+ * decoded with its schemas (400 when they do not decode), `handle`'s answer encoded with its
+ * `success` schema, then passed to `undeclared` (fields core does not declare, see `wire.ts`).
+ */
+const route = <E extends Endpoint.Endpoint>(
+  endpoint: E,
+  handle: (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>,
+  undeclared: (encoded: any) => unknown = identity
+) =>
+  HttpRouter.makeRoute(
+    endpoint.method,
+    routerPath(endpoint.route),
+    Effect.gen(function* () {
+      const params =
+        endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
+      const query =
+        endpoint.query === undefined
+          ? undefined
+          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query))
+      const body =
+        endpoint.body === undefined
+          ? undefined
+          : yield* orBadRequest(
+              Effect.flatMap(
+                Effect.mapError(readJsonBody, (refused) => new Refusal(refused)),
+                Schema.decodeUnknown(endpoint.body)
+              )
+            )
+      const answer = yield* handle({ params, query, body } as Input<E>)
+      // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
+      const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
+      return HttpServerResponse.unsafeJson(undeclared(encoded))
+    })
+  )
+
+/**
+ * A cursor of the fake: the `created_at` of the last item of the previous page
+ * (docs/contract.md §2.6, §10.5), as epoch ms.
+ */
+const CursorTime = Timestamp.annotations({
+  message: () => ({ message: "cursor must be an RFC 3339 timestamp from a previous page", override: true })
+})
+
+const cursorTime = (cursor: string | undefined): Effect.Effect<number | undefined, Refusal> => {
+  if (cursor === undefined) return Effect.succeed(undefined)
+  const decoded = Schema.decodeUnknownEither(CursorTime)(cursor)
+  return Either.isLeft(decoded)
+    ? Effect.fail(badRequest(decoded.left.issue))
+    : Effect.succeed(DateTime.toEpochMillis(decoded.right))
+}
+
+/**
+ * A page of a newest-first list: the items after `cursor`, at most `limit` (the endpoint's
+ * default when none is sent), and the cursor of the next page (the `created_at` of the last
+ * item; on an empty page, the one sent).
  */
 const pageOf = <A extends { readonly created_at: number }>(
+  endpoint: Endpoint.Endpoint,
   items: ReadonlyArray<A>,
-  cursor: number | undefined,
-  limit: number | undefined,
+  query: { readonly cursor?: string | undefined; readonly limit?: number | undefined },
   now: number
-) => {
-  let start = 0
-  if (cursor !== undefined) {
-    start = items.findIndex((item) => item.created_at < cursor)
-    if (start < 0) start = items.length
-  }
-  const page = items.slice(start, limit === undefined ? undefined : start + limit)
-  const last = page[page.length - 1]
-  return { page, cursor: iso(last?.created_at ?? cursor ?? now) }
-}
+) =>
+  Effect.map(cursorTime(query.cursor), (cursor) => {
+    const limit = query.limit ?? endpoint.pageLimits?.default
+    let start = 0
+    if (cursor !== undefined) {
+      start = items.findIndex((item) => item.created_at < cursor)
+      if (start < 0) start = items.length
+    }
+    const page = items.slice(start, limit === undefined ? undefined : start + limit)
+    const last = page[page.length - 1]
+    const next = new Pagination({ cursor: DateTime.formatIso(DateTime.unsafeMake(last?.created_at ?? cursor ?? now)) })
+    return { page, pagination: next }
+  })
 
 const notFound = (what: string) => new Refusal({ status: 404, message: `${what} not found` })
 
@@ -227,89 +163,80 @@ const operationsOf = (store: Store, projectId: string) => {
   return operations === undefined ? Effect.fail(notFound("project")) : Effect.succeed(operations)
 }
 
-/** The routes of the control API v2 in scope, over `store`, under `/api/v2`. */
-export const router = (store: Store) =>
-  HttpRouter.empty.pipe(
-    HttpRouter.post(
-      "/api_keys",
-      Effect.gen(function* () {
-        const json = yield* Effect.mapError(readJsonBody, (refused) => new Refusal(refused))
-        const body = yield* orBadRequest(Schema.decodeUnknown(CreateApiKeyRequest)(json))
+/**
+ * The routes of the control API v2 in scope, over `store`, under `/api/v2`: one per endpoint
+ * of `table` (core's by default), routed, checked and answered as it declares
+ * (docs/contract.md §4, docs/design.md §1).
+ */
+export const router = (store: Store, table: Table = Endpoint) =>
+  HttpRouter.fromIterable([
+    route(table.createApiKey, ({ body }) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
         const value = newKeyValue()
-        const key = store.addKey(body.key_name, hashKey(value), yield* Clock.currentTimeMillis)
-        return HttpServerResponse.unsafeJson({
-          id: key.id,
-          key: value,
-          name: key.name,
-          created_at: iso(key.created_at),
-          created_by: userId
-        })
+        return apiKeyCreated(store.addKey(body.key_name, hashKey(value), now), value)
       })
     ),
-    HttpRouter.get(
-      "/api_keys",
-      Effect.sync(() =>
-        HttpServerResponse.unsafeJson(
+    route(
+      table.listApiKeys,
+      () =>
+        Effect.sync(() =>
           Array.from(store.keys.values())
             .filter((key) => !key.revoked)
-            .map(keyListJson)
-        )
-      )
+            .map(apiKeyListed)
+        ),
+      (keys: ReadonlyArray<any>) => keys.map(withNullLastUsed)
     ),
-    HttpRouter.del(
-      "/api_keys/:key_id",
-      Effect.gen(function* () {
-        const { key_id } = yield* orBadRequest(HttpRouter.schemaPathParams(KeyParams))
-        const key = store.keys.get(key_id)
-        if (key === undefined || key.revoked) return yield* notFound("API key")
-        return HttpServerResponse.unsafeJson(keyRevokedJson(store.revokeKey(key)))
-      })
+    route(
+      table.revokeApiKey,
+      ({ params }) =>
+        Effect.suspend(() => {
+          const key = store.keys.get(params.key_id)
+          return key === undefined || key.revoked
+            ? Effect.fail(notFound("API key"))
+            : Effect.succeed(apiKeyRevoked(store.revokeKey(key)))
+        }),
+      withNullLastUsed
     ),
-    HttpRouter.get(
-      "/projects",
-      Effect.gen(function* () {
-        const query = yield* orBadRequest(HttpServerRequest.schemaSearchParams(ProjectsQuery))
-        const { search } = query
-        const matching =
-          search === undefined
-            ? store.projects
-            : store.projects.filter((project) => project.id.includes(search) || project.name.includes(search))
-        const { page, cursor } = pageOf(matching, query.cursor, query.limit, yield* Clock.currentTimeMillis)
-        return HttpServerResponse.unsafeJson({
-          projects: page.map(projectJson),
-          pagination: { cursor },
-          applications: {},
-          integrations: {}
-        })
-      })
+    route(
+      table.listProjects,
+      ({ query }) =>
+        Effect.gen(function* () {
+          const { org_id, search } = query
+          const matching = store.projects.filter(
+            (project) =>
+              (org_id === undefined || project.org_id === org_id) &&
+              (search === undefined || project.id.includes(search) || project.name.includes(search))
+          )
+          // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
+          const { page, pagination } = yield* pageOf(
+            table.listProjects,
+            matching,
+            query,
+            yield* Clock.currentTimeMillis
+          )
+          return new ProjectsPage({ projects: page.map(projectOf), pagination })
+        }),
+      withUndeclaredProjectFields
     ),
-    HttpRouter.get(
-      "/projects/:project_id/operations",
+    route(table.listOperations, ({ params, query }) =>
       Effect.gen(function* () {
-        const query = yield* orBadRequest(HttpRouter.schemaParams(OperationsQuery))
-        const operations = yield* operationsOf(store, query.project_id)
+        const operations = yield* operationsOf(store, params.project_id)
         const now = yield* Clock.currentTimeMillis
-        const { page, cursor } = pageOf(operations, query.cursor, query.limit, now)
-        return HttpServerResponse.unsafeJson({
-          operations: page.map((operation) => operationJson(operation, now)),
-          pagination: { cursor }
-        })
+        const { page, pagination } = yield* pageOf(table.listOperations, operations, query, now)
+        return new OperationsPage({ operations: page.map((operation) => operationAt(operation, now)), pagination })
       })
     ),
-    HttpRouter.get(
-      "/projects/:project_id/operations/:operation_id",
+    route(table.getOperation, ({ params }) =>
       Effect.gen(function* () {
-        const params = yield* orBadRequest(HttpRouter.schemaPathParams(OperationParams))
         yield* operationsOf(store, params.project_id)
         const operation = store.operationsById.get(params.operation_id)
         if (operation === undefined || operation.project_id !== params.project_id) {
           return yield* notFound("operation")
         }
-        return HttpServerResponse.unsafeJson({ operation: operationJson(operation, yield* Clock.currentTimeMillis) })
+        return new OperationEnvelope({ operation: operationAt(operation, yield* Clock.currentTimeMillis) })
       })
-    ),
-    HttpRouter.prefixAll("/api/v2")
-  )
+    )
+  ]).pipe(HttpRouter.prefixAll("/api/v2"))
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a
@@ -333,11 +260,7 @@ export const refusalResponse = (refusal: Refusal) =>
   HttpServerRequest.HttpServerRequest.pipe(
     Effect.map((request) =>
       HttpServerResponse.unsafeJson(
-        {
-          code: refusal.code ?? "",
-          message: refusal.message,
-          request_id: request.headers["x-request-id"] ?? crypto.randomUUID()
-        },
+        errorBody({ code: refusal.code, message: refusal.message, requestId: request.headers["x-request-id"] }),
         { status: refusal.status, ...(refusal.headers === undefined ? {} : { headers: refusal.headers }) }
       )
     )

@@ -1,13 +1,14 @@
-import { ApiKeyCreated, Operation, OperationsStarted, Project } from "@dbplatform/core"
+import { isPending, OperationsStarted } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Random from "effect/Random"
-import * as Schema from "effect/Schema"
 import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
+import { branchId, endpointId, randomDice } from "./ids.js"
 import { hashKey, newKeyValue } from "./routes.js"
-import { isPendingStatus, iso, operationJson, projectJson, seedProject, stepAt, type Store, userId } from "./store.js"
+import { defaultRunsFor, orgIdProblem, seedProject } from "./seed.js"
+import { stepAt, type Store } from "./state.js"
+import { apiKeyCreated, operationAt, projectOf } from "./wire.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -19,22 +20,6 @@ const computeActions: ReadonlySet<string> = new Set([
   "start_reserved_compute"
 ])
 
-const words = ["spring", "wispy", "proud", "silent", "ancient", "bold", "young", "late", "holy", "round"]
-const things = ["example", "meadow", "mud", "river", "sun", "leaf", "grass", "cloud", "dawn", "frost"]
-
-/** An id like the platform's: `br-wispy-meadow-118737`, `ep-proud-mud-a5x8dq2u`. */
-const resourceId = (prefix: "br" | "ep") =>
-  Effect.gen(function* () {
-    const word = words[yield* Random.nextIntBetween(0, words.length)]!
-    const thing = things[yield* Random.nextIntBetween(0, things.length)]!
-    if (prefix === "br") return `br-${word}-${thing}-${yield* Random.nextIntBetween(100000, 1000000)}`
-    let suffix = ""
-    for (let i = 0; i < 8; i++) suffix += "abcdefghijklmnopqrstuvwxyz0123456789"[yield* Random.nextIntBetween(0, 36)]
-    return `ep-${word}-${thing}-${suffix}`
-  })
-
-const decodeOperation = Schema.decodeUnknownSync(Operation)
-
 /** The `Scenario` of the fake over `store`. */
 export const scenarioOf = (store: Store): Scenario => {
   const pendingOperation = (projectId: string, operationId: string, now: number) => {
@@ -44,33 +29,25 @@ export const scenarioOf = (store: Store): Scenario => {
     if (operation === undefined || operation.project_id !== projectId) {
       return Effect.fail(new UnknownOperation({ projectId, operationId }))
     }
-    const { status } = stepAt(operation, now)
-    return isPendingStatus(status)
+    const step = stepAt(operation, now)
+    return isPending(step)
       ? Effect.succeed(operation)
-      : Effect.fail(new OperationNotPending({ operationId, status }))
+      : Effect.fail(new OperationNotPending({ operationId, status: step.status }))
   }
 
   return {
     addProject: (project) =>
       Effect.gen(function* () {
-        const problem = store.projectProblem(project.id)
+        const problem = store.projectProblem(project.id) ?? orgIdProblem(project)
         if (problem !== undefined) return yield* new InvalidSeed({ problems: [problem] })
         const now = yield* Clock.currentTimeMillis
-        const stored = store.addProject(seedProject({ age: 0, ...project }, now))
-        return Schema.decodeUnknownSync(Project)(projectJson(stored))
+        return projectOf(store.addProject(seedProject({ age: 0, ...project }, now)))
       }),
 
     addApiKey: (name) =>
       Effect.gen(function* () {
         const value = newKeyValue()
-        const key = store.addKey(name, hashKey(value), yield* Clock.currentTimeMillis)
-        return Schema.decodeUnknownSync(ApiKeyCreated)({
-          id: key.id,
-          key: value,
-          name: key.name,
-          created_at: iso(key.created_at),
-          created_by: userId
-        })
+        return apiKeyCreated(store.addKey(name, hashKey(value), yield* Clock.currentTimeMillis), value)
       }),
 
     startOperations: (projectId, starts) =>
@@ -84,30 +61,30 @@ export const scenarioOf = (store: Store): Scenario => {
         })
         if (problems.length > 0) return yield* new InvalidSeed({ problems })
         const now = yield* Clock.currentTimeMillis
-        const branch = yield* resourceId("br")
-        const endpoint = yield* resourceId("ep")
+        const dice = yield* randomDice
+        const branch = branchId(dice)
+        const endpoint = endpointId(dice)
         let begin = now
         const started = starts.map((start, i) => {
-          const runsFor = Duration.toMillis(start.runsFor ?? "2 seconds")
-          const status = start.status ?? "finished"
-          const operation = store.addOperation({
-            id: ids[i]!,
-            project_id: projectId,
-            branch_id: start.branch_id ?? branch,
-            endpoint_id: start.endpoint_id ?? (computeActions.has(start.action) ? endpoint : undefined),
-            action: start.action,
-            created_at: now,
-            begin,
-            runsFor,
-            status,
-            failures_count: start.failures_count ?? 0,
-            error: start.error,
-            retry_at: start.retryIn === undefined ? undefined : begin + runsFor + Duration.toMillis(start.retryIn)
-          })
+          const runsFor = start.runsFor === undefined ? defaultRunsFor : Duration.toMillis(start.runsFor)
+          const operation = store.addOperation(
+            {
+              id: ids[i]!,
+              project_id: projectId,
+              branch_id: start.branch_id ?? branch,
+              endpoint_id: start.endpoint_id ?? (computeActions.has(start.action) ? endpoint : undefined),
+              action: start.action,
+              created_at: now,
+              failures_count: start.failures_count ?? 0,
+              error: start.error,
+              retry_at: start.retryIn === undefined ? undefined : begin + runsFor + Duration.toMillis(start.retryIn)
+            },
+            { begin, runsFor, status: start.status ?? "finished" }
+          )
           begin += runsFor
-          return operationJson(operation, now)
+          return operationAt(operation, now)
         })
-        return Schema.decodeUnknownSync(OperationsStarted)({ operations: started })
+        return new OperationsStarted({ operations: started })
       }),
 
     failOperation: (projectId, operationId, failure) =>
@@ -120,7 +97,7 @@ export const scenarioOf = (store: Store): Scenario => {
           error: failure.error,
           retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
         })
-        return decodeOperation(operationJson(operation, now))
+        return operationAt(operation, now)
       }),
 
     cancelOperation: (projectId, operationId, options = {}) =>
@@ -133,7 +110,7 @@ export const scenarioOf = (store: Store): Scenario => {
           { at, status: "cancelling" },
           { at: at + cancellingFor, status: "cancelled" }
         ])
-        return decodeOperation(operationJson(operation, now))
+        return operationAt(operation, now)
       })
   }
 }

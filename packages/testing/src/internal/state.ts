@@ -1,0 +1,243 @@
+import { OperationId, ProjectId } from "@dbplatform/core"
+import * as Duration from "effect/Duration"
+import * as Schema from "effect/Schema"
+import type * as Types from "effect/Types"
+import type { SnapshotApiKey, SnapshotChange, SnapshotOperation, SnapshotProject, SnapshotStep } from "../Snapshot.js"
+
+/**
+ * A key as the fake keeps it: the SHA-256 of its value, never the value (`docs/contract.md`
+ * §10.3); `revoked` and `last_used_*` change.
+ */
+export type StoredKey = Types.Mutable<typeof SnapshotApiKey.Type>
+
+/** A project as the fake keeps it; the other fields of an answer are derived (`wire.ts`). */
+export type StoredProject = typeof SnapshotProject.Type
+
+/** One step of an operation's life: from `at` (epoch ms) on, it has `status`. */
+export type Step = typeof SnapshotStep.Type
+
+/**
+ * An operation as the fake keeps it: its life as steps (ascending `at`), as a `Snapshot` holds
+ * it. `fail` and `cancel` rewrite the steps after the moment they happen, so some fields change.
+ */
+export type StoredOperation = Types.Mutable<typeof SnapshotOperation.Type>
+
+/**
+ * How a new operation lives: it waits (`scheduling`) until `begin`, then runs for `runsFor` ms
+ * and ends `status` (see {@link stepsOf}).
+ */
+export interface Life {
+  readonly begin: number
+  readonly runsFor: number
+  readonly status: string
+}
+
+/**
+ * The step in force at `now`, or at the operation's `created_at` when that is later: operations
+ * started together get `created_at`s a millisecond apart, so the later ones are created just
+ * after `now`, and a step set at their creation (a failure, a cancel) is in force at once.
+ */
+export const stepAt = (operation: StoredOperation, now: number): Step => {
+  const at = Math.max(now, operation.created_at)
+  let current = operation.steps[0]
+  for (const step of operation.steps) {
+    if (step.at <= at) current = step
+  }
+  return current
+}
+
+/** How long a started operation stays `scheduling` at most before it is `running`. */
+const schedulingAtMost = Duration.toMillis("1 second")
+
+/**
+ * The steps of an operation that waits (`scheduling`) until `begin`, then is `scheduling` for
+ * its first second (or fifth of `runsFor`, whichever is shorter), `running`, and takes
+ * `status` at `begin + runsFor`; with `status` `scheduling` or `running` it stops there.
+ */
+export const stepsOf = (created: number, { begin, runsFor, status }: Life): StoredOperation["steps"] => {
+  const steps: [Step, ...Array<Step>] = [{ at: created, status: "scheduling" }]
+  if (status !== "scheduling") steps.push({ at: begin + Math.min(schedulingAtMost, runsFor / 5), status: "running" })
+  if (status !== "scheduling" && status !== "running") steps.push({ at: begin + runsFor, status })
+  return steps
+}
+
+/** Distinct creation times in one list, so a `created_at` cursor never skips an item. */
+const distinct = (taken: Set<number>, at: number): number => {
+  let time = at
+  while (taken.has(time)) time += 1
+  taken.add(time)
+  return time
+}
+
+/** Inserts `item` into `list` (newest first by `created_at`), after any item created at the same time. */
+const insertNewestFirst = <A extends { readonly created_at: number }>(list: Array<A>, item: A): void => {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (list[middle]!.created_at >= item.created_at) low = middle + 1
+    else high = middle
+  }
+  list.splice(low, 0, item)
+}
+
+const isProjectId = Schema.is(ProjectId)
+const isOperationId = Schema.is(OperationId)
+
+/** A copy of `operation` as a `Snapshot` holds it (absent optional fields left out). */
+export const operationSnapshot = (operation: StoredOperation): typeof SnapshotOperation.Type => {
+  const { branch_id, endpoint_id, error, retry_at, ...always } = operation
+  return {
+    ...always,
+    ...(branch_id !== undefined ? { branch_id } : {}),
+    ...(endpoint_id !== undefined ? { endpoint_id } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(retry_at !== undefined ? { retry_at } : {}),
+    steps: [...operation.steps]
+  }
+}
+
+/** The id the first key of an account gets; later keys count up from it. */
+const firstKeyId = 1_000_001
+
+/**
+ * The in-memory state of one fake account. Single-threaded: every method runs to completion.
+ * `revision` grows with every change, so a caller can tell when to save it. When `onChange` is
+ * set, every change made through the methods below (not a key's `last_used_*`) is passed to it
+ * at once, with the whole record as it is after the change.
+ */
+export class Store {
+  readonly keys = new Map<number, StoredKey>()
+  readonly keysByHash = new Map<string, StoredKey>()
+  /** Newest first by `created_at`. */
+  readonly projects: Array<StoredProject> = []
+  /** Per project, newest first by `created_at`. */
+  readonly operations = new Map<string, Array<StoredOperation>>()
+  readonly operationsById = new Map<string, StoredOperation>()
+  private readonly projectTimes = new Set<number>()
+  private readonly operationTimes = new Map<string, Set<number>>()
+  nextKeyId = firstKeyId
+  revision = 0
+  /** Told of each change as it is made (a journal); none by default. */
+  onChange: ((change: SnapshotChange) => void) | undefined = undefined
+
+  /** Marks a change. */
+  changed(): void {
+    this.revision += 1
+  }
+
+  addKey(name: string, hash: string, now: number): StoredKey {
+    return this.keyChanged(
+      this.restoreKey({
+        id: this.nextKeyId,
+        name,
+        hash,
+        created_at: now,
+        revoked: false,
+        last_used_at: null,
+        last_used_from_addr: ""
+      })
+    )
+  }
+
+  /** Revokes `key`. */
+  revokeKey(key: StoredKey): StoredKey {
+    key.revoked = true
+    this.changed()
+    return this.keyChanged(key)
+  }
+
+  private keyChanged(key: StoredKey): StoredKey {
+    this.onChange?.({ _tag: "ApiKey", api_key: { ...key } })
+    return key
+  }
+
+  private operationChanged(operation: StoredOperation): StoredOperation {
+    this.onChange?.({ _tag: "Operation", operation: operationSnapshot(operation) })
+    return operation
+  }
+
+  /** Adds a key as it was saved. */
+  restoreKey(key: StoredKey): StoredKey {
+    this.keys.set(key.id, key)
+    this.keysByHash.set(key.hash, key)
+    this.nextKeyId = Math.max(this.nextKeyId, key.id + 1)
+    this.changed()
+    return key
+  }
+
+  /** A problem with a new project's id, or `undefined` when it can be added. */
+  projectProblem(id: string): string | undefined {
+    if (!isProjectId(id)) return `project id ${JSON.stringify(id)} does not match ^[a-z0-9-]{1,60}$`
+    if (this.operations.has(id)) return `project id ${id} appears twice`
+    return undefined
+  }
+
+  /** Adds a project whose id is good (see `projectProblem`); its `created_at` is made distinct. */
+  addProject(project: StoredProject): StoredProject {
+    const stored = { ...project, created_at: distinct(this.projectTimes, project.created_at) }
+    insertNewestFirst(this.projects, stored)
+    this.operations.set(stored.id, [])
+    this.changed()
+    this.onChange?.({ _tag: "Project", project: { ...stored } })
+    return stored
+  }
+
+  /** A problem with a new operation's id or project, or `undefined` when it can be added. */
+  operationProblem(id: string, projectId: string): string | undefined {
+    if (!this.operations.has(projectId)) return `operation of unknown project ${projectId}`
+    if (!isOperationId(id)) return `operation id ${JSON.stringify(id)} is not a UUID`
+    if (this.operationsById.has(id)) return `operation id ${id} appears twice`
+    return undefined
+  }
+
+  /**
+   * Adds an operation whose id and project are good (see `operationProblem`), living `life`.
+   * `created_at` is moved forward by a millisecond or more if the project has one then.
+   */
+  addOperation(operation: Omit<StoredOperation, "steps">, life: Life): StoredOperation {
+    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
+    this.operationTimes.set(operation.project_id, taken)
+    const created = distinct(taken, operation.created_at)
+    const begin = Math.max(life.begin, created)
+    const stored = this.restoreOperation({
+      ...operation,
+      created_at: created,
+      steps: stepsOf(created, { ...life, begin })
+    })
+    return this.operationChanged(stored)
+  }
+
+  /** Adds an operation as it was saved (its project known, its id new). */
+  restoreOperation(operation: StoredOperation): StoredOperation {
+    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
+    this.operationTimes.set(operation.project_id, taken)
+    taken.add(operation.created_at)
+    insertNewestFirst(this.operations.get(operation.project_id)!, operation)
+    this.operationsById.set(operation.id, operation)
+    this.changed()
+    return operation
+  }
+
+  /**
+   * Rewrites the life of `operation` from `now` on: the steps before `now` stay, then `steps`.
+   * The first step (`scheduling` at creation) always stays. `failure` sets `failures_count`,
+   * `error` and `retry_at` in the same change.
+   */
+  rewrite(
+    operation: StoredOperation,
+    now: number,
+    steps: ReadonlyArray<Step>,
+    failure?: Pick<StoredOperation, "failures_count" | "error" | "retry_at">
+  ): void {
+    const [first, ...later] = operation.steps
+    operation.steps = [first, ...later.filter((step) => step.at <= now), ...steps]
+    if (failure !== undefined) {
+      operation.failures_count = failure.failures_count
+      operation.error = failure.error
+      operation.retry_at = failure.retry_at
+    }
+    this.changed()
+    this.operationChanged(operation)
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The fake's answers as core's typed values (`Operation`, `Project`, `ApiKey`...), which the
+ * routes encode with the endpoint's `success` schema (`docs/design.md` §1): what the fake sends
+ * is what core declares, plus the few fields below that core does not declare.
+ */
+import {
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyCreator,
+  ApiKeyId,
+  ApiKeyRevoked,
+  BranchId,
+  EndpointId,
+  GeneralError,
+  isPending,
+  Operation,
+  OperationId,
+  Project,
+  ProjectId
+} from "@dbplatform/core"
+import * as DateTime from "effect/DateTime"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { type StoredKey, type StoredOperation, type StoredProject, stepAt } from "./state.js"
+
+/** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project. */
+export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
+
+/** The fake account's user, as `GET /api_keys` names a key's creator (docs/contract.md §10.3). */
+const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
+
+/** Epoch ms as a `Timestamp`. */
+const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
+
+const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined =>
+  value === undefined ? undefined : f(value)
+
+/**
+ * An operation as a real server sends it at `now` (docs/contract.md §2.5, §10.5): its status
+ * and `updated_at` those of the step in force, `total_duration_ms` up to its end (or now), and
+ * `error` and `retry_at` only once it has ended.
+ */
+export const operationAt = (operation: StoredOperation, now: number): Operation => {
+  const step = stepAt(operation, now)
+  const done = !isPending(step)
+  return new Operation({
+    id: OperationId.make(operation.id),
+    project_id: ProjectId.make(operation.project_id),
+    branch_id: optional(operation.branch_id, BranchId.make),
+    endpoint_id: optional(operation.endpoint_id, EndpointId.make),
+    action: operation.action,
+    status: step.status,
+    failures_count: operation.failures_count,
+    created_at: at(operation.created_at),
+    updated_at: at(step.at),
+    total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at),
+    error: done ? operation.error : undefined,
+    retry_at: done ? optional(operation.retry_at, at) : undefined
+  })
+}
+
+/** A project as a real server lists it (docs/contract.md §2.4, §10.4). */
+export const projectOf = (project: StoredProject): Project =>
+  new Project({
+    id: ProjectId.make(project.id),
+    name: project.name,
+    platform_id: project.platform_id,
+    region_id: project.region_id,
+    provisioner: project.provisioner,
+    pg_version: project.pg_version,
+    locked: false,
+    cpu_used_sec: 0,
+    branch_logical_size_limit: 512,
+    branch_logical_size_limit_bytes: 512 * 1024 * 1024,
+    proxy_host: `${project.region_id}.dbplatform.test`,
+    created_at: at(project.created_at),
+    updated_at: at(project.created_at),
+    active_time: 0,
+    store_passwords: true,
+    creation_source: "console",
+    owner_id: userId,
+    org_id: project.org_id,
+    history_retention_seconds: 86400
+  })
+
+/** The answer to `POST /api_keys`, with the key's value shown this once (docs/contract.md §2.1, §10.3). */
+export const apiKeyCreated = (key: StoredKey, value: string): ApiKeyCreated =>
+  new ApiKeyCreated({
+    id: ApiKeyId.make(key.id),
+    key: Redacted.make(value),
+    name: key.name,
+    created_at: at(key.created_at),
+    created_by: userId
+  })
+
+/** A key as `GET /api_keys` lists it (docs/contract.md §2.2, §10.3). */
+export const apiKeyListed = (key: StoredKey): ApiKey =>
+  new ApiKey({
+    id: ApiKeyId.make(key.id),
+    name: key.name,
+    created_at: at(key.created_at),
+    created_by: user,
+    last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
+    last_used_from_addr: key.last_used_from_addr
+  })
+
+/** A key as `DELETE /api_keys/{key_id}` answers (docs/contract.md §2.3, §10.3). */
+export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
+  new ApiKeyRevoked({
+    id: ApiKeyId.make(key.id),
+    name: key.name,
+    revoked: key.revoked,
+    created_at: at(key.created_at),
+    created_by: userId,
+    last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
+    last_used_from_addr: key.last_used_from_addr
+  })
+
+type Json = { readonly [key: string]: unknown }
+
+/**
+ * What the deployed API sends beyond what core's schemas declare, added to the encoded answers
+ * so that clients are tested against fields they do not know (docs/contract.md §10.1: answers
+ * carry more fields than listed; §10.3, §10.4). The only place the fake writes answer fields by
+ * hand.
+ */
+const undeclared = {
+  /** On each project of `GET /projects`. */
+  project: {
+    default_endpoint_settings: {
+      autoscaling_limit_min_cu: 0.25,
+      autoscaling_limit_max_cu: 2,
+      suspend_timeout_seconds: 0
+    },
+    settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
+  },
+  /** On the page of `GET /projects`. */
+  projectsPage: { applications: {}, integrations: {} }
+} as const
+
+/** An encoded `GET /projects` page with the fields core does not declare. */
+export const withUndeclaredProjectFields = (page: Json): Json => ({
+  ...page,
+  ...(Array.isArray(page.projects)
+    ? { projects: page.projects.map((project: Json) => ({ ...project, ...undeclared.project })) }
+    : {}),
+  ...undeclared.projectsPage
+})
+
+/**
+ * An encoded key (`GET /api_keys` item, `DELETE /api_keys/{key_id}` answer) with
+ * `last_used_at: null` for a key never used: core decodes `null` and absence alike and encodes
+ * absence, while the deployed API sends `null` (docs/contract.md §10.3).
+ */
+export const withNullLastUsed = (key: Json): Json => ({ last_used_at: null, ...key })
+
+const encodeGeneralError = Schema.encodeSync(GeneralError)
+
+/**
+ * The body of every error answer: core's `GeneralError` (docs/contract.md §10.1), `code` `""`
+ * unless given, `request_id` the request's `X-Request-ID` (a new UUID without one).
+ */
+export const errorBody = (fields: {
+  readonly code?: string | undefined
+  readonly message: string
+  readonly requestId: string | undefined
+}) =>
+  encodeGeneralError(
+    new GeneralError({
+      code: fields.code ?? "",
+      message: fields.message,
+      request_id: fields.requestId ?? crypto.randomUUID()
+    })
+  )
