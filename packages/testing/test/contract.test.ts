@@ -7,22 +7,27 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { ProjectId } from "@dbplatform/core"
+import { Endpoint, Operation, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { createServer } from "node:http"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import { refusalResponse, router, type Table } from "../src/internal/routes.js"
+import { storeOfSeed } from "../src/internal/seed.js"
 import * as Seed from "../src/Seed.js"
+import { operationId } from "./helpers.js"
 
 /** 12 projects (more than one default page), 41 operations each, none pending. */
 const seed = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
@@ -136,6 +141,24 @@ for (const [name, target] of targets) {
         expect(all.body).toMatchObject({ applications: {}, integrations: {} })
         for (const limit of ["0", "401", "ten", "1.5", "-1"])
           expectGeneralError(yield* call("GET", `/projects?limit=${limit}`), 400)
+      })
+    )
+
+    test(
+      "GET /projects: org_id filters by organization, timeout 100..30000 is accepted (docs/contract.md §10.4)",
+      Effect.gen(function* () {
+        const first = yield* call("GET", "/projects?limit=400")
+        const orgId = first.body.projects[0].org_id
+        expect(orgId).toMatch(/^[a-z0-9-]{1,60}$/)
+        const ofOrg = yield* call("GET", `/projects?limit=400&org_id=${orgId}`)
+        expect(ofOrg.body.projects.map((p: any) => p.id)).toEqual(
+          first.body.projects.filter((p: any) => p.org_id === orgId).map((p: any) => p.id)
+        )
+        expect((yield* call("GET", "/projects?org_id=org-nobody-000000")).body.projects).toEqual([])
+        expect((yield* call("GET", "/projects?timeout=100")).body.projects).toHaveLength(10)
+        expect((yield* call("GET", "/projects?timeout=30000")).status).toBe(200)
+        for (const query of ["org_id=Org%20One", "org_id=", "timeout=99", "timeout=30001", "timeout=1s"])
+          expectGeneralError(yield* call("GET", `/projects?${query}`), 400)
       })
     )
 
@@ -282,3 +305,52 @@ for (const [name, target] of targets) {
     )
   })
 }
+
+/**
+ * The fake is driven by the table it is given (core's `Endpoint` by default): a field renamed in
+ * an answer schema, or another default page size, changes what it sends (docs/design.md §1).
+ */
+describe("the fake follows the endpoint table", () => {
+  const seeded = storeOfSeed(
+    {
+      projects: [{ id: "a-project-1" }, { id: "a-project-2" }, { id: "a-project-3" }],
+      operations: [{ project_id: "a-project-1", id: operationId(1), action: "create_branch", status: "failed" }]
+    },
+    0
+  )
+  /** The JSON answer of the routes of `table` to `GET path` (no authentication: routes only). */
+  const answerOf = (table: Table, path: string) =>
+    Effect.gen(function* () {
+      const app = yield* HttpRouter.toHttpApp(router(yield* seeded, table))
+      const client = FakeHttpClient.make(Effect.catchTags(app, { RouteNotFound: Effect.die, Refusal: refusalResponse }))
+      const response = yield* client.execute(HttpClientRequest.get(`http://x/api/v2${path}`))
+      return { status: response.status, body: (yield* response.json) as any }
+    })
+  const operationPath = `/projects/a-project-1/operations/${operationId(1)}`
+
+  it.effect("an answer schema with `status` sent as `state`: the fake sends `state`", () =>
+    Effect.gen(function* () {
+      // The same Type as core's operation, with `status` encoded under the key `state`.
+      const RenamedOperation = Schema.Struct({
+        ...Operation.fields,
+        status: Schema.propertySignature(Operation.fields.status).pipe(Schema.fromKey("state"))
+      })
+      const getOperation = { ...Endpoint.getOperation, success: Schema.Struct({ operation: RenamedOperation }) }
+      const before = yield* answerOf(Endpoint, operationPath)
+      const after = yield* answerOf({ ...Endpoint, getOperation }, operationPath)
+      expect(before.body.operation.status).toBe("scheduling")
+      expect(after.body.operation).not.toHaveProperty("status")
+      const { state, ...rest } = after.body.operation
+      expect(state).toBe("scheduling")
+      expect({ ...rest, status: state }).toEqual(before.body.operation)
+    })
+  )
+
+  it.effect("another default page size: the fake's pages follow it", () =>
+    Effect.gen(function* () {
+      const listProjects = { ...Endpoint.listProjects, pageLimits: { max: 400, default: 2 } }
+      expect((yield* answerOf(Endpoint, "/projects")).body.projects).toHaveLength(3)
+      expect((yield* answerOf({ ...Endpoint, listProjects }, "/projects")).body.projects).toHaveLength(2)
+    })
+  )
+})

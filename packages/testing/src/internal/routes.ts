@@ -51,9 +51,9 @@ export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new U
 /** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
 const badRequest = (issue: ParseResult.ParseIssue) => new Refusal({ status: 400, message: DecodeIssue.format(issue) })
 
-const orBadRequest = <A, E, R>(
-  effect: Effect.Effect<A, E | ParseResult.ParseError, R>
-): Effect.Effect<A, E | Refusal, R> =>
+const orBadRequest = <A, R>(
+  effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
+): Effect.Effect<A, Refusal, R> =>
   Effect.catchIf(effect, ParseResult.isParseError, (error) => Effect.fail(badRequest(error.issue)))
 
 /**
