@@ -1,13 +1,14 @@
 /**
  * A fake of the platform's control API v2 (`docs/contract.md`, §10): API keys,
  * projects and operations held in memory, served by an `HttpApp` with the real routes,
- * statuses, `GeneralError` bodies, defaults and limits.
+ * statuses, `GeneralError` bodies, defaults and limits. Its routes, checks and answers come
+ * from core's endpoint table (`Endpoint`), as the client's requests do (`docs/design.md` §1).
  *
  * - Every route answers 401 to a missing, unknown or revoked key; revocation is immediate.
  * - Keys are stored as SHA-256 hashes, never as values.
  * - Unknown ids are 404; a bad `limit`, cursor, id or `key_name` is 400; unknown routes 404.
  * - Lists are newest first with a `created_at` cursor (`GET /projects`: limit 1..400, 10 by
- *   default; operations: limit 1..1000, all by default).
+ *   default, filtered by `org_id`; operations: limit 1..1000, all by default).
  * - Operations move `scheduling` -> `running` -> their end as the `Clock` advances, so
  *   `TestClock.adjust` plays them out.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
@@ -45,6 +46,7 @@ import { scenarioOf } from "./internal/scenario.js"
 import { storeOfSeed } from "./internal/seed.js"
 import { snapshotOf, storeOf } from "./internal/snapshot.js"
 import type { Store } from "./internal/state.js"
+import { Status } from "./internal/status.js"
 import type { Scenario } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
@@ -137,7 +139,7 @@ export interface Faults {
  * @since 0.1.0
  */
 export interface Service {
-  /** The value of the account's first key, `bootstrap` (§5.7): valid until revoked. */
+  /** The value of the account's first key, `bootstrap` (docs/contract.md §5 rule 7): valid until revoked. */
   readonly bootstrapKey: Redacted.Redacted<string>
   /** The HTTP app serving `/api/v2/...`; run it in memory or on an `HttpServer`. */
   readonly httpApp: HttpApp.Default
@@ -290,9 +292,9 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
         const waitMs = limiter.take(key.id, yield* Clock.currentTimeMillis)
         if (waitMs !== undefined) {
           return yield* new Refusal({
-            status: 429,
+            status: Status.tooManyRequests,
             message: `rate limit of ${rateLimit.limit} requests per ${Duration.format(rateLimit.interval)} exceeded for this API key`,
-            headers: { "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))) }
+            headers: { "retry-after": String(Math.max(1, Math.ceil(Duration.toSeconds(Duration.millis(waitMs))))) }
           })
         }
       }
@@ -300,7 +302,7 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
     }).pipe(
       Effect.catchTags({
         Refusal: refusalResponse,
-        RouteNotFound: () => refusalResponse(new Refusal({ status: 404, message: "route not found" }))
+        RouteNotFound: () => refusalResponse(new Refusal({ status: Status.notFound, message: "route not found" }))
       }),
       (answer) => (journal === undefined ? answer : Effect.flatMap(answer, (response) => durable(journal, response)))
     )
@@ -309,7 +311,9 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       const url = urlOf(request.url)
       if (url === undefined) {
         log.add(recordOf(request, new URL("http://fake/"), undefined))
-        return yield* refusalResponse(new Refusal({ status: 400, message: "request target is not a valid path" }))
+        return yield* refusalResponse(
+          new Refusal({ status: Status.badRequest, message: "request target is not a valid path" })
+        )
       }
       const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
       log.add(recordOf(request, url, fault?._tag))
@@ -330,7 +334,7 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
           ? Effect.die(dropped.value)
           : Effect.zipRight(
               Effect.logError("dbplatform fake: internal error", cause),
-              refusalResponse(new Refusal({ status: 500, message: "internal error" }))
+              refusalResponse(new Refusal({ status: Status.internalError, message: "internal error" }))
             )
       })
     )
@@ -356,7 +360,9 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
   journal.sync.pipe(
     Effect.as(response),
     Effect.catchAll((error) =>
-      refusalResponse(new Refusal({ status: 503, message: `the change could not be saved: ${error.message}` }))
+      refusalResponse(
+        new Refusal({ status: Status.serviceUnavailable, message: `the change could not be saved: ${error.message}` })
+      )
     )
   )
 

@@ -104,7 +104,7 @@ export interface SeedOperation extends Schema.Schema.Type<typeof SeedOperationFi
  */
 export interface Seed {
   /**
-   * The value of the account's first key (created in the console, §5.7), named `bootstrap`.
+   * The value of the account's first key (created in the console, docs/contract.md §5 rule 7), named `bootstrap`.
    * Random when absent; read it from `FakePlatform.bootstrapKey`.
    */
   readonly bootstrapKey?: string | undefined
@@ -114,7 +114,7 @@ export interface Seed {
 
 /**
  * A seed (or a seed file, or a saved `Snapshot`) the fake cannot serve: `problems` lists each
- * bad or repeated id, each operation of an unknown project, and for a seed file each field that
+ * bad or repeated id or `org_id`, each operation of an unknown project, and for a seed file what
  * does not decode.
  *
  * @since 0.1.0
@@ -165,6 +165,7 @@ export interface RealisticOptions {
 export const realistic = (options: RealisticOptions = {}): Seed => {
   const dice = seededDice(options.seed ?? 302709)
   const day = Duration.toMillis("1 day")
+  const second = Duration.toMillis("1 second")
 
   const projects: Array<SeedProject> = Array.from({ length: options.projects ?? 4 }, (_, i) => ({
     id: slug(dice),
@@ -190,7 +191,7 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     })
     for (let i = 0; i < count; i++) {
       // Spread over 30 days, newest last; distinct creation times.
-      const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + dice.below(1000))
+      const age = Duration.millis(Math.floor(((count - i) / count) * 30 * day) + dice.below(second))
       const roll = dice.fraction()
       const base = { project_id: project.id, id: uuid(dice), branch_id: branch, age }
       if (roll < 0.38) {
@@ -294,9 +295,10 @@ export const SeedFile = Schema.Struct({
 const seedFileIssues = 10
 
 /**
- * Reads a seed from the JSON text of a {@link SeedFile}. Fails with `InvalidSeed` listing each
- * problem (`path: message`) when the text is not JSON or a field is missing, unknown or of the
- * wrong type. A refused `bootstrapKey` is named, never its value (it is a key).
+ * Reads a seed from the JSON text of a {@link SeedFile}. Fails with `InvalidSeed` when the text
+ * is not JSON or a field is missing, unknown or of the wrong type: one problem naming up to ten
+ * of them (`path: message; ...`, core's `DecodeIssue.format`). A refused `bootstrapKey` is named,
+ * never its value (it is a key).
  *
  * @since 0.1.0
  */

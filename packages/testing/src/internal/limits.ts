@@ -4,6 +4,7 @@ import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { Status } from "./status.js"
 
 /** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
 export const bodyLimitBytes = 64 * 1024
@@ -19,9 +20,10 @@ export interface Refused {
 export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerRequest): Refused | undefined => {
   const declared = request.headers["content-length"]
   if (declared === undefined) return undefined
-  if (!/^\d{1,15}$/.test(declared)) return { status: 400, message: "Content-Length must be a number of bytes" }
+  if (!/^\d{1,15}$/.test(declared))
+    return { status: Status.badRequest, message: "Content-Length must be a number of bytes" }
   return Number(declared) > bodyLimitBytes
-    ? { status: 413, message: `request body is larger than ${bodyLimitBytes} bytes` }
+    ? { status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` }
     : undefined
 }
 
@@ -43,10 +45,13 @@ const readBodyBytes: Effect.Effect<Uint8Array, Refused, HttpServerRequest.HttpSe
         const size = read.size + chunk.length
         return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
       }),
-      Effect.mapError((): Refused => ({ status: 400, message: "request body could not be read" })),
+      Effect.mapError((): Refused => ({ status: Status.badRequest, message: "request body could not be read" })),
       Effect.filterOrFail(
         (read) => read.size <= bodyLimitBytes,
-        (): Refused => ({ status: 413, message: `request body is larger than ${bodyLimitBytes} bytes` })
+        (): Refused => ({
+          status: Status.payloadTooLarge,
+          message: `request body is larger than ${bodyLimitBytes} bytes`
+        })
       ),
       Effect.map(({ chunks, size }) => {
         const bytes = new Uint8Array(size)
@@ -103,7 +108,7 @@ export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.Htt
     const contentType = request.headers["content-type"]
     if (!isJsonContentType(contentType)) {
       return yield* Effect.fail<Refused>({
-        status: 415,
+        status: Status.unsupportedMediaType,
         message:
           contentType === undefined
             ? "Content-Type must be application/json"
@@ -114,18 +119,18 @@ export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.Htt
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
     } catch {
-      return yield* Effect.fail<Refused>({ status: 400, message: "request body is not valid UTF-8" })
+      return yield* Effect.fail<Refused>({ status: Status.badRequest, message: "request body is not valid UTF-8" })
     }
     if (nestedDeeperThan(text, bodyDepthLimit)) {
       return yield* Effect.fail<Refused>({
-        status: 400,
+        status: Status.badRequest,
         message: `request body nests arrays and objects deeper than ${bodyDepthLimit} levels`
       })
     }
     try {
       return JSON.parse(text) as unknown
     } catch {
-      return yield* Effect.fail<Refused>({ status: 400, message: "request body is not valid JSON" })
+      return yield* Effect.fail<Refused>({ status: Status.badRequest, message: "request body is not valid JSON" })
     }
   }
 )
@@ -140,10 +145,10 @@ export const pathRefusal = (rawPath: string): Refused | undefined => {
     try {
       decoded = decodeURIComponent(segment)
     } catch {
-      return { status: 400, message: "path holds malformed percent-encoding" }
+      return { status: Status.badRequest, message: "path holds malformed percent-encoding" }
     }
     if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) {
-      return { status: 400, message: "path segments must not be dot segments or hold slashes" }
+      return { status: Status.badRequest, message: "path segments must not be dot segments or hold slashes" }
     }
   }
   return undefined

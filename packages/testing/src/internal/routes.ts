@@ -23,6 +23,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { readJsonBody } from "./limits.js"
 import type { Store, StoredKey } from "./state.js"
+import { Status } from "./status.js"
 import {
   apiKeyCreated,
   apiKeyListed,
@@ -33,6 +34,7 @@ import {
   withNullLastUsed,
   withUndeclaredProjectFields
 } from "./wire.js"
+
 /** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
 export class Refusal extends Data.TaggedError("Refusal")<{
   readonly status: number
@@ -49,7 +51,8 @@ export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(
 export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
 
 /** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
-const badRequest = (issue: ParseResult.ParseIssue) => new Refusal({ status: 400, message: DecodeIssue.format(issue) })
+const badRequest = (issue: ParseResult.ParseIssue) =>
+  new Refusal({ status: Status.badRequest, message: DecodeIssue.format(issue) })
 
 const orBadRequest = <A, R>(
   effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
@@ -155,7 +158,7 @@ const pageOf = <A extends { readonly created_at: number }>(
     return { page, pagination: next }
   })
 
-const notFound = (what: string) => new Refusal({ status: 404, message: `${what} not found` })
+const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
 
 /** The operations of a known project, or a 404. */
 const operationsOf = (store: Store, projectId: string) => {
@@ -246,9 +249,11 @@ export const authenticate = (store: Store): Effect.Effect<StoredKey, Refusal, Ht
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const match = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")
-    if (match === null) return yield* new Refusal({ status: 401, message: "a bearer API key is required" })
+    if (match === null)
+      return yield* new Refusal({ status: Status.unauthorized, message: "a bearer API key is required" })
     const key = store.keysByHash.get(hashKey(match[1]!))
-    if (key === undefined || key.revoked) return yield* new Refusal({ status: 401, message: "API key is not valid" })
+    if (key === undefined || key.revoked)
+      return yield* new Refusal({ status: Status.unauthorized, message: "API key is not valid" })
     key.last_used_at = yield* Clock.currentTimeMillis
     key.last_used_from_addr = Option.getOrElse(request.remoteAddress, () => "")
     store.changed()

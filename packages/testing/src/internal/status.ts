@@ -1,0 +1,15 @@
+/**
+ * The statuses the fake answers with of its own accord, by name: refusals of malformed input,
+ * authentication, unknown ids and routes, the opt-in rate limit, a journal that cannot save, a bug
+ * (docs/contract.md §5, §7, §10.2). Injected faults answer with any status.
+ */
+export const Status = {
+  badRequest: 400,
+  unauthorized: 401,
+  notFound: 404,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  tooManyRequests: 429,
+  internalError: 500,
+  serviceUnavailable: 503
+} as const
