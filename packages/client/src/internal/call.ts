@@ -14,16 +14,16 @@ const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
   "UnexpectedStatus"
 ])
 
-/** Input a schema refuses: an `InvalidRequest` naming each field and why; nothing is sent. */
+/** Input a schema refuses: an `InvalidRequest` naming each refused field (up to three) and why; nothing is sent. */
 const invalid = (error: ParseResult.ParseError) => new InvalidRequest({ message: DecodeIssue.format(error.issue) })
 
 /** Checks caller input with `schema`, decoding it: a failure is an `InvalidRequest`. */
 export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Effect.Effect<A, InvalidRequest> =>
-  Effect.mapError(Schema.decodeUnknown(schema)(input), invalid)
+  Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid)
 
-/** `value` encoded with `schema` when the endpoint has one, else nothing. */
-const encodePart = <A>(schema: Schema.Schema<A, any> | undefined, value: A | undefined) =>
-  schema === undefined ? Effect.succeed(undefined) : Schema.encode(schema)(value ?? ({} as A))
+/** `value` encoded with `schema` when the endpoint has one (a part left out is `{}`), else nothing. */
+const encodePart = (schema: Schema.Schema<any, any> | undefined, value: unknown) =>
+  schema === undefined ? Effect.succeed(undefined) : Schema.encodeUnknown(schema, { errors: "all" })(value ?? {})
 
 /**
  * The `HttpClientRequest` of a call to `endpoint`: path parameters, query and body encoded with
@@ -34,7 +34,8 @@ export const toRequest = <E extends Endpoint.Endpoint>(
   endpoint: E,
   input: Endpoint.Input<E>
 ): Effect.Effect<HttpClientRequest.HttpClientRequest, InvalidRequest> => {
-  const given = input as { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown }
+  // Every part of an `Input` is optional to read: one the endpoint has no schema for is absent.
+  const given: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown } = input
   return Effect.all([
     encodePart(endpoint.params, given.params),
     encodePart(endpoint.query, given.query),
