@@ -347,7 +347,12 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
           Schedule.tapOutput((decision) =>
             decision._tag === "Retry"
               ? Effect.logDebug(`retrying ${endpoint.name} in ${Duration.format(decision.delay)}`).pipe(
-                  Effect.annotateLogs({ attempt: decision.attempts, requestId: sent.requestId })
+                  Effect.annotateLogs({
+                    status: "status" in decision.error ? decision.error.status : "no response",
+                    delayMillis: Duration.toMillis(decision.delay),
+                    attempt: decision.attempts,
+                    requestId: sent.requestId
+                  })
                 )
               : Effect.void
           )

@@ -69,15 +69,16 @@ export const narrow = <E>(endpoint: Endpoint.Endpoint, error: AttemptError | Inv
   ) {
     return error as E
   }
+  const { code, description, method, path, requestId, retryStop, route, status } = error
   return new UnexpectedStatus({
-    method: error.method,
-    route: error.route,
-    path: error.path,
-    status: error.status,
-    code: error.code,
-    description: error.description,
-    requestId: error.requestId,
-    retryStop: error.retryStop
+    method,
+    route,
+    path,
+    status,
+    ...(code === undefined ? {} : { code }),
+    ...(description === undefined ? {} : { description }),
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(retryStop === undefined ? {} : { retryStop })
   }) as E
 }
 

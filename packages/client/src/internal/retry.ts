@@ -58,7 +58,13 @@ export interface Rules {
  * `undefined`: the error was not safe to retry).
  */
 export type Decision =
-  | { readonly _tag: "Retry"; readonly delay: Duration.Duration; readonly attempts: number }
+  | {
+      readonly _tag: "Retry"
+      readonly delay: Duration.Duration
+      readonly attempts: number
+      /** The error of the attempt to send again. */
+      readonly error: AttemptError
+    }
   | { readonly _tag: "Stop"; readonly stop: RetryStop | undefined }
 
 /**
@@ -101,7 +107,7 @@ export const decide = (
       }
     }
   }
-  return { _tag: "Retry", delay, attempts }
+  return { _tag: "Retry", delay, attempts, error }
 }
 
 /**
@@ -133,13 +139,14 @@ export const stopped = (error: AttemptError, last: Decision): AttemptError => {
     last._tag === "Stop" ? last.stop : { _tag: "RetriesExhausted", attempts: last.attempts }
   if (stop === undefined || error._tag === "MalformedResponse") return error
   if (error._tag === "TransportError") {
+    const { cause, description, method, path, requestId, route } = error
     return new TransportError({
-      method: error.method,
-      route: error.route,
-      path: error.path,
-      description: error.description,
-      requestId: error.requestId,
-      cause: error.cause,
+      method,
+      route,
+      path,
+      description,
+      ...(requestId === undefined ? {} : { requestId }),
+      ...(cause === undefined ? {} : { cause }),
       retryStop: stop
     })
   }
