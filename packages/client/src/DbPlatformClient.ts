@@ -185,7 +185,7 @@ export type ExecuteError<E extends Endpoint.Endpoint> =
 type InputError<E extends Endpoint.Endpoint> =
   E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
     ? [keyof P | keyof Q] extends [never]
-      ? [B] extends [void]
+      ? [B] extends [undefined]
         ? never
         : InvalidRequest
       : InvalidRequest
