@@ -62,7 +62,9 @@ describe("Fault.status", () => {
       )
       const error = yield* Effect.flip(listProjects)
       expect(error._tag).toBe("ServerError")
-      expect(error).toMatchObject({ status: 502, message: "502 Bad Gateway (GET /projects)" })
+      expect(error).toMatchObject({ status: 502, method: "GET", route: "/projects" })
+      expect(error.description).toBeUndefined()
+      expect(error.message).toMatch(/^GET \/projects: 502 Bad Gateway \(request id [0-9a-f-]{36}\)/)
     }).pipe(provideFake)
   )
 
@@ -132,9 +134,10 @@ describe("Fault.status", () => {
         _tag: "Locked",
         status: 423,
         code: "RESOURCE_LOCKED",
-        message: "project is locked",
+        description: "project is locked",
         requestId: "r-1"
       })
+      expect(error.message).toMatch(/^POST \/api_keys: 423 Locked: project is locked \(request id r-1\)/)
     }).pipe(provideFake)
   )
 

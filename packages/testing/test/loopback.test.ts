@@ -207,7 +207,8 @@ describe("faults over a real loopback socket", () => {
         )
       ).toEqual(["TransportError", "Unauthorized", "ServerError", "TransportError"].map(Option.some))
       const clientSpans = spans.filter((span) => span.kind === "client")
-      expect(clientSpans.map((span) => span.name)).toEqual(Array(4).fill("GET /projects"))
+      // One span per call, named after its endpoint (docs/design.md §1).
+      expect(clientSpans.map((span) => span.name)).toEqual(Array(4).fill("Projects.list"))
       const renderings = [
         ...exits.flatMap((exit) => [
           JSON.stringify(exit),
