@@ -63,7 +63,7 @@ describe("Fault.status", () => {
       const error = yield* Effect.flip(listProjects)
       expect(error._tag).toBe("ServerError")
       expect(error).toMatchObject({ status: 502, method: "GET", route: "/projects" })
-      expect(error.description).toBeUndefined()
+      expect(error).not.toHaveProperty("description")
       expect(error.message).toMatch(/^GET \/projects: 502 Bad Gateway \(request id [0-9a-f-]{36}\)/)
     }).pipe(provideFake)
   )
