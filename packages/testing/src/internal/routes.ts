@@ -3,15 +3,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import {
-  DecodeIssue,
-  Endpoint,
-  OperationEnvelope,
-  OperationsPage,
-  Pagination,
-  ProjectsPage,
-  Timestamp
-} from "@dbplatform/core"
+import { DecodeIssue, Endpoint, Timestamp } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as DateTime from "effect/DateTime"
@@ -29,8 +21,9 @@ import {
   apiKeyListed,
   apiKeyRevoked,
   errorBody,
-  operationAt,
-  projectOf,
+  operationEnvelope,
+  operationsPage,
+  projectsPage,
   withNullLastUsed,
   withUndeclaredProjectFields
 } from "./wire.js"
@@ -137,7 +130,7 @@ const cursorTime = (cursor: string | undefined): Effect.Effect<number | undefine
 /**
  * A page of a newest-first list: the items after `cursor`, at most `limit` (the endpoint's
  * default when none is sent), and the cursor of the next page (the `created_at` of the last
- * item; on an empty page, the one sent).
+ * item; on an empty page, the one sent, or now).
  */
 const pageOf = <A extends { readonly created_at: number }>(
   endpoint: Endpoint.Endpoint,
@@ -153,9 +146,7 @@ const pageOf = <A extends { readonly created_at: number }>(
       if (start < 0) start = items.length
     }
     const page = items.slice(start, limit === undefined ? undefined : start + limit)
-    const last = page[page.length - 1]
-    const next = new Pagination({ cursor: DateTime.formatIso(DateTime.unsafeMake(last?.created_at ?? cursor ?? now)) })
-    return { page, pagination: next }
+    return { page, next: page[page.length - 1]?.created_at ?? cursor ?? now }
   })
 
 const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
@@ -211,13 +202,8 @@ export const router = (store: Store, table: Table = Endpoint) =>
               (search === undefined || project.id.includes(search) || project.name.includes(search))
           )
           // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
-          const { page, pagination } = yield* pageOf(
-            table.listProjects,
-            matching,
-            query,
-            yield* Clock.currentTimeMillis
-          )
-          return new ProjectsPage({ projects: page.map(projectOf), pagination })
+          const { page, next } = yield* pageOf(table.listProjects, matching, query, yield* Clock.currentTimeMillis)
+          return projectsPage(page, next)
         }),
       withUndeclaredProjectFields
     ),
@@ -225,8 +211,8 @@ export const router = (store: Store, table: Table = Endpoint) =>
       Effect.gen(function* () {
         const operations = yield* operationsOf(store, params.project_id)
         const now = yield* Clock.currentTimeMillis
-        const { page, pagination } = yield* pageOf(table.listOperations, operations, query, now)
-        return new OperationsPage({ operations: page.map((operation) => operationAt(operation, now)), pagination })
+        const { page, next } = yield* pageOf(table.listOperations, operations, query, now)
+        return operationsPage(page, next, now)
       })
     ),
     route(table.getOperation, ({ params }) =>
@@ -236,7 +222,7 @@ export const router = (store: Store, table: Table = Endpoint) =>
         if (operation === undefined || operation.project_id !== params.project_id) {
           return yield* notFound("operation")
         }
-        return new OperationEnvelope({ operation: operationAt(operation, yield* Clock.currentTimeMillis) })
+        return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
     )
   ]).pipe(HttpRouter.prefixAll("/api/v2"))

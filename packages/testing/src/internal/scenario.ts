@@ -1,4 +1,4 @@
-import { isPending, OperationsStarted } from "@dbplatform/core"
+import { isPending } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -8,7 +8,7 @@ import { branchId, endpointId, randomDice } from "./ids.js"
 import { hashKey, newKeyValue } from "./routes.js"
 import { defaultRunsFor, orgIdProblem, seedProject } from "./seed.js"
 import { stepAt, type Store } from "./state.js"
-import { apiKeyCreated, operationAt, projectOf } from "./wire.js"
+import { apiKeyCreated, operationAt, operationsStarted, projectOf } from "./wire.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -82,9 +82,9 @@ export const scenarioOf = (store: Store): Scenario => {
             { begin, runsFor, status: start.status ?? "finished" }
           )
           begin += runsFor
-          return operationAt(operation, now)
+          return operation
         })
-        return new OperationsStarted({ operations: started })
+        return operationsStarted(started, now)
       }),
 
     failOperation: (projectId, operationId, failure) =>

@@ -14,9 +14,14 @@ import {
   GeneralError,
   isPending,
   Operation,
+  OperationEnvelope,
   OperationId,
+  OperationsPage,
+  OperationsStarted,
+  Pagination,
   Project,
-  ProjectId
+  ProjectId,
+  ProjectsPage
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
@@ -29,6 +34,13 @@ export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
 
 /** The fake account's user, as `GET /api_keys` names a key's creator (docs/contract.md §10.3). */
 const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
+
+/**
+ * Values are built without checking them (`unchecked`): encoding the answer with the endpoint's
+ * schema checks every field anyway (a value it refuses is a bug of the fake, answered 500), and
+ * checking twice made a page of 1000 operations ten times slower to answer.
+ */
+const unchecked = true
 
 /** Epoch ms as a `Timestamp`. */
 const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
@@ -44,78 +56,115 @@ const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined
 export const operationAt = (operation: StoredOperation, now: number): Operation => {
   const step = stepAt(operation, now)
   const done = !isPending(step)
-  return new Operation({
-    id: OperationId.make(operation.id),
-    project_id: ProjectId.make(operation.project_id),
-    branch_id: optional(operation.branch_id, BranchId.make),
-    endpoint_id: optional(operation.endpoint_id, EndpointId.make),
-    action: operation.action,
-    status: step.status,
-    failures_count: operation.failures_count,
-    created_at: at(operation.created_at),
-    updated_at: at(step.at),
-    total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at),
-    error: done ? operation.error : undefined,
-    retry_at: done ? optional(operation.retry_at, at) : undefined
-  })
+  return new Operation(
+    {
+      id: OperationId.make(operation.id, unchecked),
+      project_id: ProjectId.make(operation.project_id, unchecked),
+      branch_id: optional(operation.branch_id, (id) => BranchId.make(id, unchecked)),
+      endpoint_id: optional(operation.endpoint_id, (id) => EndpointId.make(id, unchecked)),
+      action: operation.action,
+      status: step.status,
+      failures_count: operation.failures_count,
+      created_at: at(operation.created_at),
+      updated_at: at(step.at),
+      total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at),
+      error: done ? operation.error : undefined,
+      retry_at: done ? optional(operation.retry_at, at) : undefined
+    },
+    unchecked
+  )
 }
 
 /** A project as a real server lists it (docs/contract.md §2.4, §10.4). */
 export const projectOf = (project: StoredProject): Project =>
-  new Project({
-    id: ProjectId.make(project.id),
-    name: project.name,
-    platform_id: project.platform_id,
-    region_id: project.region_id,
-    provisioner: project.provisioner,
-    pg_version: project.pg_version,
-    locked: false,
-    cpu_used_sec: 0,
-    branch_logical_size_limit: 512,
-    branch_logical_size_limit_bytes: 512 * 1024 * 1024,
-    proxy_host: `${project.region_id}.dbplatform.test`,
-    created_at: at(project.created_at),
-    updated_at: at(project.created_at),
-    active_time: 0,
-    store_passwords: true,
-    creation_source: "console",
-    owner_id: userId,
-    org_id: project.org_id,
-    history_retention_seconds: 86400
-  })
+  new Project(
+    {
+      id: ProjectId.make(project.id, unchecked),
+      name: project.name,
+      platform_id: project.platform_id,
+      region_id: project.region_id,
+      provisioner: project.provisioner,
+      pg_version: project.pg_version,
+      locked: false,
+      cpu_used_sec: 0,
+      branch_logical_size_limit: 512,
+      branch_logical_size_limit_bytes: 512 * 1024 * 1024,
+      proxy_host: `${project.region_id}.dbplatform.test`,
+      created_at: at(project.created_at),
+      updated_at: at(project.created_at),
+      active_time: 0,
+      store_passwords: true,
+      creation_source: "console",
+      owner_id: userId,
+      org_id: project.org_id,
+      history_retention_seconds: 86400
+    },
+    unchecked
+  )
+
+/** The pagination of a page whose next one starts after `cursor` (epoch ms, docs/contract.md §2.6). */
+const paginationAfter = (cursor: number) => new Pagination({ cursor: DateTime.formatIso(at(cursor)) }, unchecked)
+
+/** A page of `GET /projects/{project_id}/operations` at `now` (docs/contract.md §2.5, §2.6). */
+export const operationsPage = (operations: ReadonlyArray<StoredOperation>, cursor: number, now: number) =>
+  new OperationsPage(
+    { operations: operations.map((operation) => operationAt(operation, now)), pagination: paginationAfter(cursor) },
+    unchecked
+  )
+
+/** The answer of `GET /projects/{project_id}/operations/{operation_id}` at `now`. */
+export const operationEnvelope = (operation: StoredOperation, now: number) =>
+  new OperationEnvelope({ operation: operationAt(operation, now) }, unchecked)
+
+/** What a mutating request answers: the operations it started, as they are `now` (docs/contract.md §4). */
+export const operationsStarted = (operations: ReadonlyArray<StoredOperation>, now: number) =>
+  new OperationsStarted({ operations: operations.map((operation) => operationAt(operation, now)) }, unchecked)
+
+/** A page of `GET /projects` (docs/contract.md §2.4, §2.6). */
+export const projectsPage = (projects: ReadonlyArray<StoredProject>, cursor: number) =>
+  new ProjectsPage({ projects: projects.map(projectOf), pagination: paginationAfter(cursor) }, unchecked)
 
 /** The answer to `POST /api_keys`, with the key's value shown this once (docs/contract.md §2.1, §10.3). */
 export const apiKeyCreated = (key: StoredKey, value: string): ApiKeyCreated =>
-  new ApiKeyCreated({
-    id: ApiKeyId.make(key.id),
-    key: Redacted.make(value),
-    name: key.name,
-    created_at: at(key.created_at),
-    created_by: userId
-  })
+  new ApiKeyCreated(
+    {
+      id: ApiKeyId.make(key.id, unchecked),
+      key: Redacted.make(value),
+      name: key.name,
+      created_at: at(key.created_at),
+      created_by: userId
+    },
+    unchecked
+  )
 
 /** A key as `GET /api_keys` lists it (docs/contract.md §2.2, §10.3). */
 export const apiKeyListed = (key: StoredKey): ApiKey =>
-  new ApiKey({
-    id: ApiKeyId.make(key.id),
-    name: key.name,
-    created_at: at(key.created_at),
-    created_by: user,
-    last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
-    last_used_from_addr: key.last_used_from_addr
-  })
+  new ApiKey(
+    {
+      id: ApiKeyId.make(key.id, unchecked),
+      name: key.name,
+      created_at: at(key.created_at),
+      created_by: user,
+      last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
+      last_used_from_addr: key.last_used_from_addr
+    },
+    unchecked
+  )
 
 /** A key as `DELETE /api_keys/{key_id}` answers (docs/contract.md §2.3, §10.3). */
 export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
-  new ApiKeyRevoked({
-    id: ApiKeyId.make(key.id),
-    name: key.name,
-    revoked: key.revoked,
-    created_at: at(key.created_at),
-    created_by: userId,
-    last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
-    last_used_from_addr: key.last_used_from_addr
-  })
+  new ApiKeyRevoked(
+    {
+      id: ApiKeyId.make(key.id, unchecked),
+      name: key.name,
+      revoked: key.revoked,
+      created_at: at(key.created_at),
+      created_by: userId,
+      last_used_at: Option.map(Option.fromNullable(key.last_used_at), at),
+      last_used_from_addr: key.last_used_from_addr
+    },
+    unchecked
+  )
 
 type Json = { readonly [key: string]: unknown }
 
