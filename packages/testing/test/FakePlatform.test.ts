@@ -259,13 +259,39 @@ describe("seeds", () => {
       )
       expect(error._tag).toBe("InvalidSeed")
       expect(error.problems).toEqual([
-        'project id "Bad_ID" does not match ^[a-z0-9-]{1,60}$',
+        'project "Bad_ID": a project id is 1 to 60 of a-z, 0-9 and -',
         `project id ${projectId} appears twice`,
-        'operation id "not-a-uuid" is not a UUID',
+        'operation "not-a-uuid": expected OperationId',
         `operation id ${operationId(1)} appears twice`,
         "operation of unknown project no-such-project"
       ])
       expect(error.message).toContain("invalid seed: ")
+    })
+  )
+
+  it.effect("projects carry org_id: the seed's, or the fake's one organization; GET /projects filters by it", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.make({
+        projects: [{ id: "billing-1", org_id: "org-billing-302709" }, { id: "web-2" }]
+      })
+      yield* fake.scenario.addProject({ id: "ingest-3", org_id: "org-billing-302709" })
+      const list = (query: string) =>
+        Effect.map(
+          Effect.flatMap(send(fake, HttpClientRequest.get(`/projects${query}`), { key: fake.bootstrapKey }), read),
+          (answer) => answer.body.projects.map((project: any) => `${project.id} ${project.org_id}`)
+        )
+      // Newest first: seeded projects of the same age are a millisecond apart, in seed order.
+      expect(yield* list("")).toEqual([
+        "ingest-3 org-billing-302709",
+        "web-2 org-dbplatform-000000",
+        "billing-1 org-billing-302709"
+      ])
+      expect(yield* list("?org_id=org-billing-302709")).toEqual([
+        "ingest-3 org-billing-302709",
+        "billing-1 org-billing-302709"
+      ])
+      const bad = yield* Effect.flip(FakePlatform.make({ projects: [{ id: "web-2", org_id: "Org One" }] }))
+      expect(bad.problems).toEqual(["project web-2: org_id must match ^[a-z0-9-]{1,60}$"])
     })
   )
 })

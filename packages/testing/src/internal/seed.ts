@@ -1,9 +1,8 @@
 import { Endpoint } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import { InvalidSeed, type Seed, type SeedOperation, type SeedProject } from "../Seed.js"
-import { type Life, Store, type StoredOperation, type StoredProject } from "./state.js"
+import { type Life, refusalOf, Store, type StoredOperation, type StoredProject } from "./state.js"
 
 /**
  * The organization of a project that names none: every project of the fake belongs to it unless
@@ -11,13 +10,11 @@ import { type Life, Store, type StoredOperation, type StoredProject } from "./st
  */
 export const defaultOrgId = "org-dbplatform-000000"
 
-const isOrgId = Schema.is(Endpoint.OrgId)
-
 /** A problem with a seed project's `org_id`, or `undefined` when it is good or absent. */
-export const orgIdProblem = (project: SeedProject): string | undefined =>
-  project.org_id === undefined || isOrgId(project.org_id)
-    ? undefined
-    : `org_id ${JSON.stringify(project.org_id)} of project ${project.id} does not match ^[a-z0-9-]{1,60}$`
+export const orgIdProblem = (project: SeedProject): string | undefined => {
+  const refused = project.org_id === undefined ? undefined : refusalOf(Endpoint.OrgId, project.org_id)
+  return refused === undefined ? undefined : `project ${project.id}: ${refused}`
+}
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
 export const seedProject = (project: SeedProject, now: number): StoredProject => ({

@@ -1,5 +1,6 @@
-import { OperationId, ProjectId } from "@dbplatform/core"
+import { DecodeIssue, OperationId, ProjectId } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type * as Types from "effect/Types"
 import type { SnapshotApiKey, SnapshotChange, SnapshotOperation, SnapshotProject, SnapshotStep } from "../Snapshot.js"
@@ -81,8 +82,18 @@ const insertNewestFirst = <A extends { readonly created_at: number }>(list: Arra
   list.splice(low, 0, item)
 }
 
-const isProjectId = Schema.is(ProjectId)
-const isOperationId = Schema.is(OperationId)
+/**
+ * What core's `schema` says is wrong with `value` (`DecodeIssue.format`), or `undefined` when it
+ * decodes: the problems of a seed or a snapshot name what the contract expects in core's words.
+ */
+export const refusalOf = <A, I>(
+  schema: Schema.Schema<A, I>,
+  value: unknown,
+  options?: DecodeIssue.Options
+): string | undefined => {
+  const decoded = Schema.decodeUnknownEither(schema)(value)
+  return Either.isLeft(decoded) ? DecodeIssue.format(decoded.left.issue, options) : undefined
+}
 
 /** A copy of `operation` as a `Snapshot` holds it (absent optional fields left out). */
 export const operationSnapshot = (operation: StoredOperation): typeof SnapshotOperation.Type => {
@@ -168,7 +179,8 @@ export class Store {
 
   /** A problem with a new project's id, or `undefined` when it can be added. */
   projectProblem(id: string): string | undefined {
-    if (!isProjectId(id)) return `project id ${JSON.stringify(id)} does not match ^[a-z0-9-]{1,60}$`
+    const refused = refusalOf(ProjectId, id)
+    if (refused !== undefined) return `project "${DecodeIssue.excerpt(id)}": ${refused}`
     if (this.operations.has(id)) return `project id ${id} appears twice`
     return undefined
   }
@@ -186,7 +198,8 @@ export class Store {
   /** A problem with a new operation's id or project, or `undefined` when it can be added. */
   operationProblem(id: string, projectId: string): string | undefined {
     if (!this.operations.has(projectId)) return `operation of unknown project ${projectId}`
-    if (!isOperationId(id)) return `operation id ${JSON.stringify(id)} is not a UUID`
+    const refused = refusalOf(OperationId, id, { values: "never" })
+    if (refused !== undefined) return `operation "${DecodeIssue.excerpt(id)}": ${refused}`
     if (this.operationsById.has(id)) return `operation id ${id} appears twice`
     return undefined
   }
