@@ -104,8 +104,8 @@ export interface SeedOperation extends Schema.Schema.Type<typeof SeedOperationFi
  */
 export interface Seed {
   /**
-   * The value of the account's first key (created in the console, docs/contract.md §5 rule 7), named `bootstrap`.
-   * Random when absent; read it from `FakePlatform.bootstrapKey`.
+   * The value of the account's first key (created in the console, docs/contract.md §5 rule 7),
+   * named `bootstrap`. Random when absent; read it from `FakePlatform.bootstrapKey`.
    */
   readonly bootstrapKey?: string | undefined
   readonly projects?: ReadonlyArray<SeedProject> | undefined
