@@ -4,6 +4,7 @@ import { OperationId, type OperationFailed, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
+import * as Equal from "effect/Equal"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -249,6 +250,24 @@ describe("scenario at one instant", () => {
       expect((yield* getOperation(second!.id)).status).toBe("failed")
       expect((yield* cancelOperation(projectId, third!.id)).status).toBe("cancelling")
       expect((yield* getOperation(third!.id)).status).toBe("cancelling")
+    }).pipe(provideFake)
+  )
+})
+
+describe("scenario answers", () => {
+  it.effect("are the values the client decodes from the fake's answers (Equal.equals), not look-alikes", () =>
+    Effect.gen(function* () {
+      const { addProject, startOperations } = yield* scenario
+      const added = yield* addProject({ id: "late-river-118737", org_id: "org-late-river-118737" })
+      const [listed] = (yield* Effect.flatMap(Projects.Projects, (projects) => projects.page({ limit: 1 }))).projects
+      expect(Equal.equals(added, listed)).toBe(true)
+      const started = yield* startOperations(projectId, [
+        { action: "create_branch", runsFor: "3 seconds" },
+        { action: "start_compute", runsFor: "3 seconds" }
+      ])
+      for (const operation of started.operations) {
+        expect(Equal.equals(operation, yield* getOperation(operation.id))).toBe(true)
+      }
     }).pipe(provideFake)
   )
 })

@@ -48,6 +48,10 @@ const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
 const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined =>
   value === undefined ? undefined : f(value)
 
+/** `fields` without its keys set to `undefined`, so a value built here equals one decoded from its JSON. */
+const present = <A extends object>(fields: A): A =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as A
+
 /**
  * An operation as a real server sends it at `now` (docs/contract.md §2.5, §10.5): its status
  * and `updated_at` those of the step in force, `total_duration_ms` up to its end (or now), and
@@ -57,7 +61,7 @@ export const operationAt = (operation: StoredOperation, now: number): Operation 
   const step = stepAt(operation, now)
   const done = !isPending(step)
   return new Operation(
-    {
+    present({
       id: OperationId.make(operation.id, unchecked),
       project_id: ProjectId.make(operation.project_id, unchecked),
       branch_id: optional(operation.branch_id, (id) => BranchId.make(id, unchecked)),
@@ -70,7 +74,7 @@ export const operationAt = (operation: StoredOperation, now: number): Operation 
       total_duration_ms: Math.max(0, (done ? step.at : now) - operation.created_at),
       error: done ? operation.error : undefined,
       retry_at: done ? optional(operation.retry_at, at) : undefined
-    },
+    }),
     unchecked
   )
 }
