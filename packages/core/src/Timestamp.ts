@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { excerpt } from "./DecodeIssue.js"
 
 /**
  * An RFC 3339 UTC string, with or without fractional seconds (`2022-11-15T20:13:35Z`,
@@ -25,7 +26,7 @@ import * as Schema from "effect/Schema"
 export const Timestamp = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, {
     message: (issue) =>
-      `expected an RFC 3339 timestamp such as 2022-11-15T20:13:35Z, got ${JSON.stringify(issue.actual)}`
+      `expected an RFC 3339 timestamp such as 2022-11-15T20:13:35Z, got ${typeof issue.actual === "string" ? `"${excerpt(issue.actual)}"` : typeof issue.actual}`
   }),
   Schema.compose(Schema.DateTimeUtc)
 ).annotations({ identifier: "Timestamp" })
