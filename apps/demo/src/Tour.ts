@@ -138,7 +138,7 @@ export const tour = (options: TourOptions = {}) =>
         Effect.flatMap(() => Effect.fail(new Error("the revoked key was still accepted"))),
         Effect.catchTag("Unauthorized", (error) => Effect.succeed(error))
       )
-      yield* Console.log(`The next request with it is refused: ${refused._tag} (${refused.status}): ${refused.message}`)
+      yield* Console.log(`The next request with it is refused: ${refused._tag}: ${refused.message}`)
     }
     yield* Console.log("Tour complete.")
   })

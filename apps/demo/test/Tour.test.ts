@@ -47,7 +47,7 @@ describe("the demo tour", () => {
       expect(output).toContain("Waiting for 3 pending operations")
       expect(output).toMatch(/All 3 ended: \w+ finished, \w+ finished, \w+ finished/)
       expect(output).toContain("The new key works: it lists 4 projects")
-      expect(output).toMatch(/The next request with it is refused: Unauthorized \(401\)/)
+      expect(output).toMatch(/The next request with it is refused: Unauthorized: GET \/projects: 401 Unauthorized/)
       expect(lines.at(-1)).toBe("Tour complete.")
       // The created key was used (twice: once accepted, once refused), and its value never
       // reaches the output, nor does the bootstrap key's.

@@ -1,17 +1,17 @@
 /**
- * API keys: create, list and revoke (`docs/contract.md` §2.1–2.3, §3.1, §4, §5,
- * §10.3).
+ * API keys: create, list and revoke (`docs/contract.md` §2.1–2.3, §3.1, §4, §5, §10.3;
+ * the endpoints are core's `Endpoint.createApiKey`, `listApiKeys` and `revokeApiKey`).
  *
  * @since 0.1.0
  */
 import {
   type ApiKey,
-  ApiKeyCreated,
+  type ApiKeyCreated,
   type ApiKeyId,
-  ApiKeyList,
-  ApiKeyRevoked,
+  type ApiKeyRevoked,
   type BadRequest,
   CreateApiKeyRequest,
+  Endpoint,
   type InvalidRequest,
   type Locked,
   type NotFound
@@ -20,8 +20,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
-import { type Call, malformedAnswer } from "./internal/call.js"
-import { validate } from "./internal/input.js"
+import { validate } from "./internal/call.js"
 
 /**
  * The `ApiKeys` service: create, list and revoke the account's API keys (§2.1–2.3, §3.1). Each
@@ -46,9 +45,10 @@ export interface Service {
   /**
    * `DELETE /api_keys/{key_id}`: revokes the key at once and for good; any request with it
    * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`; an
-   * answer about another key with `MalformedResponse`.
+   * answer about another key with `MalformedResponse`; an id that is not a safe integer with
+   * `InvalidRequest`, and nothing is sent.
    */
-  readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, NotFound | Locked | CallError>
+  readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, InvalidRequest | NotFound | Locked | CallError>
 }
 
 /**
@@ -70,33 +70,13 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   return ApiKeys.of({
     create: (name) =>
       validate(CreateApiKeyRequest, { key_name: name }).pipe(
-        Effect.flatMap((body) =>
-          client.execute(
-            {
-              method: "POST",
-              route: "/api_keys",
-              body: { key_name: body.key_name },
-              errors: ["BadRequest", "Locked"]
-            },
-            ApiKeyCreated
-          )
-        )
+        Effect.flatMap((body) => client.execute(Endpoint.createApiKey, { body }))
       ),
-    list: () => client.execute({ method: "GET", route: "/api_keys", errors: [] }, ApiKeyList),
-    revoke: (id) => {
-      const call: Call<"NotFound" | "Locked"> = {
-        method: "DELETE",
-        route: "/api_keys/{key_id}",
-        params: { key_id: id },
-        errors: ["NotFound", "Locked"]
-      }
-      return client.execute(call, ApiKeyRevoked).pipe(
-        Effect.filterOrFail(
-          (revoked) => revoked.id === id,
-          (revoked) => malformedAnswer(call, `the answer is about API key ${revoked.id}, not ${id}`)
-        )
+    list: () => client.execute(Endpoint.listApiKeys, {}),
+    revoke: (id) =>
+      client.execute(Endpoint.revokeApiKey, { params: { key_id: id } }, (revoked) =>
+        revoked.id === id ? undefined : `the answer is about API key ${revoked.id}, not ${id}`
       )
-    }
   })
 })
 

@@ -14,16 +14,18 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import type {
-  HttpStatusError,
-  InvalidApiKey,
+import {
+  type Endpoint,
+  type HttpStatusError,
+  type InvalidApiKey,
+  type InvalidRequest,
   MalformedResponse,
-  RateLimited,
-  ServerError,
-  ServiceUnavailable,
-  TransportError,
-  Unauthorized,
-  UnexpectedStatus
+  type RateLimited,
+  type ServerError,
+  type ServiceUnavailable,
+  type TransportError,
+  type Unauthorized,
+  type UnexpectedStatus
 } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -34,45 +36,25 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { checkApiKey, scrubber } from "./internal/apiKey.js"
-import { type Call, type ExpectedError, expected, narrow, toRequest } from "./internal/call.js"
+import { narrow, toRequest } from "./internal/call.js"
 import {
   deadlinePassed,
   decodeBody,
-  type Received,
   receive,
+  type Sent,
   statusError,
   timeoutError,
   transportError
 } from "./internal/response.js"
-import { type AttemptError, askedDelay, honouringRetryAfter, isRetryable, withNote } from "./internal/retry.js"
+import { type AttemptError, policy, type Rules, stopped } from "./internal/retry.js"
 import { version } from "./internal/version.js"
 
-export type {
-  /**
-   * One request to the API, as `execute` takes it: `method`; `route`, the path template relative
-   * to the base URL (e.g. `/projects/{project_id}/operations`, also the span's name); `params`,
-   * the template's values (URL-encoded when sent); `query` (undefined values left out); `body`
-   * (sent as JSON); and `errors`, the error statuses of this endpoint beyond those of every call
-   * (may be empty).
-   *
-   * @since 0.1.0
-   */
-  Call,
-  /**
-   * The tag of an error status an endpoint may list in `Call.errors`: `BadRequest`,
-   * `Forbidden`, `NotFound`, `Conflict` or `Locked` (those of every call are always kept).
-   *
-   * @since 0.1.0
-   */
-  ExpectedError
-} from "./internal/call.js"
 export type {
   /**
    * What one attempt can fail with, and so the input of `retrySchedule`: an error status
@@ -190,17 +172,42 @@ export interface Options {
 }
 
 /**
- * The service. `execute` sends a {@link Call} (route relative to the base URL) and decodes a 2xx
- * body with `schema`; another status fails with its typed error when it is common to every call
- * ({@link CallError}) or listed in the call's `errors`, and with `UnexpectedStatus` otherwise.
+ * What a call to `E` can fail with: any call's errors ({@link CallError}), the error statuses
+ * `E` declares, and `InvalidRequest` when `E` takes input its schemas may refuse.
+ *
+ * @since 0.2.0
+ */
+export type ExecuteError<E extends Endpoint.Endpoint> =
+  | CallError
+  | Extract<HttpStatusError, { readonly _tag: Endpoint.Errors<E> }>
+  | InputError<E>
+
+type InputError<E extends Endpoint.Endpoint> =
+  E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
+    ? [keyof P | keyof Q] extends [never]
+      ? [B] extends [undefined]
+        ? never
+        : InvalidRequest
+      : InvalidRequest
+    : never
+
+/**
+ * The service. `execute` sends a request to one of core's endpoints (`Endpoint.listOperations`,
+ * ...): `input` (path parameters, query, body) is encoded with the endpoint's schemas (refused
+ * input fails with `InvalidRequest`, and nothing is sent), and a 200 answer decoded with its
+ * answer schema. `check` may refuse an answer that decoded but cannot be right (a page longer
+ * than the `limit` sent, another operation than the one asked for): it returns what is wrong,
+ * and the call fails with `MalformedResponse`. Another status fails with its typed error
+ * ({@link ExecuteError}) (`docs/design.md` §1).
  *
  * @since 0.1.0
  */
 export interface Service {
-  readonly execute: <A, I, R, const E extends ExpectedError = never>(
-    call: Call<E>,
-    schema: Schema.Schema<A, I, R>
-  ) => Effect.Effect<A, CallError | Extract<HttpStatusError, { readonly _tag: E }>, R>
+  readonly execute: <const E extends Endpoint.Endpoint>(
+    endpoint: E,
+    input: Endpoint.Input<E>,
+    check?: (answer: Endpoint.Success<E>) => string | undefined
+  ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
 }
 
 /**
@@ -219,19 +226,23 @@ export class DbPlatformClient extends Context.Tag("@dbplatform/client/DbPlatform
  */
 export const userAgent = `dbplatform-effect/${version} (@dbplatform/client)`
 
-const newRequestId = (): string => globalThis.crypto.randomUUID()
-
 /** A request is sent only with at least this much of the call's deadline left. */
 const minimumRequestTime = Duration.millis(100)
+
+/** An answer every call takes. */
+const anyAnswer = (): undefined => undefined
 
 /**
  * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
  * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header.
  *
- * The platform's own per-request `http.client` span is turned off: it would nest under this
- * client's span, and its exit keeps the request with its `Authorization` header. The call's
- * span is propagated instead (`traceparent`, `b3`), unless `HttpClient.withTracerPropagation`
- * turned propagation off.
+ * Each call is one span, kind `client`, named after its endpoint (e.g. `Operations.list`), with
+ * `http.request.method`, `http.route` (the template), `dbplatform.request_id`,
+ * `http.response.status_code` and `http.request.resend_count` (0 unless retried). The
+ * platform's own per-request `http.client` span is turned off: it would show each request twice,
+ * and its exit keeps the request with its `Authorization` header. The call's span is
+ * propagated instead (`traceparent`, `b3`), unless `HttpClient.withTracerPropagation` turned
+ * propagation off.
  *
  * @since 0.1.0
  */
@@ -275,93 +286,87 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
             : request
       )
 
-    const execute = <A, I, R, const E extends ExpectedError = never>(
-      call: Call<E>,
-      schema: Schema.Schema<A, I, R>
-    ): Effect.Effect<A, CallError | Extract<HttpStatusError, { readonly _tag: E }>, R> =>
+    /**
+     * One attempt: sends `request` unless less than 100 ms of the deadline is left, reads the
+     * response within the request timeout, and decodes and checks a 200 answer. The timeout
+     * covers the response and its body; decoding comes after it.
+     */
+    const attempt = <A>(
+      request: HttpClientRequest.HttpClientRequest,
+      sent: Sent,
+      rules: Rules,
+      schema: Schema.Schema<A, any>,
+      check: (answer: A) => string | undefined
+    ): Effect.Effect<A, AttemptError> =>
       Effect.gen(function* () {
-        const requestId = newRequestId()
-        const request = toRequest(call).pipe(HttpClientRequest.setHeader("x-request-id", requestId))
-        const deadlineAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(deadline)
-        let attempts = 0
-        let status: number | undefined
-        let note: string | undefined
-        let lastError: AttemptError | undefined
-
-        const attempt = Effect.gen(function* () {
-          const left = Duration.millis(deadlineAt - (yield* Clock.currentTimeMillis))
-          // The wait for the rate limiter can use up the deadline: then the request is not sent,
-          // and the call fails with the last attempt's error, if there was one.
-          if (Duration.lessThan(left, minimumRequestTime)) {
-            return yield* Effect.fail(lastError ?? deadlinePassed(request, requestId))
-          }
-          attempts += 1
-          status = undefined
-          const timeout = Duration.min(requestTimeout, left)
-          // The timeout covers the response and its body; decoding comes after it.
-          return yield* traced(request).pipe(
-            Effect.flatMap(httpClient.execute),
-            Effect.mapError(transportError(request, requestId, scrub)),
-            Effect.flatMap(receive(request, requestId, scrub, maxResponseBytes)),
-            Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(request, requestId, timeout) }),
-            Effect.flatMap((received: Received): Effect.Effect<A, AttemptError, R> => {
-              status = received.response.status
-              return status >= 200 && status < 300
-                ? decodeBody(request, received, schema)
-                : Effect.fail(statusError(request, received, requestId, scrub))
-            }),
-            Effect.tapError((error) => Effect.sync(() => (lastError = error)))
-          )
-        })
-
-        const mayRetry = (error: AttemptError, delay: Duration.Duration) =>
-          Effect.gen(function* () {
-            if (!isRetryable(call.method, error)) return false
-            const now = yield* Clock.currentTimeMillis
-            const asked = askedDelay(error, now)
-            if (Option.isSome(asked) && Duration.greaterThan(asked.value, maxRetryAfter)) {
-              note = `the server asked to retry in ${Duration.format(asked.value)}, longer than the ${Duration.format(maxRetryAfter)} this client waits`
-              return false
-            }
-            if (now + Duration.toMillis(delay) + Duration.toMillis(minimumRequestTime) > deadlineAt) {
-              note = `a retry in ${Duration.format(delay)} would pass the call's ${Duration.format(deadline)} deadline`
-              return false
-            }
-            yield* Effect.logDebug(`retrying ${call.method} ${call.route} in ${Duration.format(delay)}`).pipe(
-              Effect.annotateLogs({
-                status: "status" in error ? error.status : "no response",
-                delayMillis: Duration.toMillis(delay),
-                attempt: attempts,
-                requestId
-              })
-            )
-            return true
-          })
-
-        return yield* limit(attempt).pipe(
-          Effect.retry(honouringRetryAfter(retrySchedule).pipe(Schedule.checkEffect(mayRetry))),
-          Effect.mapError((error) =>
-            narrow<CallError | Extract<HttpStatusError, { readonly _tag: E }>>(
-              note === undefined ? error : withNote(error, note),
-              expected(call)
-            )
-          ),
-          Effect.onExit(() =>
-            Effect.annotateCurrentSpan({
-              "http.request.resend_count": Math.max(0, attempts - 1),
-              ...(status !== undefined ? { "http.response.status_code": status } : {})
-            })
-          ),
-          Effect.withSpan(`${call.method} ${call.route}`, {
-            kind: "client",
-            attributes: {
-              "http.request.method": call.method,
-              "http.route": call.route,
-              "dbplatform.request_id": requestId
-            }
-          })
+        const { recurrence } = yield* Schedule.CurrentIterationMetadata
+        const left = Duration.millis(rules.deadlineAt - (yield* Clock.currentTimeMillis))
+        // The wait for the rate limiter can use up the deadline: then the request is not sent.
+        if (Duration.lessThan(left, minimumRequestTime)) return yield* Effect.fail(deadlinePassed(sent))
+        yield* Effect.annotateCurrentSpan("http.request.resend_count", recurrence)
+        const timeout = Duration.min(requestTimeout, left)
+        const received = yield* traced(request).pipe(
+          Effect.flatMap(httpClient.execute),
+          Effect.mapError(transportError(sent, scrub)),
+          Effect.flatMap(receive(sent, scrub, maxResponseBytes)),
+          Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(sent, timeout) })
         )
+        const { status } = received.response
+        yield* Effect.annotateCurrentSpan("http.response.status_code", status)
+        if (status < 200 || status >= 300) return yield* Effect.fail(statusError(sent, received, scrub))
+        const answer = yield* decodeBody(sent, received, schema)
+        const problem = check(answer)
+        return problem === undefined
+          ? answer
+          : yield* Effect.fail(new MalformedResponse({ ...sent, status, description: problem }))
       })
+
+    const execute = <const E extends Endpoint.Endpoint>(
+      endpoint: E,
+      input: Endpoint.Input<E>,
+      check: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
+    ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> =>
+      Effect.gen(function* () {
+        const unsent = yield* toRequest(endpoint, input)
+        const sent: Sent = {
+          method: endpoint.method,
+          route: endpoint.route,
+          path: unsent.url,
+          requestId: globalThis.crypto.randomUUID()
+        }
+        yield* Effect.annotateCurrentSpan("dbplatform.request_id", sent.requestId)
+        const request = HttpClientRequest.setHeader(unsent, "x-request-id", sent.requestId)
+        const rules: Rules = {
+          method: endpoint.method,
+          deadlineAt: (yield* Clock.currentTimeMillis) + Duration.toMillis(deadline),
+          deadline,
+          maxRetryAfter,
+          minimumRequestTime
+        }
+        const retries = policy(retrySchedule, rules).pipe(
+          Schedule.tapOutput((decision) =>
+            decision._tag === "Retry"
+              ? Effect.logDebug(`retrying ${endpoint.name} in ${Duration.format(decision.delay)}`).pipe(
+                  Effect.annotateLogs({
+                    status: "status" in decision.error ? decision.error.status : "no response",
+                    delayMillis: Duration.toMillis(decision.delay),
+                    attempt: decision.attempts,
+                    requestId: sent.requestId
+                  })
+                )
+              : Effect.void
+          )
+        )
+        return yield* limit(attempt(request, sent, rules, endpoint.success, check)).pipe(
+          Effect.retryOrElse(retries, (error, last) => Effect.fail(stopped(error, last)))
+        )
+      }).pipe(
+        Effect.mapError((error) => narrow<ExecuteError<E>>(endpoint, error)),
+        Effect.withSpan(endpoint.name, {
+          kind: "client",
+          attributes: { "http.request.method": endpoint.method, "http.route": endpoint.route }
+        })
+      )
 
     return DbPlatformClient.of({ execute })
   })

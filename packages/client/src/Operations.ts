@@ -7,38 +7,41 @@
  */
 import {
   type BadRequest,
+  Endpoint,
   type Forbidden,
   type InvalidRequest,
   isFailed,
   isSucceeded,
+  isTerminal,
   type NotFound,
   type Operation,
-  OperationEnvelope,
   OperationFailed,
   type OperationId,
-  OperationsPage,
+  type OperationsPage,
   OperationStillPending,
   type ProjectId
 } from "@dbplatform/core"
+import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
-import { type Call, excerpt, malformedAnswer } from "./internal/call.js"
-import { checkLimit, PageSize } from "./internal/input.js"
+import { excerpt } from "./internal/call.js"
 import { paginate } from "./internal/pagination.js"
-import { lastRound, type Read, type Target, track } from "./internal/tracking.js"
+import { allTerminal, type Read, round, rounds, type Target } from "./internal/tracking.js"
 
 /**
- * The largest `limit` of `GET /projects/{project_id}/operations` (`docs/contract.md` §10.5).
+ * The largest `limit` of `GET /projects/{project_id}/operations`: 1000 (observed behaviour of
+ * the deployed API, `docs/contract.md` §10.5; from core's `Endpoint.listOperations`).
  *
  * @since 0.1.0
  */
-export const maxPageSize = 1000
+export const maxPageSize = Endpoint.operationsPageLimits.max
 
 /**
  * The platform's advice for polling an operation: every 5 seconds (§6, §8).
@@ -56,12 +59,13 @@ export const defaultAwaitTimeout: Duration.Duration = Duration.minutes(10)
 
 /**
  * What reading a project's operations can fail with: any call's errors, and `NotFound`
- * (unknown project or operation), `Forbidden` (the key may not see the project) or
- * `BadRequest` (the server refused an id or cursor).
+ * (unknown project or operation), `Forbidden` (the key may not see the project),
+ * `BadRequest` (the server refused an id or cursor) or `InvalidRequest` (an id, `limit` or
+ * cursor refused before sending: nothing is sent).
  *
  * @since 0.1.0
  */
-export type ReadError = CallError | NotFound | Forbidden | BadRequest
+export type ReadError = CallError | NotFound | Forbidden | BadRequest | InvalidRequest
 
 /**
  * Options of `page`: one page of `GET /projects/{project_id}/operations` (§2.6, §4).
@@ -165,10 +169,7 @@ export interface Service {
    * 1..1000 fails with `InvalidRequest` and nothing is sent. A page with more operations than
    * the `limit`, or with an operation of another project, fails with `MalformedResponse`.
    */
-  readonly page: (
-    projectId: ProjectId,
-    options?: PageOptions
-  ) => Effect.Effect<OperationsPage, InvalidRequest | ReadError>
+  readonly page: (projectId: ProjectId, options?: PageOptions) => Effect.Effect<OperationsPage, ReadError>
   /**
    * Every operation of the project, newest first, following the cursor and fetching the
    * next page only when the consumer pulls (one page in memory). The walk ends on a short
@@ -176,7 +177,7 @@ export interface Service {
    * cursor the server already sent in this walk fails the stream with `MalformedResponse` at
    * once (a server that would loop), as does a page longer than `pageSize`.
    */
-  readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, InvalidRequest | ReadError>
+  readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, ReadError>
   /**
    * `GET /projects/{project_id}/operations/{operation_id}`. An unknown id fails with `NotFound`;
    * an answer about another operation or project with `MalformedResponse`.
@@ -235,12 +236,19 @@ export interface Service {
  */
 export class Operations extends Context.Tag("@dbplatform/client/Operations")<Operations, Service>() {}
 
-const Limit = PageSize(maxPageSize)
-
 /** Single reads of one round run at most this many at a time. */
 const readConcurrency = 8
 
-const route = "/projects/{project_id}/operations"
+/** What an operations page must not be: longer than the `limit` sent, or holding another project's operation. */
+const pageProblem = (projectId: ProjectId, limit: number | undefined, page: OperationsPage) => {
+  if (limit !== undefined && page.operations.length > limit) {
+    return `the page has ${page.operations.length} operations, more than the limit of ${limit}`
+  }
+  const foreign = page.operations.find((operation) => operation.project_id !== projectId)
+  return foreign === undefined
+    ? undefined
+    : `the page holds operation ${foreign.id} of project ${excerpt(foreign.project_id)}`
+}
 
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
@@ -249,129 +257,90 @@ const route = "/projects/{project_id}/operations"
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
-  const errors = ["NotFound", "Forbidden", "BadRequest"] as const
-  type Errors = (typeof errors)[number]
+  /** One page; what {@link pageProblem} or `check` finds is a `MalformedResponse`. */
+  const fetch = (
+    projectId: ProjectId,
+    options: PageOptions,
+    check: (page: OperationsPage) => string | undefined = () => undefined
+  ) =>
+    client.execute(
+      Endpoint.listOperations,
+      { params: { project_id: projectId }, query: { limit: options.limit, cursor: options.cursor } },
+      (page) => pageProblem(projectId, options.limit, page) ?? check(page)
+    )
+  /** One operation; an answer about another operation or project is a `MalformedResponse`. */
+  const get = (projectId: ProjectId, operationId: OperationId) =>
+    client
+      .execute(
+        Endpoint.getOperation,
+        { params: { project_id: projectId, operation_id: operationId } },
+        ({ operation }) =>
+          operation.id === operationId && operation.project_id === projectId
+            ? undefined
+            : `the answer is about operation ${operation.id} of project ${excerpt(operation.project_id)}, not the one asked for`
+      )
+      .pipe(Effect.map(({ operation }) => operation))
+
   /**
-   * One page, with the call that fetched it. A page longer than the `limit` sent, or holding an
-   * operation of another project, is a `MalformedResponse`.
+   * The states of one project's pending operations: one list page for those it may cover (two
+   * or more with a `created_at`, not known to lie beyond a page), single reads for the rest. An
+   * operation a full page did not reach is read on its own from then on (`unlisted`), so a busy
+   * project costs one list request too many once, not every round.
    */
-  const fetch = (projectId: ProjectId, options: PageOptions) => {
-    const call: Call<Errors> = {
-      method: "GET",
-      route,
-      params: { project_id: projectId },
-      query: { ...options },
-      errors
-    }
-    return client.execute(call, OperationsPage).pipe(
-      Effect.flatMap((page) => {
-        const { limit } = options
-        if (limit !== undefined && page.operations.length > limit) {
-          return Effect.fail(
-            malformedAnswer(call, `the page has ${page.operations.length} operations, more than the limit of ${limit}`)
+  const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>, unlisted: HashSet.HashSet<OperationId>) =>
+    Effect.gen(function* () {
+      const dated = targets.filter((target) => target.created_at !== undefined && !HashSet.has(unlisted, target.id))
+      const limit = Math.min(maxPageSize, 2 * dated.length + 10)
+      const listed =
+        dated.length >= 2 ? (yield* fetch(projectId, { limit })).operations : ([] as ReadonlyArray<Operation>)
+      const found = new Map(listed.map((operation) => [operation.id, operation]))
+      const states = yield* Effect.forEach(
+        targets,
+        (target) =>
+          Option.match(Option.fromNullable(found.get(target.id)), {
+            onNone: () => get(projectId, target.id),
+            onSome: Effect.succeed
+          }),
+        { concurrency: readConcurrency }
+      )
+      const unreached = listed.length >= limit ? dated.filter((target) => !found.has(target.id)) : []
+      return { states, unreached: unreached.map((target) => target.id) }
+    })
+
+  /** Reads pending operations for one round: per project, as {@link readProject} does. */
+  const read: Read<ReadError, never> = (pending, unlisted) =>
+    Effect.forEach(
+      Object.values(Arr.groupBy(pending, (target) => target.project_id)),
+      (targets) => readProject(targets[0].project_id, targets, unlisted),
+      { concurrency: readConcurrency }
+    ).pipe(
+      Effect.map((projects) => {
+        const byId = new Map(projects.flatMap((project) => project.states).map((state) => [state.id, state]))
+        return {
+          states: pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id)))),
+          unlisted: HashSet.union(
+            unlisted,
+            projects.flatMap((project) => project.unreached)
           )
         }
-        const foreign = page.operations.find((operation) => operation.project_id !== projectId)
-        return foreign === undefined
-          ? Effect.succeed({ page, call })
-          : Effect.fail(
-              malformedAnswer(call, `the page holds operation ${foreign.id} of project ${excerpt(foreign.project_id)}`)
-            )
       })
     )
-  }
-  /** One operation; an answer about another operation or project is a `MalformedResponse`. */
-  const get = (projectId: ProjectId, operationId: OperationId) => {
-    const call: Call<Errors> = {
-      method: "GET",
-      route: `${route}/{operation_id}`,
-      params: { project_id: projectId, operation_id: operationId },
-      errors
-    }
-    return client
-      .execute(call, OperationEnvelope)
-      .pipe(
-        Effect.flatMap(({ operation }) =>
-          operation.id === operationId && operation.project_id === projectId
-            ? Effect.succeed(operation)
-            : Effect.fail(
-                malformedAnswer(
-                  call,
-                  `the answer is about operation ${operation.id} of project ${excerpt(operation.project_id)}, not the one asked for`
-                )
-              )
-        )
-      )
-  }
 
-  /**
-   * Reads pending operations for one wait: per project, one list page for those it may cover and
-   * single reads for the rest. An operation a full page did not reach is read on its own from
-   * then on, so a busy project costs one list request too many once, not every round.
-   */
-  const batchedReader = (): Read<ReadError, never> => {
-    const beyondWindow = new Set<OperationId>()
-    /** The state of each target, in order: from the list page when it holds it, else read on its own. */
-    const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>) =>
-      Effect.gen(function* () {
-        const dated = targets.filter((target) => target.created_at !== undefined && !beyondWindow.has(target.id))
-        let found = new Map<OperationId, Operation>()
-        if (dated.length >= 2) {
-          const limit = Math.min(maxPageSize, 2 * dated.length + 10)
-          const { page } = yield* fetch(projectId, { limit })
-          found = new Map(page.operations.map((operation) => [operation.id, operation]))
-          if (page.operations.length >= limit) {
-            for (const target of dated) if (!found.has(target.id)) beyondWindow.add(target.id)
-          }
-        }
-        return yield* Effect.forEach(
-          targets,
-          (target) =>
-            Option.match(Option.fromNullable(found.get(target.id)), {
-              onNone: () => get(projectId, target.id),
-              onSome: Effect.succeed
-            }),
-          { concurrency: readConcurrency }
-        )
-      })
-    return (pending) => {
-      const byProject = new Map<ProjectId, Array<Target>>()
-      for (const target of pending) {
-        const targets = byProject.get(target.project_id) ?? []
-        targets.push(target)
-        byProject.set(target.project_id, targets)
-      }
-      return Effect.forEach(byProject, ([projectId, targets]) => readProject(projectId, targets), {
-        concurrency: readConcurrency
-      }).pipe(
-        Effect.map((states) => {
-          const byId = new Map(states.flat().map((state) => [state.id, state]))
-          return pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id))))
-        })
-      )
-    }
-  }
-
-  /** The state in the rounds of a wait for one operation (a `Read` answers one state per target). */
-  const only = (states: ReadonlyArray<Operation>): Operation => states[0]!
-  /** The arguments of a wait for one operation: its rounds' states are arrays of one. */
-  const one = (
-    projectId: ProjectId,
-    operationId: OperationId,
-    options: PollOptions,
-    timeout: Duration.DurationInput | undefined
-  ) =>
-    [
-      [{ project_id: projectId, id: operationId }],
-      batchedReader,
-      Schedule.mapInput(options.schedule ?? defaultPollSchedule, only),
-      timeout
-    ] as const
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
-    track(...one(projectId, operationId, options, options.timeout)).pipe(Stream.map(only))
+    Stream.repeatEffectWithSchedule(
+      get(projectId, operationId),
+      rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout)
+    )
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
-    track(operations, batchedReader, options.schedule ?? defaultPollSchedule, options.timeout).pipe(
+    Stream.unwrap(
+      Effect.map(round(operations, read), (next) =>
+        Stream.repeatEffectWithSchedule(
+          next,
+          rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout)
+        )
+      )
+    ).pipe(
       Stream.mapAccum(new Map<OperationId, Operation["status"]>(), (seen, states) => {
         const changed = states.filter((state) => seen.get(state.id) !== state.status)
         return [new Map(states.map((state) => [state.id, state.status])), changed]
@@ -380,22 +349,23 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
 
   return Operations.of({
-    page: (projectId, options = {}) =>
-      checkLimit(Limit, options.limit).pipe(
-        Effect.zipRight(fetch(projectId, options)),
-        Effect.map(({ page }) => page)
-      ),
+    page: (projectId, options = {}) => fetch(projectId, options),
     list: (projectId, options = {}) =>
-      paginate(Limit, options.pageSize, (limit, cursor) =>
-        fetch(projectId, { limit, cursor }).pipe(
-          Effect.map(({ call, page }) => ({ items: page.operations, cursor: page.pagination?.cursor, call }))
+      paginate(options.pageSize, (limit, cursor, check) =>
+        Effect.map(
+          fetch(projectId, { limit, cursor }, (page) =>
+            check({ items: page.operations, cursor: page.pagination?.cursor })
+          ),
+          (page) => ({ items: page.operations, cursor: page.pagination?.cursor })
         )
       ),
     get,
     poll,
     await: (projectId, operationId, options = {}) =>
-      lastRound(...one(projectId, operationId, options, options.timeout ?? defaultAwaitTimeout)).pipe(
-        Effect.map(only),
+      get(projectId, operationId).pipe(
+        Effect.repeat(
+          rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout ?? defaultAwaitTimeout)
+        ),
         Effect.flatMap((operation) => {
           if (isSucceeded(operation)) return Effect.succeed(operation)
           return Effect.fail(
@@ -404,20 +374,19 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         })
       ),
     awaitAll: (operations, options = {}) =>
-      lastRound(
-        operations,
-        batchedReader,
-        options.schedule ?? defaultPollSchedule,
-        options.timeout ?? defaultAwaitTimeout
-      ).pipe(
-        Effect.map((states) => {
-          return {
-            operations: states,
-            succeeded: states.filter(isSucceeded),
-            failed: states.filter(isFailed),
-            pending: states.filter((state) => !isSucceeded(state) && !isFailed(state))
-          }
-        })
+      round(operations, read).pipe(
+        Effect.flatMap((next) =>
+          Effect.repeat(
+            next,
+            rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout)
+          )
+        ),
+        Effect.map((states) => ({
+          operations: states,
+          succeeded: states.filter(isSucceeded),
+          failed: states.filter(isFailed),
+          pending: states.filter((state) => !isSucceeded(state) && !isFailed(state))
+        }))
       ),
     watch
   })

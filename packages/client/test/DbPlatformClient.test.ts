@@ -1,6 +1,8 @@
 import {
   ApiKeyId,
   BadRequest,
+  type OperationId,
+  type ProjectId,
   Forbidden,
   Locked,
   NotFound,
@@ -15,6 +17,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -64,30 +67,35 @@ const fieldOf = (error: unknown, field: string): unknown => (error as Record<str
 
 // --- statuses ---------------------------------------------------------------------------------
 
-/** A call and the request line it sends. */
+/** A call, the request line it sends and its endpoint's route template. */
 interface Probe {
   readonly method: string
+  readonly route: string
   readonly path: string
   readonly run: Effect.Effect<unknown, { readonly _tag: string; readonly message: string }, DbPlatform.DbPlatform>
 }
 
 const projectsPageProbe: Probe = {
   method: "GET",
+  route: "/projects",
   path: "/projects",
   run: Effect.flatMap(Projects.Projects, (projects) => projects.page())
 }
 const operationsPageProbe: Probe = {
   method: "GET",
+  route: "/projects/{project_id}/operations",
   path: "/projects/spring-example-302709/operations",
   run: Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId))
 }
 const operationGetProbe: Probe = {
   method: "GET",
+  route: "/projects/{project_id}/operations/{operation_id}",
   path: `/projects/spring-example-302709/operations/${operationId}`,
   run: Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId))
 }
 const revokeProbe: Probe = {
   method: "DELETE",
+  route: "/api_keys/{key_id}",
   path: "/api_keys/42",
   run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(42)))
 }
@@ -115,6 +123,31 @@ const statuses = [
 
 const generalError = { code: "E_TEST", message: "the server says no", request_id: "req-7f3a" }
 
+/** How a message names each status. */
+const reasons: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  418: "HTTP error",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
+}
+
+/**
+ * Whether the status is safe to retry for the probe's method (423, 429, 503 for any; other 5xx
+ * for GET). Retries are off here, so such an error says it was not retried: `retryStop`.
+ */
+const retryable = (status: number, method: string) =>
+  status === 423 || status === 429 || status === 503 || (status >= 500 && method === "GET")
+const notRetried = { _tag: "RetriesExhausted", attempts: 1 } as const
+
 /** Bodies a proxy or the API answers an error with; only the GeneralError one fills fields. */
 const bodyKinds: ReadonlyArray<{ readonly kind: string; readonly reply: (status: number) => Reply }> = [
   { kind: "an empty body", reply: (status) => raw(status, null) },
@@ -139,7 +172,7 @@ const bodyKinds: ReadonlyArray<{ readonly kind: string; readonly reply: (status:
 describe("error statuses", () => {
   for (const { status, tag, type, probe } of statuses) {
     describe(`${status} on ${probe.method} ${probe.path} -> ${tag}`, () => {
-      it.effect("with a JSON GeneralError body: code, message, requestId, status, method, path", () => {
+      it.effect("with a JSON GeneralError body: code, description, requestId, status, method, route, path", () => {
         const script = scripted([json(status, generalError)])
         return Effect.gen(function* () {
           const error = yield* Effect.flip(probe.run)
@@ -148,11 +181,18 @@ describe("error statuses", () => {
           expect(error).toMatchObject({
             status,
             method: probe.method,
+            route: probe.route,
             path: probe.path,
             code: "E_TEST",
-            message: "the server says no",
+            description: "the server says no",
             requestId: "req-7f3a"
           })
+          expect(fieldOf(error, "retryStop")).toEqual(retryable(status, probe.method) ? notRetried : undefined)
+          expect(error.message).toBe(
+            `${probe.method} ${probe.route}: ${status} ${reasons[status]}: the server says no (request id req-7f3a)${
+              retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""
+            }`
+          )
           expect(script.requests).toHaveLength(1)
           expectNoSecret(error)
         }).pipe(withScript(script))
@@ -165,11 +205,11 @@ describe("error statuses", () => {
             const error = yield* Effect.flip(probe.run)
             expect(error._tag).toBe(tag)
             expect(error).toBeInstanceOf(type)
-            expect(error).toMatchObject({ status, method: probe.method, path: probe.path })
-            expect(error.message).toContain(String(status))
-            expect(error.message).toContain(`${probe.method} ${probe.path}`)
+            expect(error).toMatchObject({ status, method: probe.method, route: probe.route, path: probe.path })
+            expect(error.message).toContain(`${probe.method} ${probe.route}: ${status} ${reasons[status]}`)
             expect(error.message).not.toContain("<")
             expect(fieldOf(error, "code")).toBeUndefined()
+            expect(fieldOf(error, "description")).toBeUndefined()
             // without a request_id from the server, the error keeps the X-Request-ID the client sent
             expect(fieldOf(error, "requestId")).toBe(script.requests[0]?.headers["x-request-id"])
             expect(script.requests).toHaveLength(1)
@@ -186,8 +226,11 @@ describe("error statuses", () => {
       const error = yield* Effect.flip(operationGetProbe.run)
       expect(error._tag).toBe("NotFound")
       expect(fieldOf(error, "code")).toBe("")
-      expect(error.message).toContain("404")
-      expect(error.message).toContain(`GET ${operationGetProbe.path}`)
+      expect(fieldOf(error, "description")).toBeUndefined()
+      expect(fieldOf(error, "path")).toBe(operationGetProbe.path)
+      expect(error.message).toBe(
+        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]})`
+      )
     }).pipe(withScript(script))
   })
 
@@ -211,10 +254,14 @@ describe("error statuses", () => {
         _tag: "UnexpectedStatus",
         status: 409,
         method: "POST",
+        route: "/api_keys",
         path: "/api_keys",
         code: "CONFLICT",
-        message: "key name taken"
+        description: "key name taken"
       })
+      expect(error.message).toBe(
+        `POST /api_keys: 409 Conflict: key name taken (request id ${script.requests[0]?.headers["x-request-id"]})`
+      )
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
@@ -224,7 +271,14 @@ describe("error statuses", () => {
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.revoke(ApiKeyId.make(42)))
-      expect(error).toMatchObject({ _tag: "NotFound", method: "DELETE", path: "/api_keys/42", code: "" })
+      expect(error).toMatchObject({
+        _tag: "NotFound",
+        method: "DELETE",
+        route: "/api_keys/{key_id}",
+        path: "/api_keys/42",
+        code: "",
+        description: "API key not found"
+      })
     }).pipe(withScript(script))
   })
 
@@ -236,6 +290,7 @@ describe("error statuses", () => {
       expect(error).toMatchObject({
         _tag: "ServerError",
         method: "GET",
+        route: "/projects/{project_id}/operations",
         path: "/projects/spring-example-302709/operations"
       })
     }).pipe(withScript(script))
@@ -248,7 +303,7 @@ describe("Retry-After", () => {
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const error = yield* Effect.flip(projects.page())
-      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "30", message: "rate limit exceeded" })
+      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "30", description: "rate limit exceeded" })
     }).pipe(withScript(script))
   })
 
@@ -290,8 +345,17 @@ describe("MalformedResponse", () => {
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const error = yield* Effect.flip(projects.page())
-      expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200, method: "GET", path: "/projects" })
-      expect(error.message).toMatch(/not JSON/)
+      expect(error).toMatchObject({
+        _tag: "MalformedResponse",
+        status: 200,
+        method: "GET",
+        route: "/projects",
+        path: "/projects",
+        description: "the body is not JSON"
+      })
+      expect(error.message).toBe(
+        `GET /projects: the 200 answer cannot be used: the body is not JSON (request id ${script.requests[0]?.headers["x-request-id"]})`
+      )
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
@@ -302,7 +366,8 @@ describe("MalformedResponse", () => {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.create("ci"))
       expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200, method: "POST", path: "/api_keys" })
-      expect(error.message).toContain('["id"]')
+      expect(fieldOf(error, "description")).toMatch(/^the body does not match: id: expected /)
+      expect(error.message).not.toContain("seven")
       expect(error.message).not.toContain(apiKeyCreated.key)
       expectNoSecret(error)
     }).pipe(withScript(script))
@@ -320,9 +385,7 @@ describe("MalformedResponse", () => {
         method: "GET",
         path: "/projects/spring-example-302709/operations"
       })
-      expect(error.message).toContain('["operations"]')
-      expect(error.message).toContain('["status"]')
-      expect(error.message).toContain("is missing")
+      expect(fieldOf(error, "description")).toBe("the body does not match: operations.1.status: is missing")
     }).pipe(withScript(script))
   })
 
@@ -344,7 +407,7 @@ describe("MalformedResponse", () => {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.create("ci"))
       expect(error._tag).toBe("MalformedResponse")
-      expect(error.message).toContain('["key"]')
+      expect(fieldOf(error, "description")).toBe("the body does not match: id: is missing; key: is missing")
       expect(error.message).not.toContain(apiKeyCreated.key)
     }).pipe(withScript(script))
   })
@@ -367,8 +430,15 @@ describe("TransportError", () => {
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const error = yield* Effect.flip(projects.page({ limit: 10 }))
-      expect(error).toMatchObject({ _tag: "TransportError", method: "GET", path: "/projects" })
-      expect(typeof error.message).toBe("string")
+      expect(error).toMatchObject({ _tag: "TransportError", method: "GET", route: "/projects", path: "/projects" })
+      expect(fieldOf(error, "description")).toContain("connect ECONNREFUSED 127.0.0.1:443")
+      // a GET is safe to retry; with retries off, the error says it was not retried
+      expect(fieldOf(error, "retryStop")).toEqual({ _tag: "RetriesExhausted", attempts: 1 })
+      const requestId = script.requests[0]?.headers["x-request-id"]
+      expect(fieldOf(error, "requestId")).toBe(requestId)
+      expect(error.message).toBe(
+        `GET /projects: no response: ${fieldOf(error, "description")} (request id ${requestId}); not retried: the retry schedule ended`
+      )
       expect(script.requests).toHaveLength(1)
       expectNoSecret(error)
     }).pipe(withScript(script))
@@ -379,7 +449,11 @@ describe("TransportError", () => {
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.create("ci"))
-      expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
+      expect(error).toMatchObject({ _tag: "TransportError", method: "POST", route: "/api_keys", path: "/api_keys" })
+      expect(fieldOf(error, "description")).toContain("socket hang up")
+      // a POST with no response is not safe to retry: no retryStop, and the message says nothing of retries
+      expect(fieldOf(error, "retryStop")).toBeUndefined()
+      expect(error.message).toMatch(/^POST \/api_keys: no response: .*socket hang up \(request id [0-9a-f-]{36}\)$/)
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
@@ -392,7 +466,18 @@ describe("TransportError", () => {
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const error = yield* Effect.flip(projects.page())
+      expect(fieldOf(error, "description")).toContain(
+        'fetch failed: Headers.append: "Bearer <redacted>" is an invalid header value'
+      )
       expect(error.message).toContain('fetch failed: Headers.append: "Bearer <redacted>" is an invalid header value')
+      // the cause keeps the transport's chain, names and messages, with the key taken out
+      const kept = fieldOf(error, "cause")
+      expect(kept).toBeInstanceOf(Error)
+      expect(kept).toMatchObject({ name: "TypeError", message: "fetch failed" })
+      const inner = (kept as Error).cause
+      expect(inner).toBeInstanceOf(Error)
+      expect((inner as Error).message).toContain('Headers.append: "Bearer <redacted>" is an invalid header value')
+      expect(util.inspect(kept, { depth: 10 })).not.toContain(secret)
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
@@ -442,7 +527,90 @@ describe("InvalidRequest: nothing is sent", () => {
         const projects = yield* Projects.Projects
         const error = yield* Effect.flip(projects.page({ limit }))
         expect(error._tag).toBe("InvalidRequest")
-        expect(error.message).toContain("limit must be an integer from 1 to 400")
+        expect(error.message).toBe("limit: limit must be an integer from 1 to 400")
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
+
+  it.effect("Operations.page with limit 1001: the message names the field and the range", () => {
+    const script = scripted([json(200, { operations: [] })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const error = yield* Effect.flip(operations.page(projectId, { limit: 1001 }))
+      expect(error).toMatchObject({ _tag: "InvalidRequest", message: "limit: limit must be an integer from 1 to 1000" })
+      expect(script.requests).toHaveLength(0)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("ApiKeys.revoke with an id that is not an integer", () => {
+    const script = scripted([json(200, apiKeyCreated)])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      const error = yield* Effect.flip(apiKeys.revoke(1.5 as ApiKeyId))
+      expect(error).toMatchObject({ _tag: "InvalidRequest", message: "key_id: key_id must be an integer" })
+      expect(script.requests).toHaveLength(0)
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Operations.get with a project id or an operation id the API cannot take", () => {
+    const script = scripted([json(200, { operation: { ...operationItem(1), id: operationId } })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const badProject = yield* Effect.flip(operations.get("Spring_Example" as ProjectId, operationId))
+      expect(badProject).toMatchObject({
+        _tag: "InvalidRequest",
+        message: "project_id: project_id must match ^[a-z0-9-]{1,60}$"
+      })
+      const badOperation = yield* Effect.flip(operations.get(projectId, "not-a-uuid" as OperationId))
+      expect(badOperation).toMatchObject({
+        _tag: "InvalidRequest",
+        message: "operation_id: operation_id must be a UUID"
+      })
+      expect(script.requests).toHaveLength(0)
+    }).pipe(withScript(script))
+  })
+
+  const badOrgIds: ReadonlyArray<readonly [string, string]> = [
+    ["upper case", "Acme"],
+    ["an underscore", "acme_org"],
+    ["an empty id", ""],
+    ["61 characters", "o".repeat(61)]
+  ]
+  for (const [label, orgId] of badOrgIds) {
+    it.effect(`Projects.page and Projects.list with an orgId of ${label}`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const projects = yield* Projects.Projects
+        const pageError = yield* Effect.flip(projects.page({ orgId }))
+        const listError = yield* Effect.flip(Stream.runCollect(projects.list({ orgId })))
+        for (const error of [pageError, listError]) {
+          expect(error._tag).toBe("InvalidRequest")
+          expect(error.message).toBe("org_id: org_id must match ^[a-z0-9-]{1,60}$")
+        }
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
+
+  const badTimeouts: ReadonlyArray<readonly [string, Duration.DurationInput]> = [
+    ["0", Duration.zero],
+    ["99 ms", "99 millis"],
+    ["30.001 s", "30001 millis"],
+    ["1 minute", "1 minute"],
+    ["infinity", Duration.infinity]
+  ]
+  for (const [label, timeout] of badTimeouts) {
+    it.effect(`Projects.page and Projects.list with a timeout of ${label}`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const projects = yield* Projects.Projects
+        const pageError = yield* Effect.flip(projects.page({ timeout }))
+        const listError = yield* Effect.flip(Stream.runCollect(projects.list({ timeout })))
+        for (const error of [pageError, listError]) {
+          expect(error._tag).toBe("InvalidRequest")
+          expect(error.message).toBe("timeout: timeout must be an integer from 100 to 30000 (milliseconds)")
+        }
         expect(script.requests).toHaveLength(0)
       }).pipe(withScript(script))
     })
@@ -609,6 +777,43 @@ describe("requests", () => {
       expect(url.searchParams.get("search")).toBe("spring ex&ample")
       expect(url.searchParams.get("cursor")).toBe("a/b")
       expect(url.searchParams.get("limit")).toBe("5")
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Projects.page sends org_id and timeout, in whole milliseconds; the bounds are accepted", () => {
+    const script = scripted([json(200, projectsPage)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      yield* projects.page({ orgId: "org-acme-123", timeout: "2.5 seconds" })
+      yield* projects.page({ orgId: "o".repeat(60), timeout: "100 millis" })
+      yield* projects.page({ timeout: Duration.seconds(30) })
+      yield* projects.page({ timeout: "1234.4 millis" })
+      const queries = script.requests.map((r) => Object.fromEntries(new URL(r.url).searchParams))
+      expect(queries).toEqual([
+        { org_id: "org-acme-123", timeout: "2500" },
+        { org_id: "o".repeat(60), timeout: "100" },
+        { timeout: "30000" },
+        { timeout: "1234" }
+      ])
+    }).pipe(withScript(script))
+  })
+
+  it.effect("Projects.list sends org_id, timeout and search on every page", () => {
+    const script = scripted([
+      json(200, { ...projectsPage, projects: [projectItem("a-1")], pagination: { cursor: "a-1" } }),
+      json(200, { ...projectsPage, projects: [], pagination: { cursor: "a-1-next" } })
+    ])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const all = yield* Stream.runCollect(
+        projects.list({ pageSize: 1, orgId: "org-acme", timeout: "5 seconds", search: "a" })
+      )
+      expect(Chunk.toReadonlyArray(all).map((p) => p.id)).toEqual(["a-1"])
+      const queries = script.requests.map((r) => Object.fromEntries(new URL(r.url).searchParams))
+      expect(queries).toEqual([
+        { limit: "1", search: "a", org_id: "org-acme", timeout: "5000" },
+        { limit: "1", cursor: "a-1", search: "a", org_id: "org-acme", timeout: "5000" }
+      ])
     }).pipe(withScript(script))
   })
 

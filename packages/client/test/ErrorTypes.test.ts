@@ -51,7 +51,7 @@ type Call =
   | UnexpectedStatus
   | MalformedResponse
   | TransportError
-type Read = Call | NotFound | Forbidden | BadRequest
+type Read = Call | NotFound | Forbidden | BadRequest | InvalidRequest
 
 describe("error channels", () => {
   it("every call: 401, 429, 5xx, an unexpected status, a malformed body, no response", () => {
@@ -63,7 +63,7 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<ApiKeys.Service["create"]>>().toEqualTypeOf<ApiKeyCreated>()
     expectTypeOf<Fails<ApiKeys.Service["list"]>>().toEqualTypeOf<Call>()
     expectTypeOf<Succeeds<ApiKeys.Service["list"]>>().toEqualTypeOf<ReadonlyArray<ApiKey>>()
-    expectTypeOf<Fails<ApiKeys.Service["revoke"]>>().toEqualTypeOf<NotFound | Locked | Call>()
+    expectTypeOf<Fails<ApiKeys.Service["revoke"]>>().toEqualTypeOf<InvalidRequest | NotFound | Locked | Call>()
     expectTypeOf<Succeeds<ApiKeys.Service["revoke"]>>().toEqualTypeOf<ApiKeyRevoked>()
   })
 
@@ -76,9 +76,9 @@ describe("error channels", () => {
 
   it("Operations", () => {
     expectTypeOf<Operations.ReadError>().toEqualTypeOf<Read>()
-    expectTypeOf<Fails<Operations.Service["page"]>>().toEqualTypeOf<InvalidRequest | Read>()
+    expectTypeOf<Fails<Operations.Service["page"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Operations.Service["page"]>>().toEqualTypeOf<OperationsPage>()
-    expectTypeOf<Fails<Operations.Service["list"]>>().toEqualTypeOf<InvalidRequest | Read>()
+    expectTypeOf<Fails<Operations.Service["list"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Fails<Operations.Service["get"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Operations.Service["get"]>>().toEqualTypeOf<Operation>()
     expectTypeOf<Fails<Operations.Service["poll"]>>().toEqualTypeOf<Read>()
@@ -91,6 +91,7 @@ describe("error channels", () => {
   })
 
   it("a method's error channel does not include errors of other endpoints", () => {
+    expectTypeOf<InvalidRequest>().not.toExtend<Fails<ApiKeys.Service["list"]>>()
     expectTypeOf<Fails<ApiKeys.Service["list"]>>().not.toEqualTypeOf<Read>()
     expectTypeOf<NotFound>().not.toExtend<Fails<Projects.Service["page"]>>()
     expectTypeOf<Locked>().not.toExtend<Fails<Operations.Service["get"]>>()

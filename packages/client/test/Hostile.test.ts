@@ -5,7 +5,7 @@
  * wrong types, wrong content types, oversized and endless bodies, cycling cursors, foreign ids
  * and hangs; the cases the SDK promises most about are then checked one by one.
  */
-import { ApiKeyId, OperationId } from "@dbplatform/core"
+import { ApiKeyId, Endpoint, MalformedResponse, OperationId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -36,7 +36,7 @@ const callErrors = [
   "MalformedResponse",
   "TransportError"
 ]
-const readErrors = [...callErrors, "NotFound", "Forbidden", "BadRequest"]
+const readErrors = [...callErrors, "InvalidRequest", "NotFound", "Forbidden", "BadRequest"]
 
 const otherOperationId = OperationId.make("0b7d3f10-8d6c-4a11-9e55-3f1c2b8a9d02")
 const createdAt = DateTime.unsafeMake("2022-12-09T08:47:52.20417Z")
@@ -65,7 +65,7 @@ const methods: ReadonlyArray<Method> = [
   {
     name: "ApiKeys.revoke",
     run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.revoke(ApiKeyId.make(165432))),
-    errors: [...callErrors, "NotFound", "Locked"],
+    errors: [...callErrors, "InvalidRequest", "NotFound", "Locked"],
     check: (revoked: { id: number }) => revoked.id === 165432
   },
   {
@@ -82,7 +82,7 @@ const methods: ReadonlyArray<Method> = [
   {
     name: "Operations.page",
     run: Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId, { limit: 10 })),
-    errors: [...readErrors, "InvalidRequest"],
+    errors: readErrors,
     check: (page: { operations: ReadonlyArray<{ project_id: string }> }) =>
       page.operations.length <= 10 && page.operations.every((operation) => operation.project_id === projectId)
   },
@@ -91,7 +91,7 @@ const methods: ReadonlyArray<Method> = [
     run: Effect.flatMap(Operations.Operations, (operations) =>
       Stream.runCollect(operations.list(projectId, { pageSize: 10 }))
     ),
-    errors: [...readErrors, "InvalidRequest"]
+    errors: readErrors
   },
   {
     name: "Operations.get",
@@ -366,8 +366,11 @@ describe("cursors", () => {
         expect(error).toMatchObject({
           _tag: "MalformedResponse",
           status: 200,
-          message: expect.stringContaining('the server sent the cursor "A" a second time, after 3 pages')
+          description: expect.stringContaining('the server sent the cursor "A" a second time, after 3 pages')
         })
+        expect(error instanceof MalformedResponse && error.message).toContain(
+          'the 200 answer cannot be used: the server sent the cursor "A" a second time'
+        )
         expect(script.requests).toHaveLength(3)
         expect(new URL(script.requests[2]!.url).searchParams.get("cursor")).toBe("B")
       }
@@ -409,13 +412,18 @@ describe("cursors", () => {
   it.effect("a page with more items than the limit sent is a MalformedResponse, for pages and streams", () =>
     Effect.gen(function* () {
       const page = Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId, { limit: 5 }))
-      expect(yield* failureOf(page, scripted([pageOfOperations(6, "A")]))).toMatchObject({
+      const pageError = yield* failureOf(page, scripted([pageOfOperations(6, "A")]))
+      expect(pageError).toMatchObject({
         _tag: "MalformedResponse",
-        message: "the page has 6 operations, more than the limit of 5"
+        route: "/projects/{project_id}/operations",
+        description: "the page has 6 operations, more than the limit of 5"
       })
+      expect(pageError?.message).toMatch(
+        /^GET \/projects\/\{project_id\}\/operations: the 200 answer cannot be used: the page has 6 operations, more than the limit of 5 \(request id [0-9a-f-]{36}\)$/
+      )
       expect(yield* failureOf(listProjects, scripted([pageOfProjects(11, "A")]))).toMatchObject({
         _tag: "MalformedResponse",
-        message: "the page has 11 projects, more than the limit of 10"
+        description: "the page has 11 projects, more than the limit of 10"
       })
     })
   )
@@ -439,7 +447,13 @@ describe("bodies", () => {
         Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId)),
         scripted([raw(200, deep)])
       )
-      expect(error?.message).toBe('the 200 response body does not match: ["operation"] expected an object')
+      expect(error).toMatchObject({
+        _tag: "MalformedResponse",
+        description: "the body does not match: operation: expected an object"
+      })
+      expect(error?.message).toContain(
+        "GET /projects/{project_id}/operations/{operation_id}: the 200 answer cannot be used: the body does not match: operation: expected an object"
+      )
     })
   )
 
@@ -453,7 +467,7 @@ describe("bodies", () => {
       )
       expect(error).toMatchObject({
         _tag: "MalformedResponse",
-        message: "the 200 response body is larger than 256 KiB; reading stopped there"
+        description: "the body is larger than 256 KiB; reading stopped there"
       })
       expect(script.requests).toHaveLength(1)
       // What was pulled: the cap, one chunk past it, and what the stream buffers ahead.
@@ -477,7 +491,10 @@ describe("bodies", () => {
           Effect.flatMap(Projects.Projects, (projects) => projects.page()),
           scripted([raw(400, big)])
         )
-        expect(status).toMatchObject({ _tag: "BadRequest", message: "400 Bad Request (GET /projects)" })
+        expect(status).toMatchObject({ _tag: "BadRequest", status: 400, route: "/projects" })
+        expect(status && "code" in status ? status.code : undefined).toBeUndefined()
+        expect(status && "description" in status ? status.description : undefined).toBeUndefined()
+        expect(status?.message).toMatch(/^GET \/projects: 400 Bad Request \(request id [0-9a-f-]{36}\)$/)
       })
   )
 
@@ -489,7 +506,14 @@ describe("bodies", () => {
         decode: ({ n }) => Effect.as(Effect.sleep("5 minutes"), n),
         encode: (n) => Effect.succeed({ n })
       })
-      const fiber = yield* Effect.fork(client.execute({ method: "GET", route: "/slow", errors: [] }, SlowToDecode))
+      const slow = Endpoint.make({
+        name: "Test.slow",
+        method: "GET",
+        route: "/slow",
+        success: SlowToDecode,
+        errors: []
+      })
+      const fiber = yield* Effect.fork(client.execute(slow, {}))
       yield* TestClock.adjust("6 minutes")
       expect(yield* Fiber.join(fiber)).toBe(1)
     }).pipe(Effect.provide(layerFor(scripted([json(200, { n: 1 })]), { requestTimeout: "1 second" })))
@@ -504,10 +528,14 @@ describe("waits never report an operation they did not read", () => {
       for (const name of ["Operations.get", "Operations.poll", "Operations.await"]) {
         const method = methods.find((m) => m.name === name)!
         const error = yield* failureOf(method.run, scripted([json(200, { operation: other })]))
-        expect({ name, error: error?._tag, message: error && "message" in error ? error.message : "" }).toEqual({
+        expect({
+          name,
+          error: error?._tag,
+          description: error && "description" in error ? error.description : ""
+        }).toEqual({
           name,
           error: "MalformedResponse",
-          message: expect.stringContaining(`the answer is about operation ${otherOperationId}`)
+          description: expect.stringContaining(`the answer is about operation ${otherOperationId}`)
         })
       }
     })
@@ -537,7 +565,7 @@ describe("waits never report an operation they did not read", () => {
         scripted([json(200, { operations: [stranger] })])
       )
       expect(error).toMatchObject({ _tag: "MalformedResponse" })
-      expect(error && "message" in error ? error.message : "").toContain('of project "autumn-field-118737"')
+      expect(error && "description" in error ? error.description : "").toContain('of project "autumn-field-118737"')
     })
   )
 

@@ -87,6 +87,11 @@ describe("which failures are sent again", () => {
           const result = yield* Fiber.join(fiber)
           expect(script.requests).toHaveLength(expected ? 2 : 1)
           expect(result._tag).toBe(expected ? "Right" : "Left")
+          // an error not safe to retry says nothing of retries
+          if (result._tag === "Left") {
+            expect((result.left as { readonly retryStop?: unknown }).retryStop).toBeUndefined()
+            expect(result.left.message).not.toMatch(/retried|gave up/)
+          }
         }).pipe(Effect.provide(layerFor(script)))
       })
     }
@@ -99,6 +104,10 @@ describe("which failures are sent again", () => {
       yield* TestClock.adjust("7500 millis")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("ServiceUnavailable")
+      expect(error).toMatchObject({ retryStop: { _tag: "RetriesExhausted", attempts: 5 } })
+      expect(error.message).toBe(
+        `GET /projects: 503 Service Unavailable (request id ${script.requests[0]?.headers["x-request-id"]}); gave up after 5 attempts: the retry schedule ended`
+      )
       expect(script.requests).toHaveLength(5)
     }).pipe(Effect.provide(layerFor(script)))
   })
@@ -112,6 +121,8 @@ describe("which failures are sent again", () => {
       yield* TestClock.adjust("1 second")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("ServiceUnavailable")
+      expect(error).toMatchObject({ retryStop: { _tag: "RetriesExhausted", attempts: 3 } })
+      expect(error.message).toContain("; gave up after 3 attempts: the retry schedule ended")
       expect(script.requests).toHaveLength(3)
     }).pipe(Effect.provide(layerFor(script, { retrySchedule: fixedTwice })))
   })
@@ -134,8 +145,14 @@ describe("Retry-After", () => {
     const script = scripted([raw(429, null, { "retry-after": "120" }), calls.GET.ok])
     return Effect.gen(function* () {
       const error = yield* Effect.flip(calls.GET.run)
-      expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "120" })
-      expect(error.message).toContain("asked to retry in 2m")
+      expect(error).toMatchObject({
+        _tag: "RateLimited",
+        retryAfter: "120",
+        retryStop: { _tag: "RetryAfterTooLong", attempts: 1, askedMillis: 120_000, maxMillis: 60_000 }
+      })
+      expect(error.message).toBe(
+        `GET /projects: 429 Too Many Requests (request id ${script.requests[0]?.headers["x-request-id"]}); not retried: the server asked to retry in 2m, longer than the 1m this client waits`
+      )
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script)))
   })
@@ -144,8 +161,14 @@ describe("Retry-After", () => {
     const script = scripted([raw(423, null, { "retry-after": "20" }), calls.DELETE.ok])
     return Effect.gen(function* () {
       const error = yield* Effect.flip(calls.DELETE.run)
-      expect(error).toMatchObject({ _tag: "Locked", retryAfter: "20" })
-      expect(error.message).toContain("would pass the call's 10s deadline")
+      expect(error).toMatchObject({
+        _tag: "Locked",
+        retryAfter: "20",
+        retryStop: { _tag: "DeadlineReached", attempts: 1, delayMillis: 20_000, deadlineMillis: 10_000 }
+      })
+      expect(error.message).toMatch(
+        /^DELETE \/api_keys\/\{key_id\}: 423 Locked \(request id [0-9a-f-]{36}\); not retried: a retry in 20s would pass the call's 10s deadline$/
+      )
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { deadline: "10 seconds" })))
   })
@@ -170,8 +193,17 @@ describe("timeouts and interruption", () => {
       const fiber = yield* Effect.fork(Effect.flip(calls.POST.run))
       yield* TestClock.adjust("2 seconds")
       const error = yield* Fiber.join(fiber)
-      expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
-      expect(error.message).toContain("no complete response within 2s")
+      expect(error).toMatchObject({
+        _tag: "TransportError",
+        method: "POST",
+        route: "/api_keys",
+        path: "/api_keys",
+        description: "no complete response within 2s; the request was aborted"
+      })
+      expect((error as { readonly retryStop?: unknown }).retryStop).toBeUndefined()
+      expect(error.message).toBe(
+        `POST /api_keys: no response: no complete response within 2s; the request was aborted (request id ${script.requests[0]?.headers["x-request-id"]})`
+      )
       expect(script.signals[0]?.aborted).toBe(true)
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))
@@ -184,7 +216,9 @@ describe("timeouts and interruption", () => {
       yield* TestClock.adjust("5 seconds")
       const error = yield* Fiber.join(fiber)
       expect(error._tag).toBe("TransportError")
+      expect(error).toMatchObject({ retryStop: { _tag: "DeadlineReached", deadlineMillis: 5000 } })
       expect(script.requests.length).toBeGreaterThanOrEqual(2)
+      expect(error).toMatchObject({ retryStop: { attempts: script.requests.length } })
       expect(script.signals.every((signal) => signal.aborted)).toBe(true)
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds", deadline: "5 seconds" })))
   })
@@ -227,7 +261,7 @@ describe("logs", () => {
       expect(lines).toHaveLength(2)
       expect(lines[0]).toMatchObject({
         level: "DEBUG",
-        message: ["retrying GET /projects in 1s"],
+        message: ["retrying Projects.list in 1s"],
         annotations: {
           status: 429,
           delayMillis: 1000,
@@ -288,8 +322,16 @@ describe("deadline and rate limit together", () => {
       yield* TestClock.adjust("2 seconds")
       const [first, second] = yield* Fiber.join(fiber)
       expect(first._tag).toBe("Right")
-      expect(second).toMatchObject({ _tag: "Left", left: { _tag: "TransportError" } })
-      expect(second._tag === "Left" && second.left.message).toContain("not sent")
+      expect(second).toMatchObject({
+        _tag: "Left",
+        left: {
+          _tag: "TransportError",
+          description: "not sent: the call's deadline passed while it waited for the rate limiter"
+        }
+      })
+      expect(second._tag === "Left" && second.left.message).toContain(
+        "POST /api_keys: no response: not sent: the call's deadline passed"
+      )
       // one POST reached the server: the second was never sent
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "1 second" }, deadline: "200 millis" })))

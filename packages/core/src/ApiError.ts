@@ -458,6 +458,8 @@ export interface ErrorResponse {
   readonly requestId?: string | undefined
   /** The `Retry-After` header, if any. */
   readonly retryAfter?: string | undefined
+  /** Why retrying stopped, when it did. */
+  readonly retryStop?: RetryStop | undefined
 }
 
 /**
@@ -485,7 +487,8 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
     status,
     ...(response.message !== undefined && response.message !== "" ? { description: response.message } : {}),
     ...(response.code !== undefined ? { code: response.code } : {}),
-    ...(response.requestId !== undefined ? { requestId: response.requestId } : {})
+    ...(response.requestId !== undefined ? { requestId: response.requestId } : {}),
+    ...(response.retryStop !== undefined ? { retryStop: response.retryStop } : {})
   }
   const retry = response.retryAfter !== undefined ? { retryAfter: response.retryAfter } : {}
   switch (status) {

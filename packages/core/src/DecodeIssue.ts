@@ -16,7 +16,9 @@ import { escapeChar, unprintable } from "./internal/printable.js"
 /**
  * How a message is formatted: `maxIssues` (3 by default) problems at most, the rest summed up as
  * "and more"; `values: "excerpt"` (the default) quotes a refused scalar as a short
- * {@link excerpt}, `"never"` quotes no value (for bodies that may hold a secret).
+ * {@link excerpt}, `"never"` quotes no value (for bodies that may hold a secret): it then says
+ * only what each schema expects, leaving out the messages of schemas and transformations, which
+ * may quote the value they refused.
  *
  * @since 0.2.0
  * @category models
@@ -146,9 +148,12 @@ export const format = (issue: ParseResult.ParseIssue, options: Options = {}): st
     switch (issue._tag) {
       case "Type":
         add(
-          annotatedMessage(issue) ??
-            (issue.message === undefined ? undefined : excerpt(issue.message)) ??
-            `expected ${expectation(issue.ast)}${quote ? `, got ${valueSummary(issue.actual)}` : ""}`
+          quote
+            ? (annotatedMessage(issue) ??
+                (issue.message === undefined ? undefined : excerpt(issue.message)) ??
+                `expected ${expectation(issue.ast)}, got ${valueSummary(issue.actual)}`)
+            : // Messages of schemas and transformations may quote the value (`Unable to decode "…"`).
+              `expected ${expectation(issue.ast)}`
         )
         break
       case "Missing":
@@ -164,7 +169,7 @@ export const format = (issue: ParseResult.ParseIssue, options: Options = {}): st
         visit(issue.issue, path.concat(issue.path))
         break
       case "Composite": {
-        const message = annotatedMessage(issue)
+        const message = quote ? annotatedMessage(issue) : undefined
         if (message !== undefined) {
           add(message)
           break
@@ -179,7 +184,7 @@ export const format = (issue: ParseResult.ParseIssue, options: Options = {}): st
       }
       case "Refinement":
       case "Transformation": {
-        const message = annotatedMessage(issue)
+        const message = quote ? annotatedMessage(issue) : undefined
         if (message === undefined) visit(issue.issue, path)
         else add(message)
         break

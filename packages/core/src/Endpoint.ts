@@ -86,7 +86,7 @@ export type Input<E extends Endpoint> =
     ? Part<"params", P> & Part<"query", Q> & Part<"body", B>
     : never
 
-type Part<K extends string, A> = [A] extends [void]
+type Part<K extends string, A> = [A] extends [undefined]
   ? { readonly [k in K]?: never }
   : {} extends A
     ? { readonly [k in K]?: A }
@@ -120,7 +120,7 @@ export const make = <
   const Errors extends EndpointError = never,
   P = {},
   Q = {},
-  B = void,
+  B = undefined,
   PI extends Readonly<Record<string, string>> = {},
   QI extends Readonly<Record<string, string | undefined>> = {}
 >(options: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Option, Schema } from "effect"
+import { Cause, Duration, Effect, Either, Exit, Option, Schema } from "effect"
 import {
   BadRequest,
   Conflict,
@@ -7,12 +7,22 @@ import {
   fromResponse,
   GeneralError,
   type HttpStatusError,
+  InvalidApiKey,
+  InvalidRequest,
+  isDbPlatformError,
   Locked,
+  MalformedResponse,
   NotFound,
+  Operation,
+  OperationFailed,
+  OperationStillPending,
   RateLimited,
+  RetryStop,
   retryAfterDelay,
   ServerError,
   ServiceUnavailable,
+  TransportError,
+  TypeId,
   Unauthorized,
   UnexpectedStatus
 } from "../src/index.js"
@@ -39,11 +49,15 @@ const table: ReadonlyArray<{
   { status: 302, tag: "UnexpectedStatus", cls: UnexpectedStatus, reason: "HTTP error" }
 ]
 
+const operationsRoute = "/projects/{project_id}/operations"
+const operationsPath = "/projects/spring-example-302709/operations"
+
 describe("fromResponse", () => {
-  it.each(table)("maps $status to $tag", ({ status, tag, cls }) => {
+  it.each(table)("maps $status to $tag", ({ status, tag, cls, reason }) => {
     const error = fromResponse({
       method: "GET",
-      path: "/projects/spring-example-302709/operations",
+      route: operationsRoute,
+      path: operationsPath,
       status,
       code: "E_SOMETHING",
       message: "body message",
@@ -54,25 +68,27 @@ describe("fromResponse", () => {
     expect(error._tag).toBe(tag)
     expect(error.status).toBe(status)
     expect(error.method).toBe("GET")
-    expect(error.path).toBe("/projects/spring-example-302709/operations")
+    expect(error.route).toBe(operationsRoute)
+    expect(error.path).toBe(operationsPath)
     expect(error.code).toBe("E_SOMETHING")
-    expect(error.message).toBe("body message")
+    expect(error.description).toBe("body message")
     expect(error.requestId).toBe("req-123")
+    expect(error.retryStop).toBeUndefined()
+    expect(error.message).toBe(`GET ${operationsRoute}: ${status} ${reason}: body message (request id req-123)`)
   })
 
-  it.each(table)(
-    "synthesizes a message naming $status and the request when the body had none",
-    ({ status, reason }) => {
-      const error = fromResponse({ method: "DELETE", path: "/api_keys/165432", status })
-      expect(error.message).toBe(`${status} ${reason} (DELETE /api_keys/165432)`)
-      expect(error.code).toBeUndefined()
-      expect(error.requestId).toBeUndefined()
-    }
-  )
+  it.each(table)("names the request and $status in the message when the body had none", ({ status, reason }) => {
+    const error = fromResponse({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/165432", status })
+    expect(error.message).toBe(`DELETE /api_keys/{key_id}: ${status} ${reason}`)
+    expect(error.description).toBeUndefined()
+    expect(error.code).toBeUndefined()
+    expect(error.requestId).toBeUndefined()
+  })
 
-  it("synthesizes a message when the body's message is empty, keeping an empty code", () => {
+  it("leaves the description out when the body's message is empty, keeping an empty code", () => {
     const error = fromResponse({
       method: "POST",
+      route: "/api_keys",
       path: "/api_keys",
       status: 409,
       code: "",
@@ -80,48 +96,102 @@ describe("fromResponse", () => {
       requestId: "req-9"
     })
     expect(error).toBeInstanceOf(Conflict)
-    expect(error.message).toBe("409 Conflict (POST /api_keys)")
+    expect(error.description).toBeUndefined()
+    expect(error.message).toBe("POST /api_keys: 409 Conflict (request id req-9)")
     expect(error.code).toBe("")
     expect(error.requestId).toBe("req-9")
   })
 
+  it("has message as a getter, not a field of the error", () => {
+    const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 401, message: "m" })
+    expect(Object.keys(error)).not.toContain("message")
+    expect(error.message).toBe("GET /projects: 401 Unauthorized: m")
+    expect(String(error)).toContain("GET /projects: 401 Unauthorized: m")
+  })
+
+  it("names method, route, status, the server's message and the request id in the message", () => {
+    const error = fromResponse({
+      method: "GET",
+      route: operationsRoute,
+      path: operationsPath,
+      status: 404,
+      code: "PROJECT_NOT_FOUND",
+      message: "project spring-example-302709 not found",
+      requestId: "d7c6f1a0-1111-4a4a-9999-0123456789ab"
+    })
+    expect(error.message).toContain("GET")
+    expect(error.message).toContain(operationsRoute)
+    expect(error.message).toContain("404")
+    expect(error.message).toContain("project spring-example-302709 not found")
+    expect(error.message).toContain("d7c6f1a0-1111-4a4a-9999-0123456789ab")
+    expect(error.message).toBe(
+      `GET ${operationsRoute}: 404 Not Found: project spring-example-302709 not found (request id d7c6f1a0-1111-4a4a-9999-0123456789ab)`
+    )
+  })
+
   it("maps other 5xx statuses to ServerError", () => {
     for (const status of [501, 507, 599]) {
-      const error = fromResponse({ method: "GET", path: "/projects", status })
+      const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status })
       expect(error).toBeInstanceOf(ServerError)
-      expect(error.message).toContain(String(status))
-      expect(error.message).toContain("GET /projects")
+      expect(error.message).toBe(`GET /projects: ${status} HTTP error`)
     }
   })
 
   it("maps other non-2xx statuses to UnexpectedStatus", () => {
     for (const status of [100, 301, 304, 405, 410, 451, 600]) {
-      expect(fromResponse({ method: "GET", path: "/projects", status })).toBeInstanceOf(UnexpectedStatus)
+      const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status })
+      expect(error).toBeInstanceOf(UnexpectedStatus)
+      expect(error.status).toBe(status)
     }
   })
 
   it.each(["30", "Wed, 21 Oct 2015 07:28:00 GMT"])("carries Retry-After %j on 429", (retryAfter) => {
-    const error = fromResponse({ method: "GET", path: "/projects", status: 429, retryAfter })
+    const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 429, retryAfter })
     expect(error).toBeInstanceOf(RateLimited)
     expect((error as RateLimited).retryAfter).toBe(retryAfter)
   })
 
   it("leaves retryAfter undefined on 429 without Retry-After", () => {
-    const error = fromResponse({ method: "GET", path: "/projects", status: 429 })
+    const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 429 })
     expect(error).toBeInstanceOf(RateLimited)
     expect((error as RateLimited).retryAfter).toBeUndefined()
   })
 
   it("carries Retry-After on 503", () => {
-    const error = fromResponse({ method: "POST", path: "/api_keys", status: 503, retryAfter: "5" })
+    const error = fromResponse({ method: "POST", route: "/api_keys", path: "/api_keys", status: 503, retryAfter: "5" })
     expect(error).toBeInstanceOf(ServiceUnavailable)
     expect((error as ServiceUnavailable).retryAfter).toBe("5")
+  })
+
+  it("carries Retry-After on 423", () => {
+    const error = fromResponse({
+      method: "DELETE",
+      route: "/api_keys/{key_id}",
+      path: "/api_keys/1",
+      status: 423,
+      retryAfter: "1"
+    })
+    expect(error).toBeInstanceOf(Locked)
+    expect((error as Locked).retryAfter).toBe("1")
+  })
+
+  it("drops Retry-After on statuses that are not retried for it", () => {
+    const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 500, retryAfter: "5" })
+    expect(error).toBeInstanceOf(ServerError)
+    expect(error).not.toHaveProperty("retryAfter")
+  })
+
+  it("carries the retry stop and says it in the message", () => {
+    const retryStop: RetryStop = { _tag: "RetriesExhausted", attempts: 4 }
+    const error = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 502, retryStop })
+    expect(error.retryStop).toEqual(retryStop)
+    expect(error.message).toBe("GET /projects: 502 Bad Gateway; gave up after 4 attempts: the retry schedule ended")
   })
 
   it.effect("yields errors that can be caught by tag", () =>
     Effect.gen(function* () {
       const retryAfter = yield* Effect.fail(
-        fromResponse({ method: "GET", path: "/projects", status: 429, retryAfter: "2" })
+        fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 429, retryAfter: "2" })
       ).pipe(
         Effect.catchTags({
           RateLimited: (e) => Effect.succeed(e.retryAfter),
@@ -130,7 +200,9 @@ describe("fromResponse", () => {
       )
       expect(retryAfter).toBe("2")
 
-      const error = yield* Effect.flip(Effect.fail(fromResponse({ method: "GET", path: "/x", status: 401 })))
+      const error = yield* Effect.flip(
+        Effect.fail(fromResponse({ method: "GET", route: "/x", path: "/x", status: 401 }))
+      )
       expect(error._tag).toBe("Unauthorized")
     })
   )
@@ -138,13 +210,208 @@ describe("fromResponse", () => {
   it.effect("yields as a failure from Effect.gen", () =>
     Effect.gen(function* () {
       const program = Effect.gen(function* () {
-        return yield* fromResponse({ method: "GET", path: "/projects", status: 404, message: "project not found" })
+        return yield* fromResponse({
+          method: "GET",
+          route: "/projects/{project_id}",
+          path: "/projects/p",
+          status: 404,
+          message: "project not found"
+        })
       })
       const error = yield* Effect.flip(program)
       expect(error).toBeInstanceOf(NotFound)
-      expect(error.message).toBe("project not found")
+      expect(error.description).toBe("project not found")
+      expect(error.message).toBe("GET /projects/{project_id}: 404 Not Found: project not found")
     })
   )
+})
+
+describe("RetryStop", () => {
+  const render = (retryStop: RetryStop) =>
+    new ServiceUnavailable({ method: "POST", route: "/api_keys", path: "/api_keys", status: 503, retryStop }).message
+
+  it.each<[RetryStop, string]>([
+    [
+      { _tag: "RetryAfterTooLong", attempts: 1, askedMillis: 120_000, maxMillis: 30_000 },
+      "; not retried: the server asked to retry in 2m, longer than the 30s this client waits"
+    ],
+    [
+      { _tag: "RetryAfterTooLong", attempts: 3, askedMillis: 90_000, maxMillis: 60_000 },
+      "; gave up after 3 attempts: the server asked to retry in 1m 30s, longer than the 1m this client waits"
+    ],
+    [
+      { _tag: "DeadlineReached", attempts: 1, delayMillis: 850, deadlineMillis: 500 },
+      "; not retried: a retry in 850ms would pass the call's 500ms deadline"
+    ],
+    [
+      { _tag: "DeadlineReached", attempts: 2, delayMillis: 2000, deadlineMillis: 30_000 },
+      "; gave up after 2 attempts: a retry in 2s would pass the call's 30s deadline"
+    ],
+    [{ _tag: "RetriesExhausted", attempts: 1 }, "; not retried: the retry schedule ended"],
+    [{ _tag: "RetriesExhausted", attempts: 5 }, "; gave up after 5 attempts: the retry schedule ended"]
+  ])("renders %o in the message", (retryStop, text) => {
+    expect(render(retryStop)).toBe(`POST /api_keys: 503 Service Unavailable${text}`)
+  })
+
+  it("rounds fractional milliseconds in the message", () => {
+    expect(render({ _tag: "DeadlineReached", attempts: 2, delayMillis: 849.6, deadlineMillis: 1000.2 })).toBe(
+      "POST /api_keys: 503 Service Unavailable; gave up after 2 attempts: a retry in 850ms would pass the call's 1s deadline"
+    )
+  })
+
+  it("comes after the server's message and request id", () => {
+    const error = fromResponse({
+      method: "GET",
+      route: "/projects",
+      path: "/projects",
+      status: 429,
+      message: "slow down",
+      requestId: "req-1",
+      retryStop: { _tag: "RetriesExhausted", attempts: 3 }
+    })
+    expect(error.message).toBe(
+      "GET /projects: 429 Too Many Requests: slow down (request id req-1); gave up after 3 attempts: the retry schedule ended"
+    )
+  })
+
+  it("decodes each case and refuses an unknown tag or a fractional attempt count", () => {
+    const decode = Schema.decodeUnknownEither(RetryStop)
+    expect(Either.isRight(decode({ _tag: "RetriesExhausted", attempts: 2 }))).toBe(true)
+    expect(Either.isRight(decode({ _tag: "DeadlineReached", attempts: 1, delayMillis: 1, deadlineMillis: 2 }))).toBe(
+      true
+    )
+    expect(Either.isRight(decode({ _tag: "RetryAfterTooLong", attempts: 1, askedMillis: 1, maxMillis: 2 }))).toBe(true)
+    expect(Either.isLeft(decode({ _tag: "GaveUp", attempts: 2 }))).toBe(true)
+    expect(Either.isLeft(decode({ _tag: "RetriesExhausted", attempts: 1.5 }))).toBe(true)
+    expect(Either.isLeft(decode({ _tag: "DeadlineReached", attempts: 1, delayMillis: 1 }))).toBe(true)
+  })
+})
+
+describe("MalformedResponse", () => {
+  it("names the request, the status and what is wrong, with the request id", () => {
+    const error = new MalformedResponse({
+      method: "GET",
+      route: operationsRoute,
+      path: operationsPath,
+      status: 200,
+      description: "operations.0.id: expected a UUID",
+      requestId: "req-7"
+    })
+    expect(error).toBeInstanceOf(Error)
+    expect(error._tag).toBe("MalformedResponse")
+    expect(error.message).toBe(
+      `GET ${operationsRoute}: the 200 answer cannot be used: operations.0.id: expected a UUID (request id req-7)`
+    )
+  })
+
+  it("leaves the request id out when there was none", () => {
+    const error = new MalformedResponse({
+      method: "GET",
+      route: "/api_keys",
+      path: "/api_keys",
+      status: 200,
+      description: "expected an array"
+    })
+    expect(error.message).toBe("GET /api_keys: the 200 answer cannot be used: expected an array")
+  })
+})
+
+describe("TransportError", () => {
+  it("names the request and what happened, with the request id and retry stop", () => {
+    const error = new TransportError({
+      method: "GET",
+      route: "/projects",
+      path: "/projects",
+      description: "connection refused",
+      requestId: "req-5",
+      retryStop: { _tag: "RetriesExhausted", attempts: 3 }
+    })
+    expect(error._tag).toBe("TransportError")
+    expect(error.message).toBe(
+      "GET /projects: no response: connection refused (request id req-5); gave up after 3 attempts: the retry schedule ended"
+    )
+  })
+
+  it("keeps its cause and shows it in Cause.pretty (with renderErrorCause)", () => {
+    const cause = new Error("connect ECONNREFUSED 127.0.0.1:443")
+    const error = new TransportError({
+      method: "POST",
+      route: "/api_keys",
+      path: "/api_keys",
+      description: "connection refused",
+      cause
+    })
+    expect(error.cause).toBe(cause)
+    expect(error.message).toBe("POST /api_keys: no response: connection refused")
+    const pretty = Cause.pretty(Cause.fail(error), { renderErrorCause: true })
+    expect(pretty).toContain("POST /api_keys: no response: connection refused")
+    expect(pretty).toContain("[cause]: Error: connect ECONNREFUSED 127.0.0.1:443")
+  })
+
+  it.effect("keeps its cause through a failed Effect", () =>
+    Effect.gen(function* () {
+      const cause = new Error("socket hang up")
+      const exit = yield* Effect.exit(
+        Effect.fail(
+          new TransportError({ method: "GET", route: "/x", path: "/x", description: "connection dropped", cause })
+        )
+      )
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isFailure(exit)) {
+        const failure = Option.getOrThrow(Cause.failureOption(exit.cause))
+        expect(failure.cause).toBe(cause)
+        expect(Cause.pretty(exit.cause, { renderErrorCause: true })).toContain("[cause]: Error: socket hang up")
+      }
+    })
+  )
+})
+
+describe("isDbPlatformError", () => {
+  const operation = Schema.decodeUnknownSync(Operation)({
+    id: "a07f8772-1877-4da9-a939-3a3ae62d1d8d",
+    project_id: "spring-example-302709",
+    branch_id: "br-wispy-meadow-118737",
+    action: "start_compute",
+    status: "failed",
+    failures_count: 1,
+    created_at: "2022-12-09T08:47:52Z",
+    updated_at: "2022-12-09T08:47:56Z"
+  })
+
+  it.each<[string, unknown]>([
+    ...table.map(({ status, tag }): [string, unknown] => [
+      `${tag} (${status})`,
+      fromResponse({ method: "GET", route: "/projects", path: "/projects", status })
+    ]),
+    [
+      "MalformedResponse",
+      new MalformedResponse({ method: "GET", route: "/x", path: "/x", status: 200, description: "bad" })
+    ],
+    ["TransportError", new TransportError({ method: "GET", route: "/x", path: "/x", description: "timeout" })],
+    ["InvalidRequest", new InvalidRequest({ message: "limit must be an integer from 1 to 1000" })],
+    ["InvalidApiKey", new InvalidApiKey({ message: "a line feed (U+000A) at position 65 of 65" })],
+    ["OperationFailed", new OperationFailed({ operation })],
+    ["OperationStillPending", new OperationStillPending({ operation })]
+  ])("is true for %s", (_label, error) => {
+    expect(isDbPlatformError(error)).toBe(true)
+    expect((error as Record<PropertyKey, unknown>)[TypeId]).toBe(TypeId)
+  })
+
+  it.each<[string, unknown]>([
+    ["a plain Error", new Error("boom")],
+    ["an object with only a _tag", { _tag: "NotFound" }],
+    ["an object shaped like an error response", { _tag: "NotFound", status: 404, method: "GET", message: "x" }],
+    ["a tagged error of another library", new (class Other extends Schema.TaggedError<any>()("Other", {}) {})()],
+    ["null", null],
+    ["undefined", undefined],
+    ["a string", "NotFound"]
+  ])("is false for %s", (_label, value) => {
+    expect(isDbPlatformError(value)).toBe(false)
+  })
+
+  it("uses the global symbol @dbplatform/core/DbPlatformError", () => {
+    expect(TypeId).toBe(Symbol.for("@dbplatform/core/DbPlatformError"))
+  })
 })
 
 describe("GeneralError", () => {

@@ -1,7 +1,7 @@
 import * as util from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, Either, Logger, Option, ParseResult, Redacted, Schema } from "effect"
-import { ApiKey, ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CreateApiKeyRequest } from "../src/index.js"
+import { ApiKey, ApiKeyCreated, ApiKeyId, ApiKeyList, ApiKeyRevoked, CreateApiKeyRequest } from "../src/index.js"
 
 /** The readable report of a payload that must not decode. */
 const decodeFailure = <A, I>(schema: Schema.Schema<A, I>, input: unknown): string => {
@@ -118,13 +118,26 @@ describe("ApiKeyList (GET /api_keys)", () => {
 
   it.each([
     ["a string", "165432"],
-    ["zero", 0],
-    ["negative", -1],
-    ["fractional", 1.5]
+    ["fractional", 1.5],
+    ["an unsafe integer", 2 ** 53],
+    ["an unsafe negative integer", -(2 ** 53)],
+    ["not finite", Number.POSITIVE_INFINITY],
+    ["NaN", Number.NaN]
   ])("rejects an id that is %s", (_label, id) => {
     const message = decodeFailure(ApiKey, { ...listPayload[0], id })
     expect(message).toContain('["id"]')
     expect(message).toContain("ApiKeyId")
+  })
+
+  it.each([
+    ["zero", 0],
+    ["negative", -1],
+    ["the largest safe integer", Number.MAX_SAFE_INTEGER],
+    ["the smallest safe integer", Number.MIN_SAFE_INTEGER]
+  ])("accepts an id that is %s (any safe integer)", (_label, id) => {
+    const key = Schema.decodeUnknownSync(ApiKey)({ ...listPayload[0], id })
+    expect(key.id).toBe(id)
+    expect(Schema.is(ApiKeyId)(id)).toBe(true)
   })
 
   it("rejects a non-array answer", () => {

@@ -1,13 +1,12 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { type HttpStatusError, MalformedResponse, UnexpectedStatus } from "@dbplatform/core"
+import { DecodeIssue, Endpoint, type HttpStatusError, InvalidRequest, UnexpectedStatus } from "@dbplatform/core"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import type { AttemptError } from "./retry.js"
 
-/** An error status an endpoint may answer with beyond those of every call. */
-export type ExpectedError = Exclude<HttpStatusError["_tag"], CommonStatusError>
-
-type CommonStatusError = "Unauthorized" | "RateLimited" | "ServerError" | "ServiceUnavailable" | "UnexpectedStatus"
-
-const common: ReadonlySet<string> = new Set<CommonStatusError>([
+/** The error statuses every endpoint may answer with, kept by their own class. */
+const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
   "Unauthorized",
   "RateLimited",
   "ServerError",
@@ -15,64 +14,73 @@ const common: ReadonlySet<string> = new Set<CommonStatusError>([
   "UnexpectedStatus"
 ])
 
+/** Input a schema refuses: an `InvalidRequest` naming each refused field (up to three) and why; nothing is sent. */
+const invalid = (error: ParseResult.ParseError) => new InvalidRequest({ message: DecodeIssue.format(error.issue) })
+
+/** Checks caller input with `schema`, decoding it: a failure is an `InvalidRequest`. */
+export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Effect.Effect<A, InvalidRequest> =>
+  Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid)
+
+/** `value` encoded with `schema` when the endpoint has one (a part left out is `{}`), else nothing. */
+const encodePart = (schema: Schema.Schema<any, any> | undefined, value: unknown) =>
+  schema === undefined ? Effect.succeed(undefined) : Schema.encodeUnknown(schema, { errors: "all" })(value ?? {})
+
 /**
- * One request to the API: its method, its route template relative to the base URL (e.g.
- * `/projects/{project_id}/operations`, also the span's name), the values of the template's
- * parameters (URL-encoded when sent), query parameters (undefined ones left out), a JSON body,
- * and the error statuses of this endpoint beyond those of every call (`errors`, may be empty).
+ * The `HttpClientRequest` of a call to `endpoint`: path parameters, query and body encoded with
+ * the endpoint's schemas (`InvalidRequest` when they refuse the input), the path filled in and
+ * URL-encoded, undefined query values left out, the body as JSON.
  */
-export interface Call<E extends ExpectedError = never> {
-  readonly method: "GET" | "POST" | "DELETE"
-  readonly route: string
-  readonly params?: Readonly<Record<string, string | number>> | undefined
-  readonly query?: Readonly<Record<string, string | number | undefined>> | undefined
-  readonly body?: unknown
-  readonly errors: ReadonlyArray<E>
-}
-
-/** The statuses `call` maps to their own error: those of every call and its `errors`. */
-export const expected = (call: Call<ExpectedError>): ReadonlySet<string> =>
-  call.errors.length === 0 ? common : new Set([...common, ...call.errors])
-
-/** The `HttpClientRequest` of `call`, its path parameters filled in and URL-encoded. */
-export const toRequest = (call: Call<ExpectedError>): HttpClientRequest.HttpClientRequest => {
-  const params = call.params ?? {}
-  const path = call.route.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name]
-    if (value === undefined) throw new Error(`no value for {${name}} in ${call.route}`)
-    return encodeURIComponent(String(value))
-  })
-  const query = Object.entries(call.query ?? {}).flatMap(([key, value]) =>
-    value === undefined ? [] : [[key, String(value)] as const]
+export const toRequest = <E extends Endpoint.Endpoint>(
+  endpoint: E,
+  input: Endpoint.Input<E>
+): Effect.Effect<HttpClientRequest.HttpClientRequest, InvalidRequest> => {
+  // Every part of an `Input` is optional to read: one the endpoint has no schema for is absent.
+  const given: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown } = input
+  return Effect.all([
+    encodePart(endpoint.params, given.params),
+    encodePart(endpoint.query, given.query),
+    encodePart(endpoint.body, given.body)
+  ]).pipe(
+    Effect.mapError(invalid),
+    Effect.map(([params, query, body]) => {
+      const request = HttpClientRequest.make(endpoint.method)(Endpoint.path(endpoint.route, params ?? {})).pipe(
+        HttpClientRequest.setUrlParams(
+          Object.entries((query ?? {}) as Record<string, string | undefined>).flatMap(([key, value]) =>
+            value === undefined ? [] : [[key, value] as const]
+          )
+        )
+      )
+      return body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)
+    })
   )
-  const request = HttpClientRequest.make(call.method)(path).pipe(HttpClientRequest.setUrlParams(query))
-  return call.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, call.body)
 }
 
 /**
- * An error status the call does not expect becomes `UnexpectedStatus`, keeping status, code,
- * message and request id; other errors pass unchanged.
+ * An error status `endpoint` does not answer with becomes `UnexpectedStatus`, keeping status,
+ * code, description, request id and why retrying stopped; other errors pass unchanged.
  */
-export const narrow = <E>(error: AttemptError, statuses: ReadonlySet<string>): E => {
-  if (error._tag === "MalformedResponse" || error._tag === "TransportError" || statuses.has(error._tag)) {
+export const narrow = <E>(endpoint: Endpoint.Endpoint, error: AttemptError | InvalidRequest): E => {
+  if (
+    error._tag === "InvalidRequest" ||
+    error._tag === "MalformedResponse" ||
+    error._tag === "TransportError" ||
+    common.has(error._tag) ||
+    (endpoint.errors as ReadonlyArray<string>).includes(error._tag)
+  ) {
     return error as E
   }
+  const { code, description, method, path, requestId, retryStop, route, status } = error
   return new UnexpectedStatus({
-    method: error.method,
-    path: error.path,
-    status: error.status,
-    message: error.message,
-    ...(error.code !== undefined ? { code: error.code } : {}),
-    ...(error.requestId !== undefined ? { requestId: error.requestId } : {})
+    method,
+    route,
+    path,
+    status,
+    ...(code === undefined ? {} : { code }),
+    ...(description === undefined ? {} : { description }),
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(retryStop === undefined ? {} : { retryStop })
   }) as E
 }
 
-/**
- * A success answer to `call` that decoded but cannot be right: a page longer than the `limit`
- * sent, a cursor already followed, an operation of another id or project.
- */
-export const malformedAnswer = (call: Call<ExpectedError>, message: string): MalformedResponse =>
-  new MalformedResponse({ method: call.method, path: toRequest(call).url, status: 200, message })
-
 /** `text` JSON-quoted, cut to 40 characters: how an error quotes a value a server sent. */
-export const excerpt = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)
+export const excerpt = (text: string): string => JSON.stringify(DecodeIssue.excerpt(text))

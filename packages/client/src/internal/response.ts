@@ -1,23 +1,33 @@
 import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { fromResponse, GeneralError, type HttpStatusError, MalformedResponse, TransportError } from "@dbplatform/core"
+import {
+  DecodeIssue,
+  fromResponse,
+  GeneralError,
+  type HttpStatusError,
+  MalformedResponse,
+  TransportError
+} from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
 import * as Stream from "effect/Stream"
 
 const decodeGeneralError = Schema.decodeUnknownOption(GeneralError)
 
-/** The request line an error names: method and path relative to the base URL, no query. */
-export const describe = (request: HttpClientRequest.HttpClientRequest) => ({
-  method: request.method,
-  path: request.url
-})
+/**
+ * A request as its errors name it: `method`, the endpoint's `route` template, the `path` sent
+ * (relative to the base URL, no query) and the `X-Request-ID` the client sent.
+ */
+export interface Sent {
+  readonly method: string
+  readonly route: string
+  readonly path: string
+  readonly requestId: string
+}
 
 /** Removes the API key from text copied from a server or the transport. */
 export type Scrub = (text: string) => string
@@ -31,35 +41,19 @@ const copied = (scrub: Scrub, text: string): string => {
   return clean.length > maxCopiedText ? `${clean.slice(0, maxCopiedText)}…` : clean
 }
 
-/** A request that got no response becomes a `TransportError` (retried for GET only). */
-export const transportError =
-  (request: HttpClientRequest.HttpClientRequest, requestId: string, scrub: Scrub) =>
-  (error: HttpClientError.HttpClientError): TransportError =>
-    new TransportError({
-      ...describe(request),
-      message: copied(scrub, [error.message, ...causes(error.cause)].join(": ")),
-      requestId
-    })
-
-/** A request not sent at all: the call's deadline passed first (waiting for the rate limiter). */
-export const deadlinePassed = (request: HttpClientRequest.HttpClientRequest, requestId: string): TransportError =>
-  new TransportError({
-    ...describe(request),
-    message: "not sent: the call's deadline passed while it waited for the rate limiter",
-    requestId
-  })
-
-/** A request that got no complete response (status line and body) within `timeout`, and was aborted. */
-export const timeoutError = (
-  request: HttpClientRequest.HttpClientRequest,
-  requestId: string,
-  timeout: Duration.Duration
-): TransportError =>
-  new TransportError({
-    ...describe(request),
-    message: `no complete response within ${Duration.format(timeout)}; the request was aborted`,
-    requestId
-  })
+/**
+ * The transport's error chain, rebuilt with the key removed from every message: each link an
+ * `Error` with the original's name, scrubbed message and `code`, at most 5 deep.
+ */
+const scrubbedCause = (cause: unknown, scrub: Scrub, depth = 0): Error | undefined => {
+  if (depth > 4 || typeof cause !== "object" || cause === null) return undefined
+  const message = "message" in cause && typeof cause.message === "string" ? copied(scrub, cause.message) : ""
+  const inner = scrubbedCause("cause" in cause ? cause.cause : undefined, scrub, depth + 1)
+  const link = new Error(message, inner === undefined ? undefined : { cause: inner })
+  if ("name" in cause && typeof cause.name === "string") link.name = cause.name
+  if ("code" in cause && typeof cause.code === "string") Object.assign(link, { code: cause.code })
+  return link
+}
 
 /** The messages and codes down a cause chain (e.g. `fetch failed: connect ECONNREFUSED`). */
 const causes = (cause: unknown, depth = 0): Array<string> => {
@@ -69,6 +63,33 @@ const causes = (cause: unknown, depth = 0): Array<string> => {
   const here = message ?? code
   return [...(here === undefined ? [] : [here]), ...causes("cause" in cause ? cause.cause : undefined, depth + 1)]
 }
+
+/**
+ * A request that got no response becomes a `TransportError` (retried for GET only), keeping the
+ * transport's error chain as its `cause`, scrubbed of the key.
+ */
+export const transportError =
+  (sent: Sent, scrub: Scrub) =>
+  (error: HttpClientError.HttpClientError): TransportError =>
+    new TransportError({
+      ...sent,
+      description: copied(scrub, [error.message, ...causes(error.cause)].join(": ")),
+      cause: scrubbedCause(error.cause, scrub)
+    })
+
+/** A request not sent at all: the call's deadline passed first (waiting for the rate limiter). */
+export const deadlinePassed = (sent: Sent): TransportError =>
+  new TransportError({
+    ...sent,
+    description: "not sent: the call's deadline passed while it waited for the rate limiter"
+  })
+
+/** A request that got no complete response (status line and body) within `timeout`, and was aborted. */
+export const timeoutError = (sent: Sent, timeout: Duration.Duration): TransportError =>
+  new TransportError({
+    ...sent,
+    description: `no complete response within ${Duration.format(timeout)}; the request was aborted`
+  })
 
 /** A response and its body, read whole. */
 export interface Received {
@@ -135,13 +156,8 @@ const readCapped = (
  * error body up to 64 KiB (past it, dropped: the status decides). A body cut off by the
  * connection is a `TransportError`.
  */
-export const receive = (
-  request: HttpClientRequest.HttpClientRequest,
-  requestId: string,
-  scrub: Scrub,
-  maxBytes: number
-) => {
-  const toTransportError = transportError(request, requestId, scrub)
+export const receive = (sent: Sent, scrub: Scrub, maxBytes: number) => {
+  const toTransportError = transportError(sent, scrub)
   return (
     response: HttpClientResponse.HttpClientResponse
   ): Effect.Effect<Received, MalformedResponse | TransportError> => {
@@ -153,9 +169,9 @@ export const receive = (
         return success
           ? Effect.fail(
               new MalformedResponse({
-                ...describe(request),
+                ...sent,
                 status: response.status,
-                message: `the ${response.status} response body is larger than ${formatBytes(maxBytes)}; reading stopped there`
+                description: `the body is larger than ${formatBytes(maxBytes)}; reading stopped there`
               })
             )
           : Effect.succeed({ response, body: undefined })
@@ -190,22 +206,19 @@ const parseJson = (bytes: Uint8Array): Option.Option<unknown> => {
  * the body, the response's `X-Request-ID` header or else the id the client sent (`requestId`)
  * is kept.
  */
-export const statusError = (
-  request: HttpClientRequest.HttpClientRequest,
-  { body: bytes, response }: Received,
-  requestId: string,
-  scrub: Scrub
-): HttpStatusError => {
+export const statusError = (sent: Sent, { body: bytes, response }: Received, scrub: Scrub): HttpStatusError => {
   const body = Option.getOrUndefined(
     Option.flatMap(bytes === undefined ? Option.none() : parseJson(bytes), decodeGeneralError)
   )
   const text = (value: string | undefined) => (value === undefined ? undefined : copied(scrub, value))
   return fromResponse({
-    ...describe(request),
+    method: sent.method,
+    route: sent.route,
+    path: sent.path,
     status: response.status,
     code: text(body?.code),
     message: text(body?.message),
-    requestId: text(body?.request_id ?? response.headers["x-request-id"] ?? requestId),
+    requestId: text(body?.request_id ?? response.headers["x-request-id"] ?? sent.requestId),
     retryAfter: text(response.headers["retry-after"])
   })
 }
@@ -216,85 +229,23 @@ const maxDetailedBytes = 64 * 1024
 /** At most this many problems are named in a `MalformedResponse`. */
 const maxIssues = 8
 
-/** What a schema expects, in a few words: its identifier or title, or the kind of value. */
-const expectation = (ast: AST.AST): string => {
-  const named = Option.orElse(AST.getIdentifierAnnotation(ast), () => AST.getTitleAnnotation(ast))
-  if (Option.isSome(named)) return named.value
-  switch (ast._tag) {
-    case "TypeLiteral":
-      return "an object"
-    case "TupleType":
-      return "an array"
-    case "Refinement":
-    case "Transformation":
-      return expectation(ast._tag === "Refinement" ? ast.from : ast.to)
-    default: {
-      const text = String(ast)
-      return text.length > 80 ? `${text.slice(0, 80)}…` : text
-    }
-  }
-}
-
-/**
- * What is wrong with a body: one problem per path (at most {@link maxIssues}), with what was
- * expected there. Walks the parse issue, never the value found: a body may be nested thousands
- * deep, and may hold a secret (a created key's value) that must not reach an error message.
- */
-const issues = (issue: ParseResult.ParseIssue): string => {
-  const found = new Map<string, string>()
-  const visit = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>): void => {
-    if (found.size >= maxIssues) return
-    const at = (message: string) => {
-      const key = path.length === 0 ? "body" : path.map((segment) => `[${JSON.stringify(String(segment))}]`).join("")
-      if (!found.has(key)) found.set(key, message)
-    }
-    switch (issue._tag) {
-      case "Pointer":
-        visit(issue.issue, [...path, ...(Array.isArray(issue.path) ? issue.path : [issue.path])])
-        break
-      case "Composite":
-        for (const inner of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) visit(inner, path)
-        break
-      case "Refinement":
-        if (issue.kind === "From") visit(issue.issue, path)
-        else at(`expected ${expectation(issue.ast)}`)
-        break
-      case "Transformation":
-        visit(issue.issue, path)
-        break
-      case "Type":
-        at(issue.message ?? `expected ${expectation(issue.ast)}`)
-        break
-      case "Missing":
-        at("is missing")
-        break
-      case "Unexpected":
-        at("is not expected")
-        break
-      case "Forbidden":
-        at("cannot be decoded synchronously")
-        break
-    }
-  }
-  visit(issue, [])
-  return Array.from(found, ([path, message]) => `${path} ${message}`).join("; ")
-}
-
 /**
  * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the
  * shape becomes a `MalformedResponse` saying what was wrong and where (never what was found).
  */
 export const decodeBody = <A, I, R>(
-  request: HttpClientRequest.HttpClientRequest,
+  sent: Sent,
   { body, response }: Received,
   schema: Schema.Schema<A, I, R>
 ): Effect.Effect<A, MalformedResponse, R> => {
-  const malformed = (message: string) =>
-    new MalformedResponse({ ...describe(request), status: response.status, message })
+  const malformed = (description: string) => new MalformedResponse({ ...sent, status: response.status, description })
   const json = body === undefined ? Option.none() : parseJson(body)
-  if (Option.isNone(json)) return Effect.fail(malformed(`the ${response.status} response body is not JSON`))
+  if (Option.isNone(json)) return Effect.fail(malformed("the body is not JSON"))
+  // The values found are never quoted: a body may hold a created key's value.
   const describeFailure = (error: ParseResult.ParseError) =>
-    Effect.fail(malformed(`the ${response.status} response body does not match: ${issues(error.issue)}`))
+    Effect.fail(
+      malformed(`the body does not match: ${DecodeIssue.format(error.issue, { values: "never", maxIssues })}`)
+    )
   // The first problem stops decoding; a small body is decoded again to name all of them.
   return Schema.decodeUnknown(schema)(json.value).pipe(
     Effect.catchIf(ParseResult.isParseError, (first) =>

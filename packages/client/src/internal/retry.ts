@@ -2,6 +2,7 @@ import {
   fromResponse,
   type HttpStatusError,
   type MalformedResponse,
+  type RetryStop,
   retryAfterDelay,
   TransportError
 } from "@dbplatform/core"
@@ -18,9 +19,9 @@ export type AttemptError = HttpStatusError | MalformedResponse | TransportError
 const idempotent: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
 /**
- * Whether a failed attempt may be sent again (`docs/contract.md` §10.2): 423, 429
- * and 503 said the request was not carried out, so any method; another 5xx or no response
- * leaves it unknown, so only an idempotent method.
+ * Whether a failed attempt may be sent again (`docs/contract.md` §10.2): 423, 429 and 503 said
+ * the request was not carried out, so any method; another 5xx or no response leaves it
+ * unknown, so only an idempotent method.
  */
 export const isRetryable = (method: string, error: AttemptError): boolean => {
   switch (error._tag) {
@@ -37,60 +38,127 @@ export const isRetryable = (method: string, error: AttemptError): boolean => {
 }
 
 /** The wait a failed attempt's `Retry-After` header asks for, if it has a readable one. */
-export const askedDelay = (error: AttemptError, now: number): Option.Option<Duration.Duration> =>
+const askedDelay = (error: AttemptError, now: number): Option.Option<Duration.Duration> =>
   "retryAfter" in error ? retryAfterDelay(error.retryAfter, now) : Option.none()
 
+/** The limits a call's retries keep to. */
+export interface Rules {
+  readonly method: string
+  /** When the call's deadline passes (epoch ms), and how long it is. */
+  readonly deadlineAt: number
+  readonly deadline: Duration.Duration
+  /** The longest `Retry-After` waited for. */
+  readonly maxRetryAfter: Duration.Duration
+  /** No request is sent with less than this much of the deadline left. */
+  readonly minimumRequestTime: Duration.Duration
+}
+
 /**
- * `policy` with each delay raised to what the failed attempt's `Retry-After` asks for and
- * rounded to the millisecond, and its output replaced by that delay: the wait before the next
- * attempt.
+ * What to do after a failed attempt: send it again after `delay`, or stop, with why (`stop`
+ * `undefined`: the error was not safe to retry).
  */
-export const honouringRetryAfter = <Out, R>(
-  policy: Schedule.Schedule<Out, AttemptError, R>
-): Schedule.Schedule<Duration.Duration, AttemptError, R> =>
-  Schedule.intersect(policy, Schedule.identity<AttemptError>()).pipe(
-    Schedule.modifyDelayEffect(([, error], delay) =>
-      Effect.map(Clock.currentTimeMillis, (now) =>
-        Duration.millis(
-          Math.round(
-            Duration.toMillis(
-              Option.match(askedDelay(error, now), {
-                onNone: () => delay,
-                onSome: (asked) => Duration.max(asked, delay)
-              })
-            )
-          )
-        )
-      )
+export type Decision =
+  | {
+      readonly _tag: "Retry"
+      readonly delay: Duration.Duration
+      readonly attempts: number
+      /** The error of the attempt to send again. */
+      readonly error: AttemptError
+    }
+  | { readonly _tag: "Stop"; readonly stop: RetryStop | undefined }
+
+/**
+ * The decision after attempt number `attempts` failed with `error` at `now`, when the retry
+ * schedule asks to wait `scheduled`: not safe to retry stops at once; a `Retry-After` raises the
+ * wait (rounded to the ms), and one longer than `maxRetryAfter` stops; a wait that would leave
+ * less than `minimumRequestTime` of the deadline stops. Pure.
+ */
+export const decide = (
+  rules: Rules,
+  error: AttemptError,
+  attempts: number,
+  scheduled: Duration.Duration,
+  now: number
+): Decision => {
+  if (!isRetryable(rules.method, error)) return { _tag: "Stop", stop: undefined }
+  const asked = askedDelay(error, now)
+  if (Option.isSome(asked) && Duration.greaterThan(asked.value, rules.maxRetryAfter)) {
+    return {
+      _tag: "Stop",
+      stop: {
+        _tag: "RetryAfterTooLong",
+        attempts,
+        askedMillis: Duration.toMillis(asked.value),
+        maxMillis: Duration.toMillis(rules.maxRetryAfter)
+      }
+    }
+  }
+  const delay = Duration.millis(
+    Math.round(Duration.toMillis(Option.match(asked, { onNone: () => scheduled, onSome: Duration.max(scheduled) })))
+  )
+  if (now + Duration.toMillis(delay) + Duration.toMillis(rules.minimumRequestTime) > rules.deadlineAt) {
+    return {
+      _tag: "Stop",
+      stop: {
+        _tag: "DeadlineReached",
+        attempts,
+        delayMillis: Duration.toMillis(delay),
+        deadlineMillis: Duration.toMillis(rules.deadline)
+      }
+    }
+  }
+  return { _tag: "Retry", delay, attempts, error }
+}
+
+/**
+ * `schedule` under the call's {@link Rules}: each recurrence's output is the {@link decide}
+ * decision for the error it was given, its delay the decision's; it stops at the first `Stop`,
+ * or when `schedule` itself ends (its last output is then a `Retry` it did not make).
+ */
+export const policy = <Out, R>(
+  schedule: Schedule.Schedule<Out, AttemptError, R>,
+  rules: Rules
+): Schedule.Schedule<Decision, AttemptError, R> =>
+  Schedule.delays(schedule).pipe(
+    Schedule.intersect(Schedule.count),
+    Schedule.intersect(Schedule.identity<AttemptError>()),
+    Schedule.mapEffect(([[scheduled, recurrence], error]) =>
+      Effect.map(Clock.currentTimeMillis, (now) => decide(rules, error, recurrence + 1, scheduled, now))
     ),
-    Schedule.delays
+    Schedule.whileOutput((decision) => decision._tag === "Retry"),
+    Schedule.modifyDelay((decision, delay) => (decision._tag === "Retry" ? decision.delay : delay))
   )
 
 /**
- * The same error with `note` added to its message, e.g. why it was not retried. The class and
- * every other field are kept.
+ * The error a call fails with once retrying stopped: `error` itself when it was not safe to
+ * retry, else `error` with `retryStop` saying why it was not sent again (the schedule ended when
+ * the last decision was still to retry).
  */
-export const withNote = (error: AttemptError, note: string): AttemptError => {
-  const message = `${error.message}; ${note}`
-  switch (error._tag) {
-    case "MalformedResponse":
-      return error
-    case "TransportError":
-      return new TransportError({
-        method: error.method,
-        path: error.path,
-        message,
-        ...(error.requestId !== undefined ? { requestId: error.requestId } : {})
-      })
-    default:
-      return fromResponse({
-        method: error.method,
-        path: error.path,
-        status: error.status,
-        code: error.code,
-        message,
-        requestId: error.requestId,
-        retryAfter: "retryAfter" in error ? error.retryAfter : undefined
-      })
+export const stopped = (error: AttemptError, last: Decision): AttemptError => {
+  const stop: RetryStop | undefined =
+    last._tag === "Stop" ? last.stop : { _tag: "RetriesExhausted", attempts: last.attempts }
+  if (stop === undefined || error._tag === "MalformedResponse") return error
+  if (error._tag === "TransportError") {
+    const { cause, description, method, path, requestId, route } = error
+    return new TransportError({
+      method,
+      route,
+      path,
+      description,
+      ...(requestId === undefined ? {} : { requestId }),
+      ...(cause === undefined ? {} : { cause }),
+      retryStop: stop
+    })
   }
+  return fromResponse({
+    method: error.method,
+    route: error.route,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    message: error.description,
+    requestId: error.requestId,
+    retryAfter: "retryAfter" in error ? error.retryAfter : undefined,
+    retryStop: stop
+  })
 }

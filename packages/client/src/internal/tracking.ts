@@ -1,82 +1,89 @@
-import { isTerminal, type Operation } from "@dbplatform/core"
-import * as Clock from "effect/Clock"
+import { isTerminal, type Operation, type OperationId } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import * as Stream from "effect/Stream"
-
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import type { OperationRef } from "../Operations.js"
 
 /** An operation to follow: its project and id, and when known its `created_at`. */
 export type Target = OperationRef
 
 /**
- * Reads the state of each of `pending`, in their order, one state per target: a reader never
- * answers for fewer operations, or for others, than it was asked about.
+ * When to read again: on each recurrence of `schedule` (its input the last read), while the
+ * last read is not `done`, and never for a read that would start more than `timeout` after the
+ * first read ended. Outputs its input, so that `Effect.repeat` returns the last read.
  */
-export type Read<E, R> = (pending: ReadonlyArray<Target>) => Effect.Effect<ReadonlyArray<Operation>, E, R>
+export const rounds = <In, R>(
+  schedule: Schedule.Schedule<unknown, In, R>,
+  done: (read: In) => boolean,
+  timeout: Duration.DurationInput | undefined
+): Schedule.Schedule<In, In, R> => {
+  const limit = Duration.decode(timeout ?? Duration.infinity)
+  return schedule.pipe(
+    Schedule.whileInput((read: In) => !done(read)),
+    Schedule.delays,
+    Schedule.intersect(Schedule.elapsed),
+    Schedule.whileOutput(([delay, elapsed]) => Duration.lessThanOrEqualTo(Duration.sum(elapsed, delay), limit)),
+    Schedule.passthrough
+  )
+}
 
-/** A run of rounds: the first round's states, read at once, and the rounds after it. */
-export interface Rounds<E, R> {
-  readonly first: ReadonlyArray<Operation>
-  readonly rest: Stream.Stream<ReadonlyArray<Operation>, E, R>
+/** Every state ended: what ends a wait for many operations. */
+export const allTerminal = (states: ReadonlyArray<Operation>): boolean => states.every(isTerminal)
+
+/** What a {@link Read} answers: one state per target asked about, and the ids to read one by one from now on. */
+export interface Reading {
+  readonly states: ReadonlyArray<Operation>
+  readonly unlisted: HashSet.HashSet<OperationId>
 }
 
 /**
- * Starts following `targets` (duplicates dropped) with a reader `makeRead` makes for this run:
- * reads all of them at once (`first`), then `rest` reads, on each recurrence of `schedule`
- * (its input is the round's states), the ones not yet terminal, and emits every target's state
- * after the round, in the targets' order. `rest` ends after the round in which all are
- * terminal, when the schedule ends, or when its next round would start after `timeout`
- * (counted from the first read).
+ * Reads the state of each of `pending`, one state per target (never fewer, never others);
+ * `unlisted` are the operations a list page did not reach before, to be read one by one.
  */
-export const start = <E, R, RS>(
+export type Read<E, R> = (
+  pending: ReadonlyArray<Target>,
+  unlisted: HashSet.HashSet<OperationId>
+) => Effect.Effect<Reading, E, R>
+
+/** Where a wait is: every operation's last state read, and the ones to read one by one. */
+interface Progress {
+  readonly states: ReadonlyMap<OperationId, Operation>
+  readonly unlisted: HashSet.HashSet<OperationId>
+}
+
+/**
+ * One round of a wait for `targets` (duplicates dropped), to repeat: reads, with `read`, the
+ * targets not yet read or not yet terminal, and answers every target's last state, in the
+ * targets' order. Each wait makes its own.
+ */
+export const round = <E, R>(
   targets: Iterable<Target>,
-  makeRead: () => Read<E, R>,
-  schedule: Schedule.Schedule<unknown, ReadonlyArray<Operation>, RS>,
-  timeout: Duration.DurationInput | undefined
-): Effect.Effect<Rounds<E, R | RS>, E, R> =>
-  Effect.gen(function* () {
-    const unique = [...new Map(Array.from(targets, (target) => [target.id, target])).values()]
-    const read = makeRead()
-    const endAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(timeout ?? Duration.infinity)
-    const first = yield* read(unique)
-    const driver = yield* Schedule.driver(
-      Schedule.delays(schedule).pipe(
-        Schedule.checkEffect((_, delay) =>
-          Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(delay) <= endAt)
+  read: Read<E, R>
+): Effect.Effect<Effect.Effect<ReadonlyArray<Operation>, E, R>> => {
+  const unique = [...new Map(Array.from(targets, (target) => [target.id, target])).values()]
+  return SynchronizedRef.make<Progress>({ states: new Map(), unlisted: HashSet.empty() }).pipe(
+    Effect.map((progress) =>
+      SynchronizedRef.updateAndGetEffect(progress, (last) =>
+        Effect.map(
+          read(
+            unique.flatMap((target) => {
+              const state = last.states.get(target.id)
+              // The last state read stands for the target: it knows its `created_at`.
+              return state === undefined ? [target] : isTerminal(state) ? [] : [state]
+            }),
+            last.unlisted
+          ),
+          (reading): Progress => ({
+            states: new Map([...last.states, ...reading.states.map((state) => [state.id, state] as const)]),
+            unlisted: reading.unlisted
+          })
         )
+      ).pipe(
+        Effect.map((now) => unique.flatMap((target) => Option.toArray(Option.fromNullable(now.states.get(target.id)))))
       )
     )
-    const round = (previous: ReadonlyArray<Operation>) => {
-      const pending = previous.filter((operation) => !isTerminal(operation))
-      return Effect.map(read(pending), (states) => {
-        const byId = new Map(states.map((state) => [state.id, state]))
-        return previous.map((state) => byId.get(state.id) ?? state)
-      })
-    }
-    const rest = Stream.unfoldEffect(first, (previous) =>
-      previous.every(isTerminal)
-        ? Effect.succeed(Option.none())
-        : driver.next(previous).pipe(
-            Effect.matchEffect({
-              onFailure: () => Effect.succeed(Option.none()),
-              onSuccess: () => Effect.map(round(previous), (states) => Option.some([states, states] as const))
-            })
-          )
-    )
-    return { first, rest }
-  })
-
-/** Every round of {@link start} as one stream: the first round's states, then the others'. */
-export const track = <E, R, RS>(
-  ...args: Parameters<typeof start<E, R, RS>>
-): Stream.Stream<ReadonlyArray<Operation>, E, R | RS> =>
-  Stream.unwrap(Effect.map(start(...args), ({ first, rest }) => Stream.concat(Stream.make(first), rest)))
-
-/** The states after the last round of {@link start}. */
-export const lastRound = <E, R, RS>(
-  ...args: Parameters<typeof start<E, R, RS>>
-): Effect.Effect<ReadonlyArray<Operation>, E, R | RS> =>
-  Effect.flatMap(start(...args), ({ first, rest }) => Stream.runFold(rest, first, (_, states) => states))
+  )
+}

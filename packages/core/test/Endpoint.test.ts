@@ -1,0 +1,245 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, ParseResult, Schema, SchemaAST } from "effect"
+import { DecodeIssue, Endpoint } from "../src/index.js"
+
+/** The `{param}` names of a route template, in order. */
+const routeParams = (route: string): ReadonlyArray<string> => Array.from(route.matchAll(/\{(\w+)\}/g), (m) => m[1]!)
+
+/** The field names of a params schema's encoded side (what the route carries). */
+const schemaFields = (schema: Schema.Schema<any, any> | undefined): ReadonlyArray<string> => {
+  if (schema === undefined) return []
+  const ast = SchemaAST.encodedAST(schema.ast)
+  if (!SchemaAST.isTypeLiteral(ast)) throw new Error(`params of ${String(schema)} is not a struct`)
+  return ast.propertySignatures.map((signature) => String(signature.name))
+}
+
+/** The message of a value that must not decode with `schema`, as the SDK formats it. */
+const decodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string => {
+  const result = Schema.decodeUnknownEither(schema)(input)
+  if (Either.isRight(result)) throw new Error(`expected decoding to fail, got ${JSON.stringify(result.right)}`)
+  return DecodeIssue.format(result.left.issue)
+}
+
+/** The message of a value that must not encode with `schema`, as the SDK formats it. */
+const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string => {
+  const result = Schema.encodeUnknownEither(schema)(input)
+  if (Either.isRight(result)) throw new Error(`expected encoding to fail, got ${JSON.stringify(result.right)}`)
+  return DecodeIssue.format(result.left.issue)
+}
+
+describe("Endpoint.all", () => {
+  it("holds the six endpoints in scope, in the contract's order", () => {
+    expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
+      "POST /api_keys",
+      "GET /api_keys",
+      "DELETE /api_keys/{key_id}",
+      "GET /projects",
+      "GET /projects/{project_id}/operations",
+      "GET /projects/{project_id}/operations/{operation_id}"
+    ])
+  })
+
+  it("has unique names", () => {
+    const names = Endpoint.all.map((endpoint) => endpoint.name)
+    expect(new Set(names).size).toBe(names.length)
+    expect(names).toEqual([
+      "ApiKeys.create",
+      "ApiKeys.list",
+      "ApiKeys.revoke",
+      "Projects.list",
+      "Operations.list",
+      "Operations.get"
+    ])
+  })
+
+  it("has unique method and route pairs", () => {
+    const keys = Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)
+    expect(new Set(keys).size).toBe(keys.length)
+  })
+
+  it.each(Endpoint.all.map((endpoint) => [endpoint.name, endpoint] as const))(
+    "%s: every {param} of the route is a field of its params schema, and every field is in the route",
+    (_name, endpoint) => {
+      const inRoute = routeParams(endpoint.route)
+      expect(new Set(inRoute).size).toBe(inRoute.length)
+      expect([...schemaFields(endpoint.params)].sort()).toEqual([...inRoute].sort())
+    }
+  )
+
+  it.each(Endpoint.all.map((endpoint) => [endpoint.name, endpoint] as const))(
+    "%s: routes start with / and have no query",
+    (_name, endpoint) => {
+      expect(endpoint.route.startsWith("/")).toBe(true)
+      expect(endpoint.route).not.toContain("?")
+    }
+  )
+
+  it("declares page limits on the list endpoints that take a limit", () => {
+    expect(Endpoint.listProjects.pageLimits).toEqual({ max: 400, default: 10 })
+    expect(Endpoint.listOperations.pageLimits).toEqual({ max: 1000, default: undefined })
+    expect(Endpoint.listApiKeys.pageLimits).toBeUndefined()
+    expect(Endpoint.getOperation.pageLimits).toBeUndefined()
+  })
+
+  it("declares each endpoint's own error statuses", () => {
+    expect(Endpoint.createApiKey.errors).toEqual(["BadRequest", "Locked"])
+    expect(Endpoint.listApiKeys.errors).toEqual([])
+    expect(Endpoint.revokeApiKey.errors).toEqual(["NotFound", "Locked"])
+    expect(Endpoint.listProjects.errors).toEqual(["BadRequest"])
+    expect(Endpoint.listOperations.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
+    expect(Endpoint.getOperation.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
+  })
+})
+
+describe("Endpoint.path", () => {
+  it("fills each {param} of the route", () => {
+    expect(
+      Endpoint.path(Endpoint.getOperation.route, {
+        project_id: "spring-example-302709",
+        operation_id: "a07f8772-1877-4da9-a939-3a3ae62d1d8d"
+      })
+    ).toBe("/projects/spring-example-302709/operations/a07f8772-1877-4da9-a939-3a3ae62d1d8d")
+    expect(Endpoint.path(Endpoint.revokeApiKey.route, { key_id: "-5" })).toBe("/api_keys/-5")
+    expect(Endpoint.path(Endpoint.listApiKeys.route, {})).toBe("/api_keys")
+  })
+
+  it("URL-encodes the values", () => {
+    expect(Endpoint.path(Endpoint.listOperations.route, { project_id: "a b/../c?d#e%f" })).toBe(
+      "/projects/a%20b%2F..%2Fc%3Fd%23e%25f/operations"
+    )
+    expect(Endpoint.path("/x/{id}", { id: "é\u202e" })).toBe("/x/%C3%A9%E2%80%AE")
+  })
+
+  it("encodes the params a schema encodes", () => {
+    const params = Schema.encodeSync(Endpoint.revokeApiKey.params!)({ key_id: 165432 as never })
+    expect(params).toEqual({ key_id: "165432" })
+    expect(Endpoint.path(Endpoint.revokeApiKey.route, params)).toBe("/api_keys/165432")
+  })
+})
+
+describe("Endpoint.listOperations", () => {
+  const query = Endpoint.listOperations.query!
+
+  it("encodes limit and cursor to strings", () => {
+    expect(Schema.encodeSync(query)({ limit: 10, cursor: "eyJvZmZzZXQiOjEwfQ==" })).toEqual({
+      limit: "10",
+      cursor: "eyJvZmZzZXQiOjEwfQ=="
+    })
+    expect(Schema.encodeSync(query)({})).toEqual({})
+  })
+
+  it("decodes limit from a string", () => {
+    expect(Schema.decodeUnknownSync(query)({ limit: "1000" })).toEqual({ limit: 1000 })
+    expect(Schema.decodeUnknownSync(query)({ limit: "1" })).toEqual({ limit: 1 })
+  })
+
+  it.each([0, 1001, 1.5, -1])("refuses to encode limit %j", (limit) => {
+    expect(encodeFailure(query, { limit })).toBe("limit: limit must be an integer from 1 to 1000")
+  })
+
+  it.each(["0", "1001", "1.5", "", "10x", " 10", "1e3", "-1"])("refuses to decode limit %j", (limit) => {
+    expect(decodeFailure(query, { limit })).toBe("limit: limit must be an integer from 1 to 1000")
+  })
+
+  it("refuses an empty cursor", () => {
+    expect(encodeFailure(query, { cursor: "" })).toBe("cursor: cursor must not be empty")
+  })
+
+  it("refuses a project_id that is not an id", () => {
+    expect(decodeFailure(Endpoint.listOperations.params!, { project_id: "Bad_Project" })).toBe(
+      "project_id: project_id must match ^[a-z0-9-]{1,60}$"
+    )
+  })
+})
+
+describe("Endpoint.listProjects", () => {
+  const query = Endpoint.listProjects.query!
+
+  it("encodes every query parameter to a string", () => {
+    expect(
+      Schema.encodeSync(query)({ limit: 400, cursor: "c", search: "spring", org_id: "org-123", timeout: 30_000 })
+    ).toEqual({ limit: "400", cursor: "c", search: "spring", org_id: "org-123", timeout: "30000" })
+  })
+
+  it.each(["100", "30000", "5000"])("accepts timeout %j", (timeout) => {
+    expect(Schema.decodeUnknownSync(query)({ timeout })).toEqual({ timeout: Number(timeout) })
+  })
+
+  it.each([
+    [{ limit: "401" }, "limit: limit must be an integer from 1 to 400"],
+    [{ limit: "0" }, "limit: limit must be an integer from 1 to 400"],
+    [{ org_id: "Bad_Org" }, "org_id: org_id must match ^[a-z0-9-]{1,60}$"],
+    [{ org_id: "" }, "org_id: org_id must match ^[a-z0-9-]{1,60}$"],
+    [{ timeout: "99" }, "timeout: timeout must be an integer from 100 to 30000 (milliseconds)"],
+    [{ timeout: "30001" }, "timeout: timeout must be an integer from 100 to 30000 (milliseconds)"],
+    [{ timeout: "1.5e3" }, "timeout: timeout must be an integer from 100 to 30000 (milliseconds)"]
+  ])("refuses to decode %j", (input, message) => {
+    expect(decodeFailure(query, input)).toBe(message)
+  })
+
+  it.each([
+    [{ limit: 401 }, "limit: limit must be an integer from 1 to 400"],
+    [{ org_id: "Bad_Org" }, "org_id: org_id must match ^[a-z0-9-]{1,60}$"],
+    [{ timeout: 99 }, "timeout: timeout must be an integer from 100 to 30000 (milliseconds)"],
+    [{ timeout: 30_001 }, "timeout: timeout must be an integer from 100 to 30000 (milliseconds)"]
+  ])("refuses to encode %j", (input, message) => {
+    expect(encodeFailure(query, input)).toBe(message)
+  })
+
+  it("names every refused parameter at once when decoding with errors: all", () => {
+    const result = Schema.decodeUnknownEither(query, { errors: "all" })({
+      limit: "401",
+      org_id: "Bad_Org",
+      timeout: "99"
+    })
+    if (Either.isRight(result)) throw new Error("expected decoding to fail")
+    const message = DecodeIssue.format(result.left.issue)
+    expect(message).toContain("limit: limit must be an integer from 1 to 400")
+    expect(message).toContain("org_id: org_id must match ^[a-z0-9-]{1,60}$")
+    expect(message).toContain("timeout: timeout must be an integer from 100 to 30000 (milliseconds)")
+  })
+
+  it("shows the same message through Effect's own formatter", () => {
+    const result = Schema.decodeUnknownEither(query)({ timeout: "99" })
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isLeft(result)) {
+      expect(ParseResult.TreeFormatter.formatErrorSync(result.left)).toContain(
+        "timeout must be an integer from 100 to 30000 (milliseconds)"
+      )
+    }
+  })
+})
+
+describe("Endpoint.revokeApiKey", () => {
+  const params = Endpoint.revokeApiKey.params!
+
+  it.each([
+    ["-5", -5],
+    ["165432", 165432],
+    ["0", 0]
+  ])("decodes key_id %j", (keyId, id) => {
+    expect(Schema.decodeUnknownSync(params)({ key_id: keyId })).toEqual({ key_id: id })
+  })
+
+  it.each(["12x", "1.5", "", "-", "1e3", " 1", "0x10", "99999999999999999"])("refuses key_id %j", (keyId) => {
+    expect(decodeFailure(params, { key_id: keyId })).toBe("key_id: key_id must be an integer")
+  })
+
+  it("encodes a negative key_id for the path", () => {
+    const encoded = Schema.encodeSync(params)({ key_id: -5 as never })
+    expect(encoded).toEqual({ key_id: "-5" })
+    expect(Endpoint.path(Endpoint.revokeApiKey.route, encoded)).toBe("/api_keys/-5")
+  })
+})
+
+describe("Endpoint.createApiKey", () => {
+  it("has a body and no params or query", () => {
+    expect(Endpoint.createApiKey.body).toBeDefined()
+    expect(Endpoint.createApiKey.params).toBeUndefined()
+    expect(Endpoint.createApiKey.query).toBeUndefined()
+  })
+
+  it("refuses an empty key_name in the body", () => {
+    expect(decodeFailure(Endpoint.createApiKey.body!, { key_name: "  " })).toBe("key_name: key_name must not be empty")
+  })
+})
