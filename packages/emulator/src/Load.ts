@@ -3,9 +3,9 @@
  * create keys on): `clients` concurrent clients, each sending its next request as soon as the
  * previous one is answered, for `duration` (or `requests` each), over the `HttpClient` it is
  * given (the `load` script gives it `NodeHttpClient.layerUndici`, which keeps connections
- * alive). The mix per client,
- * in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20 operations, 2 × one operation,
- * 1 × `POST /api_keys`. At the end one `GET /api_keys` checks that every key created is listed.
+ * alive). The mix per client, in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20
+ * operations, 2 × one operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks
+ * that every key created is listed.
  *
  * Every request is built from core's endpoint table (`Endpoint`): routes, path parameters and
  * queries are encoded by the endpoints' schemas, and the answers of the setup, of the final
@@ -57,11 +57,11 @@ export interface LoadOptions {
  */
 export interface LoadReport {
   readonly clients: number
-  /** Wall-clock time from the first request to the last answer, in milliseconds. */
+  /** Time on the `Clock` from the first request to the last answer, in milliseconds. */
   readonly elapsedMs: number
   /** Requests answered (any status), not counting the setup and final check. */
   readonly answered: number
-  /** Answers by HTTP status. */
+  /** Answers by HTTP status; `"200 malformed"` counts key creations answered 200 with a body that is not a key. */
   readonly byStatus: Readonly<Record<string, number>>
   /** Requests that got no answer (network error), with the first few messages. */
   readonly unanswered: number
