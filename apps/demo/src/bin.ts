@@ -11,11 +11,10 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { DbPlatform } from "@dbplatform/client"
-import { ProjectId } from "@dbplatform/core"
+import { ErrorLine, ProjectId } from "@dbplatform/core"
 import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as HashMap from "effect/HashMap"
@@ -92,27 +91,14 @@ const command = Command.make("dbplatform-demo", { baseUrl, project }, ({ baseUrl
   Option.match(baseUrl, { onNone: () => againstFake(project), onSome: (url) => againstServer(url, project) })
 )
 
-/** One line saying why the demo failed. */
-const reason = (error: unknown): string => {
-  if (ValidationError.isValidationError(error)) return "invalid arguments (see above)"
-  if (ConfigError.isConfigError(error)) {
-    return `configuration: ${String(error)
-      .replace(/^\(|\)$/g, "")
-      .replace(/: "<redacted>"/g, "")}`
-  }
-  if (typeof error === "object" && error !== null) {
-    const tag = "_tag" in error ? `${String(error._tag)}: ` : ""
-    const message = "message" in error ? String(error.message) : String(error)
-    return `${tag}${message}`.replace(/\s+/g, " ")
-  }
-  return String(error)
-}
-
 Command.run(command, { name: "dbplatform-demo", version: "0.1.0" })(process.argv).pipe(
   Effect.catchAllCause((cause) =>
     Effect.sync(() => {
-      const failure = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
-      process.stderr.write(`dbplatform-demo failed: ${reason(failure)}\n`)
+      // @effect/cli has printed what is wrong with the flags, with the help text.
+      const reason = Cause.failureOption(cause).pipe(Option.exists(ValidationError.isValidationError))
+        ? "invalid arguments (see above)"
+        : ErrorLine.fromCause(cause)
+      process.stderr.write(`dbplatform-demo failed: ${reason}\n`)
       process.exitCode = 1
     })
   ),

@@ -156,7 +156,7 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
 }
 
 /**
- * 401: missing, invalid or revoked API key (§5.2, §7). Not safe to retry.
+ * 401: missing, invalid or revoked API key (§5 rule 2, §7). Not safe to retry.
  *
  * @since 0.1.0
  * @category errors

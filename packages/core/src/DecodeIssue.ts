@@ -11,6 +11,7 @@
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as AST from "effect/SchemaAST"
+import { escapeChar, unprintable } from "./internal/printable.js"
 
 /**
  * How a message is formatted: `maxIssues` (3 by default) problems at most, the rest summed up as
@@ -38,12 +39,6 @@ export const excerptLimit = 40
 /** The longest message, in characters: a safety net, messages are shorter. */
 const messageLimit = 400
 
-/** Characters never shown as they are: controls, format characters (bidi), separators, lone surrogates. */
-const unprintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
-
-const escapeCodePoint = (code: number): string =>
-  code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`
-
 /**
  * At most {@link excerptLimit} characters of `text`, with control, format and line-separator
  * characters escaped (`\n`, `\u202e`) and `...` at the end when cut. Reads only the first
@@ -63,14 +58,7 @@ const escapeCodePoint = (code: number): string =>
 export const excerpt = (text: string): string => {
   let out = ""
   for (const char of text.slice(0, 2 * excerptLimit)) {
-    const shown =
-      char === "\n"
-        ? "\\n"
-        : char === "\t"
-          ? "\\t"
-          : unprintable.test(char)
-            ? escapeCodePoint(char.codePointAt(0)!)
-            : char
+    const shown = char === "\n" ? "\\n" : char === "\t" ? "\\t" : unprintable.test(char) ? escapeChar(char) : char
     if (out.length + shown.length > excerptLimit - 3) return `${out}...`
     out += shown
   }

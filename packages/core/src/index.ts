@@ -24,6 +24,14 @@ export * from "./ApiError.js"
 export * as DecodeIssue from "./DecodeIssue.js"
 
 /**
+ * Why a program failed, in one line without secrets (`fromError`, `fromCause`): what the
+ * command-line programs of the project print before they exit 1.
+ *
+ * @since 0.2.0
+ */
+export * as ErrorLine from "./ErrorLine.js"
+
+/**
  * The six endpoints in scope, each declared once (method, route template, schemas of its path
  * parameters, query, body and answer, its error statuses): `Endpoint.listOperations`,
  * `Endpoint.all`... (§4, §10).

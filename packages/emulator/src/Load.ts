@@ -1,17 +1,33 @@
 /**
  * A bounded load test of a running emulator (or any server of the control API v2 you may
  * create keys on): `clients` concurrent clients, each sending its next request as soon as the
- * previous one is answered, for `duration` (or `requests` each), over `fetch` with keep-alive.
- * The mix per client, in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20
+ * previous one is answered, for `duration` (or `requests` each), over the `HttpClient` it is
+ * given (the `load` script gives it `NodeHttpClient.layerUndici`, which keeps connections
+ * alive). The mix per client, in turns of ten requests: 4 × `GET /projects`, 3 × a page of 20
  * operations, 2 × one operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks
  * that every key created is listed.
  *
+ * Every request is built from core's endpoint table (`Endpoint`): routes, path parameters and
+ * queries are encoded by the endpoints' schemas, and the answers of the setup, of the final
+ * check and of each key creation are decoded by them.
+ *
  * @since 0.1.0
  */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { type ApiKeyId, Endpoint, ErrorLine } from "@dbplatform/core"
+import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
+import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 
 /**
  * What to load: the emulator's base URL and an API key, how many clients at once and for how
@@ -41,11 +57,11 @@ export interface LoadOptions {
  */
 export interface LoadReport {
   readonly clients: number
-  /** Wall-clock time from the first request to the last answer, in milliseconds. */
+  /** Time on the `Clock` from the first request to the last answer, in milliseconds. */
   readonly elapsedMs: number
   /** Requests answered (any status), not counting the setup and final check. */
   readonly answered: number
-  /** Answers by HTTP status. */
+  /** Answers by HTTP status; `"200 malformed"` counts key creations answered 200 with a body that is not a key. */
   readonly byStatus: Readonly<Record<string, number>>
   /** Requests that got no answer (network error), with the first few messages. */
   readonly unanswered: number
@@ -85,102 +101,206 @@ export const format = (report: LoadReport): string =>
     `keys created: ${report.keysCreated}, keys listed: ${report.keysListed}`
   ].join("\n")
 
-/** An error of the setup or final check: the load test cannot say anything. */
-class LoadSetupError extends Error {}
+/**
+ * The setup or the final check failed (a request unanswered, not a 200, or an answer that is not
+ * what its endpoint declares; or an account without projects): the load test cannot say anything.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class LoadError extends Data.TaggedError("LoadError")<{ readonly reason: string }> {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/** The parts of a request to an endpoint, as values (before encoding). */
+interface Parts {
+  readonly params?: unknown
+  readonly query?: unknown
+  readonly body?: unknown
+}
 
 /**
- * Runs the load test. Fails only if the setup (listing projects and operations to request) or
- * the final `GET /api_keys` fails; every other failure is counted in the report.
+ * The request `input` makes to `endpoint`, its path parameters, query and body encoded by the
+ * endpoint's schemas, its path relative to the base URL.
+ */
+const requestTo = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E> & Parts) => {
+  const params: Readonly<Record<string, string>> =
+    endpoint.params === undefined ? {} : Schema.encodeSync(endpoint.params)(input.params)
+  const query: Readonly<Record<string, string | undefined>> =
+    endpoint.query === undefined ? {} : Schema.encodeSync(endpoint.query)(input.query ?? {})
+  const request = HttpClientRequest.make(endpoint.method)(Endpoint.path(endpoint.route, params), {
+    urlParams: Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, value] as const]))
+  })
+  return endpoint.body === undefined
+    ? request
+    : HttpClientRequest.bodyUnsafeJson(request, Schema.encodeSync(endpoint.body)(input.body))
+}
+
+/** `METHOD route`, to name a request in a message. */
+const describe = (endpoint: Endpoint.Endpoint) => `${endpoint.method} ${endpoint.route}`
+
+/** Why a request got no answer, in one line: the cause of the transport error when it has one. */
+const unansweredReason = (error: HttpClientError.HttpClientError): string => {
+  const cause: unknown = error.cause
+  return ErrorLine.fromError(
+    Predicate.hasProperty(cause, "cause") && cause.cause !== undefined ? cause.cause : (cause ?? error)
+  )
+}
+
+/** What the clients saw, updated as each answer comes. */
+interface Tally {
+  readonly answered: number
+  readonly byStatus: Readonly<Record<string, number>>
+  readonly unanswered: number
+  readonly unansweredSamples: ReadonlyArray<string>
+  /** Ids of the keys whose creation was answered 200. */
+  readonly created: Chunk.Chunk<ApiKeyId>
+}
+
+const emptyTally: Tally = { answered: 0, byStatus: {}, unanswered: 0, unansweredSamples: [], created: Chunk.empty() }
+
+/** Counts an answer with `status` (`"200"`, or `"200 malformed"` for a key creation whose answer does not decode). */
+const answeredWith =
+  (status: string, created: Option.Option<ApiKeyId>) =>
+  (tally: Tally): Tally => ({
+    ...tally,
+    answered: tally.answered + 1,
+    byStatus: { ...tally.byStatus, [status]: (tally.byStatus[status] ?? 0) + 1 },
+    created: Option.match(created, { onNone: () => tally.created, onSome: (id) => Chunk.append(tally.created, id) })
+  })
+
+/** Counts a request that got no answer; keeps the first five reasons. */
+const unansweredWith =
+  (reason: string) =>
+  (tally: Tally): Tally => ({
+    ...tally,
+    unanswered: tally.unanswered + 1,
+    unansweredSamples:
+      tally.unansweredSamples.length < 5 ? [...tally.unansweredSamples, reason] : tally.unansweredSamples
+  })
+
+/**
+ * Runs the load test with the `HttpClient` in context (e.g. `NodeHttpClient.layerUndici`). Fails
+ * with `LoadError` only if the setup (listing projects and operations to request) or the final
+ * `GET /api_keys` fails; every other failure is counted in the report. Time is read from the
+ * `Clock`: with `duration`, each client sends its next request while the deadline is not past.
  *
  * @since 0.1.0
  */
-export const run = (options: LoadOptions): Effect.Effect<LoadReport, Error> =>
+export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const clients = options.clients ?? 200
     const duration = Duration.toMillis(options.duration ?? "10 seconds")
     const turns = options.requests
-    const headers = { authorization: `Bearer ${Redacted.value(options.apiKey)}`, accept: "application/json" }
-    const getJson = (path: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const response = await fetch(`${options.baseUrl}${path}`, { headers })
-          if (response.status !== 200) throw new LoadSetupError(`GET ${path}: ${response.status}`)
-          return (await response.json()) as any
-        },
-        catch: (error) => (error instanceof Error ? error : new Error(String(error)))
+    // No span and no trace headers per request: the load generator's CPU time is taken from the
+    // server under test when both run on one machine.
+    const http = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.withTracerDisabledWhen(() => true),
+      HttpClient.withTracerPropagation(false)
+    )
+    /** The request to send for `input`: full URL and headers, built once for the requests sent again and again. */
+    const prepared = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E> & Parts) =>
+      requestTo(endpoint, input).pipe(
+        HttpClientRequest.prependUrl(options.baseUrl),
+        HttpClientRequest.bearerToken(options.apiKey),
+        HttpClientRequest.acceptJson
+      )
+
+    /** The 200 answer to a request of the setup or final check, decoded by its endpoint's schema. */
+    const call = <E extends Endpoint.Endpoint>(
+      endpoint: E,
+      input: Endpoint.Input<E> & Parts
+    ): Effect.Effect<Endpoint.Success<E>, LoadError> =>
+      http.execute(prepared(endpoint, input)).pipe(
+        Effect.flatMap(HttpClientResponse.filterStatusOk),
+        Effect.flatMap(HttpClientResponse.schemaBodyJson(endpoint.success)),
+        Effect.scoped,
+        Effect.mapError((error) => new LoadError({ reason: `${describe(endpoint)}: ${ErrorLine.fromError(error)}` }))
+      )
+
+    const projects = (yield* call(Endpoint.listProjects, { query: { limit: Endpoint.projectsPageLimits.max } }))
+      .projects
+    if (projects.length === 0) return yield* new LoadError({ reason: "the account has no project" })
+    // For each project, a page of 20 operations and (when it has one) its newest operation.
+    const targets = yield* Effect.forEach(projects, (project) =>
+      Effect.map(call(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 1 } }), (page) => {
+        const newest = page.operations[0]
+        return {
+          page: prepared(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 20 } }),
+          operation:
+            newest === undefined
+              ? undefined
+              : prepared(Endpoint.getOperation, { params: { project_id: project.id, operation_id: newest.id } })
+        }
       })
+    )
+    const keysBefore = new Set((yield* call(Endpoint.listApiKeys, {})).map((key) => key.id))
+    const listProjects = prepared(Endpoint.listProjects, {})
+    const decodeCreated = HttpClientResponse.schemaBodyJson(Endpoint.createApiKey.success)
 
-    const projects = (yield* getJson("/projects?limit=400")).projects as Array<{ id: string }>
-    const targets: Array<{ project: string; operation: string | undefined }> = []
-    for (const project of projects) {
-      const page = yield* getJson(`/projects/${project.id}/operations?limit=1`)
-      targets.push({ project: project.id, operation: page.operations[0]?.id })
-    }
-    if (targets.length === 0) return yield* Effect.fail(new LoadSetupError("the account has no project"))
-    const keysBefore = new Set(((yield* getJson("/api_keys")) as Array<{ id: number }>).map((key) => key.id))
-
-    const byStatus: Record<string, number> = {}
-    const created: Array<number> = []
-    const unansweredSamples: Array<string> = []
-    let answered = 0
-    let unanswered = 0
-
-    const request = (client: number, turn: number): Promise<void> => {
+    const tally = yield* Ref.make(emptyTally)
+    /** The `turn`th request of `client`, counted in the tally whatever its outcome. */
+    const send = (client: number, turn: number) => {
       const target = targets[(client + turn) % targets.length]!
       const step = turn % 10
-      const init: RequestInit =
-        step === 9
-          ? {
-              method: "POST",
-              headers: { ...headers, "content-type": "application/json" },
-              body: JSON.stringify({ key_name: `load-${client}-${turn}` })
-            }
-          : { headers }
-      const path =
-        step < 4
-          ? "/projects"
+      const creation = step === 9
+      const request = creation
+        ? prepared(Endpoint.createApiKey, { body: { key_name: `load-${client}-${turn}` } })
+        : step < 4
+          ? listProjects
           : step < 7 || target.operation === undefined
-            ? `/projects/${target.project}/operations?limit=20`
-            : step < 9
-              ? `/projects/${target.project}/operations/${target.operation}`
-              : "/api_keys"
-      return fetch(`${options.baseUrl}${path}`, init).then(
-        async (response) => {
-          const body = await response.text()
-          answered += 1
-          byStatus[response.status] = (byStatus[response.status] ?? 0) + 1
-          if (step === 9 && response.status === 200) created.push(JSON.parse(body).id)
-        },
-        (error: unknown) => {
-          unanswered += 1
-          if (unansweredSamples.length < 5) unansweredSamples.push(String((error as any)?.cause ?? error))
-        }
+            ? target.page
+            : target.operation
+      return http.execute(request).pipe(
+        Effect.flatMap((response) =>
+          creation && response.status === 200
+            ? decodeCreated(response).pipe(
+                Effect.match({
+                  onFailure: () => answeredWith("200 malformed", Option.none()),
+                  onSuccess: (key) => answeredWith("200", Option.some(key.id))
+                })
+              )
+            : Effect.as(response.text, answeredWith(String(response.status), Option.none()))
+        ),
+        Effect.scoped,
+        Effect.catchAll((error) => Effect.succeed(unansweredWith(unansweredReason(error)))),
+        Effect.flatMap((update) => Ref.update(tally, update))
       )
     }
 
     const start = yield* Clock.currentTimeMillis
     const deadline = start + duration
-    yield* Effect.forEach(
-      Array.from({ length: clients }, (_, client) => client),
-      (client) =>
-        Effect.promise(async () => {
-          for (let turn = 0; turns === undefined ? Date.now() < deadline : turn < turns; turn++) {
-            await request(client, turn)
-          }
-        }),
-      { concurrency: "unbounded", discard: true }
-    )
+    /** Whether a client that has sent `turn` requests sends another. */
+    const goesOn = (turn: number) =>
+      turns === undefined ? Effect.map(Clock.currentTimeMillis, (now) => now < deadline) : Effect.succeed(turn < turns)
+    const runClient = (client: number, turn = 0): Effect.Effect<void> =>
+      Effect.flatMap(goesOn(turn), (more) =>
+        more
+          ? Effect.zipRight(
+              send(client, turn),
+              Effect.suspend(() => runClient(client, turn + 1))
+            )
+          : Effect.void
+      )
+    yield* Effect.forEach(Chunk.range(0, clients - 1), (client) => runClient(client), {
+      concurrency: "unbounded",
+      discard: true
+    })
     const elapsedMs = (yield* Clock.currentTimeMillis) - start
 
-    const listed = new Set(((yield* getJson("/api_keys")) as Array<{ id: number }>).map((key) => key.id))
+    const listed = new Set((yield* call(Endpoint.listApiKeys, {})).map((key) => key.id))
+    const seen = yield* Ref.get(tally)
+    const created = Chunk.toReadonlyArray(seen.created)
     return {
       clients,
       elapsedMs,
-      answered,
-      byStatus,
-      unanswered,
-      unansweredSamples,
-      requestsPerSecond: answered / (elapsedMs / 1000),
+      answered: seen.answered,
+      byStatus: seen.byStatus,
+      unanswered: seen.unanswered,
+      unansweredSamples: seen.unansweredSamples,
+      requestsPerSecond: seen.answered / (elapsedMs / 1000),
       keysCreated: created.length,
       keysListed: created.filter((id) => listed.has(id) && !keysBefore.has(id)).length
     }

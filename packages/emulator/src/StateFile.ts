@@ -21,6 +21,7 @@
 import { open as openFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import * as FileSystem from "@effect/platform/FileSystem"
+import { DecodeIssue } from "@dbplatform/core"
 import type { FakePlatform } from "@dbplatform/testing"
 import { Snapshot } from "@dbplatform/testing"
 import * as Console from "effect/Console"
@@ -30,7 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import type * as ParseResult from "effect/ParseResult"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
@@ -70,10 +71,8 @@ const encode = Schema.encode(Snapshot.SnapshotFromJson)
 const decodeChange = Schema.decodeEither(Schema.parseJson(Snapshot.SnapshotChange))
 const encodeChange = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange))
 
-const describe = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
-    .join("; ")
+/** What is wrong with a state file or journal line, in core's one formatter of decode issues. */
+const describe = (error: ParseResult.ParseError): string => DecodeIssue.format(error.issue)
 
 /**
  * `snapshot` with `changes` applied in order: each change's record replaces the one with the

@@ -180,6 +180,7 @@ describe("dbplatform-emulator", () => {
 
     const badFlag = await failing(["--rate-limit", "fast"])
     expect(badFlag.code).toBe(1)
+    expect(badFlag.stderr).toContain("dbplatform-emulator failed: invalid arguments (see above)")
 
     const running = await start([])
     const port = new URL(running.baseUrl).port

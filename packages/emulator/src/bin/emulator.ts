@@ -22,6 +22,7 @@ import { Command, Options, ValidationError } from "@effect/cli"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { ErrorLine } from "@dbplatform/core"
 import { type FakePlatform, Seed } from "@dbplatform/testing"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
@@ -154,24 +155,16 @@ const command = Command.make(
     })
 ).pipe(Command.withDescription("Serve the fake control API v2 on a loopback port until stopped"))
 
-/** One line saying why the emulator could not start. */
-const reason = (error: unknown): string => {
-  if (ValidationError.isValidationError(error)) return "invalid arguments (see above)"
-  if (typeof error === "object" && error !== null) {
-    const tag = "_tag" in error ? `${String(error._tag)}: ` : ""
-    const message = "message" in error ? String(error.message) : String(error)
-    return `${tag}${message}`.replace(/\s+/g, " ")
-  }
-  return String(error)
-}
-
 Command.run(command, { name: "dbplatform-emulator", version: "0.1.0" })(process.argv).pipe(
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.void
       : Effect.sync(() => {
-          const failure = Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
-          process.stderr.write(`dbplatform-emulator failed: ${reason(failure)}\n`)
+          // @effect/cli has printed what is wrong with the flags, with the help text.
+          const reason = Cause.failureOption(cause).pipe(Option.exists(ValidationError.isValidationError))
+            ? "invalid arguments (see above)"
+            : ErrorLine.fromCause(cause)
+          process.stderr.write(`dbplatform-emulator failed: ${reason}\n`)
           process.exitCode = 1
         })
   ),

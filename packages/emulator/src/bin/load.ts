@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 /**
  * `pnpm --filter @dbplatform/emulator load [--clients 200] [--seconds 10]`: starts the built
- * emulator (`dist/esm/bin/emulator.js`) as a child process, loads it with `Load.run`, stops it with SIGTERM
- * and prints the report. Exits 1 unless every request was answered 200, every created key is
- * listed, and the emulator shut down cleanly.
+ * emulator (`dist/esm/bin/emulator.js`) as a child process, loads it with `Load.run` over
+ * keep-alive connections (`NodeHttpClient.layerUndici`), stops it with SIGTERM and prints the
+ * report. Exits 1 unless every
+ * request was answered 200, every created key is listed, and the emulator shut down cleanly.
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { ErrorLine } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Load from "../Load.js"
@@ -46,6 +49,8 @@ const main = Effect.gen(function* () {
     clients,
     duration: `${seconds} seconds`
   }).pipe(
+    // undici's own client: keep-alive connections, and about half the CPU time per request of `FetchHttpClient`
+    Effect.provide(NodeHttpClient.layerUndici),
     // a failed run must not leave the emulator behind
     Effect.onError(() => Effect.sync(() => child.kill("SIGTERM")))
   )
@@ -59,7 +64,9 @@ const main = Effect.gen(function* () {
   }
 })
 
-Effect.runPromise(main).catch((error) => {
-  console.error(`load failed: ${error instanceof Error ? error.message : String(error)}`)
-  process.exitCode = 1
+Effect.runPromiseExit(main).then((exit) => {
+  if (exit._tag === "Failure") {
+    console.error(`load failed: ${ErrorLine.fromCause(exit.cause)}`)
+    process.exitCode = 1
+  }
 })
