@@ -25,6 +25,8 @@ import type { OperationFailed, OperationStillPending } from "./Operation.js"
 export const TypeId: unique symbol = Symbol.for("@dbplatform/core/DbPlatformError")
 
 /**
+ * The type of {@link TypeId}.
+ *
  * @since 0.2.0
  * @category type ids
  */
@@ -59,6 +61,8 @@ export const RetryStop = Schema.Union(
 ).annotations({ identifier: "RetryStop" })
 
 /**
+ * A decoded {@link RetryStop}.
+ *
  * @since 0.2.0
  * @category schemas
  */
@@ -147,9 +151,18 @@ const responseMessage = (error: {
  * @category errors
  */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -162,9 +175,18 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
  * @category errors
  */
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -177,9 +199,18 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  * @category errors
  */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -192,9 +223,18 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", Resp
  * @category errors
  */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -207,9 +247,18 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", Respons
  * @category errors
  */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -224,9 +273,18 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
  * @category errors
  */
 export class Locked extends Schema.TaggedError<Locked>()("Locked", RetryableFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -242,9 +300,18 @@ export class Locked extends Schema.TaggedError<Locked>()("Locked", RetryableFiel
  * @category errors
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", RetryableFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -258,9 +325,18 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * @category errors
  */
 export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -277,9 +353,18 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   "ServiceUnavailable",
   RetryableFields
 ) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -293,9 +378,18 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
  * @category errors
  */
 export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method, route and status, the server's message and request id when there were some,
+   * and why retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return responseMessage(this)
   }
@@ -321,9 +415,17 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
   description: Schema.String,
   requestId: Schema.optional(Schema.String)
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method and route, the status, what is wrong with the answer, and the request id.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return `${requestLine(this)}: the ${this.status} answer cannot be used: ${this.description}${requestIdText(this.requestId)}`
   }
@@ -347,9 +449,18 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
   retryStop: Schema.optional(RetryStop),
   cause: Schema.optional(Schema.Defect)
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
-  /** @since 0.2.0 */
+  /**
+   * The method and route, what happened instead of a response, the request id, and why
+   * retrying stopped.
+   *
+   * @since 0.2.0
+   */
   override get message(): string {
     return `${requestLine(this)}: no response: ${this.description}${requestIdText(this.requestId)}${retryText(this.retryStop)}`
   }
@@ -365,7 +476,11 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 }
 
@@ -382,7 +497,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
   message: Schema.String
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 }
 

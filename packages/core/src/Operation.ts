@@ -224,7 +224,11 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
 export class OperationStillPending extends Schema.TaggedError<OperationStillPending>()("OperationStillPending", {
   operation: Operation
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
   override get message(): string {
     return `operation ${this.operation.id} (${this.operation.action}) is still ${this.operation.status}`
@@ -241,7 +245,11 @@ export class OperationStillPending extends Schema.TaggedError<OperationStillPend
 export class OperationFailed extends Schema.TaggedError<OperationFailed>()("OperationFailed", {
   operation: Operation
 }) {
-  /** @since 0.2.0 */
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
   override get message(): string {
     const { action, error, failures_count, id, status } = this.operation
