@@ -11,7 +11,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { DbPlatform } from "@dbplatform/client"
-import { ErrorLine, ProjectId } from "@dbplatform/core"
+import { Endpoint, ErrorLine, ProjectId } from "@dbplatform/core"
 import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
@@ -66,7 +66,7 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
     // the platform is rate limited: the fake answers the first project listing with a 429
     yield* fake.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
       method: "GET",
-      path: "/projects"
+      path: Endpoint.listProjects.route
     })
     const clientFor = client(url)
     yield* tour({ clientFor, projectId: Option.getOrUndefined(projectId) }).pipe(

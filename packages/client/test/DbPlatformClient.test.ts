@@ -745,6 +745,23 @@ describe("requests", () => {
     }).pipe(withScript(script))
   })
 
+  it.effect("key ids are any safe integer: a list with ids 0 and -3 decodes, and -3 is revoked by its id", () => {
+    const item = (id: number) => ({
+      id,
+      name: `key ${id}`,
+      created_at: "2022-11-15T20:13:35Z",
+      last_used_at: null,
+      last_used_from_addr: ""
+    })
+    const script = scripted([json(200, [item(0), item(-3), item(165432)]), json(200, { ...item(-3), revoked: true })])
+    return Effect.gen(function* () {
+      const apiKeys = yield* ApiKeys.ApiKeys
+      expect((yield* apiKeys.list()).map((k) => k.id)).toEqual([0, -3, 165432])
+      expect((yield* apiKeys.revoke(ApiKeyId.make(-3))).id).toBe(-3)
+      expect(script.requests[1]!.url).toBe("http://fake.test/api/v2/api_keys/-3")
+    }).pipe(withScript(script))
+  })
+
   it.effect("the operations cursor is sent URL-encoded in the query", () => {
     const script = scripted([json(200, { operations: [operationItem(1)] })])
     return Effect.gen(function* () {

@@ -245,6 +245,10 @@ for (const [name, target] of targets) {
         expectGeneralError(yield* call("DELETE", `/api_keys/${created.body.id}`), 404)
         expectGeneralError(yield* call("DELETE", "/api_keys/999999999"), 404)
         expectGeneralError(yield* call("DELETE", "/api_keys/abc"), 400)
+        // A key id is any safe integer (§10.3): 0 and negative ids are unknown keys, not malformed ones.
+        expectGeneralError(yield* call("DELETE", "/api_keys/0"), 404)
+        expectGeneralError(yield* call("DELETE", "/api_keys/-7"), 404)
+        expectGeneralError(yield* call("DELETE", "/api_keys/1.5"), 400)
         expectGeneralError(yield* call("POST", "/api_keys", { json: {} }), 400)
         expectGeneralError(yield* call("POST", "/api_keys", { json: { key_name: "x".repeat(65) } }), 400)
         expectGeneralError(yield* call("GET", "/api_keys", { key: created.body.key }), 401)
