@@ -351,13 +351,10 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   return Operations.of({
     page: (projectId, options = {}) => fetch(projectId, options),
     list: (projectId, options = {}) =>
-      paginate(options.pageSize, (limit, cursor, check) =>
-        Effect.map(
-          fetch(projectId, { limit, cursor }, (page) =>
-            check({ items: page.operations, cursor: page.pagination?.cursor })
-          ),
-          (page) => ({ items: page.operations, cursor: page.pagination?.cursor })
-        )
+      paginate(
+        options.pageSize,
+        (limit, cursor, check) => fetch(projectId, { limit, cursor }, check),
+        (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor })
       ),
     get,
     poll,

@@ -123,13 +123,10 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   return Projects.of({
     page: (options = {}) => fetch(options),
     list: ({ pageSize, ...filter } = {}) =>
-      paginate(pageSize, (limit, cursor, check) =>
-        Effect.map(
-          fetch({ ...filter, limit, cursor }, (page) =>
-            check({ items: page.projects, cursor: page.pagination?.cursor })
-          ),
-          (page) => ({ items: page.projects, cursor: page.pagination?.cursor })
-        )
+      paginate(
+        pageSize,
+        (limit, cursor, check) => fetch({ ...filter, limit, cursor }, check),
+        (page: ProjectsPage) => ({ items: page.projects, cursor: page.pagination?.cursor })
       )
   })
 })

@@ -24,39 +24,42 @@ interface Walk {
  * Every item of a cursor-paginated list, newest first, fetching a page only when the consumer
  * pulls and holding one page at a time (`docs/contract.md` §4 rules 1–3, §10.5). `fetch` gets
  * the `limit` (`pageSize`, 100 by default; the endpoint's schema refuses one out of range with
- * `InvalidRequest`, and nothing is sent), the cursor, and a `check` to pass to the call: a full
- * page whose cursor the server already sent in this walk (a server or proxy that would loop,
- * `A → B → A` or `A → A`) fails it with `MalformedResponse`, and no request is sent after the
- * repeat. The walk ends on a page shorter than `pageSize`, an empty page, or a full page
+ * `InvalidRequest`, and nothing is sent), the cursor, and a `check` to pass to the call, which
+ * refuses a full page whose cursor the server already sent in this walk (a server or proxy that
+ * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
+ * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page shorter than `pageSize`, an empty page, or a full page
  * without a cursor.
  */
-export const paginate = <A, E, R>(
+export const paginate = <P, A, E, R>(
   pageSize: number | undefined,
   fetch: (
     limit: number,
     cursor: string | undefined,
-    check: (page: Page<A>) => string | undefined
-  ) => Effect.Effect<Page<A>, E, R>
+    check: (answer: P) => string | undefined
+  ) => Effect.Effect<P, E, R>,
+  toPage: (answer: P) => Page<A>
 ): Stream.Stream<A, E, R> => {
   const limit = pageSize ?? defaultPageSize
   /** The cursor to follow after `page`: none after a short page or one without a cursor. */
   const nextCursor = (page: Page<A>) => (page.items.length < limit ? undefined : page.cursor)
   return Stream.paginateChunkEffect<Walk, A, E, R>({ cursor: undefined, seen: HashSet.empty() }, (walk) =>
     Effect.map(
-      fetch(limit, walk.cursor, (page) => {
-        const next = nextCursor(page)
+      fetch(limit, walk.cursor, (answer) => {
+        const next = nextCursor(toPage(answer))
         return next !== undefined && HashSet.has(walk.seen, next)
           ? `the server sent the cursor ${excerpt(next)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
           : undefined
       }),
-      (page) =>
-        [
+      (answer) => {
+        const page = toPage(answer)
+        return [
           Chunk.fromIterable(page.items),
           Option.map(Option.fromNullable(nextCursor(page)), (cursor) => ({
             cursor,
             seen: HashSet.add(walk.seen, cursor)
           }))
         ] as const
+      }
     )
   )
 }
