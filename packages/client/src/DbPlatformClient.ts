@@ -162,8 +162,9 @@ export interface Options {
   /**
    * A client-side rate limit: at most `limit` requests (retries included) in each
    * `interval`-long window (Effect's `RateLimiter`, fixed window), e.g.
-   * `{ limit: 10, interval: "1 second" }` to stay under the platform's bursts of 40 a second
-   * per route and about 700 a minute. Off by default. A request waits for its turn before its
+   * `{ limit: 10, interval: "1 second" }` to stay under the limits the deployed API publishes
+   * (bursts of 40 a second per route, about 700 a minute per account; observed behaviour,
+   * `docs/contract.md` §10.2: the contract sets none). Off by default. A request waits for its turn before its
    * timeout starts.
    */
   readonly rateLimit?: { readonly limit: number; readonly interval: Duration.DurationInput } | undefined

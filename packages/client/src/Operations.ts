@@ -73,7 +73,10 @@ export type ReadError = CallError | NotFound | Forbidden | BadRequest | InvalidR
  * @since 0.1.0
  */
 export interface PageOptions {
-  /** Operations per page, 1 to 1000. Without it the server answers with all of them at once. */
+  /**
+   * Operations per page, 1 to 1000 (the deployed API's largest page, §10.5). Without it the server
+   * answers with all of them at once (§4 rule 2).
+   */
   readonly limit?: number | undefined
   /** The `pagination.cursor` of the previous page, sent URL-encoded. */
   readonly cursor?: string | undefined

@@ -45,7 +45,7 @@ export interface Filter {
  * @since 0.1.0
  */
 export interface PageOptions extends Filter {
-  /** Projects per page, 1 to 400; the server's default is 10. */
+  /** Projects per page, 1 to 400; the deployed API's default is 10 (observed behaviour, §10.4). */
   readonly limit?: number | undefined
   /** The `pagination.cursor` of the previous page. */
   readonly cursor?: string | undefined

@@ -13,7 +13,8 @@ import { Timestamp } from "./Timestamp.js"
  * list among the fields a real server always sends; the fields a real server also sends
  * are optional, so that a server sending only §2.4 decodes too. Unknown fields are ignored.
  *
- * Units: `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;
+ * Units, which the contract leaves open and the deployed API's reference states (observed
+ * behaviour, §10.4): `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;
  * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18).
  *
  * @since 0.1.0
