@@ -26,7 +26,7 @@ import { validate } from "./internal/call.js"
  * The `ApiKeys` service: create, list and revoke the account's API keys (§2.1–2.3, §3.1). Each
  * method fails with a `CallError` (401, 429, 5xx, an unexpected status, a body that does not
  * decode, or no response); `create` also with `InvalidRequest`, `BadRequest` and `Locked`;
- * `revoke` also with `NotFound` and `Locked`.
+ * `revoke` also with `InvalidRequest`, `NotFound`, `BadRequest` and `Locked`.
  *
  * @since 0.1.0
  */
@@ -44,11 +44,14 @@ export interface Service {
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, CallError>
   /**
    * `DELETE /api_keys/{key_id}`: revokes the key at once and for good; any request with it
-   * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`; an
-   * answer about another key with `MalformedResponse`; an id that is not a safe integer with
-   * `InvalidRequest`, and nothing is sent.
+   * then fails with `Unauthorized`. An unknown or already revoked id fails with `NotFound`, an
+   * id the server refuses with `BadRequest`; an answer about another key with
+   * `MalformedResponse`; an id that is not a safe integer with `InvalidRequest`, and nothing is
+   * sent.
    */
-  readonly revoke: (id: ApiKeyId) => Effect.Effect<ApiKeyRevoked, InvalidRequest | NotFound | Locked | CallError>
+  readonly revoke: (
+    id: ApiKeyId
+  ) => Effect.Effect<ApiKeyRevoked, InvalidRequest | NotFound | BadRequest | Locked | CallError>
 }
 
 /**
@@ -69,7 +72,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   const client = yield* DbPlatformClient
   return ApiKeys.of({
     create: (name) =>
-      validate(CreateApiKeyRequest, { key_name: name }).pipe(
+      validate(Endpoint.createApiKey, CreateApiKeyRequest, { key_name: name }).pipe(
         Effect.flatMap((body) => client.execute(Endpoint.createApiKey, { body }))
       ),
     list: () => client.execute(Endpoint.listApiKeys, {}),

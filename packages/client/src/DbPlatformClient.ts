@@ -52,7 +52,7 @@ import {
   timeoutError,
   transportError
 } from "./internal/response.js"
-import { type AttemptError, policy, type Rules, stopped } from "./internal/retry.js"
+import { type AttemptError, policy, type Rules, resent, stopped } from "./internal/retry.js"
 import { version } from "./internal/version.js"
 
 export type {
@@ -238,8 +238,10 @@ const anyAnswer = (): undefined => undefined
  * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header.
  *
  * Each call is one span, kind `client`, named after its endpoint (e.g. `Operations.list`), with
- * `http.request.method`, `http.route` (the template), `dbplatform.request_id`,
- * `http.response.status_code` and `http.request.resend_count` (0 unless retried). The
+ * `http.request.method`, `url.template` (the route template), `dbplatform.request_id`,
+ * `http.request.resend_count` (0 unless retried) and how the call ended: the last response's
+ * `http.response.status_code`, or `error.type` (`TransportError`, `InvalidRequest`) when there
+ * was none. The
  * platform's own per-request `http.client` span is turned off: it would show each request twice,
  * and its exit keeps the request with its `Authorization` header. The call's span is
  * propagated instead (`traceparent`, `b3`), unless `HttpClient.withTracerPropagation` turned
@@ -290,9 +292,11 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
     /**
      * One attempt: sends `request` unless less than 100 ms of the deadline is left, reads the
      * response within the request timeout, and decodes and checks a 200 answer. The timeout
-     * covers the response and its body; decoding comes after it.
+     * covers the response and its body; decoding comes after it. A resent attempt is logged at
+     * Debug, with the status that made it and the wait before it.
      */
     const attempt = <A>(
+      name: string,
       request: HttpClientRequest.HttpClientRequest,
       sent: Sent,
       rules: Rules,
@@ -300,10 +304,24 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
       check: (answer: A) => string | undefined
     ): Effect.Effect<A, AttemptError> =>
       Effect.gen(function* () {
-        const { recurrence } = yield* Schedule.CurrentIterationMetadata
+        const { output, recurrence } = yield* Schedule.CurrentIterationMetadata
+        const retry = resent(output)
         const left = Duration.millis(rules.deadlineAt - (yield* Clock.currentTimeMillis))
-        // The wait for the rate limiter can use up the deadline: then the request is not sent.
-        if (Duration.lessThan(left, minimumRequestTime)) return yield* Effect.fail(deadlinePassed(sent))
+        // The wait for the rate limiter can use up the deadline: then the request is not sent,
+        // and the call fails as the attempt before it did.
+        if (Duration.lessThan(left, minimumRequestTime)) {
+          return yield* Effect.fail(retry === undefined ? deadlinePassed(sent) : retry.error)
+        }
+        if (retry !== undefined) {
+          yield* Effect.logDebug(`retrying ${name} after ${Duration.format(retry.delay)}`).pipe(
+            Effect.annotateLogs({
+              status: "status" in retry.error ? retry.error.status : "no response",
+              delayMillis: Duration.toMillis(retry.delay),
+              attempt: retry.attempts,
+              requestId: sent.requestId
+            })
+          )
+        }
         yield* Effect.annotateCurrentSpan("http.request.resend_count", recurrence)
         const timeout = Duration.min(requestTimeout, left)
         const received = yield* traced(request).pipe(
@@ -313,13 +331,13 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
           Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(sent, timeout) })
         )
         const { status } = received.response
-        yield* Effect.annotateCurrentSpan("http.response.status_code", status)
         if (status < 200 || status >= 300) return yield* Effect.fail(statusError(sent, received, scrub))
         const answer = yield* decodeBody(sent, received, schema)
         const problem = check(answer)
-        return problem === undefined
-          ? answer
-          : yield* Effect.fail(new MalformedResponse({ ...sent, status, description: problem }))
+        if (problem !== undefined)
+          return yield* Effect.fail(new MalformedResponse({ ...sent, status, description: problem }))
+        yield* Effect.annotateCurrentSpan("http.response.status_code", status)
+        return answer
       })
 
     const execute = <const E extends Endpoint.Endpoint>(
@@ -344,28 +362,20 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
           maxRetryAfter,
           minimumRequestTime
         }
-        const retries = policy(retrySchedule, rules).pipe(
-          Schedule.tapOutput((decision) =>
-            decision._tag === "Retry"
-              ? Effect.logDebug(`retrying ${endpoint.name} in ${Duration.format(decision.delay)}`).pipe(
-                  Effect.annotateLogs({
-                    status: "status" in decision.error ? decision.error.status : "no response",
-                    delayMillis: Duration.toMillis(decision.delay),
-                    attempt: decision.attempts,
-                    requestId: sent.requestId
-                  })
-                )
-              : Effect.void
-          )
-        )
-        return yield* limit(attempt(request, sent, rules, endpoint.success, check)).pipe(
-          Effect.retryOrElse(retries, (error, last) => Effect.fail(stopped(error, last)))
+        return yield* limit(attempt(endpoint.name, request, sent, rules, endpoint.success, check)).pipe(
+          Effect.retryOrElse(policy(retrySchedule, rules), (error, last) => Effect.fail(stopped(error, last)))
         )
       }).pipe(
         Effect.mapError((error) => narrow<ExecuteError<E>>(endpoint, error)),
+        // The span shows how the call ended: the last status, or why there was none.
+        Effect.tapError((error: ExecuteError<Endpoint.Endpoint>) =>
+          "status" in error
+            ? Effect.annotateCurrentSpan("http.response.status_code", error.status)
+            : Effect.annotateCurrentSpan("error.type", error._tag)
+        ),
         Effect.withSpan(endpoint.name, {
           kind: "client",
-          attributes: { "http.request.method": endpoint.method, "http.route": endpoint.route }
+          attributes: { "http.request.method": endpoint.method, "url.template": endpoint.route }
         })
       )
 

@@ -330,18 +330,18 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
 
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
-    Stream.repeatEffectWithSchedule(
-      get(projectId, operationId),
-      rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout)
+    Stream.unwrap(
+      Effect.map(rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout), (schedule) =>
+        Stream.repeatEffectWithSchedule(get(projectId, operationId), schedule)
+      )
     )
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
     Stream.unwrap(
-      Effect.map(round(operations, read), (next) =>
-        Stream.repeatEffectWithSchedule(
-          next,
-          rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout)
-        )
+      Effect.zipWith(
+        round(operations, read),
+        rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout),
+        Stream.repeatEffectWithSchedule
       )
     ).pipe(
       Stream.mapAccum(new Map<OperationId, Operation["status"]>(), (seen, states) => {
@@ -362,10 +362,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     get,
     poll,
     await: (projectId, operationId, options = {}) =>
-      get(projectId, operationId).pipe(
-        Effect.repeat(
-          rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout ?? defaultAwaitTimeout)
-        ),
+      rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout ?? defaultAwaitTimeout).pipe(
+        Effect.flatMap((schedule) => Effect.repeat(get(projectId, operationId), schedule)),
         Effect.flatMap((operation) => {
           if (isSucceeded(operation)) return Effect.succeed(operation)
           return Effect.fail(
@@ -374,13 +372,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         })
       ),
     awaitAll: (operations, options = {}) =>
-      round(operations, read).pipe(
-        Effect.flatMap((next) =>
-          Effect.repeat(
-            next,
-            rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout)
-          )
-        ),
+      Effect.zipWith(
+        round(operations, read),
+        rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout),
+        (next, schedule) => Effect.repeat(next, schedule)
+      ).pipe(
+        Effect.flatten,
         Effect.map((states) => ({
           operations: states,
           succeeded: states.filter(isSucceeded),

@@ -481,6 +481,27 @@ describe("TransportError", () => {
       expectNoSecret(error)
     }).pipe(withScript(script))
   })
+
+  it.effect("a body repeating the key many times leaves no part of it, wherever the message is cut", () => {
+    // Each copy shortens once scrubbed: a cut made before scrubbing would bring a split copy into the kept text.
+    const key = `dbp_${"l0ngk3y".repeat(28)}`
+    const message = `${key} `.repeat(300)
+    const script = scripted([json(401, { code: "", message })])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const error = yield* Effect.flip(projects.page())
+      const description = fieldOf(error, "description") as string
+      expect(description.length).toBeLessThanOrEqual(501)
+      expect(description).toMatch(/^<redacted> <redacted> /)
+      for (const text of [description, error.message, JSON.stringify(error)]) {
+        expect(text).not.toContain(key.slice(0, 8))
+      }
+    }).pipe(
+      Effect.provide(
+        Layer.orDie(DbPlatform.layer({ baseUrl, apiKey: Redacted.make(key) }).pipe(Layer.provide(script.layer)))
+      )
+    )
+  })
 })
 
 // --- input refused before sending ------------------------------------------------------------
@@ -527,7 +548,7 @@ describe("InvalidRequest: nothing is sent", () => {
         const projects = yield* Projects.Projects
         const error = yield* Effect.flip(projects.page({ limit }))
         expect(error._tag).toBe("InvalidRequest")
-        expect(error.message).toBe("limit: limit must be an integer from 1 to 400")
+        expect(error.message).toBe("GET /projects: limit: must be an integer from 1 to 400")
         expect(script.requests).toHaveLength(0)
       }).pipe(withScript(script))
     })
@@ -538,7 +559,10 @@ describe("InvalidRequest: nothing is sent", () => {
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const error = yield* Effect.flip(operations.page(projectId, { limit: 1001 }))
-      expect(error).toMatchObject({ _tag: "InvalidRequest", message: "limit: limit must be an integer from 1 to 1000" })
+      expect(error).toMatchObject({
+        _tag: "InvalidRequest",
+        message: "GET /projects/{project_id}/operations: limit: must be an integer from 1 to 1000"
+      })
       expect(script.requests).toHaveLength(0)
     }).pipe(withScript(script))
   })
@@ -548,7 +572,10 @@ describe("InvalidRequest: nothing is sent", () => {
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const error = yield* Effect.flip(apiKeys.revoke(1.5 as ApiKeyId))
-      expect(error).toMatchObject({ _tag: "InvalidRequest", message: "key_id: key_id must be an integer" })
+      expect(error).toMatchObject({
+        _tag: "InvalidRequest",
+        message: "DELETE /api_keys/{key_id}: key_id: must be an integer"
+      })
       expect(script.requests).toHaveLength(0)
     }).pipe(withScript(script))
   })
@@ -560,12 +587,12 @@ describe("InvalidRequest: nothing is sent", () => {
       const badProject = yield* Effect.flip(operations.get("Spring_Example" as ProjectId, operationId))
       expect(badProject).toMatchObject({
         _tag: "InvalidRequest",
-        message: "project_id: project_id must match ^[a-z0-9-]{1,60}$"
+        message: "GET /projects/{project_id}/operations/{operation_id}: project_id: must be 1 to 60 of a-z, 0-9 and -"
       })
       const badOperation = yield* Effect.flip(operations.get(projectId, "not-a-uuid" as OperationId))
       expect(badOperation).toMatchObject({
         _tag: "InvalidRequest",
-        message: "operation_id: operation_id must be a UUID"
+        message: "GET /projects/{project_id}/operations/{operation_id}: operation_id: must be a UUID"
       })
       expect(script.requests).toHaveLength(0)
     }).pipe(withScript(script))
@@ -586,7 +613,7 @@ describe("InvalidRequest: nothing is sent", () => {
         const listError = yield* Effect.flip(Stream.runCollect(projects.list({ orgId })))
         for (const error of [pageError, listError]) {
           expect(error._tag).toBe("InvalidRequest")
-          expect(error.message).toBe("org_id: org_id must match ^[a-z0-9-]{1,60}$")
+          expect(error.message).toBe("GET /projects: org_id: must be 1 to 60 of a-z, 0-9 and -")
         }
         expect(script.requests).toHaveLength(0)
       }).pipe(withScript(script))
@@ -609,7 +636,7 @@ describe("InvalidRequest: nothing is sent", () => {
         const listError = yield* Effect.flip(Stream.runCollect(projects.list({ timeout })))
         for (const error of [pageError, listError]) {
           expect(error._tag).toBe("InvalidRequest")
-          expect(error.message).toBe("timeout: timeout must be an integer from 100 to 30000 (milliseconds)")
+          expect(error.message).toBe("GET /projects: timeout: must be an integer from 100 to 30000 (milliseconds)")
         }
         expect(script.requests).toHaveLength(0)
       }).pipe(withScript(script))

@@ -63,7 +63,9 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<ApiKeys.Service["create"]>>().toEqualTypeOf<ApiKeyCreated>()
     expectTypeOf<Fails<ApiKeys.Service["list"]>>().toEqualTypeOf<Call>()
     expectTypeOf<Succeeds<ApiKeys.Service["list"]>>().toEqualTypeOf<ReadonlyArray<ApiKey>>()
-    expectTypeOf<Fails<ApiKeys.Service["revoke"]>>().toEqualTypeOf<InvalidRequest | NotFound | Locked | Call>()
+    expectTypeOf<Fails<ApiKeys.Service["revoke"]>>().toEqualTypeOf<
+      InvalidRequest | NotFound | BadRequest | Locked | Call
+    >()
     expectTypeOf<Succeeds<ApiKeys.Service["revoke"]>>().toEqualTypeOf<ApiKeyRevoked>()
   })
 

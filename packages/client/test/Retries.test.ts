@@ -261,7 +261,7 @@ describe("logs", () => {
       expect(lines).toHaveLength(2)
       expect(lines[0]).toMatchObject({
         level: "DEBUG",
-        message: ["retrying Projects.list in 1s"],
+        message: ["retrying Projects.list after 1s"],
         annotations: {
           status: 429,
           delayMillis: 1000,
@@ -272,6 +272,30 @@ describe("logs", () => {
       expect(lines[1]).toMatchObject({ level: "DEBUG", annotations: { status: 502, attempt: 2 } })
     }).pipe(
       Effect.provide(layerFor(script)),
+      Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+      Logger.withMinimumLogLevel(LogLevel.All)
+    )
+  })
+})
+
+describe("logs when the schedule ends", () => {
+  it.effect("a retry schedule that ends logs only the retries it made", () => {
+    const script = scripted([raw(503, null)])
+    const lines: Array<unknown> = []
+    const logger = Logger.make(({ message }) => {
+      lines.push(message)
+    })
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* TestClock.adjust("10 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(script.requests).toHaveLength(3)
+      expect(lines).toEqual([["retrying Projects.list after 1s"], ["retrying Projects.list after 1s"]])
+      expect(error).toMatchObject({ retryStop: { _tag: "RetriesExhausted", attempts: 3 } })
+    }).pipe(
+      Effect.provide(
+        layerFor(script, { retrySchedule: Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(2))) })
+      ),
       Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
       Logger.withMinimumLogLevel(LogLevel.All)
     )
@@ -336,4 +360,25 @@ describe("deadline and rate limit together", () => {
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "1 second" }, deadline: "200 millis" })))
   })
+
+  it.effect(
+    "a retry held by the rate limiter past the deadline is not sent: the call fails with the error before it",
+    () => {
+      // A 429 that asks for 1 s; the limiter (1 request per 10 s) holds the retry past the 5 s deadline.
+      const script = scripted([raw(429, null, { "retry-after": "1" })])
+      return Effect.gen(function* () {
+        const fiber = yield* Effect.fork(Effect.flip(calls.POST.run))
+        yield* TestClock.adjust("30 seconds")
+        const error = yield* Fiber.join(fiber)
+        expect(script.requests).toHaveLength(1)
+        expect(error).toMatchObject({
+          _tag: "RateLimited",
+          status: 429,
+          retryStop: { _tag: "DeadlineReached", attempts: 1 }
+        })
+      }).pipe(
+        Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "10 seconds" }, deadline: "5 seconds" }))
+      )
+    }
+  )
 })

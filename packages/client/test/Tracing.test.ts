@@ -112,14 +112,14 @@ describe("spans", () => {
       const attributes = spans.map((span) => Object.fromEntries(span.attributes))
       expect(attributes[2]).toMatchObject({
         "http.request.method": "DELETE",
-        "http.route": "/api_keys/{key_id}",
+        "url.template": "/api_keys/{key_id}",
         "http.response.status_code": 200,
         "http.request.resend_count": 0
       })
       // The read of the operation got a 503, then its answer: one span, resent once.
       expect(attributes[4]).toMatchObject({
         "http.request.method": "GET",
-        "http.route": "/projects/{project_id}/operations/{operation_id}",
+        "url.template": "/projects/{project_id}/operations/{operation_id}",
         "http.response.status_code": 200,
         "http.request.resend_count": 1
       })

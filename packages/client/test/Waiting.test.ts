@@ -266,3 +266,25 @@ describe("watch", () => {
     }).pipe(withServer(script))
   })
 })
+
+describe("a wait's timeout counts from its start", () => {
+  it.effect("a first read that takes longer than the timeout is the only read", () => {
+    const pending = wire(row(projectA, 1))
+    // The first read gets a 503 asking for 8 s, then its answer: the read ends at 8 s, past the 5 s timeout.
+    const script = scripted([raw(503, null, { "retry-after": "8" }), json(200, { operation: pending })])
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(
+        Effect.flip(operations.await(projectA, OperationId.make(pending.id), { timeout: "5 seconds" }))
+      )
+      yield* TestClock.adjust("1 minute")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("OperationStillPending")
+      expect(script.requests).toHaveLength(2)
+    }).pipe(
+      Effect.provide(
+        DbPlatform.layer({ baseUrl, apiKey: Redacted.make("k") }).pipe(Layer.provide(script.layer), Layer.orDie)
+      )
+    )
+  })
+})

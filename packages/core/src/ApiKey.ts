@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ApiKeyId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
@@ -16,8 +17,8 @@ import { Timestamp } from "./Timestamp.js"
  */
 export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({
   key_name: Schema.Trim.pipe(
-    Schema.nonEmptyString({ message: () => "key_name must not be empty" }),
-    Schema.maxLength(64, { message: () => "key_name is at most 64 characters" })
+    Schema.nonEmptyString({ message: () => "must not be empty" }),
+    Schema.maxLength(64, { message: () => "must be at most 64 characters" })
   )
 }) {}
 
@@ -50,9 +51,14 @@ export class ApiKeyCreator extends Schema.Class<ApiKeyCreator>("ApiKeyCreator")(
 }) {}
 
 /**
- * `last_used_at`: absent or `null` for a key never used, decoded to `Option<DateTime.Utc>`.
+ * `last_used_at`: absent or `null` for a key never used, decoded to `Option<DateTime.Utc>`;
+ * `None` encodes as `null`, as the deployed API sends it (§10.3).
  */
-const LastUsedAt = Schema.optionalWith(Timestamp, { nullable: true, as: "Option" })
+const LastUsedAt = Schema.optionalWith(Timestamp, {
+  nullable: true,
+  as: "Option",
+  onNoneEncoding: () => Option.some(null)
+})
 
 /**
  * Item of `GET /api_keys` (§2.2). The key value is never part of it. `last_used_from_addr`

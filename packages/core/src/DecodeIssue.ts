@@ -128,7 +128,7 @@ const valueSummary = (value: unknown): string => {
 
 /**
  * The problems of `issue`, one per path, e.g. `operations.0.status: expected a string, got 12;
- * limit: limit must be an integer from 1 to 1000`. A message comes from the schema (its
+ * limit: must be an integer from 1 to 1000`. A message comes from the schema (its
  * `message` annotation, or what it expects); the value found is quoted only as `options.values`
  * allows.
  *

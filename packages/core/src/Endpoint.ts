@@ -10,6 +10,8 @@
  *
  * @since 0.2.0
  */
+import * as Effect from "effect/Effect"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CreateApiKeyRequest } from "./ApiKey.js"
 import type { HttpStatusError } from "./ApiError.js"
@@ -155,47 +157,92 @@ export const make = <
 export const path = (route: string, params: Readonly<Record<string, string>>): string =>
   route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""))
 
+/**
+ * A request to an endpoint as it goes on the wire: the path (relative to the base URL, its
+ * parameters filled in and URL-encoded), the query parameters to send (absent ones left out),
+ * and the JSON body, if the endpoint takes one.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Encoded {
+  readonly path: string
+  readonly query: ReadonlyArray<readonly [string, string]>
+  readonly body: unknown
+}
+
+/**
+ * Encodes `input` (path parameters, query and body as values) for `endpoint` with its schemas;
+ * a part the endpoint has no schema for is ignored, a part left out is `{}`. Fails with the
+ * `ParseError` of the first schema that refuses its part (every problem of that part named).
+ *
+ * @since 0.2.0
+ * @category encoding
+ */
+export const encode = <E extends Endpoint>(
+  endpoint: E,
+  input: Input<E>
+): Effect.Effect<Encoded, ParseResult.ParseError> => {
+  // Every part of an `Input` is optional to read: one the endpoint has no schema for is absent.
+  const given: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown } = input
+  const part = (schema: Schema.Schema<any, any> | undefined, value: unknown) =>
+    schema === undefined ? Effect.succeed(undefined) : Schema.encodeUnknown(schema, { errors: "all" })(value ?? {})
+  return Effect.map(
+    Effect.all([
+      part(endpoint.params, given.params),
+      part(endpoint.query, given.query),
+      part(endpoint.body, given.body)
+    ]),
+    ([params, query, body]): Encoded => ({
+      path: path(endpoint.route, params ?? {}),
+      query: Object.entries((query ?? {}) as Readonly<Record<string, string | undefined>>).flatMap(([key, value]) =>
+        value === undefined ? [] : [[key, value] as const]
+      ),
+      body
+    })
+  )
+}
+
 /** `override: true`: the message replaces those of the schemas it refines. */
 const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
 
 /** An integer from `min` to `max`, sent as decimal digits, e.g. `limit`. */
-const IntegerParameter = (name: string, min: number, max: number, unit = "") =>
+const IntegerParameter = (min: number, max: number, unit = "") =>
   Schema.String.pipe(
     Schema.pattern(/^\d{1,9}$/),
     Schema.compose(Schema.NumberFromString),
     Schema.int(),
     Schema.between(min, max)
-  ).annotations(withMessage(`${name} must be an integer from ${min} to ${max}${unit}`))
+  ).annotations(withMessage(`must be an integer from ${min} to ${max}${unit}`))
 
 /** `limit` of a list endpoint: 1 to `limits.max`. */
-const PageLimit = (limits: PageLimits) => IntegerParameter("limit", 1, limits.max)
+const PageLimit = (limits: PageLimits) => IntegerParameter(1, limits.max)
 
 /**
  * `cursor`: the `pagination.cursor` of the previous page, sent back as it came (§2.6); not
  * empty.
  */
-const Cursor = Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("cursor must not be empty"))
+const Cursor = Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty"))
 
 /**
- * `org_id`: an organization id, `^[a-z0-9-]{1,60}$` like a project id (observed behaviour of
- * the deployed API, §10.4).
+ * `org_id`: an organization id, `^[a-z0-9-]{1,60}$` like a project id (§10.4).
  *
  * @since 0.2.0
  * @category schemas
  */
 export const OrgId = Schema.String.pipe(Schema.pattern(/^[a-z0-9-]{1,60}$/)).annotations(
-  withMessage("org_id must match ^[a-z0-9-]{1,60}$")
+  withMessage("must be 1 to 60 of a-z, 0-9 and -")
 )
 
-/** An API key id in a path: an integer in decimal, e.g. `165432` (any safe integer, §10.3). */
+/** An API key id in a path: an integer in decimal, e.g. `165432` (int64 with no minimum, §10.3). */
 const KeyIdParameter = Schema.String.pipe(
   Schema.pattern(/^-?\d{1,16}$/),
   Schema.compose(Schema.NumberFromString),
   Schema.compose(ApiKeyId)
-).annotations(withMessage("key_id must be an integer"))
+).annotations(withMessage("must be an integer"))
 
-const ProjectIdParameter = ProjectId.annotations(withMessage("project_id must match ^[a-z0-9-]{1,60}$"))
-const OperationIdParameter = OperationId.annotations(withMessage("operation_id must be a UUID"))
+const ProjectIdParameter = ProjectId.annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+const OperationIdParameter = OperationId.annotations(withMessage("must be a UUID"))
 
 /**
  * `POST /api_keys`: creates a key named `key_name` (§2.1, §4, §10.3). 400 for a name the
@@ -229,7 +276,7 @@ export const listApiKeys = make({
 
 /**
  * `DELETE /api_keys/{key_id}`: revokes a key (§2.3, §3.1, §4, §10.3). 404 for an unknown or
- * already revoked id; 423 when locked.
+ * already revoked id; 400 for an id that is not an integer; 423 when locked.
  *
  * @since 0.2.0
  * @category endpoints
@@ -240,7 +287,7 @@ export const revokeApiKey = make({
   route: "/api_keys/{key_id}",
   params: Schema.Struct({ key_id: KeyIdParameter }),
   success: ApiKeyRevoked,
-  errors: ["NotFound", "Locked"]
+  errors: ["NotFound", "BadRequest", "Locked"]
 })
 
 /**
@@ -271,7 +318,7 @@ export const listProjects = make({
     cursor: Schema.optional(Cursor),
     search: Schema.optional(Schema.String),
     org_id: Schema.optional(OrgId),
-    timeout: Schema.optional(IntegerParameter("timeout", 100, 30_000, " (milliseconds)"))
+    timeout: Schema.optional(IntegerParameter(100, 30_000, " (milliseconds)"))
   }),
   success: ProjectsPage,
   errors: ["BadRequest"],

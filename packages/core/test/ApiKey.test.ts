@@ -319,13 +319,13 @@ describe("CreateApiKeyRequest", () => {
   it("rejects a 65-character name, saying why", () => {
     const message = decodeFailure(CreateApiKeyRequest, { key_name: "k".repeat(65) })
     expect(message).toContain('["key_name"]')
-    expect(message).toContain("key_name is at most 64 characters")
+    expect(message).toContain("must be at most 64 characters")
   })
 
   it.each(["", " ", "   ", "\t\n "])("rejects the empty or blank name %j, saying why", (key_name) => {
     const message = decodeFailure(CreateApiKeyRequest, { key_name })
     expect(message).toContain('["key_name"]')
-    expect(message).toContain("key_name must not be empty")
+    expect(message).toContain("must not be empty")
   })
 
   it("rejects a missing or non-string key_name", () => {

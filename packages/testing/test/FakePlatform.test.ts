@@ -291,7 +291,7 @@ describe("seeds", () => {
         "billing-1 org-billing-302709"
       ])
       const bad = yield* Effect.flip(FakePlatform.make({ projects: [{ id: "web-2", org_id: "Org One" }] }))
-      expect(bad.problems).toEqual(["project web-2: org_id must match ^[a-z0-9-]{1,60}$"])
+      expect(bad.problems).toEqual(["project web-2: org_id must be 1 to 60 of a-z, 0-9 and -"])
     })
   )
 })

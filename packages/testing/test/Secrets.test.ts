@@ -230,9 +230,9 @@ describe("secrets", () => {
       const collected = [...logs, ...spanText, ...errors].join("\n")
 
       // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
-      expect(logs.some((line) => line.includes("retrying ApiKeys.create in 1s"))).toBe(true)
-      expect(logs.some((line) => line.includes("retrying Projects.list in 2s"))).toBe(true)
-      expect(spans.some((span) => span.attributes.get("http.route") === "/api_keys")).toBe(true)
+      expect(logs.some((line) => line.includes("retrying ApiKeys.create after 1s"))).toBe(true)
+      expect(logs.some((line) => line.includes("retrying Projects.list after 2s"))).toBe(true)
+      expect(spans.some((span) => span.attributes.get("url.template") === "/api_keys")).toBe(true)
       expect(errors.length).toBe(8 * 5)
       // The platform's own per-request span is off: one span per call, none holding the request.
       expect(spans.filter((span) => span.name.startsWith("http.client"))).toEqual([])
@@ -258,7 +258,7 @@ describe("secrets", () => {
       expect(sent[1]!.headers["x-request-id"]).toBe(sent[0]!.headers["x-request-id"])
       expect(Object.fromEntries(span.attributes)).toMatchObject({
         "http.request.method": "GET",
-        "http.route": route,
+        "url.template": route,
         "http.response.status_code": 200,
         "http.request.resend_count": 1,
         "dbplatform.request_id": sent[0]!.headers["x-request-id"]

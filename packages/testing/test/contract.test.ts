@@ -11,7 +11,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { Endpoint, Operation, ProjectId } from "@dbplatform/core"
+import { Endpoint, fromResponse, Operation, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
@@ -141,6 +141,42 @@ for (const [name, target] of targets) {
         expect(all.body).toMatchObject({ applications: {}, integrations: {} })
         for (const limit of ["0", "401", "ten", "1.5", "-1"])
           expectGeneralError(yield* call("GET", `/projects?limit=${limit}`), 400)
+      })
+    )
+
+    test(
+      "every error status the fake answers on a route is one its endpoint declares, or one of every endpoint",
+      Effect.gen(function* () {
+        const common = new Set(["Unauthorized", "RateLimited", "ServerError", "ServiceUnavailable"])
+        const unknownOperation = "00000000-0000-4000-8000-000000000000"
+        const requests: ReadonlyArray<readonly [Endpoint.Endpoint, "GET" | "POST" | "DELETE", string, unknown?]> = [
+          [Endpoint.createApiKey, "POST", "/api_keys", {}],
+          [Endpoint.createApiKey, "POST", "/api_keys", { key_name: " " }],
+          [Endpoint.createApiKey, "POST", "/api_keys", { key_name: "x".repeat(65) }],
+          [Endpoint.revokeApiKey, "DELETE", "/api_keys/abc"],
+          [Endpoint.revokeApiKey, "DELETE", "/api_keys/-7"],
+          [Endpoint.listProjects, "GET", "/projects?limit=0"],
+          [Endpoint.listProjects, "GET", "/projects?cursor=yesterday"],
+          [Endpoint.listProjects, "GET", "/projects?org_id=Org&timeout=1"],
+          [Endpoint.listOperations, "GET", "/projects/Bad_Id/operations"],
+          [Endpoint.listOperations, "GET", "/projects/no-such-project/operations"],
+          [Endpoint.listOperations, "GET", `/projects/${firstProject}/operations?limit=1001`],
+          [Endpoint.getOperation, "GET", `/projects/${firstProject}/operations/not-a-uuid`],
+          [Endpoint.getOperation, "GET", `/projects/${firstProject}/operations/${unknownOperation}`]
+        ]
+        for (const [endpoint, method, path, json] of requests) {
+          for (const auth of [{}, { key: null }]) {
+            const answer = yield* call(method, path, { ...auth, ...(json === undefined ? {} : { json }) })
+            const error = fromResponse({ method, route: endpoint.route, path, status: answer.status })
+            const declared = common.has(error._tag) || (endpoint.errors as ReadonlyArray<string>).includes(error._tag)
+            expect({ endpoint: endpoint.name, path, status: answer.status, declared }).toEqual({
+              endpoint: endpoint.name,
+              path,
+              status: answer.status,
+              declared: true
+            })
+          }
+        }
       })
     )
 

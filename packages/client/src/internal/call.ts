@@ -14,46 +14,38 @@ const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
   "UnexpectedStatus"
 ])
 
-/** Input a schema refuses: an `InvalidRequest` naming each refused field (up to three) and why; nothing is sent. */
-const invalid = (error: ParseResult.ParseError) => new InvalidRequest({ message: DecodeIssue.format(error.issue) })
+/**
+ * Input a schema refuses: an `InvalidRequest` naming the call and each refused field (up to
+ * three) and why, e.g. `GET /projects/{project_id}/operations: limit: must be an integer from 1
+ * to 1000`; nothing is sent.
+ */
+const invalid = (endpoint: Endpoint.Endpoint) => (error: ParseResult.ParseError) =>
+  new InvalidRequest({ message: `${endpoint.method} ${endpoint.route}: ${DecodeIssue.format(error.issue)}` })
 
-/** Checks caller input with `schema`, decoding it: a failure is an `InvalidRequest`. */
-export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Effect.Effect<A, InvalidRequest> =>
-  Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid)
-
-/** `value` encoded with `schema` when the endpoint has one (a part left out is `{}`), else nothing. */
-const encodePart = (schema: Schema.Schema<any, any> | undefined, value: unknown) =>
-  schema === undefined ? Effect.succeed(undefined) : Schema.encodeUnknown(schema, { errors: "all" })(value ?? {})
+/** Checks caller input for `endpoint` with `schema`, decoding it: a failure is an `InvalidRequest`. */
+export const validate = <A, I>(
+  endpoint: Endpoint.Endpoint,
+  schema: Schema.Schema<A, I>,
+  input: unknown
+): Effect.Effect<A, InvalidRequest> =>
+  Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid(endpoint))
 
 /**
  * The `HttpClientRequest` of a call to `endpoint`: path parameters, query and body encoded with
- * the endpoint's schemas (`InvalidRequest` when they refuse the input), the path filled in and
- * URL-encoded, undefined query values left out, the body as JSON.
+ * the endpoint's schemas (`Endpoint.encode`; `InvalidRequest` when they refuse the input), the
+ * body as JSON.
  */
 export const toRequest = <E extends Endpoint.Endpoint>(
   endpoint: E,
   input: Endpoint.Input<E>
-): Effect.Effect<HttpClientRequest.HttpClientRequest, InvalidRequest> => {
-  // Every part of an `Input` is optional to read: one the endpoint has no schema for is absent.
-  const given: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown } = input
-  return Effect.all([
-    encodePart(endpoint.params, given.params),
-    encodePart(endpoint.query, given.query),
-    encodePart(endpoint.body, given.body)
-  ]).pipe(
-    Effect.mapError(invalid),
-    Effect.map(([params, query, body]) => {
-      const request = HttpClientRequest.make(endpoint.method)(Endpoint.path(endpoint.route, params ?? {})).pipe(
-        HttpClientRequest.setUrlParams(
-          Object.entries((query ?? {}) as Record<string, string | undefined>).flatMap(([key, value]) =>
-            value === undefined ? [] : [[key, value] as const]
-          )
-        )
-      )
+): Effect.Effect<HttpClientRequest.HttpClientRequest, InvalidRequest> =>
+  Effect.mapBoth(Endpoint.encode(endpoint, input), {
+    onFailure: invalid(endpoint),
+    onSuccess: ({ body, path, query }) => {
+      const request = HttpClientRequest.make(endpoint.method)(path, { urlParams: query })
       return body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)
-    })
-  )
-}
+    }
+  })
 
 /**
  * An error status `endpoint` does not answer with becomes `UnexpectedStatus`, keeping status,

@@ -37,7 +37,10 @@ const maxCopiedText = 500
 
 /** `text` scrubbed of the key, cut to {@link maxCopiedText} characters. */
 const copied = (scrub: Scrub, text: string): string => {
-  const clean = scrub(text.length > 4 * maxCopiedText ? text.slice(0, 4 * maxCopiedText) : text)
+  // Scrubbed whole, then cut: a cut made first could split a key where the scrubber cannot see
+  // it. The texts are bounded: error bodies are read up to 64 KiB, headers and transport
+  // messages are short.
+  const clean = scrub(text)
   return clean.length > maxCopiedText ? `${clean.slice(0, maxCopiedText)}…` : clean
 }
 
@@ -50,8 +53,8 @@ const scrubbedCause = (cause: unknown, scrub: Scrub, depth = 0): Error | undefin
   const message = "message" in cause && typeof cause.message === "string" ? copied(scrub, cause.message) : ""
   const inner = scrubbedCause("cause" in cause ? cause.cause : undefined, scrub, depth + 1)
   const link = new Error(message, inner === undefined ? undefined : { cause: inner })
-  if ("name" in cause && typeof cause.name === "string") link.name = cause.name
-  if ("code" in cause && typeof cause.code === "string") Object.assign(link, { code: cause.code })
+  if ("name" in cause && typeof cause.name === "string") link.name = copied(scrub, cause.name)
+  if ("code" in cause && typeof cause.code === "string") Object.assign(link, { code: copied(scrub, cause.code) })
   return link
 }
 

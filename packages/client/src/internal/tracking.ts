@@ -1,4 +1,5 @@
 import { isTerminal, type Operation, type OperationId } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HashSet from "effect/HashSet"
@@ -11,24 +12,27 @@ import type { OperationRef } from "../Operations.js"
 export type Target = OperationRef
 
 /**
- * When to read again: on each recurrence of `schedule` (its input the last read), while the
- * last read is not `done`, and never for a read that would start more than `timeout` after the
- * first read ended. Outputs its input, so that `Effect.repeat` returns the last read.
+ * When to read again, from now on: on each recurrence of `schedule` (its input the last read),
+ * while the last read is not `done`, and never for a read that would start more than `timeout`
+ * after now (the wait's start, before its first read). Outputs its input, so that
+ * `Effect.repeat` returns the last read.
  */
 export const rounds = <In, R>(
   schedule: Schedule.Schedule<unknown, In, R>,
   done: (read: In) => boolean,
   timeout: Duration.DurationInput | undefined
-): Schedule.Schedule<In, In, R> => {
-  const limit = Duration.decode(timeout ?? Duration.infinity)
-  return schedule.pipe(
-    Schedule.whileInput((read: In) => !done(read)),
-    Schedule.delays,
-    Schedule.intersect(Schedule.elapsed),
-    Schedule.whileOutput(([delay, elapsed]) => Duration.lessThanOrEqualTo(Duration.sum(elapsed, delay), limit)),
-    Schedule.passthrough
-  )
-}
+): Effect.Effect<Schedule.Schedule<In, In, R>> =>
+  Effect.map(Clock.currentTimeMillis, (start) => {
+    const endAt = start + Duration.toMillis(Duration.decode(timeout ?? Duration.infinity))
+    return schedule.pipe(
+      Schedule.whileInput((read: In) => !done(read)),
+      Schedule.delays,
+      Schedule.checkEffect((_, delay) =>
+        Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(delay) <= endAt)
+      ),
+      Schedule.passthrough
+    )
+  })
 
 /** Every state ended: what ends a wait for many operations. */
 export const allTerminal = (states: ReadonlyArray<Operation>): boolean => states.every(isTerminal)

@@ -13,7 +13,7 @@ export const defaultOrgId = "org-dbplatform-000000"
 /** A problem with a seed project's `org_id`, or `undefined` when it is good or absent. */
 export const orgIdProblem = (project: SeedProject): string | undefined => {
   const refused = project.org_id === undefined ? undefined : refusalOf(Endpoint.OrgId, project.org_id)
-  return refused === undefined ? undefined : `project ${project.id}: ${refused}`
+  return refused === undefined ? undefined : `project ${project.id}: org_id ${refused}`
 }
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
