@@ -89,7 +89,7 @@ for (const file of files) {
   const attributed = new Set()
   const check = (document, section, index, shown) => {
     const sections = sectionsOf(document)
-    const ok = sections !== undefined && sections.has(section)
+    const ok = sections?.has(section) === true
     const where = `${relative}:${lineOf(index)}`
     found.push(`${where}: ${shown} -> ${document} ${ok ? "ok" : "MISSING"}`)
     if (!ok) {

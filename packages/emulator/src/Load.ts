@@ -17,7 +17,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { type ApiKeyId, Endpoint, ErrorLine } from "@dbplatform/core"
+import { type ApiKeyId, CreateApiKeyRequest, Endpoint, ErrorLine } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -27,7 +27,6 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import type * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 
 /**
  * What to load: the emulator's base URL and an API key, how many clients at once and for how
@@ -114,29 +113,19 @@ export class LoadError extends Data.TaggedError("LoadError")<{ readonly reason: 
   }
 }
 
-/** The parts of a request to an endpoint, as values (before encoding). */
-interface Parts {
-  readonly params?: unknown
-  readonly query?: unknown
-  readonly body?: unknown
-}
-
 /**
- * The request `input` makes to `endpoint`, its path parameters, query and body encoded by the
- * endpoint's schemas, its path relative to the base URL.
+ * The request `input` makes to `endpoint`: its path parameters, query and body encoded by the
+ * endpoint's schemas (core's `Endpoint.encode`), its path relative to the base URL. Input the
+ * schemas refuse is a `LoadError`.
  */
-const requestTo = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E> & Parts) => {
-  const params: Readonly<Record<string, string>> =
-    endpoint.params === undefined ? {} : Schema.encodeSync(endpoint.params)(input.params)
-  const query: Readonly<Record<string, string | undefined>> =
-    endpoint.query === undefined ? {} : Schema.encodeSync(endpoint.query)(input.query ?? {})
-  const request = HttpClientRequest.make(endpoint.method)(Endpoint.path(endpoint.route, params), {
-    urlParams: Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, value] as const]))
+const requestTo = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E>) =>
+  Effect.mapBoth(Endpoint.encode(endpoint, input), {
+    onFailure: (error) => new LoadError({ reason: `${describe(endpoint)}: ${ErrorLine.fromError(error)}` }),
+    onSuccess: ({ body, path, query }) => {
+      const request = HttpClientRequest.make(endpoint.method)(path, { urlParams: query })
+      return body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)
+    }
   })
-  return endpoint.body === undefined
-    ? request
-    : HttpClientRequest.bodyUnsafeJson(request, Schema.encodeSync(endpoint.body)(input.body))
-}
 
 /** `METHOD route`, to name a request in a message. */
 const describe = (endpoint: Endpoint.Endpoint) => `${endpoint.method} ${endpoint.route}`
@@ -201,23 +190,27 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
       HttpClient.withTracerPropagation(false)
     )
     /** The request to send for `input`: full URL and headers, built once for the requests sent again and again. */
-    const prepared = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E> & Parts) =>
-      requestTo(endpoint, input).pipe(
-        HttpClientRequest.prependUrl(options.baseUrl),
-        HttpClientRequest.bearerToken(options.apiKey),
-        HttpClientRequest.acceptJson
+    const prepared = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E>) =>
+      Effect.map(requestTo(endpoint, input), (request) =>
+        request.pipe(
+          HttpClientRequest.prependUrl(options.baseUrl),
+          HttpClientRequest.bearerToken(options.apiKey),
+          HttpClientRequest.acceptJson
+        )
       )
 
     /** The 200 answer to a request of the setup or final check, decoded by its endpoint's schema. */
     const call = <E extends Endpoint.Endpoint>(
       endpoint: E,
-      input: Endpoint.Input<E> & Parts
+      input: Endpoint.Input<E>
     ): Effect.Effect<Endpoint.Success<E>, LoadError> =>
-      http.execute(prepared(endpoint, input)).pipe(
-        Effect.flatMap(HttpClientResponse.filterStatusOk),
-        Effect.flatMap(HttpClientResponse.schemaBodyJson(endpoint.success)),
-        Effect.scoped,
-        Effect.mapError((error) => new LoadError({ reason: `${describe(endpoint)}: ${ErrorLine.fromError(error)}` }))
+      Effect.flatMap(prepared(endpoint, input), (request) =>
+        http.execute(request).pipe(
+          Effect.flatMap(HttpClientResponse.filterStatusOk),
+          Effect.flatMap(HttpClientResponse.schemaBodyJson(endpoint.success)),
+          Effect.scoped,
+          Effect.mapError((error) => new LoadError({ reason: `${describe(endpoint)}: ${ErrorLine.fromError(error)}` }))
+        )
       )
 
     const projects = (yield* call(Endpoint.listProjects, { query: { limit: Endpoint.projectsPageLimits.max } }))
@@ -225,19 +218,22 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
     if (projects.length === 0) return yield* new LoadError({ reason: "the account has no project" })
     // For each project, a page of 20 operations and (when it has one) its newest operation.
     const targets = yield* Effect.forEach(projects, (project) =>
-      Effect.map(call(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 1 } }), (page) => {
-        const newest = page.operations[0]
+      Effect.gen(function* () {
+        const newest = (yield* call(Endpoint.listOperations, {
+          params: { project_id: project.id },
+          query: { limit: 1 }
+        })).operations[0]
         return {
-          page: prepared(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 20 } }),
+          page: yield* prepared(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 20 } }),
           operation:
             newest === undefined
               ? undefined
-              : prepared(Endpoint.getOperation, { params: { project_id: project.id, operation_id: newest.id } })
+              : yield* prepared(Endpoint.getOperation, { params: { project_id: project.id, operation_id: newest.id } })
         }
       })
     )
     const keysBefore = new Set((yield* call(Endpoint.listApiKeys, {})).map((key) => key.id))
-    const listProjects = prepared(Endpoint.listProjects, {})
+    const listProjects = yield* prepared(Endpoint.listProjects, {})
     const decodeCreated = HttpClientResponse.schemaBodyJson(Endpoint.createApiKey.success)
 
     const tally = yield* Ref.make(emptyTally)
@@ -247,13 +243,11 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
       const step = turn % 10
       const creation = step === 9
       const request = creation
-        ? prepared(Endpoint.createApiKey, { body: { key_name: `load-${client}-${turn}` } })
-        : step < 4
-          ? listProjects
-          : step < 7 || target.operation === undefined
-            ? target.page
-            : target.operation
-      return http.execute(request).pipe(
+        ? prepared(Endpoint.createApiKey, { body: new CreateApiKeyRequest({ key_name: `load-${client}-${turn}` }) })
+        : Effect.succeed(
+            step < 4 ? listProjects : step < 7 || target.operation === undefined ? target.page : target.operation
+          )
+      return Effect.flatMap(request, http.execute).pipe(
         Effect.flatMap((response) =>
           creation && response.status === 200
             ? decodeCreated(response).pipe(
@@ -265,7 +259,9 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
             : Effect.as(response.text, answeredWith(String(response.status), Option.none()))
         ),
         Effect.scoped,
-        Effect.catchAll((error) => Effect.succeed(unansweredWith(unansweredReason(error)))),
+        Effect.catchAll((error) =>
+          Effect.succeed(unansweredWith(error._tag === "LoadError" ? error.reason : unansweredReason(error)))
+        ),
         Effect.flatMap((update) => Ref.update(tally, update))
       )
     }

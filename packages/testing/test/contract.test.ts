@@ -271,7 +271,10 @@ for (const [name, target] of targets) {
         const item = listed.body.find((key: any) => key.id === created.body.id)
         expect(item).toMatchObject({
           name: "contract",
-          created_by: { id: created.body.created_by, name: expect.any(String) }
+          created_by: { id: created.body.created_by, name: expect.any(String) },
+          // never used yet: sent as null, as the deployed API does (§10.3)
+          last_used_at: null,
+          last_used_from_addr: ""
         })
         expect(item).not.toHaveProperty("key")
         expect((yield* call("GET", "/api_keys", { key: created.body.key })).status).toBe(200)

@@ -24,7 +24,6 @@ import {
   operationEnvelope,
   operationsPage,
   projectsPage,
-  withNullLastUsed,
   withUndeclaredProjectFields
 } from "./wire.js"
 
@@ -170,26 +169,20 @@ export const router = (store: Store, table: Table = Endpoint) =>
         return apiKeyCreated(store.addKey(body.key_name, hashKey(value), now), value)
       })
     ),
-    route(
-      table.listApiKeys,
-      () =>
-        Effect.sync(() =>
-          Array.from(store.keys.values())
-            .filter((key) => !key.revoked)
-            .map(apiKeyListed)
-        ),
-      (keys: ReadonlyArray<any>) => keys.map(withNullLastUsed)
+    route(table.listApiKeys, () =>
+      Effect.sync(() =>
+        Array.from(store.keys.values())
+          .filter((key) => !key.revoked)
+          .map(apiKeyListed)
+      )
     ),
-    route(
-      table.revokeApiKey,
-      ({ params }) =>
-        Effect.suspend(() => {
-          const key = store.keys.get(params.key_id)
-          return key === undefined || key.revoked
-            ? Effect.fail(notFound("API key"))
-            : Effect.succeed(apiKeyRevoked(store.revokeKey(key)))
-        }),
-      withNullLastUsed
+    route(table.revokeApiKey, ({ params }) =>
+      Effect.suspend(() => {
+        const key = store.keys.get(params.key_id)
+        return key === undefined || key.revoked
+          ? Effect.fail(notFound("API key"))
+          : Effect.succeed(apiKeyRevoked(store.revokeKey(key)))
+      })
     ),
     route(
       table.listProjects,

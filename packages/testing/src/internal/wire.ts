@@ -201,13 +201,6 @@ export const withUndeclaredProjectFields = (page: Json): Json => ({
   ...undeclared.projectsPage
 })
 
-/**
- * An encoded key (`GET /api_keys` item, `DELETE /api_keys/{key_id}` answer) with
- * `last_used_at: null` for a key never used: core decodes `null` and absence alike and encodes
- * absence, while the deployed API sends `null` (docs/contract.md §10.3).
- */
-export const withNullLastUsed = (key: Json): Json => ({ last_used_at: null, ...key })
-
 const encodeGeneralError = Schema.encodeSync(GeneralError)
 
 /**
