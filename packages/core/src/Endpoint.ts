@@ -20,6 +20,15 @@ import { OperationEnvelope, OperationsPage } from "./Operation.js"
 import { ProjectsPage } from "./Project.js"
 
 /**
+ * The path of the API's version under a server's root: a base URL ends with it
+ * (`https://host/api/v2`), and every route is relative to it (§9).
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const basePath = "/api/v2"
+
+/**
  * An error status an endpoint may answer with beyond those every endpoint may answer with
  * (401, 429, 5xx): `BadRequest`, `Forbidden`, `NotFound`, `Conflict` or `Locked`.
  *

@@ -15,6 +15,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import { DbPlatform, type DbPlatformClient } from "@dbplatform/client"
+import { Endpoint } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as FakeHttpClient from "./FakeHttpClient.js"
@@ -26,7 +27,7 @@ import { InvalidSeed, type Seed } from "./Seed.js"
  *
  * @since 0.1.0
  */
-export const baseUrl = "http://dbplatform.test/api/v2"
+export const baseUrl = `http://dbplatform.test${Endpoint.basePath}`
 
 /**
  * The fake (from `seed`, empty by default; with `rateLimit`, its opt-in per-key rate limit, see

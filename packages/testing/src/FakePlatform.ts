@@ -29,6 +29,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -424,7 +425,7 @@ export const layerServer: Layer.Layer<never, never, FakePlatform | HttpServer.Ht
 export const serverBaseUrl: Effect.Effect<string, never, HttpServer.HttpServer> = HttpServer.addressWith((address) =>
   Effect.succeed(
     address._tag === "TcpAddress"
-      ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}/api/v2`
-      : "http://localhost/api/v2"
+      ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}${Endpoint.basePath}`
+      : `http://localhost${Endpoint.basePath}`
   )
 )

@@ -82,7 +82,7 @@ describe("snapshot and restore", () => {
     })
   )
 
-  it.effect("a snapshot with repeated ids or an operation of an unknown project is InvalidSeed", () =>
+  it.effect("a snapshot with repeated ids, an operation of an unknown project or a bad org_id is InvalidSeed", () =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.make(seed)
       const snapshot = yield* fake.snapshot
@@ -94,6 +94,14 @@ describe("snapshot and restore", () => {
       const error = yield* Effect.flip(FakePlatform.restore(broken))
       expect(error._tag).toBe("InvalidSeed")
       expect(error.problems).toHaveLength(2)
+      const badOrg: Snapshot = {
+        ...snapshot,
+        projects: snapshot.projects.map((project, i) => (i === 0 ? { ...project, org_id: "Org One" } : project))
+      }
+      const refusedOrg = yield* Effect.flip(FakePlatform.restore(badOrg))
+      expect(refusedOrg.problems).toEqual([
+        `project ${snapshot.projects[0]!.id}: org_id must be 1 to 60 of a-z, 0-9 and -`
+      ])
       const badJson = yield* Effect.flip(Schema.decode(SnapshotFromJson)('{"version":2}'))
       expect(badJson._tag).toBe("ParseError")
       expect(Schema.is(Snapshot)(snapshot)).toBe(true)

@@ -23,7 +23,7 @@ interface Pending {
 }
 
 /** The prefix of every route; `inject`'s paths are relative to it. */
-const apiPrefix = "/api/v2"
+const apiPrefix = Endpoint.basePath
 
 /** Whether a segment of a route template is a parameter, `{name}`. */
 const isParameter = (segment: string): boolean => /^\{\w+\}$/.test(segment)

@@ -218,7 +218,7 @@ export const router = (store: Store, table: Table = Endpoint) =>
         return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
     )
-  ]).pipe(HttpRouter.prefixAll("/api/v2"))
+  ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import { InvalidSeed } from "../Seed.js"
 import type { Snapshot } from "../Snapshot.js"
-import { defaultOrgId } from "./seed.js"
+import { defaultOrgId, orgIdProblem } from "./seed.js"
 import { operationSnapshot, Store } from "./state.js"
 
 /** The state of `store` as a `Snapshot` (times epoch ms). */
@@ -14,8 +14,8 @@ export const snapshotOf = (store: Store): Snapshot => ({
 })
 
 /**
- * The store a snapshot describes, or every problem in it: a bad or repeated id, a repeated key
- * hash, an operation of an unknown project. A project saved without `org_id` (before 0.2.0)
+ * The store a snapshot describes, or every problem in it: a bad or repeated id, a bad `org_id`,
+ * a repeated key hash, an operation of an unknown project. A project saved without `org_id` (before 0.2.0)
  * belongs to the default organization.
  */
 export const storeOf = (snapshot: Snapshot): Effect.Effect<Store, InvalidSeed> => {
@@ -29,6 +29,9 @@ export const storeOf = (snapshot: Snapshot): Effect.Effect<Store, InvalidSeed> =
   store.nextKeyId = Math.max(store.nextKeyId, snapshot.next_key_id)
   for (const project of snapshot.projects) {
     const problem = store.projectProblem(project.id)
+    // A bad `org_id` is reported, but the project is kept: its operations are not "of an unknown project".
+    const orgProblem = orgIdProblem(project)
+    if (orgProblem !== undefined) problems.push(orgProblem)
     if (problem === undefined) store.addProject({ ...project, org_id: project.org_id ?? defaultOrgId })
     else problems.push(problem)
   }
