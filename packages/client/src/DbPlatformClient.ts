@@ -36,6 +36,7 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
@@ -259,14 +260,29 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
     const deadline = Duration.decode(options.deadline ?? defaults.deadline)
     const maxRetryAfter = Duration.decode(options.maxRetryAfter ?? defaults.maxRetryAfter)
-    const limit =
+    const limiter =
       options.rateLimit === undefined
-        ? identity
+        ? undefined
         : yield* RateLimiter.make({
             limit: options.rateLimit.limit,
             interval: options.rateLimit.interval,
             algorithm: "fixed-window"
           })
+    /**
+     * Waits for the rate limiter's permit, at most until `minimumRequestTime` before the
+     * deadline: whether a request may still be sent.
+     */
+    const admitted = (rules: Rules): Effect.Effect<boolean> =>
+      limiter === undefined
+        ? Effect.succeed(true)
+        : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            limiter(Effect.void).pipe(
+              Effect.timeoutOption(
+                Duration.millis(Math.max(0, rules.deadlineAt - now - Duration.toMillis(minimumRequestTime)))
+              ),
+              Effect.map(Option.isSome)
+            )
+          )
     const httpClient = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
         request.pipe(
@@ -306,10 +322,11 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
       Effect.gen(function* () {
         const { output, recurrence } = yield* Schedule.CurrentIterationMetadata
         const retry = resent(output)
-        const left = Duration.millis(rules.deadlineAt - (yield* Clock.currentTimeMillis))
         // The wait for the rate limiter can use up the deadline: then the request is not sent,
         // and the call fails as the attempt before it did.
-        if (Duration.lessThan(left, minimumRequestTime)) {
+        const sendable = yield* admitted(rules)
+        const left = Duration.millis(rules.deadlineAt - (yield* Clock.currentTimeMillis))
+        if (!sendable || Duration.lessThan(left, minimumRequestTime)) {
           return yield* Effect.fail(retry === undefined ? deadlinePassed(sent) : retry.error)
         }
         if (retry !== undefined) {
@@ -362,7 +379,7 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
           maxRetryAfter,
           minimumRequestTime
         }
-        return yield* limit(attempt(endpoint.name, request, sent, rules, endpoint.success, check)).pipe(
+        return yield* attempt(endpoint.name, request, sent, rules, endpoint.success, check).pipe(
           Effect.retryOrElse(policy(retrySchedule, rules), (error, last) => Effect.fail(stopped(error, last)))
         )
       }).pipe(

@@ -361,6 +361,25 @@ describe("deadline and rate limit together", () => {
     }).pipe(Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "1 second" }, deadline: "200 millis" })))
   })
 
+  it.effect("the wait for the rate limiter ends at the deadline, not when the limiter lets the request go", () => {
+    const script = scripted([calls.GET.ok])
+    return Effect.gen(function* () {
+      const first = yield* Effect.fork(calls.GET.run)
+      const second = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* TestClock.adjust("2 seconds")
+      yield* Fiber.join(first)
+      // The limiter would let it go in 10 minutes; the call's 2 s deadline ended the wait.
+      const error = yield* Fiber.join(second)
+      expect(error).toMatchObject({
+        _tag: "TransportError",
+        description: "not sent: the call's deadline passed while it waited for the rate limiter"
+      })
+      expect(script.requests).toHaveLength(1)
+    }).pipe(
+      Effect.provide(layerFor(script, { rateLimit: { limit: 1, interval: "10 minutes" }, deadline: "2 seconds" }))
+    )
+  })
+
   it.effect(
     "a retry held by the rate limiter past the deadline is not sent: the call fails with the error before it",
     () => {
