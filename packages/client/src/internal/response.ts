@@ -58,13 +58,12 @@ const scrubbedCause = (cause: unknown, scrub: Scrub, depth = 0): Error | undefin
   return link
 }
 
-/** The messages and codes down a cause chain (e.g. `fetch failed: connect ECONNREFUSED`). */
-const causes = (cause: unknown, depth = 0): Array<string> => {
-  if (depth > 4 || typeof cause !== "object" || cause === null) return []
-  const message = "message" in cause && typeof cause.message === "string" ? cause.message : undefined
-  const code = "code" in cause && typeof cause.code === "string" ? cause.code : undefined
-  const here = message ?? code
-  return [...(here === undefined ? [] : [here]), ...causes("cause" in cause ? cause.cause : undefined, depth + 1)]
+/** The messages (or codes) down a scrubbed cause chain, e.g. `fetch failed`, `connect ECONNREFUSED`. */
+const messages = (link: unknown): Array<string> => {
+  if (!(link instanceof Error)) return []
+  const code = "code" in link && typeof link.code === "string" ? link.code : undefined
+  const here = link.message !== "" ? link.message : code
+  return [...(here === undefined ? [] : [here]), ...messages(link.cause)]
 }
 
 /**
@@ -73,12 +72,14 @@ const causes = (cause: unknown, depth = 0): Array<string> => {
  */
 export const transportError =
   (sent: Sent, scrub: Scrub) =>
-  (error: HttpClientError.HttpClientError): TransportError =>
-    new TransportError({
+  (error: HttpClientError.HttpClientError): TransportError => {
+    const cause = scrubbedCause(error.cause, scrub)
+    return new TransportError({
       ...sent,
-      description: copied(scrub, [error.message, ...causes(error.cause)].join(": ")),
-      cause: scrubbedCause(error.cause, scrub)
+      description: copied(scrub, [error.message, ...messages(cause)].join(": ")),
+      ...(cause === undefined ? {} : { cause })
     })
+  }
 
 /** A request not sent at all: the call's deadline passed first (waiting for the rate limiter). */
 export const deadlinePassed = (sent: Sent): TransportError =>
