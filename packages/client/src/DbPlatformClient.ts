@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import {
   type Endpoint,
@@ -33,27 +33,31 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import type * as Tracer from "effect/Tracer"
 import { checkApiKey, scrubber } from "./internal/apiKey.js"
 import { narrow, toRequest } from "./internal/call.js"
 import {
   deadlinePassed,
   decodeBody,
+  type Received,
   receive,
   type Sent,
   statusError,
   timeoutError,
   transportError
 } from "./internal/response.js"
-import { type AttemptError, policy, type Rules, resent, stopped } from "./internal/retry.js"
+import { type AttemptError, type Decision, policy, type Rules, resent, stopped } from "./internal/retry.js"
+import { sender } from "./internal/send.js"
 import { version } from "./internal/version.js"
 
 export type {
@@ -231,6 +235,24 @@ export const userAgent = `dbplatform-effect/${version} (@dbplatform/client)`
 /** A request is sent only with at least this much of the call's deadline left. */
 const minimumRequestTime = Duration.millis(100)
 
+/** One call: what it sends, the limits its retries keep to, and how its answer is read. */
+interface Call<A> {
+  readonly name: string
+  readonly request: HttpClientRequest.HttpClientRequest
+  readonly sent: Sent
+  readonly rules: Rules
+  readonly schema: Schema.Schema<A, any>
+  readonly check: (answer: A) => string | undefined
+  /** The call's span: what it did is set on it as it happens. */
+  readonly span: Tracer.Span
+}
+
+/** Why an attempt is sent again: the retry policy's decision, and how many times the call was retried. */
+interface Resent {
+  readonly decision: Extract<Decision, { readonly _tag: "Retry" }>
+  readonly recurrence: number
+}
+
 /** An answer every call takes. */
 const anyAnswer = (): undefined => undefined
 
@@ -284,116 +306,145 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
             )
           )
     const httpClient = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((request) =>
-        request.pipe(
-          HttpClientRequest.prependUrl(baseUrl),
-          HttpClientRequest.bearerToken(options.apiKey),
-          HttpClientRequest.acceptJson,
-          HttpClientRequest.setHeader("user-agent", userAgent)
-        )
-      ),
       options.transformClient ?? identity,
       HttpClient.withTracerDisabledWhen(() => true)
     )
-    /** The call's span as trace headers, when there is one and propagation is on. */
-    const traced = (request: HttpClientRequest.HttpClientRequest) =>
-      Effect.map(
-        Effect.zip(FiberRef.get(HttpClient.currentTracerPropagation), Effect.option(Effect.currentSpan)),
-        ([propagate, span]) =>
-          propagate && span._tag === "Some"
-            ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span.value))
-            : request
-      )
+    /** The headers of every request; `authorization` is redacted wherever the platform shows headers. */
+    const headers = {
+      authorization: `Bearer ${Redacted.value(options.apiKey)}`,
+      accept: "application/json",
+      "user-agent": userAgent
+    }
+    const send = sender(httpClient)
 
     /**
-     * One attempt: sends `request` unless less than 100 ms of the deadline is left, reads the
-     * response within the request timeout, and decodes and checks a 200 answer. The timeout
-     * covers the response and its body; decoding comes after it. A resent attempt is logged at
-     * Debug, with the status that made it and the wait before it.
+     * One attempt of `call`, `retry` the decision that sent it again (none for the first):
+     * sends the request unless less than 100 ms of the deadline is left, reads the response
+     * within the request timeout, and decodes and checks a 200 answer. The timeout covers the
+     * response and its body; decoding comes after it.
      */
-    const attempt = <A>(
-      name: string,
-      request: HttpClientRequest.HttpClientRequest,
-      sent: Sent,
-      rules: Rules,
-      schema: Schema.Schema<A, any>,
-      check: (answer: A) => string | undefined
-    ): Effect.Effect<A, AttemptError> =>
-      Effect.gen(function* () {
-        const { output, recurrence } = yield* Schedule.CurrentIterationMetadata
-        const retry = resent(output)
-        // The wait for the rate limiter can use up the deadline: then the request is not sent,
-        // and the call fails as the attempt before it did.
-        const sendable = yield* admitted(rules)
-        const left = Duration.millis(rules.deadlineAt - (yield* Clock.currentTimeMillis))
-        if (!sendable || Duration.lessThan(left, minimumRequestTime)) {
-          return yield* Effect.fail(retry === undefined ? deadlinePassed(sent) : retry.error)
-        }
-        if (retry !== undefined) {
-          yield* Effect.logDebug(`retrying ${name} after ${Duration.format(retry.delay)}`).pipe(
-            Effect.annotateLogs({
-              status: "status" in retry.error ? retry.error.status : "no response",
-              delayMillis: Duration.toMillis(retry.delay),
-              attempt: retry.attempts,
-              requestId: sent.requestId
-            })
+    const attempt = <A>(call: Call<A>, retry: Resent | undefined): Effect.Effect<A, AttemptError> =>
+      Effect.flatMap(admitted(call.rules), (sendable) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const left = call.rules.deadlineAt - now
+          // The wait for the rate limiter can use up the deadline: then the request is not sent,
+          // and the call fails as the attempt before it did.
+          if (!sendable || left < Duration.toMillis(minimumRequestTime)) {
+            return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
+          }
+          const timeout = Duration.min(requestTimeout, Duration.millis(left))
+          const answer = send(
+            call.request,
+            timeout,
+            receive(call.sent, scrub, maxResponseBytes),
+            transportError(call.sent, scrub),
+            () => timeoutError(call.sent, timeout)
+          ).pipe(Effect.flatMap((received) => answerOf(call, received)))
+          if (retry === undefined) return answer
+          call.span.attribute("http.request.resend_count", retry.recurrence)
+          return Effect.zipRight(
+            Effect.logDebug(`retrying ${call.name} after ${Duration.format(retry.decision.delay)}`).pipe(
+              Effect.annotateLogs({
+                status: "status" in retry.decision.error ? retry.decision.error.status : "no response",
+                delayMillis: Duration.toMillis(retry.decision.delay),
+                attempt: retry.decision.attempts,
+                requestId: call.sent.requestId
+              })
+            ),
+            answer
           )
+        })
+      )
+
+    /** A 2xx response's answer, decoded and checked; another status's typed error. */
+    const answerOf = <A>(call: Call<A>, received: Received): Effect.Effect<A, AttemptError> => {
+      const { status } = received.response
+      if (status < 200 || status >= 300) return Effect.fail(statusError(call.sent, received, scrub))
+      return Effect.flatMap(decodeBody(call.sent, received, call.schema), (answer) => {
+        const problem = call.check(answer)
+        if (problem !== undefined) {
+          return Effect.fail(new MalformedResponse({ ...call.sent, status, description: problem }))
         }
-        yield* Effect.annotateCurrentSpan("http.request.resend_count", recurrence)
-        const timeout = Duration.min(requestTimeout, left)
-        const received = yield* traced(request).pipe(
-          Effect.flatMap(httpClient.execute),
-          Effect.mapError(transportError(sent, scrub)),
-          Effect.flatMap(receive(sent, scrub, maxResponseBytes)),
-          Effect.timeoutFail({ duration: timeout, onTimeout: () => timeoutError(sent, timeout) })
-        )
-        const { status } = received.response
-        if (status < 200 || status >= 300) return yield* Effect.fail(statusError(sent, received, scrub))
-        const answer = yield* decodeBody(sent, received, schema)
-        const problem = check(answer)
-        if (problem !== undefined)
-          return yield* Effect.fail(new MalformedResponse({ ...sent, status, description: problem }))
-        yield* Effect.annotateCurrentSpan("http.response.status_code", status)
-        return answer
+        call.span.attribute("http.response.status_code", status)
+        return Effect.succeed(answer)
       })
+    }
+
+    /**
+     * The attempts after the first failed with `first`, under the retry policy: entered only
+     * when an attempt failed. The policy's schedule starts from `first` (its first run fails with
+     * it at once, sending nothing), and each later run is an attempt sent again.
+     */
+    const retried = <A>(call: Call<A>, first: AttemptError): Effect.Effect<A, AttemptError> =>
+      Effect.flatMap(Schedule.CurrentIterationMetadata, ({ output, recurrence }) => {
+        const decision = resent(output)
+        return recurrence === 0 || decision === undefined ? Effect.fail(first) : attempt(call, { decision, recurrence })
+      }).pipe(Effect.retryOrElse(policy(retrySchedule, call.rules), (error, last) => Effect.fail(stopped(error, last))))
 
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
       input: Endpoint.Input<E>,
       check: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
     ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> =>
-      Effect.gen(function* () {
-        const unsent = yield* toRequest(endpoint, input)
-        const sent: Sent = {
-          method: endpoint.method,
-          route: endpoint.route,
-          path: unsent.url,
-          requestId: globalThis.crypto.randomUUID()
-        }
-        yield* Effect.annotateCurrentSpan("dbplatform.request_id", sent.requestId)
-        const request = HttpClientRequest.setHeader(unsent, "x-request-id", sent.requestId)
-        const rules: Rules = {
-          method: endpoint.method,
-          deadlineAt: (yield* Clock.currentTimeMillis) + Duration.toMillis(deadline),
-          deadline,
-          maxRetryAfter,
-          minimumRequestTime
-        }
-        return yield* attempt(endpoint.name, request, sent, rules, endpoint.success, check).pipe(
-          Effect.retryOrElse(policy(retrySchedule, rules), (error, last) => Effect.fail(stopped(error, last)))
-        )
-      }).pipe(
-        Effect.mapError((error) => narrow<ExecuteError<E>>(endpoint, error)),
-        // The span shows how the call ended: the last status, or why there was none.
-        Effect.tapError((error: ExecuteError<Endpoint.Endpoint>) =>
-          "status" in error
-            ? Effect.annotateCurrentSpan("http.response.status_code", error.status)
-            : Effect.annotateCurrentSpan("error.type", error._tag)
-        ),
-        Effect.withSpan(endpoint.name, {
+      Effect.useSpan(
+        endpoint.name,
+        {
           kind: "client",
-          attributes: { "http.request.method": endpoint.method, "url.template": endpoint.route }
-        })
+          // A stack trace per call costs more than the rest of the span; the name says which call.
+          captureStackTrace: false,
+          attributes: {
+            "http.request.method": endpoint.method,
+            "url.template": endpoint.route,
+            "http.request.resend_count": 0
+          }
+        },
+        (span) => {
+          const requestId = globalThis.crypto.randomUUID()
+          span.attribute("dbplatform.request_id", requestId)
+          return Effect.flatMap(
+            Effect.zip(Clock.currentTimeMillis, FiberRef.get(HttpClient.currentTracerPropagation)),
+            ([now, propagate]): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+              const unsent = toRequest(endpoint, input, baseUrl, {
+                ...headers,
+                "x-request-id": requestId,
+                ...(propagate ? HttpTraceContext.toHeaders(span) : {})
+              })
+              if (Either.isLeft(unsent)) {
+                span.attribute("error.type", unsent.left._tag)
+                return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
+              }
+              const sent: Sent = { method: endpoint.method, route: endpoint.route, path: unsent.right.path, requestId }
+              const call: Call<Endpoint.Success<E>> = {
+                name: endpoint.name,
+                request: unsent.right.request,
+                sent,
+                rules: {
+                  method: endpoint.method,
+                  deadlineAt: now + Duration.toMillis(deadline),
+                  deadline,
+                  maxRetryAfter,
+                  minimumRequestTime
+                },
+                schema: endpoint.success,
+                check,
+                span
+              }
+              return attempt(call, undefined).pipe(
+                Effect.catchAll((error) => retried(call, error)),
+                Effect.mapError((error) => narrow<ExecuteError<E>>(endpoint, error)),
+                // The span shows how the call ended: the last status, or why there was none.
+                Effect.tapError((error: ExecuteError<Endpoint.Endpoint>) =>
+                  Effect.sync(() =>
+                    "status" in error
+                      ? span.attribute("http.response.status_code", error.status)
+                      : span.attribute("error.type", error._tag)
+                  )
+                ),
+                Effect.withParentSpan(span)
+              )
+            }
+          )
+        }
       )
 
     return DbPlatformClient.of({ execute })

@@ -44,7 +44,10 @@ export const raw = (status: number, body: BodyInit | null, headers: Record<strin
   headers
 })
 
-/** No answer ever: the request stays open until the caller gives up or is interrupted. */
+/**
+ * No answer ever: the request stays open until its abort signal is aborted (the caller timed
+ * out or was interrupted), and then fails as `fetch` does, with a `RequestError`.
+ */
 export const hang: Reply = { _tag: "Hang" }
 
 /** No response: the scripted client fails with a `RequestError` of reason `Transport`. */
@@ -61,6 +64,34 @@ const bodyText = (body: HttpClientRequest.HttpClientRequest["body"]): string | u
     default:
       return `<${body._tag} body>`
   }
+}
+
+/** `source`, pulled only as it is read, and failing with the signal's reason once `signal` is aborted. */
+const abortable = (source: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> => {
+  const reader = source.getReader()
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        signal.addEventListener(
+          "abort",
+          () => {
+            controller.error(signal.reason)
+            reader.cancel(signal.reason).catch(() => undefined)
+          },
+          { once: true }
+        )
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read()
+        if (done) controller.close()
+        else controller.enqueue(value)
+      },
+      cancel(reason) {
+        return reader.cancel(reason)
+      }
+    },
+    { highWaterMark: 0 }
+  )
 }
 
 /** The client, the requests it recorded, and a Layer providing it as `HttpClient`. */
@@ -94,12 +125,25 @@ export const scripted = (script: ReadonlyArray<Reply> | ((request: Recorded, ind
       if (reply === undefined) {
         return Effect.die(new Error(`no scripted reply for request ${index}: ${recorded.method} ${recorded.url}`))
       }
-      if (reply._tag === "Hang") return Effect.never
+      if (reply._tag === "Hang") {
+        return Effect.async<never, HttpClientError.RequestError>((resume) => {
+          const abort = () =>
+            resume(
+              Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: signal.reason }))
+            )
+          if (signal.aborted) abort()
+          else signal.addEventListener("abort", abort, { once: true })
+          return Effect.sync(() => signal.removeEventListener("abort", abort))
+        })
+      }
       if (reply._tag === "TransportFailure") {
         return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: reply.cause }))
       }
+      // As with `fetch`, aborting the signal stops the body too: reading it then fails.
+      const web = new Response(reply.body, { status: reply.status, headers: reply.headers })
+      const body = web.body === null ? null : abortable(web.body, signal)
       return Effect.succeed(
-        HttpClientResponse.fromWeb(request, new Response(reply.body, { status: reply.status, headers: reply.headers }))
+        HttpClientResponse.fromWeb(request, new Response(body, { status: web.status, headers: web.headers }))
       )
     })
   )

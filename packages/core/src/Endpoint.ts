@@ -10,8 +10,8 @@
  *
  * @since 0.2.0
  */
-import * as Effect from "effect/Effect"
-import type * as ParseResult from "effect/ParseResult"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CreateApiKeyRequest } from "./ApiKey.js"
 import type { HttpStatusError } from "./ApiError.js"
@@ -184,6 +184,8 @@ export interface Encoded {
  * Encodes `input` (path parameters, query and body as values) for `endpoint` with its schemas;
  * a part the endpoint has no schema for is ignored, a part left out is `{}`. Fails with the
  * `ParseError` of the first schema that refuses its part (every problem of that part named).
+ * Synchronous: an `Either`, which is also an `Effect`. Input that encodes is checked up to its
+ * first problem only; input that does not is checked again to name every problem.
  *
  * @since 0.2.0
  * @category encoding
@@ -191,25 +193,35 @@ export interface Encoded {
 export const encode = <E extends Endpoint>(
   endpoint: E,
   input: Input<E>
-): Effect.Effect<Encoded, ParseResult.ParseError> => {
+): Either.Either<Encoded, ParseResult.ParseError> => {
   // Every part of an `Input` is optional to read: one the endpoint has no schema for is absent.
   const given: { readonly params?: unknown; readonly query?: unknown; readonly body?: unknown } = input
-  const part = (schema: Schema.Schema<any, any> | undefined, value: unknown) =>
-    schema === undefined ? Effect.succeed(undefined) : Schema.encodeUnknown(schema, { errors: "all" })(value ?? {})
-  return Effect.map(
-    Effect.all([
-      part(endpoint.params, given.params),
-      part(endpoint.query, given.query),
-      part(endpoint.body, given.body)
-    ]),
-    ([params, query, body]): Encoded => ({
-      path: path(endpoint.route, params ?? {}),
-      query: Object.entries((query ?? {}) as Readonly<Record<string, string | undefined>>).flatMap(([key, value]) =>
-        value === undefined ? [] : [[key, value] as const]
-      ),
-      body
-    })
-  )
+  const params = encodePart<Readonly<Record<string, string>>>(endpoint.params, given.params)
+  if (Either.isLeft(params)) return Either.left(params.left)
+  const query = encodePart<Readonly<Record<string, string | undefined>>>(endpoint.query, given.query)
+  if (Either.isLeft(query)) return Either.left(query.left)
+  const body = encodePart<unknown>(endpoint.body, given.body)
+  if (Either.isLeft(body)) return Either.left(body.left)
+  const entries: Array<readonly [string, string]> = []
+  for (const [key, value] of Object.entries(query.right ?? {})) {
+    if (value !== undefined) entries.push([key, value])
+  }
+  return Either.right({ path: path(endpoint.route, params.right ?? {}), query: entries, body: body.right })
+}
+
+/**
+ * One part of a request encoded with `schema` (none: `undefined`), as `I`, the encoded side of
+ * the endpoint's schema for that part; refused, with every problem named.
+ */
+const encodePart = <I>(
+  schema: Schema.Schema<any, any> | undefined,
+  value: unknown
+): Either.Either<I | undefined, ParseResult.ParseError> => {
+  if (schema === undefined) return Either.right(undefined)
+  const first = ParseResult.encodeUnknownEither(schema)(value ?? {})
+  if (Either.isRight(first)) return Either.right(first.right)
+  const all = ParseResult.encodeUnknownEither(schema, { errors: "all" })(value ?? {})
+  return Either.left(ParseResult.parseError(Either.isLeft(all) ? all.left : first.left))
 }
 
 /** `override: true`: the message replaces those of the schemas it refines. */

@@ -43,8 +43,10 @@ export type OperationStatus = typeof KnownOperationStatus.Type | (string & {})
  * @category schemas
  */
 export const OperationStatus: Schema.Schema<OperationStatus> = Schema.Union(
-  KnownOperationStatus,
-  Schema.String
+  // Any string is accepted, so \`String\` is tried first: a union tries its members in order,
+  // and the known values first would cost a comparison with each of them per decode.
+  Schema.String,
+  KnownOperationStatus
 ).annotations({ identifier: "OperationStatus" })
 
 /**
@@ -106,8 +108,10 @@ export type OperationAction = typeof KnownOperationAction.Type | (string & {})
  * @category schemas
  */
 export const OperationAction: Schema.Schema<OperationAction> = Schema.Union(
-  KnownOperationAction,
-  Schema.String
+  // Any string is accepted, so \`String\` is tried first: a union tries its members in order,
+  // and the known values first would cost a comparison with each of them per decode.
+  Schema.String,
+  KnownOperationAction
 ).annotations({ identifier: "OperationAction" })
 
 /**

@@ -7,6 +7,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -52,7 +53,10 @@ export const make = (app: HttpApp.Default): HttpClient.HttpClient =>
                 })
               )
             : Effect.die(defect)
-        )
+        ),
+        // As a real client does, an aborted signal ends the request at once, even one the fake
+        // holds (`Fault.hang`, `Fault.delay`).
+        Effect.raceFirst(aborted(request, signal))
       )
     }
     switch (request.body._tag) {
@@ -67,6 +71,25 @@ export const make = (app: HttpApp.Default): HttpClient.HttpClient =>
       case "Stream":
         return Effect.flatMap(Stream.toReadableStreamEffect(request.body.stream), answer)
     }
+  })
+
+/** Fails with a transport error once `signal` is aborted. */
+const aborted = (request: HttpClientRequest.HttpClientRequest, signal: AbortSignal) =>
+  Effect.async<never, HttpClientError.RequestError>((resume) => {
+    const abort = () =>
+      resume(
+        Effect.fail(
+          new HttpClientError.RequestError({
+            request,
+            reason: "Transport",
+            cause: signal.reason,
+            description: "aborted"
+          })
+        )
+      )
+    if (signal.aborted) abort()
+    else signal.addEventListener("abort", abort, { once: true })
+    return Effect.sync(() => signal.removeEventListener("abort", abort))
   })
 
 /**

@@ -1,6 +1,8 @@
+import type * as Headers from "@effect/platform/Headers"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { DecodeIssue, Endpoint, type HttpStatusError, InvalidRequest, UnexpectedStatus } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { AttemptError } from "./retry.js"
@@ -30,20 +32,28 @@ export const validate = <A, I>(
 ): Effect.Effect<A, InvalidRequest> =>
   Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid(endpoint))
 
+/** A request ready to send, and its path relative to the base URL (what its errors name). */
+export interface Unsent {
+  readonly path: string
+  readonly request: HttpClientRequest.HttpClientRequest
+}
+
 /**
- * The `HttpClientRequest` of a call to `endpoint`: path parameters, query and body encoded with
- * the endpoint's schemas (`Endpoint.encode`; `InvalidRequest` when they refuse the input), the
- * body as JSON.
+ * The `HttpClientRequest` of a call to `endpoint`, sent to `baseUrl` with `headers`: path
+ * parameters, query and body encoded with the endpoint's schemas (`Endpoint.encode`;
+ * `InvalidRequest` when they refuse the input), the body as JSON. Synchronous: an `Either`.
  */
 export const toRequest = <E extends Endpoint.Endpoint>(
   endpoint: E,
-  input: Endpoint.Input<E>
-): Effect.Effect<HttpClientRequest.HttpClientRequest, InvalidRequest> =>
-  Effect.mapBoth(Endpoint.encode(endpoint, input), {
-    onFailure: invalid(endpoint),
-    onSuccess: ({ body, path, query }) => {
-      const request = HttpClientRequest.make(endpoint.method)(path, { urlParams: query })
-      return body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)
+  input: Endpoint.Input<E>,
+  baseUrl: string,
+  headers: Headers.Input
+): Either.Either<Unsent, InvalidRequest> =>
+  Either.mapBoth(Endpoint.encode(endpoint, input), {
+    onLeft: invalid(endpoint),
+    onRight: ({ body, path, query }) => {
+      const request = HttpClientRequest.make(endpoint.method)(baseUrl + path, { urlParams: query, headers })
+      return { path, request: body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body) }
     }
   })
 
