@@ -24,7 +24,8 @@ import {
   operationEnvelope,
   operationsPage,
   projectsPage,
-  withUndeclaredProjectFields
+  withUndeclaredProjectFields,
+  withUndeclaredSharedProjectFields
 } from "./wire.js"
 
 /** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
@@ -62,6 +63,7 @@ export interface Table {
   readonly listProjects: typeof Endpoint.listProjects
   readonly listOperations: typeof Endpoint.listOperations
   readonly getOperation: typeof Endpoint.getOperation
+  readonly listSharedProjects: typeof Endpoint.listSharedProjects
 }
 
 /** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
@@ -189,8 +191,10 @@ export const router = (store: Store, table: Table = Endpoint) =>
       ({ query }) =>
         Effect.gen(function* () {
           const { org_id, search } = query
+          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
           const matching = store.projects.filter(
             (project) =>
+              project.shared !== true &&
               (org_id === undefined || project.org_id === org_id) &&
               (search === undefined || project.id.includes(search) || project.name.includes(search))
           )
@@ -199,6 +203,26 @@ export const router = (store: Store, table: Table = Endpoint) =>
           return projectsPage(page, next)
         }),
       withUndeclaredProjectFields
+    ),
+    route(
+      table.listSharedProjects,
+      ({ query }) =>
+        Effect.gen(function* () {
+          const { search } = query
+          const matching = store.projects.filter(
+            (project) =>
+              project.shared === true &&
+              (search === undefined || project.id.includes(search) || project.name.includes(search))
+          )
+          const { page, next } = yield* pageOf(
+            table.listSharedProjects,
+            matching,
+            query,
+            yield* Clock.currentTimeMillis
+          )
+          return projectsPage(page, next)
+        }),
+      withUndeclaredSharedProjectFields
     ),
     route(table.listOperations, ({ params, query }) =>
       Effect.gen(function* () {
