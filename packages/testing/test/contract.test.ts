@@ -36,12 +36,15 @@ const seed: Seed.Seed = {
   ...realistic,
   projects: [
     ...realistic.projects!,
-    ...Array.from({ length: 12 }, (_, i) => ({
-      id: `shared-project-${String(i).padStart(2, "0")}`,
-      name: i % 2 === 0 ? `partner-${i}` : `vendor-${i}`,
-      shared: true,
-      age: `${i + 1} days`
-    }))
+    ...Array.from(
+      { length: 12 },
+      (_, i): Seed.SeedProject => ({
+        id: `shared-project-${String(i).padStart(2, "0")}`,
+        name: i % 2 === 0 ? `partner-${i}` : `vendor-${i}`,
+        shared: true,
+        age: `${i + 1} days`
+      })
+    )
   ],
   operations: [
     ...realistic.operations!,

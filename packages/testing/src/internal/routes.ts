@@ -5,6 +5,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { DecodeIssue, Endpoint, Timestamp } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
@@ -90,6 +91,7 @@ const route = <E extends Endpoint.Endpoint>(
     endpoint.method,
     routerPath(endpoint.route),
     Effect.gen(function* () {
+      yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
       const query =
@@ -159,9 +161,20 @@ const operationsOf = (store: Store, projectId: string) => {
 }
 
 /**
+ * What a route runs first, with its endpoint, before reading anything of the request: the
+ * fake's rate limit, which may refuse it. Lets everything through unless provided.
+ */
+export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/internal/Gate", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
+
+/**
  * The routes of the control API v2 in scope, over `store`, under `/api/v2`: one per endpoint
  * of `table` (core's by default), routed, checked and answered as it declares
- * (docs/contract.md §4, docs/design.md §1).
+ * (docs/contract.md §4, docs/design.md §1); each runs the `Gate` first.
  */
 export const router = (store: Store, table: Table = Endpoint) =>
   HttpRouter.fromIterable([
