@@ -1,6 +1,7 @@
 /**
  * Projects: one page of the project list, or every project as a `Stream`
- * (`docs/contract.md` §2.4, §4, §10.4).
+ * (`docs/contract.md` §2.4, §4, §10.4); the same for the projects other accounts shared with
+ * this one (`GET /projects/shared`, §10.6).
  *
  * @since 0.1.0
  */
@@ -62,6 +63,45 @@ export interface ListOptions extends Filter {
 }
 
 /**
+ * Which shared projects to list, for `sharedPage` and `listShared`: the {@link Filter} of
+ * `GET /projects` but `orgId`, which `GET /projects/shared` does not take (§10.6).
+ *
+ * @since 0.2.0
+ */
+export interface SharedFilter {
+  /** Only projects whose name or id contains this text. */
+  readonly search?: string | undefined
+  /**
+   * How long the server may take to read the projects, 100 ms to 30 s, sent in whole ms; it
+   * then answers with what it read, and names the projects it could not read in the page's
+   * `unavailable_project_ids`.
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * Options of `sharedPage`: one page of `GET /projects/shared` (§2.6, §10.6).
+ *
+ * @since 0.2.0
+ */
+export interface SharedPageOptions extends SharedFilter {
+  /** Projects per page, 1 to 400; the deployed API's default is 10 (observed behaviour, §10.6). */
+  readonly limit?: number | undefined
+  /** The `pagination.cursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+/**
+ * Options of `listShared`: the stream of all shared projects.
+ *
+ * @since 0.2.0
+ */
+export interface SharedListOptions extends SharedFilter {
+  /** Projects fetched per request, 1 to 400; 100 by default. */
+  readonly pageSize?: number | undefined
+}
+
+/**
  * The `Projects` service: one page of the project list, or every project as a `Stream` (§2.4, §4).
  * Both fail with `InvalidRequest` for a `limit` or `pageSize` out of 1..400, an `orgId` that is
  * not `^[a-z0-9-]{1,60}$` or a `timeout` out of 100 ms..30 s (nothing is sent), with
@@ -83,6 +123,18 @@ export interface Service {
    * are not part of the stream: use `page` to see them.
    */
   readonly list: (options?: ListOptions) => Stream.Stream<Project, InvalidRequest | BadRequest | CallError>
+  /**
+   * `GET /projects/shared`: one page of the projects other accounts shared with this one
+   * (§10.6; `list` and `page` do not hold them). Its checks and errors are those of `page`.
+   */
+  readonly sharedPage: (
+    options?: SharedPageOptions
+  ) => Effect.Effect<ProjectsPage, InvalidRequest | BadRequest | CallError>
+  /**
+   * Every project shared with this account, as `list` walks the account's own: one page in
+   * memory, the same checks and errors (§10.6).
+   */
+  readonly listShared: (options?: SharedListOptions) => Stream.Stream<Project, InvalidRequest | BadRequest | CallError>
 }
 
 /**
@@ -93,6 +145,23 @@ export interface Service {
  * @category tags
  */
 export class Projects extends Context.Tag("@dbplatform/client/Projects")<Projects, Service>() {}
+
+/** The query both project lists take (`org_id` aside), as values. */
+const sharedQuery = (options: SharedPageOptions) => ({
+  limit: options.limit,
+  cursor: options.cursor,
+  search: options.search,
+  timeout: options.timeout === undefined ? undefined : Math.round(Duration.toMillis(options.timeout))
+})
+
+/** `check`, after refusing a page with more projects than asked for (or than 400). */
+const checkLength =
+  (options: SharedPageOptions, check: (page: ProjectsPage) => string | undefined) => (page: ProjectsPage) => {
+    const limit = options.limit ?? maxPageSize
+    return page.projects.length > limit
+      ? `the page has ${page.projects.length} projects, more than the limit of ${limit}`
+      : check(page)
+  }
 
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
@@ -105,29 +174,24 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
    * One page; more projects than asked for (or than 400) is `MalformedResponse`, as is what
    * `check` refuses.
    */
-  const fetch = (options: PageOptions, check: (page: ProjectsPage) => string | undefined = () => undefined) => {
-    const limit = options.limit ?? maxPageSize
-    const query = {
-      limit: options.limit,
-      cursor: options.cursor,
-      search: options.search,
-      org_id: options.orgId,
-      timeout: options.timeout === undefined ? undefined : Math.round(Duration.toMillis(options.timeout))
-    }
-    return client.execute(Endpoint.listProjects, { query }, (page) =>
-      page.projects.length > limit
-        ? `the page has ${page.projects.length} projects, more than the limit of ${limit}`
-        : check(page)
+  const fetch = (options: PageOptions, check: (page: ProjectsPage) => string | undefined = () => undefined) =>
+    client.execute(
+      Endpoint.listProjects,
+      { query: { ...sharedQuery(options), org_id: options.orgId } },
+      checkLength(options, check)
     )
-  }
+  const fetchShared = (
+    options: SharedPageOptions,
+    check: (page: ProjectsPage) => string | undefined = () => undefined
+  ) => client.execute(Endpoint.listSharedProjects, { query: sharedQuery(options) }, checkLength(options, check))
+  const toPage = (page: ProjectsPage) => ({ items: page.projects, cursor: page.pagination?.cursor })
   return Projects.of({
     page: (options = {}) => fetch(options),
     list: ({ pageSize, ...filter } = {}) =>
-      paginate(
-        pageSize,
-        (limit, cursor, check) => fetch({ ...filter, limit, cursor }, check),
-        (page: ProjectsPage) => ({ items: page.projects, cursor: page.pagination?.cursor })
-      )
+      paginate(pageSize, (limit, cursor, check) => fetch({ ...filter, limit, cursor }, check), toPage),
+    sharedPage: (options = {}) => fetchShared(options),
+    listShared: ({ pageSize, ...filter } = {}) =>
+      paginate(pageSize, (limit, cursor, check) => fetchShared({ ...filter, limit, cursor }, check), toPage)
   })
 })
 

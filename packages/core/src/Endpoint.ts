@@ -1,5 +1,6 @@
 /**
- * The six endpoints of the control API v2 in scope, each declared once: method, route template,
+ * The endpoints of the control API v2 in scope (the six of the contract, and
+ * `GET /projects/shared`), each declared once: method, route template,
  * the schemas of its path parameters, query, body and answer (with their limits and defaults),
  * and the error statuses it answers with (`docs/contract.md` §4, §10).
  *
@@ -347,6 +348,30 @@ export const listProjects = make({
 })
 
 /**
+ * `GET /projects/shared`: one page of the projects other accounts shared with this one (§2.4,
+ * §10.6): the same page, limits and query as `GET /projects` (`limit` 1 to 400, 10 by
+ * default; `cursor`, `search`, `timeout`) but `org_id`, which it does not take. 400 for a query
+ * the server refuses.
+ *
+ * @since 0.2.0
+ * @category endpoints
+ */
+export const listSharedProjects = make({
+  name: "Projects.listShared",
+  method: "GET",
+  route: "/projects/shared",
+  query: Schema.Struct({
+    limit: Schema.optional(PageLimit(projectsPageLimits)),
+    cursor: Schema.optional(Cursor),
+    search: Schema.optional(Schema.String),
+    timeout: Schema.optional(IntegerParameter(100, 30_000, " (milliseconds)"))
+  }),
+  success: ProjectsPage,
+  errors: ["BadRequest"],
+  pageLimits: projectsPageLimits
+})
+
+/**
  * The page size of `GET /projects/{project_id}/operations`: 1 to 1000; without a `limit`, all
  * operations at once (observed behaviour of the deployed API, §4 rule 2, §10.5).
  *
@@ -394,9 +419,18 @@ export const getOperation = make({
 })
 
 /**
- * Every endpoint in scope, in the order of the contract's table (§4).
+ * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
+ * (`GET /projects/shared`, §10.6).
  *
  * @since 0.2.0
  * @category endpoints
  */
-export const all = [createApiKey, listApiKeys, revokeApiKey, listProjects, listOperations, getOperation] as const
+export const all = [
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  listProjects,
+  listOperations,
+  getOperation,
+  listSharedProjects
+] as const

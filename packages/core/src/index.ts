@@ -32,7 +32,7 @@ export * as DecodeIssue from "./DecodeIssue.js"
 export * as ErrorLine from "./ErrorLine.js"
 
 /**
- * The six endpoints in scope, each declared once (method, route template, schemas of its path
+ * The endpoints in scope (the contract's six and `GET /projects/shared`), each declared once (method, route template, schemas of its path
  * parameters, query, body and answer, its error statuses): `Endpoint.listOperations`,
  * `Endpoint.all`... (§4, §10).
  *

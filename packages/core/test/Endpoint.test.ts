@@ -28,14 +28,15 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
 }
 
 describe("Endpoint.all", () => {
-  it("holds the six endpoints in scope, in the contract's order", () => {
+  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6)", () => {
     expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
       "DELETE /api_keys/{key_id}",
       "GET /projects",
       "GET /projects/{project_id}/operations",
-      "GET /projects/{project_id}/operations/{operation_id}"
+      "GET /projects/{project_id}/operations/{operation_id}",
+      "GET /projects/shared"
     ])
   })
 
@@ -48,7 +49,8 @@ describe("Endpoint.all", () => {
       "ApiKeys.revoke",
       "Projects.list",
       "Operations.list",
-      "Operations.get"
+      "Operations.get",
+      "Projects.listShared"
     ])
   })
 
@@ -76,6 +78,7 @@ describe("Endpoint.all", () => {
 
   it("declares page limits on the list endpoints that take a limit", () => {
     expect(Endpoint.listProjects.pageLimits).toEqual({ max: 400, default: 10 })
+    expect(Endpoint.listSharedProjects.pageLimits).toEqual({ max: 400, default: 10 })
     expect(Endpoint.listOperations.pageLimits).toEqual({ max: 1000, default: undefined })
     expect(Endpoint.listApiKeys.pageLimits).toBeUndefined()
     expect(Endpoint.getOperation.pageLimits).toBeUndefined()
@@ -88,6 +91,24 @@ describe("Endpoint.all", () => {
     expect(Endpoint.listProjects.errors).toEqual(["BadRequest"])
     expect(Endpoint.listOperations.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
     expect(Endpoint.getOperation.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
+    expect(Endpoint.listSharedProjects.errors).toEqual(["BadRequest"])
+  })
+})
+
+describe("Endpoint.listSharedProjects", () => {
+  const query = Endpoint.listSharedProjects.query!
+
+  it("takes the query of GET /projects but org_id, with the same limits (§10.6)", () => {
+    expect(Schema.encodeSync(query)({ limit: 400, cursor: "c", search: "bill", timeout: 100 })).toEqual({
+      limit: "400",
+      cursor: "c",
+      search: "bill",
+      timeout: "100"
+    })
+    expect(encodeFailure(query, { limit: 401 })).toBe("limit: must be an integer from 1 to 400")
+    expect(encodeFailure(query, { timeout: 99 })).toBe("timeout: must be an integer from 100 to 30000 (milliseconds)")
+    // `org_id` is not one of its parameters: a server reading it keeps nothing of it.
+    expect(Schema.decodeUnknownSync(query)({ org_id: "org-a", limit: "5" })).toEqual({ limit: 5 })
   })
 })
 

@@ -39,7 +39,10 @@ export interface Options {
    * change, every 1000 changes and at shutdown (a crash may lose the latest ones).
    */
   readonly statePath?: string | undefined
-  /** The opt-in per-key rate limit (`FakePlatform.Options.rateLimit`). */
+  /**
+   * The opt-in rate limit per account and per route (`FakePlatform.Options.rateLimit`, e.g.
+   * `FakePlatform.platformRateLimit`; docs/contract.md §10.2).
+   */
   readonly rateLimit?: FakePlatform.RateLimit | undefined
   /**
    * The value of the bootstrap key, e.g. from `DBPLATFORM_EMULATOR_KEY`, so that it stays the

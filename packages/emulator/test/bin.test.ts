@@ -151,15 +151,26 @@ describe("dbplatform-emulator", () => {
     }
   })
 
-  it("--rate-limit answers 429 with Retry-After past the limit", async () => {
-    const running = await start(["--rate-limit", "2/1m"])
-    expect(running.stdout()).toContain("rate limit 2 per 1m per key")
+  it("--rate-limit account=...,route=... answers 429 with Retry-After past either limit", async () => {
+    const running = await start(["--rate-limit", "account=3/1h,route=2/1h"])
+    expect(running.stdout()).toContain("rate limit 3 per 1h per account, 2 per 1h per route")
     expect((await get(running, "/projects")).status).toBe(200)
     expect((await get(running, "/projects")).status).toBe(200)
-    const limited = await get(running, "/projects")
-    expect(limited.status).toBe(429)
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(50)
-    expect(limited.body.message).toContain("rate limit")
+    const perRoute = await get(running, "/projects")
+    expect(perRoute.status).toBe(429)
+    expect(Number(perRoute.headers.get("retry-after"))).toBeGreaterThan(3500)
+    expect(perRoute.body.message).toBe("rate limit of 2 requests per 1h exceeded for GET /projects")
+    // Another route still answers, until the account's limit.
+    expect((await get(running, "/api_keys")).status).toBe(200)
+    const perAccount = await get(running, "/api_keys")
+    expect(perAccount.status).toBe(429)
+    expect(perAccount.body.message).toBe("rate limit of 3 requests per 1h exceeded for this account")
+    expect(await stop(running, "SIGTERM")).toBe(0)
+  })
+
+  it("--rate-limit platform is 700 a minute per account and 40 a second per route", async () => {
+    const running = await start(["--rate-limit", "platform"])
+    expect(running.stdout()).toContain("rate limit 700 per 1m per account, 40 per 1s per route")
     expect(await stop(running, "SIGTERM")).toBe(0)
   })
 
@@ -181,6 +192,10 @@ describe("dbplatform-emulator", () => {
     const badFlag = await failing(["--rate-limit", "fast"])
     expect(badFlag.code).toBe(1)
     expect(badFlag.stderr).toContain("dbplatform-emulator failed: invalid arguments (see above)")
+    // The 0.1 form, one per-key window, is refused with what to write instead.
+    const oldForm = await failing(["--rate-limit", "40/1s"])
+    expect(oldForm.code).toBe(1)
+    expect(oldForm.stderr).toContain("account=LIMIT/INTERVAL,route=LIMIT/INTERVAL")
 
     const running = await start([])
     const port = new URL(running.baseUrl).port

@@ -30,8 +30,8 @@ import { InvalidSeed, type Seed } from "./Seed.js"
 export const baseUrl = `http://dbplatform.test${Endpoint.basePath}`
 
 /**
- * The fake (from `seed`, empty by default; with `rateLimit`, its opt-in per-key rate limit, see
- * `FakePlatform.Options`), the in-memory `HttpClient`, and the client services, built with
+ * The fake (from `seed`, empty by default; with `rateLimit`, its opt-in rate limit per account
+ * and per route, see `FakePlatform.Options`), the in-memory `HttpClient`, and the client services, built with
  * `client`'s settings (e.g. `retrySchedule: Schedule.stop` to see each fault's error at once, or a
  * shorter `deadline`). Fails with `InvalidSeed` if the seed has a bad or repeated id, or a
  * `bootstrapKey` an HTTP header cannot carry. The fake is

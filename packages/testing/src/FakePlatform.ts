@@ -14,7 +14,8 @@
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
- *   them (`Scenario`); `Options.rateLimit` turns on a per-key rate limit (429 + `Retry-After`).
+ *   them (`Scenario`); `Options.rateLimit` turns on a rate limit per account and per route,
+ *   modelled on the platform's (429 + `Retry-After`, docs/contract.md §10.2).
  * - Bodies over 64 KiB are 413, without `Content-Type: application/json` 415, not UTF-8, not
  *   JSON or nested deeper than 64 levels 400; path traversal in ids (`..`, `%2e%2e`, encoded `/`
  *   or `\`) is 400; every refusal has a `GeneralError` body, never a 5xx for malformed input,
@@ -33,7 +34,6 @@ import { Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -41,8 +41,15 @@ import * as Redacted from "effect/Redacted"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
-import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
-import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
+import { authenticate, Gate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
+import { declaredLengthRefusal, pathRefusal } from "./internal/limits.js"
+import {
+  describeWindow,
+  type RateLimit,
+  RateLimits,
+  rateLimitProblem,
+  retryAfterSeconds
+} from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
 import { storeOfSeed } from "./internal/seed.js"
 import { snapshotOf, storeOf } from "./internal/snapshot.js"
@@ -70,15 +77,33 @@ export {
    *
    * @since 0.1.0
    */
-  bodyLimitBytes,
+  bodyLimitBytes
+} from "./internal/limits.js"
+export {
   /**
-   * A per-key rate limit of the fake: `limit` requests per `interval`; past it, 429 with a
-   * `GeneralError` and `Retry-After` in seconds (docs/contract.md §10.2).
+   * The platform's published rate limit, for `Options.rateLimit` (docs/contract.md §10.2):
+   * `{ account: { limit: 700, interval: "1 minute" }, route: { limit: 40, interval: "1 second" } }`.
+   *
+   * @since 0.2.0
+   */
+  platformRateLimit,
+  /**
+   * The fake's rate limit (docs/contract.md §10.2): `account` (every request of the account,
+   * all its keys together) and `route` (the requests to one route: its method and route
+   * template, e.g. `GET /projects/{project_id}/operations` for any project), each
+   * `{ limit, interval }`: at most `limit` requests in any `interval`. Either or both.
    *
    * @since 0.1.0
    */
-  type RateLimit
-} from "./internal/limits.js"
+  type RateLimit,
+  /**
+   * One limit of `RateLimit`: at most `limit` requests (an integer >= 1) in any `interval`
+   * (a duration > 0 on the `Clock`, e.g. `"1 second"`).
+   *
+   * @since 0.2.0
+   */
+  type RateLimitWindow
+} from "./internal/rateLimit.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -182,12 +207,17 @@ export class FakePlatform extends Context.Tag("@dbplatform/testing/FakePlatform"
  */
 export interface Options {
   /**
-   * Opt-in per-key rate limit: each API key may make `limit` requests per `interval` (a fixed
-   * window from its first request, on the `Clock`); past it, requests with that key are
-   * answered 429 with a `GeneralError` and `Retry-After` (whole seconds until the window ends,
-   * at least 1), and not carried out (docs/contract.md §10.2). Requests without
-   * a valid key are not counted (they get 401). None by default. Dies with an
-   * `IllegalArgumentException` on a `limit` that is not an integer >= 1 or an `interval` <= 0.
+   * Opt-in rate limit modelled on the platform's (docs/contract.md §10.2; `platformRateLimit`
+   * is its published numbers, 700 a minute per account and 40 a second per route): `account`
+   * allows `limit` requests of the account (all keys together) in any `interval`, `route`
+   * allows `limit` requests to each route (method and route template: every project's
+   * `GET /projects/{project_id}/operations` is one route) in any `interval`; sliding windows on
+   * the `Clock`. Past either, a request is answered 429 with a `GeneralError` naming the limit
+   * and `Retry-After` (whole seconds until it would be let through, rounded up, at least 1),
+   * and is not carried out nor counted. Requests refused before their route (no valid key: 401;
+   * unknown route: 404; a body too large: 413) are not counted. None by default. Dies with an
+   * `IllegalArgumentException` when it has neither `account` nor `route`, or a `limit` that is
+   * not an integer >= 1, or an `interval` that is not a finite duration > 0.
    */
   readonly rateLimit?: RateLimit | undefined
   /**
@@ -264,41 +294,24 @@ export const restore = (
     return yield* serviceOf(store, bootstrapValue, options)
   })
 
-const invalidRateLimit = (rateLimit: RateLimit) =>
-  !Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(Duration.toMillis(rateLimit.interval) > 0)
-
 /** The service over `store`, whose bootstrap key has the value `bootstrapValue`. */
 const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
   Effect.gen(function* () {
     const { rateLimit, journal } = options
-    if (rateLimit !== undefined && invalidRateLimit(rateLimit)) {
-      return yield* Effect.die(
-        new Cause.IllegalArgumentException(
-          `rateLimit: limit must be an integer >= 1 and interval > 0, got ${rateLimit.limit} per ${Duration.format(rateLimit.interval)}`
-        )
-      )
-    }
-    const limiter = rateLimit === undefined ? undefined : new KeyRateLimit(rateLimit.limit, rateLimit.interval)
+    const problem = rateLimit === undefined ? undefined : rateLimitProblem(rateLimit)
+    if (problem !== undefined) return yield* Effect.die(new Cause.IllegalArgumentException(problem))
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
-    const routes = yield* HttpRouter.toHttpApp(router(store))
+    const routes = yield* HttpRouter.toHttpApp(router(store)).pipe(
+      Effect.map((app) => (rateLimit === undefined ? app : Effect.provideService(app, Gate, rateLimited(rateLimit))))
+    )
     store.onChange = journal?.record
     /** The real answer: the body size, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
-      const key = yield* authenticate(store)
-      if (limiter !== undefined && rateLimit !== undefined) {
-        const waitMs = limiter.take(key.id, yield* Clock.currentTimeMillis)
-        if (waitMs !== undefined) {
-          return yield* new Refusal({
-            status: Status.tooManyRequests,
-            message: `rate limit of ${rateLimit.limit} requests per ${Duration.format(rateLimit.interval)} exceeded for this API key`,
-            headers: { "retry-after": String(Math.max(1, Math.ceil(Duration.toSeconds(Duration.millis(waitMs))))) }
-          })
-        }
-      }
+      yield* authenticate(store)
       return yield* routes
     }).pipe(
       Effect.catchTags({
@@ -355,6 +368,31 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
       revision: Effect.sync(() => store.revision)
     })
   })
+
+/**
+ * The `Gate` of the routes under `rateLimit`: counts each request to a route, or refuses it
+ * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
+ */
+const rateLimited = (rateLimit: RateLimit) => {
+  const limits = new RateLimits(rateLimit)
+  return (endpoint: { readonly method: string; readonly route: string }) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const route = `${endpoint.method} ${endpoint.route}`
+      const limited = limits.take(route, now)
+      return limited === undefined
+        ? Effect.void
+        : Effect.fail(
+            new Refusal({
+              status: Status.tooManyRequests,
+              message:
+                limited.scope === "account"
+                  ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
+                  : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
+              headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
+            })
+          )
+    })
+}
 
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>

@@ -147,8 +147,9 @@ export interface Scenario {
   /**
    * Adds a project (`SeedProject`: `id` matching `^[a-z0-9-]{1,60}$` such as
    * `spring-example-302709`; the other fields default as in a seed; `age` 0 by default, so it
-   * is the newest). Answers the project as `GET /projects` lists it. Fails with `InvalidSeed`
-   * on a bad or taken id.
+   * is the newest). Answers the project as `GET /projects` lists it (with `shared: true`, as
+   * `GET /projects/shared` does, docs/contract.md §10.6). Fails with `InvalidSeed` on a bad or
+   * taken id.
    */
   readonly addProject: (project: SeedProject) => Effect.Effect<Project, InvalidSeed>
   /**

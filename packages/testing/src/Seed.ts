@@ -46,6 +46,12 @@ export const SeedProjectFile = Schema.Struct({
   pg_version: Schema.optional(project.pg_version),
   /** The organization it belongs to (`org_id`, `^[a-z0-9-]{1,60}$`); the fake's default one when absent. */
   org_id: project.org_id,
+  /**
+   * `true`: a project of another account shared with this one, listed by `GET /projects/shared`
+   * and not by `GET /projects` (docs/contract.md §10.6); its operations are read as any other's.
+   * Absent (or `false`): one of the account's own.
+   */
+  shared: project.shared,
   /** How long before the start the project was created; 30 days by default. */
   age: Schema.optional(SeedDuration)
 }).annotations({ identifier: "SeedProject" })
@@ -265,7 +271,8 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
  * {
  *   "bootstrapKey": "a-test-key-of-your-choice",
  *   "projects": [{ "id": "spring-example-302709", "name": "billing", "region_id": "aws-eu-central-1", "pg_version": 17,
- *     "org_id": "org-billing-302709", "age": "30 days" }],
+ *     "org_id": "org-billing-302709", "age": "30 days" },
+    { "id": "quiet-river-118004", "name": "partner-data", "shared": true }],
  *   "operations": [
  *     { "project_id": "spring-example-302709", "action": "create_branch", "branch_id": "br-wispy-meadow-118737", "age": "2 hours" },
  *     { "project_id": "spring-example-302709", "action": "start_compute", "endpoint_id": "ep-proud-mud-a5x8dq2u",

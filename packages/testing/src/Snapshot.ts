@@ -38,7 +38,9 @@ export const SnapshotApiKey = Schema.Struct({
 /**
  * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
  * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
- * to the fake's default organization.
+ * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
+ * account shared with this one, listed by `GET /projects/shared` and not by `GET /projects`
+ * (docs/contract.md §10.6); absent (or `false`) for one of the account's own.
  *
  * @since 0.1.0
  */
@@ -50,6 +52,7 @@ export const SnapshotProject = Schema.Struct({
   provisioner: Schema.String,
   pg_version: Schema.Int,
   org_id: Schema.optional(Schema.String),
+  shared: Schema.optional(Schema.Boolean),
   created_at: SnapshotTime
 }).annotations({ identifier: "SnapshotProject" })
 

@@ -30,7 +30,27 @@ import * as Seed from "../src/Seed.js"
 import { operationId } from "./helpers.js"
 
 /** 12 projects (more than one default page), 41 operations each, none pending. */
-const seed = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
+const realistic = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
+/** And 12 projects of other accounts shared with this one (docs/contract.md §10.6), one with operations. */
+const seed: Seed.Seed = {
+  ...realistic,
+  projects: [
+    ...realistic.projects!,
+    ...Array.from(
+      { length: 12 },
+      (_, i): Seed.SeedProject => ({
+        id: `shared-project-${String(i).padStart(2, "0")}`,
+        name: i % 2 === 0 ? `partner-${i}` : `vendor-${i}`,
+        shared: true,
+        age: `${i + 1} days`
+      })
+    )
+  ],
+  operations: [
+    ...realistic.operations!,
+    { project_id: "shared-project-00", id: operationId(9001), action: "start_compute", age: "1 hour" }
+  ]
+}
 const firstProject = ProjectId.make(seed.projects![0]!.id)
 
 /** Where the suite sends its requests: a base URL, an `HttpClient` that reaches it, and the fake behind it. */
@@ -158,6 +178,8 @@ for (const [name, target] of targets) {
           [Endpoint.listProjects, "GET", "/projects?limit=0"],
           [Endpoint.listProjects, "GET", "/projects?cursor=yesterday"],
           [Endpoint.listProjects, "GET", "/projects?org_id=Org&timeout=1"],
+          [Endpoint.listSharedProjects, "GET", "/projects/shared?limit=401"],
+          [Endpoint.listSharedProjects, "GET", "/projects/shared?cursor="],
           [Endpoint.listOperations, "GET", "/projects/Bad_Id/operations"],
           [Endpoint.listOperations, "GET", "/projects/no-such-project/operations"],
           [Endpoint.listOperations, "GET", `/projects/${firstProject}/operations?limit=1001`],
@@ -177,6 +199,57 @@ for (const [name, target] of targets) {
             })
           }
         }
+      })
+    )
+
+    test(
+      "GET /projects/shared answers like GET /projects: newest first, 10 by default, limit 1..400, cursor, search (docs/contract.md §10.6)",
+      Effect.gen(function* () {
+        const own = yield* call("GET", "/projects?limit=400")
+        const first = yield* call("GET", "/projects/shared")
+        expect(first.status).toBe(200)
+        expect(first.body.projects.map((p: any) => p.id)).toEqual(
+          Array.from({ length: 10 }, (_, i) => `shared-project-${String(i).padStart(2, "0")}`)
+        )
+        expect(isNewestFirst(first.body.projects)).toBe(true)
+        expect(first.body.pagination.cursor).toBe(first.body.projects[9].created_at)
+        // The same fields as a project of the account's own; another owner.
+        expect(Object.keys(first.body.projects[0]).sort()).toEqual(Object.keys(own.body.projects[0]).sort())
+        expect(first.body.projects[0].owner_id).not.toBe(own.body.projects[0].owner_id)
+        const rest = yield* call(
+          "GET",
+          `/projects/shared?limit=10&cursor=${encodeURIComponent(first.body.pagination.cursor)}`
+        )
+        expect(rest.body.projects.map((p: any) => p.id)).toEqual(["shared-project-10", "shared-project-11"])
+        // Neither list holds a project of the other.
+        const ownIds = new Set(own.body.projects.map((p: any) => p.id))
+        expect(own.body.projects).toHaveLength(12)
+        for (const p of [...first.body.projects, ...rest.body.projects]) expect(ownIds.has(p.id)).toBe(false)
+        expect((yield* call("GET", "/projects/shared?search=vendor&limit=400")).body.projects).toHaveLength(6)
+        expect((yield* call("GET", "/projects/shared?limit=400&timeout=100")).body.projects).toHaveLength(12)
+        // A shared project's operations are read as any other's; `/projects/{project_id}/...` routes are not shadowed.
+        const operations = yield* call("GET", "/projects/shared-project-00/operations")
+        expect(operations.body.operations.map((o: any) => o.id)).toEqual([operationId(9001)])
+        for (const query of ["limit=0", "limit=401", "cursor=yesterday", "timeout=99"])
+          expectGeneralError(yield* call("GET", `/projects/shared?${query}`), 400)
+        expectGeneralError(yield* call("GET", "/projects/shared", { key: null }), 401)
+        // Through the SDK: the page and the stream.
+        const sdk = yield* withSdk(
+          Effect.gen(function* () {
+            const projects = yield* Projects.Projects
+            const page = yield* projects.sharedPage({ limit: 5, search: "partner" })
+            const all = yield* Stream.runCollect(projects.listShared({ pageSize: 5 }))
+            return { page: page.projects.map((p) => p.id), all: Chunk.toReadonlyArray(all).map((p) => p.id) }
+          })
+        )
+        expect(sdk.page).toEqual([
+          "shared-project-00",
+          "shared-project-02",
+          "shared-project-04",
+          "shared-project-06",
+          "shared-project-08"
+        ])
+        expect(sdk.all).toEqual([...first.body.projects, ...rest.body.projects].map((p: any) => p.id))
       })
     )
 

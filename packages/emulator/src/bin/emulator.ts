@@ -14,7 +14,10 @@
  *
  * Flags: `--port` (0: any free port), `--host` (127.0.0.1; any other address than a loopback one,
  * 127.0.0.0/8, `::1` or `localhost`, prints a warning on stderr), `--seed FILE` (JSON, `Seed.SeedFile`),
- * `--state FILE`, `--rate-limit LIMIT/INTERVAL` (e.g. `40/1s`, `700/1m`). The environment
+ * `--state FILE`, `--rate-limit platform` (the platform's published limits: 700 requests a minute
+ * per account, 40 a second per route; docs/contract.md §10.2) or
+ * `--rate-limit account=LIMIT/INTERVAL,route=LIMIT/INTERVAL` (either or both, e.g.
+ * `account=700/1m,route=40/1s`). The environment
  * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed).
  * Exits 1 with a one-line reason when it cannot start (bad flags, seed or state file, port taken).
  */
@@ -27,33 +30,13 @@ import { type FakePlatform, Seed } from "@dbplatform/testing"
 import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import { BlockList, isIP } from "node:net"
 import * as Emulator from "../Emulator.js"
-
-/** `LIMIT/INTERVAL`: a number of requests per interval of `ms`, `s`, `m` or `h`, e.g. `40/1s`, `700/1m`. */
-const RateLimitFlag = Schema.String.pipe(
-  Schema.pattern(/^\d{1,9}\/\d{0,9}(ms|s|m|h)$/, {
-    message: () => "a rate limit is LIMIT/INTERVAL, e.g. 40/1s or 700/1m (units: ms, s, m, h)"
-  }),
-  Schema.transform(
-    Schema.Struct({ limit: Schema.Int.pipe(Schema.positive()), intervalMs: Schema.Number.pipe(Schema.positive()) }),
-    {
-      strict: true,
-      decode: (text) => {
-        const [, limit, amount, unit] = /^(\d+)\/(\d*)(ms|s|m|h)$/.exec(text)!
-        const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as "ms" | "s" | "m" | "h"]
-        return { limit: Number(limit), intervalMs: Number(amount === "" ? 1 : amount) * scale }
-      },
-      encode: ({ limit, intervalMs }) => `${limit}/${intervalMs}ms`
-    }
-  )
-)
+import { describeRateLimit, RateLimitFlag } from "../internal/rateLimitFlag.js"
 
 const port = Options.integer("port").pipe(
   Options.withDescription("TCP port to listen on; 0 (the default) picks any free port"),
@@ -77,7 +60,9 @@ const state = Options.file("state").pipe(
 )
 const rateLimit = Options.text("rate-limit").pipe(
   Options.withSchema(RateLimitFlag),
-  Options.withDescription("Per-key rate limit LIMIT/INTERVAL, e.g. 40/1s: past it, 429 with Retry-After"),
+  Options.withDescription(
+    "Rate limit modelled on the platform's: platform (700/1m per account + 40/1s per route), or account=LIMIT/INTERVAL,route=LIMIT/INTERVAL (either or both, e.g. account=700/1m,route=40/1s; units ms, s, m, h): past it, 429 with Retry-After"
+  ),
   Options.optional
 )
 
@@ -117,9 +102,7 @@ const command = Command.make(
   ({ port, host, seed, state, rateLimit }) =>
     Effect.gen(function* () {
       const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
-      const limit: FakePlatform.RateLimit | undefined = Option.getOrUndefined(
-        Option.map(rateLimit, ({ limit, intervalMs }) => ({ limit, interval: Duration.millis(intervalMs) }))
-      )
+      const limit: FakePlatform.RateLimit | undefined = Option.getOrUndefined(rateLimit)
       const options: Emulator.Options = {
         port,
         host,
@@ -135,7 +118,7 @@ const command = Command.make(
           : `seed: ${Option.getOrElse(seed, () => "built-in realistic account")}; state: ${Option.getOrElse(state, () => "none")}`
         yield* Console.log(
           [
-            `dbplatform-emulator: serving the control API v2 (${source}${limit === undefined ? "" : `; rate limit ${limit.limit} per ${Duration.format(limit.interval)} per key`})`,
+            `dbplatform-emulator: serving the control API v2 (${source}${limit === undefined ? "" : `; rate limit ${describeRateLimit(limit)}`})`,
             `DBPLATFORM_BASE_URL=${emulator.baseUrl}`,
             // Printed once, on purpose: the emulator's own test key, not a real platform key.
             Option.isSome(given)

@@ -1,7 +1,6 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { DecodeIssue } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { Status } from "./status.js"
@@ -152,47 +151,4 @@ export const pathRefusal = (rawPath: string): Refused | undefined => {
     }
   }
   return undefined
-}
-
-/**
- * Options of the fake's per-key rate limit: at most `limit` requests per `interval` for each
- * API key (a fixed window starting at a key's first request).
- *
- * @since 0.1.0
- */
-export interface RateLimit {
-  /** Requests allowed per key in one window: an integer >= 1. */
-  readonly limit: number
-  /** The window, on the `Clock`, e.g. `"1 second"` or `"1 minute"`. */
-  readonly interval: Duration.DurationInput
-}
-
-/** Fixed windows per key id: how many requests each key made in its current window. */
-export class KeyRateLimit {
-  private readonly windows = new Map<number, { start: number; count: number }>()
-  private readonly intervalMs: number
-
-  constructor(
-    private readonly limit: number,
-    interval: Duration.DurationInput
-  ) {
-    this.intervalMs = Duration.toMillis(interval)
-  }
-
-  /**
-   * Counts a request of key `keyId` at `now` (epoch ms): `undefined` when allowed, else the
-   * milliseconds until the key's window ends.
-   */
-  take(keyId: number, now: number): number | undefined {
-    const window = this.windows.get(keyId)
-    if (window === undefined || now - window.start >= this.intervalMs) {
-      this.windows.set(keyId, { start: now, count: 1 })
-      return undefined
-    }
-    if (window.count < this.limit) {
-      window.count += 1
-      return undefined
-    }
-    return window.start + this.intervalMs - now
-  }
 }

@@ -5,6 +5,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { DecodeIssue, Endpoint, Timestamp } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
@@ -24,7 +25,8 @@ import {
   operationEnvelope,
   operationsPage,
   projectsPage,
-  withUndeclaredProjectFields
+  withUndeclaredProjectFields,
+  withUndeclaredSharedProjectFields
 } from "./wire.js"
 
 /** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
@@ -62,6 +64,7 @@ export interface Table {
   readonly listProjects: typeof Endpoint.listProjects
   readonly listOperations: typeof Endpoint.listOperations
   readonly getOperation: typeof Endpoint.getOperation
+  readonly listSharedProjects: typeof Endpoint.listSharedProjects
 }
 
 /** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
@@ -88,6 +91,7 @@ const route = <E extends Endpoint.Endpoint>(
     endpoint.method,
     routerPath(endpoint.route),
     Effect.gen(function* () {
+      yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
       const query =
@@ -157,9 +161,20 @@ const operationsOf = (store: Store, projectId: string) => {
 }
 
 /**
+ * What a route runs first, with its endpoint, before reading anything of the request: the
+ * fake's rate limit, which may refuse it. Lets everything through unless provided.
+ */
+export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/internal/Gate", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
+
+/**
  * The routes of the control API v2 in scope, over `store`, under `/api/v2`: one per endpoint
  * of `table` (core's by default), routed, checked and answered as it declares
- * (docs/contract.md §4, docs/design.md §1).
+ * (docs/contract.md §4, docs/design.md §1); each runs the `Gate` first.
  */
 export const router = (store: Store, table: Table = Endpoint) =>
   HttpRouter.fromIterable([
@@ -189,8 +204,10 @@ export const router = (store: Store, table: Table = Endpoint) =>
       ({ query }) =>
         Effect.gen(function* () {
           const { org_id, search } = query
+          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
           const matching = store.projects.filter(
             (project) =>
+              project.shared !== true &&
               (org_id === undefined || project.org_id === org_id) &&
               (search === undefined || project.id.includes(search) || project.name.includes(search))
           )
@@ -199,6 +216,26 @@ export const router = (store: Store, table: Table = Endpoint) =>
           return projectsPage(page, next)
         }),
       withUndeclaredProjectFields
+    ),
+    route(
+      table.listSharedProjects,
+      ({ query }) =>
+        Effect.gen(function* () {
+          const { search } = query
+          const matching = store.projects.filter(
+            (project) =>
+              project.shared === true &&
+              (search === undefined || project.id.includes(search) || project.name.includes(search))
+          )
+          const { page, next } = yield* pageOf(
+            table.listSharedProjects,
+            matching,
+            query,
+            yield* Clock.currentTimeMillis
+          )
+          return projectsPage(page, next)
+        }),
+      withUndeclaredSharedProjectFields
     ),
     route(table.listOperations, ({ params, query }) =>
       Effect.gen(function* () {

@@ -6,7 +6,7 @@ import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } 
 import { InvalidSeed } from "../Seed.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
 import { hashKey, newKeyValue } from "./routes.js"
-import { defaultRunsFor, orgIdProblem, seedProject } from "./seed.js"
+import { defaultRunsFor, orgIdProblem, sharedProblem, seedProject } from "./seed.js"
 import { stepAt, type Store } from "./state.js"
 import { apiKeyCreated, operationAt, operationsStarted, projectOf } from "./wire.js"
 
@@ -38,7 +38,7 @@ export const scenarioOf = (store: Store): Scenario => {
   return {
     addProject: (project) =>
       Effect.gen(function* () {
-        const problem = store.projectProblem(project.id) ?? orgIdProblem(project)
+        const problem = store.projectProblem(project.id) ?? orgIdProblem(project) ?? sharedProblem(project)
         if (problem !== undefined) return yield* new InvalidSeed({ problems: [problem] })
         const now = yield* Clock.currentTimeMillis
         return projectOf(store.addProject(seedProject({ age: 0, ...project }, now)))

@@ -16,6 +16,15 @@ export const orgIdProblem = (project: SeedProject): string | undefined => {
   return refused === undefined ? undefined : `project ${project.id}: org_id ${refused}`
 }
 
+/**
+ * A problem with a seed project's `shared` (a seed built in code may hold anything), or
+ * `undefined` when it is a boolean or absent.
+ */
+export const sharedProblem = (project: SeedProject): string | undefined =>
+  project.shared === undefined || typeof project.shared === "boolean"
+    ? undefined
+    : `project ${project.id}: shared must be true or false, got ${typeof project.shared}`
+
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
 export const seedProject = (project: SeedProject, now: number): StoredProject => ({
   id: project.id,
@@ -25,6 +34,7 @@ export const seedProject = (project: SeedProject, now: number): StoredProject =>
   provisioner: project.provisioner ?? "k8s-neonvm",
   pg_version: project.pg_version ?? 17,
   org_id: project.org_id ?? defaultOrgId,
+  ...(project.shared === true ? { shared: true } : {}),
   created_at: now - Duration.toMillis(project.age ?? "30 days")
 })
 
@@ -56,14 +66,14 @@ const seedOperation = (operation: SeedOperation, id: string, now: number): [Omit
 
 /**
  * The state a seed describes, its times relative to `now` (epoch ms), or every problem found in
- * it: a bad or repeated project id or `org_id`, a bad or repeated operation id, an operation of
+ * it: a bad or repeated project id, a bad `org_id` or `shared`, a bad or repeated operation id, an operation of
  * an unknown project.
  */
 export const storeOfSeed = (seed: Seed, now: number): Effect.Effect<Store, InvalidSeed> => {
   const problems: Array<string> = []
   const store = new Store()
   for (const project of seed.projects ?? []) {
-    const problem = store.projectProblem(project.id) ?? orgIdProblem(project)
+    const problem = store.projectProblem(project.id) ?? orgIdProblem(project) ?? sharedProblem(project)
     if (problem !== undefined) problems.push(problem)
     if (problem === undefined || !store.operations.has(project.id)) store.addProject(seedProject(project, now))
   }

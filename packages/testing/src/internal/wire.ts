@@ -29,8 +29,11 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { type StoredKey, type StoredOperation, type StoredProject, stepAt } from "./state.js"
 
-/** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project. */
+/** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
 export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
+
+/** The uuid of the user of another account, `owner_id` of every project shared with the fake's (§10.6). */
+export const sharingUserId = "9e4c2f61-7a0b-4d8e-b1c3-5f2a6d8e0b47"
 
 /** The fake account's user, as `GET /api_keys` names a key's creator (docs/contract.md §10.3). */
 const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
@@ -99,7 +102,7 @@ export const projectOf = (project: StoredProject): Project =>
       active_time: 0,
       store_passwords: true,
       creation_source: "console",
-      owner_id: userId,
+      owner_id: project.shared === true ? sharingUserId : userId,
       org_id: project.org_id,
       history_retention_seconds: 86400
     },
@@ -191,6 +194,18 @@ const undeclared = {
   /** On the page of `GET /projects`. */
   projectsPage: { applications: {}, integrations: {} }
 } as const
+
+/**
+ * An encoded `GET /projects/shared` page with the fields core does not declare: those of each
+ * project, not the page's `applications` and `integrations` (the published reference gives
+ * this answer neither, §10.6).
+ */
+export const withUndeclaredSharedProjectFields = (page: Json): Json => ({
+  ...page,
+  ...(Array.isArray(page.projects)
+    ? { projects: page.projects.map((project: Json) => ({ ...project, ...undeclared.project })) }
+    : {})
+})
 
 /** An encoded `GET /projects` page with the fields core does not declare. */
 export const withUndeclaredProjectFields = (page: Json): Json => ({
