@@ -22,13 +22,16 @@ import {
   type ProjectId
 } from "@dbplatform/core"
 import * as Arr from "effect/Array"
+import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as RateLimiter from "effect/RateLimiter"
 import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
 import { excerpt } from "./internal/call.js"
@@ -211,11 +214,14 @@ export interface Service {
   /**
    * Waits for every operation given, concurrently, and reports how each ended; never fails on
    * an operation's outcome, only when a read fails. Each round reads the operations still
-   * pending: when a project has two or more with a known `created_at`, one list request
-   * (`limit` twice their number plus 10, at most 1000) answers for all it covers, and only
-   * those it does not cover are read one by one (from then on, without a list, once a full page
-   * did not reach them). Rounds follow `schedule` (5 s by default) until all ended or the
-   * timeout (10 minutes by default) passes.
+   * pending: when a project has two or more with a known `created_at`, one walk of its list in
+   * pages of 1000, from just above the newest to the page that reaches the oldest, answers for
+   * them all: at most 1 + ⌈spread / 1000⌉ requests a round, spread being the number of the
+   * project's operations from the newest pending one to the oldest. The others (no
+   * `created_at` known yet, or not found on those pages) are read one by one. A wait sends no
+   * more than 40 requests to a route in any second (the deployed API's burst limit, §10.2).
+   * Rounds follow `schedule` (5 s by default) until all ended or the timeout (10 minutes by
+   * default) passes.
    */
   readonly awaitAll: (
     operations: Iterable<OperationRef>,
@@ -241,6 +247,18 @@ export class Operations extends Context.Tag("@dbplatform/client/Operations")<Ope
 
 /** Single reads of one round run at most this many at a time. */
 const readConcurrency = 8
+
+/**
+ * A wait's limit on each route it reads (`list`: the operations list, `get`: one operation):
+ * a token bucket of 20 refilled at 20 a second, so that no second holds more than 40 requests
+ * to a route, the burst the deployed API allows per route (`docs/contract.md` §10.2).
+ */
+interface Limiters {
+  readonly list: RateLimiter.RateLimiter
+  readonly get: RateLimiter.RateLimiter
+}
+
+const burstLimiter = RateLimiter.make({ limit: 20, interval: "1 second", algorithm: "token-bucket" })
 
 /** What an operations page must not be: longer than the `limit` sent, or holding another project's operation. */
 const pageProblem = (projectId: ProjectId, limit: number | undefined, page: OperationsPage) => {
@@ -285,49 +303,82 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       .pipe(Effect.map(({ operation }) => operation))
 
   /**
-   * The states of one project's pending operations: one list page for those it may cover (two
-   * or more with a `created_at`, not known to lie beyond a page), single reads for the rest. An
-   * operation a full page did not reach is read on its own from then on (`unlisted`), so a busy
-   * project costs one list request too many once, not every round.
+   * The project's operations from `newest` to `oldest` (both included), newest first: pages of
+   * 1000 from just above `newest` (a cursor is a `created_at`, §10.5), following the server's
+   * cursors, to the page that reaches `oldest`. Each page waits for `limiter`.
    */
-  const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>, unlisted: HashSet.HashSet<OperationId>) =>
-    Effect.gen(function* () {
-      const dated = targets.filter((target) => target.created_at !== undefined && !HashSet.has(unlisted, target.id))
-      const limit = Math.min(maxPageSize, 2 * dated.length + 10)
-      const listed =
-        dated.length >= 2 ? (yield* fetch(projectId, { limit })).operations : ([] as ReadonlyArray<Operation>)
-      const found = new Map(listed.map((operation) => [operation.id, operation]))
-      const states = yield* Effect.forEach(
+  const walk = (
+    projectId: ProjectId,
+    limiter: RateLimiter.RateLimiter,
+    newest: DateTime.Utc,
+    oldest: DateTime.Utc
+  ): Stream.Stream<Operation, ReadError> =>
+    paginate(
+      maxPageSize,
+      (limit, cursor, check) => limiter(fetch(projectId, { limit, cursor }, check)),
+      (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor }),
+      {
+        cursor: DateTime.formatIso(DateTime.add(newest, { millis: 1 })),
+        last: (page) => {
+          const end = page.items.at(-1)
+          return end !== undefined && DateTime.lessThanOrEqualTo(end.created_at, oldest)
+        }
+      }
+    )
+
+  /**
+   * The states of one project's pending operations, for one round. With two or more of known
+   * `created_at`, one {@link walk} from the newest to the oldest answers for them all: a round
+   * costs at most 1 + ⌈spread / 1000⌉ requests (spread: the project's operations from the
+   * newest pending one to the oldest). Any other (no `created_at` yet, or not on the pages) is
+   * read on its own. Each request waits for its route's limiter.
+   */
+  const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>, limiters: Limiters) => {
+    const wanted = new Set(targets.map((target) => target.id))
+    const [first, ...others] = targets.flatMap((target) => (target.created_at === undefined ? [] : [target.created_at]))
+    const listed =
+      first === undefined || others.length === 0
+        ? Effect.succeed(Chunk.empty<Operation>())
+        : walk(
+            projectId,
+            limiters.list,
+            others.reduce((newest, at) => DateTime.max(newest, at), first),
+            others.reduce((oldest, at) => DateTime.min(oldest, at), first)
+          ).pipe(
+            Stream.filter((operation) => wanted.has(operation.id)),
+            Stream.runCollect
+          )
+    return Effect.flatMap(listed, (found) => {
+      const byId = new Map(Chunk.toReadonlyArray(found).map((operation) => [operation.id, operation]))
+      return Effect.forEach(
         targets,
-        (target) =>
-          Option.match(Option.fromNullable(found.get(target.id)), {
-            onNone: () => get(projectId, target.id),
-            onSome: Effect.succeed
-          }),
+        (target) => {
+          const state = byId.get(target.id)
+          return state === undefined ? limiters.get(get(projectId, target.id)) : Effect.succeed(state)
+        },
         { concurrency: readConcurrency }
       )
-      const unreached = listed.length >= limit ? dated.filter((target) => !found.has(target.id)) : []
-      return { states, unreached: unreached.map((target) => target.id) }
     })
+  }
 
-  /** Reads pending operations for one round: per project, as {@link readProject} does. */
-  const read: Read<ReadError, never> = (pending, unlisted) =>
-    Effect.forEach(
-      Object.values(Arr.groupBy(pending, (target) => target.project_id)),
-      (targets) => readProject(targets[0].project_id, targets, unlisted),
-      { concurrency: readConcurrency }
-    ).pipe(
-      Effect.map((projects) => {
-        const byId = new Map(projects.flatMap((project) => project.states).map((state) => [state.id, state]))
-        return {
-          states: pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id)))),
-          unlisted: HashSet.union(
-            unlisted,
-            projects.flatMap((project) => project.unreached)
-          )
-        }
-      })
-    )
+  /**
+   * A reader of pending operations for one wait, per project as {@link readProject} does; its
+   * requests keep under the deployed API's burst limit per route (see {@link Limiters}).
+   */
+  const reader: Effect.Effect<Read<ReadError, never>, never, Scope.Scope> = Effect.map(
+    Effect.all({ list: burstLimiter, get: burstLimiter }),
+    (limiters) => (pending) =>
+      Effect.forEach(
+        Object.values(Arr.groupBy(pending, (target) => target.project_id)),
+        (targets) => readProject(targets[0].project_id, targets, limiters),
+        { concurrency: readConcurrency }
+      ).pipe(
+        Effect.map((projects) => {
+          const byId = new Map(projects.flat().map((state) => [state.id, state]))
+          return pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id))))
+        })
+      )
+  )
 
   const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
     Stream.unwrap(
@@ -337,9 +388,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
-    Stream.unwrap(
+    Stream.unwrapScoped(
       Effect.zipWith(
-        round(operations, read),
+        Effect.flatMap(reader, (read) => round(operations, read)),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout),
         Stream.repeatEffectWithSchedule
       )
@@ -373,11 +424,12 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       ),
     awaitAll: (operations, options = {}) =>
       Effect.zipWith(
-        round(operations, read),
+        Effect.flatMap(reader, (read) => round(operations, read)),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout),
         (next, schedule) => Effect.repeat(next, schedule)
       ).pipe(
         Effect.flatten,
+        Effect.scoped,
         Effect.map((states) => ({
           operations: states,
           succeeded: states.filter(isSucceeded),

@@ -1,6 +1,8 @@
 import { OperationId, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -38,20 +40,24 @@ const wire = (r: Row) => ({
   ...(r.status === "failed" ? { error: "compute did not start" } : {})
 })
 
-/** Answers list and single reads from `rows`, like the API: newest first, `limit` honoured. */
-const server = (rows: Array<Row>) =>
+/**
+ * Answers list reads from `rows` like the API (newest first, `limit` and `cursor` honoured), and
+ * single reads from `singles` (`rows` unless given).
+ */
+const server = (rows: Array<Row>, singles: Array<Row> = rows) =>
   scripted((request: Recorded) => {
     const url = new URL(request.url)
     const single = url.pathname.match(/\/projects\/([^/]+)\/operations\/([^/]+)$/)
     if (single !== null) {
-      const found = rows.find((r) => r.project_id === single[1] && r.id === single[2])
+      const found = singles.find((r) => r.project_id === single[1] && r.id === single[2])
       return found === undefined ? raw(404, null) : json(200, { operation: wire(found) })
     }
     const list = url.pathname.match(/\/projects\/([^/]+)\/operations$/)
     if (list !== null) {
       const limit = Number(url.searchParams.get("limit") ?? "1000")
+      const cursor = url.searchParams.get("cursor")
       const page = rows
-        .filter((r) => r.project_id === list[1])
+        .filter((r) => r.project_id === list[1] && (cursor === null || Date.parse(r.created_at) < Date.parse(cursor)))
         .sort((a, b) => b.created_at.localeCompare(a.created_at))
         .slice(0, limit)
       return json(200, { operations: page.map(wire), pagination: { cursor: page.at(-1)?.created_at ?? "" } })
@@ -74,6 +80,10 @@ const kinds = (requests: ReadonlyArray<Recorded>) =>
     return url.pathname.endsWith("/operations") ? `list ${url.searchParams.get("limit")}` : "get"
   })
 
+/** The `cursor` a list request sent, if any. */
+const cursorOf = (request: Recorded | undefined) =>
+  request === undefined ? undefined : new URL(request.url).searchParams.get("cursor")
+
 describe("awaitAll", () => {
   it.effect("nothing to wait for: an empty result and no request", () => {
     const script = server([])
@@ -95,11 +105,13 @@ describe("awaitAll", () => {
       expect(kinds(script.requests)).toEqual(["get", "get", "get", "get"])
       rows[0]!.status = "finished"
       yield* TestClock.adjust("5 seconds")
-      // project A: three pending -> one list of 3 * 2 + 10; project B: one -> a single read
-      expect(kinds(script.requests).slice(4).sort()).toEqual(["get", "list 16"])
+      // project A: three pending -> one list from just above the newest; project B: one -> a single read
+      expect(kinds(script.requests).slice(4).sort()).toEqual(["get", "list 1000"])
+      const list = script.requests.slice(4).find((request) => request.url.includes("limit="))
+      expect(cursorOf(list)).toBe(new Date(Date.parse(rows[2]!.created_at) + 1).toISOString())
       yield* TestClock.adjust("5 seconds")
       // the first one ended: two left in A
-      expect(kinds(script.requests).slice(6).sort()).toEqual(["get", "list 14"])
+      expect(kinds(script.requests).slice(6).sort()).toEqual(["get", "list 1000"])
       for (const r of rows) r.status = r === rows[1] ? "failed" : "finished"
       yield* TestClock.adjust("5 seconds")
       expect(script.requests).toHaveLength(10)
@@ -111,47 +123,87 @@ describe("awaitAll", () => {
     }).pipe(withServer(script))
   })
 
-  it.effect("an operation the list window does not cover is read on its own", () => {
-    // 3 pending among 40: the oldest is beyond a list of 3 * 2 + 10 = 16
-    const rows = Array.from({ length: 40 }, (_, n) => row(projectA, n, "finished"))
-    for (const n of [0, 38, 39]) rows[n]!.status = "running"
-    const script = server(rows)
-    return Effect.gen(function* () {
-      const operations = yield* Operations.Operations
-      const pending = yield* operations.page(projectA, { limit: 1000 })
-      const started = pending.operations.filter((operation) => operation.status === "running")
-      const fiber = yield* Effect.fork(operations.awaitAll(started))
-      yield* TestClock.adjust("1 millis")
-      expect(kinds(script.requests).slice(1)).toEqual(["list 16", "get"])
-      expect(new URL(script.requests.at(-1)!.url).pathname).toContain(rows[0]!.id)
-      for (const r of rows) r.status = "finished"
-      yield* TestClock.adjust("5 seconds")
-      const result = yield* Fiber.join(fiber)
-      expect(result.succeeded).toHaveLength(3)
-    }).pipe(withServer(script))
-  })
-
   it.effect(
-    "on a busy project, operations a full list page did not reach are then read on their own, without a list",
+    "a round follows the cursor from the newest pending operation to the oldest: 1 + ⌈spread / 1000⌉ requests, no single reads",
     () => {
-      // 3 pending, older than the 40 newest: a list of 3 * 2 + 10 = 16 reaches none of them
-      const rows = Array.from({ length: 43 }, (_, n) => row(projectA, n, n < 3 ? "running" : "finished"))
+      // 3500 operations; pending: 2 newer than the rest (above them: 300 finished), and 3 spread
+      // over the next 2200: the spread from the newest pending to the oldest is 2203 operations
+      const rows = Array.from({ length: 3500 }, (_, n) => row(projectA, n, "finished"))
+      const pendingAt = [3199, 3198, 2500, 1800, 997]
+      for (const n of pendingAt) rows[n]!.status = "running"
       const script = server(rows)
       return Effect.gen(function* () {
         const operations = yield* Operations.Operations
-        const all = yield* operations.page(projectA, { limit: 1000 })
-        const pending = all.operations.filter((operation) => operation.status === "running")
+        const pending = pendingAt.map((n) => ({
+          ...ref(rows[n]!),
+          created_at: DateTime.unsafeMake(rows[n]!.created_at)
+        }))
         const fiber = yield* Effect.fork(operations.awaitAll(pending))
         yield* TestClock.adjust("1 millis")
-        expect(kinds(script.requests).slice(1)).toEqual(["list 16", "get", "get", "get"])
+        const spread = 3199 - 997 + 1
+        expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "list 1000"])
+        expect(script.requests.length).toBeLessThanOrEqual(1 + Math.ceil(spread / 1000))
+        // it starts just above the newest pending one, not at the top of the list, then follows the server's cursors
+        expect(cursorOf(script.requests[0])).toBe(new Date(Date.parse(rows[3199]!.created_at) + 1).toISOString())
+        expect(cursorOf(script.requests[1])).toBe(rows[2200]!.created_at)
+        expect(cursorOf(script.requests[2])).toBe(rows[1200]!.created_at)
+        // the oldest pending one ended: the next round stops at the page that reaches the new oldest
+        rows[997]!.status = "finished"
         yield* TestClock.adjust("5 seconds")
-        expect(kinds(script.requests).slice(5)).toEqual(["get", "get", "get"])
+        expect(kinds(script.requests).slice(3)).toEqual(["list 1000", "list 1000", "list 1000"])
+        for (const n of [1800, 2500]) rows[n]!.status = "finished"
+        yield* TestClock.adjust("5 seconds")
+        // 997 ended last round and is not read again; 1800 and 2500 now ended: one page from 3199 reaches 2500
+        expect(kinds(script.requests).slice(6)).toEqual(["list 1000", "list 1000"])
         for (const r of rows) r.status = "finished"
         yield* TestClock.adjust("5 seconds")
-        expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(3)
+        const result = yield* Fiber.join(fiber)
+        expect(result.succeeded).toHaveLength(5)
       }).pipe(withServer(script))
     }
   )
+
+  it.effect("an operation the pages do not hold (e.g. deleted from the list) is read on its own", () => {
+    const all = Array.from({ length: 40 }, (_, n) => row(projectA, n, "finished"))
+    for (const n of [0, 38, 39]) all[n]!.status = "running"
+    // the list no longer holds the oldest, but a single read still answers it
+    const script = server(all.slice(1), all)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const pending = [0, 38, 39].map((n) => ({ ...ref(all[n]!), created_at: DateTime.unsafeMake(all[n]!.created_at) }))
+      const fiber = yield* Effect.fork(operations.awaitAll(pending))
+      yield* TestClock.adjust("1 millis")
+      expect(kinds(script.requests)).toEqual(["list 1000", "get"])
+      expect(new URL(script.requests[1]!.url).pathname).toContain(all[0]!.id)
+      for (const r of all) r.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(3)
+    }).pipe(withServer(script))
+  })
+
+  it.effect("waiting on many projects sends no more than 40 requests to a route in any second", () => {
+    // 120 projects with one pending operation each: 120 single reads a round
+    const rows = Array.from({ length: 120 }, (_, n) => row(`project-${String(n).padStart(3, "0")}`, n))
+    const script = server(rows)
+    const times: Array<number> = []
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const fiber = yield* Effect.fork(operations.awaitAll(rows.map(ref)))
+      for (let step = 0; step < 70; step++) {
+        const before = script.requests.length
+        yield* TestClock.adjust("100 millis")
+        const now = yield* Clock.currentTimeMillis
+        for (let i = before; i < script.requests.length; i++) times.push(now)
+      }
+      expect(script.requests).toHaveLength(120)
+      for (const at of times) {
+        expect(times.filter((t) => t >= at && t < at + 1000).length).toBeLessThanOrEqual(40)
+      }
+      for (const r of rows) r.status = "finished"
+      yield* TestClock.adjust("10 seconds")
+      expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(120)
+    }).pipe(withServer(script))
+  })
 
   it.effect("the same operation given twice is read and reported once", () => {
     const rows = [row(projectA, 1, "finished")]

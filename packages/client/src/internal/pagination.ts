@@ -27,8 +27,9 @@ interface Walk {
  * `InvalidRequest`, and nothing is sent), the cursor, and a `check` to pass to the call, which
  * refuses a full page whose cursor the server already sent in this walk (a server or proxy that
  * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
- * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page shorter than `pageSize`, an empty page, or a full page
- * without a cursor.
+ * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page
+ * shorter than `pageSize`, an empty page, a full page without a cursor, or a page `options.last`
+ * says is the last one wanted; it starts at `options.cursor` (the newest items) when given.
  */
 export const paginate = <P, A, E, R>(
   pageSize: number | undefined,
@@ -37,12 +38,17 @@ export const paginate = <P, A, E, R>(
     cursor: string | undefined,
     check: (answer: P) => string | undefined
   ) => Effect.Effect<P, E, R>,
-  toPage: (answer: P) => Page<A>
+  toPage: (answer: P) => Page<A>,
+  options: {
+    readonly cursor?: string | undefined
+    readonly last?: ((page: Page<A>) => boolean) | undefined
+  } = {}
 ): Stream.Stream<A, E, R> => {
   const limit = pageSize ?? defaultPageSize
-  /** The cursor to follow after `page`: none after a short page or one without a cursor. */
-  const nextCursor = (page: Page<A>) => (page.items.length < limit ? undefined : page.cursor)
-  return Stream.paginateChunkEffect<Walk, A, E, R>({ cursor: undefined, seen: HashSet.empty() }, (walk) =>
+  /** The cursor to follow after `page`: none after a short page, one without a cursor, or the last one wanted. */
+  const nextCursor = (page: Page<A>) =>
+    page.items.length < limit || options.last?.(page) === true ? undefined : page.cursor
+  return Stream.paginateChunkEffect<Walk, A, E, R>({ cursor: options.cursor, seen: HashSet.empty() }, (walk) =>
     Effect.map(
       fetch(limit, walk.cursor, (answer) => {
         const next = nextCursor(toPage(answer))

@@ -2,7 +2,6 @@ import { isTerminal, type Operation, type OperationId } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SynchronizedRef from "effect/SynchronizedRef"
@@ -37,26 +36,8 @@ export const rounds = <In, R>(
 /** Every state ended: what ends a wait for many operations. */
 export const allTerminal = (states: ReadonlyArray<Operation>): boolean => states.every(isTerminal)
 
-/** What a {@link Read} answers: one state per target asked about, and the ids to read one by one from now on. */
-export interface Reading {
-  readonly states: ReadonlyArray<Operation>
-  readonly unlisted: HashSet.HashSet<OperationId>
-}
-
-/**
- * Reads the state of each of `pending`, one state per target (never fewer, never others);
- * `unlisted` are the operations a list page did not reach before, to be read one by one.
- */
-export type Read<E, R> = (
-  pending: ReadonlyArray<Target>,
-  unlisted: HashSet.HashSet<OperationId>
-) => Effect.Effect<Reading, E, R>
-
-/** Where a wait is: every operation's last state read, and the ones to read one by one. */
-interface Progress {
-  readonly states: ReadonlyMap<OperationId, Operation>
-  readonly unlisted: HashSet.HashSet<OperationId>
-}
+/** Reads the state of each of `pending`, one state per target (never fewer, never others). */
+export type Read<E, R> = (pending: ReadonlyArray<Target>) => Effect.Effect<ReadonlyArray<Operation>, E, R>
 
 /**
  * One round of a wait for `targets` (duplicates dropped), to repeat: reads, with `read`, the
@@ -68,26 +49,20 @@ export const round = <E, R>(
   read: Read<E, R>
 ): Effect.Effect<Effect.Effect<ReadonlyArray<Operation>, E, R>> => {
   const unique = [...new Map(Array.from(targets, (target) => [target.id, target])).values()]
-  return SynchronizedRef.make<Progress>({ states: new Map(), unlisted: HashSet.empty() }).pipe(
+  return SynchronizedRef.make<ReadonlyMap<OperationId, Operation>>(new Map()).pipe(
     Effect.map((progress) =>
       SynchronizedRef.updateAndGetEffect(progress, (last) =>
         Effect.map(
           read(
             unique.flatMap((target) => {
-              const state = last.states.get(target.id)
+              const state = last.get(target.id)
               // The last state read stands for the target: it knows its `created_at`.
               return state === undefined ? [target] : isTerminal(state) ? [] : [state]
-            }),
-            last.unlisted
+            })
           ),
-          (reading): Progress => ({
-            states: new Map([...last.states, ...reading.states.map((state) => [state.id, state] as const)]),
-            unlisted: reading.unlisted
-          })
+          (states) => new Map([...last, ...states.map((state) => [state.id, state] as const)])
         )
-      ).pipe(
-        Effect.map((now) => unique.flatMap((target) => Option.toArray(Option.fromNullable(now.states.get(target.id)))))
-      )
+      ).pipe(Effect.map((now) => unique.flatMap((target) => Option.toArray(Option.fromNullable(now.get(target.id))))))
     )
   )
 }
