@@ -141,8 +141,9 @@ export interface Options {
   readonly retrySchedule?: Schedule.Schedule<unknown, AttemptError> | undefined
   /**
    * How long one request may take, from sending it to the last byte of its response's body; 30
-   * s by default. Then it is aborted (`TransportError`). Decoding the body is not counted: a
-   * body that arrived is never reported as no response.
+   * s by default. Then it is aborted (`TransportError`): its abort signal is aborted, which
+   * every `@effect/platform` client honours (an `HttpClient` that ignores it is not stopped).
+   * Decoding the body is not counted: a body that arrived is never reported as no response.
    */
   readonly requestTimeout?: Duration.DurationInput | undefined
   /**
