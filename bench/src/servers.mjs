@@ -12,12 +12,14 @@
  * - the bare server: `node:http` answering one operation's body to every request, to compare
  *   the emulator's requests per second with;
  * - `POST /control/pending?count=N` on the canned server: starts N operations in a new project
- *   of the emulator, one after another, a few milliseconds each, and answers the project's id.
+ *   of the emulator, created a millisecond apart, the newest ending first (after 300 ms) and the
+ *   oldest last (3 ms per operation later), and answers the project's id.
  */
 import { createServer } from "node:http"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Emulator } from "@dbplatform/emulator"
 import { FakePlatform, Seed } from "@dbplatform/testing"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -92,10 +94,13 @@ const startPending = (count) =>
     Effect.gen(function* () {
       pendingProjects += 1
       const project = yield* fake.scenario.addProject({ id: `pending-${pendingProjects}` })
-      yield* fake.scenario.startOperations(
-        project.id,
-        Array.from({ length: count }, () => ({ action: "start_compute", runsFor: "3 millis" }))
-      )
+      // One call each, so that each runs from its creation: the newest ends first (after 300 ms),
+      // the oldest last (3 ms per operation later), so the oldest pending ones are left.
+      for (let i = 0; i < count; i++) {
+        yield* fake.scenario.startOperations(project.id, [
+          { action: "start_compute", runsFor: Duration.millis(300 + (count - i) * 3) }
+        ])
+      }
       return project.id
     })
   )
