@@ -250,25 +250,26 @@ try {
   // --- Waiting on pending operations -----------------------------------------------------------
   if (section("wait")) {
     /**
-     * A `fetch` that records when each request starts.
-     * @param {Array<number>} log
+     * A `fetch` that counts requests into rounds, a round being the requests between two poll
+     * sleeps: a request that starts when none is in flight and none has ended for 90% of the poll
+     * interval or more starts a new round (the requests of a round follow each other at once).
+     * @param {Array<number>} rounds the size of each round, appended to
      * @returns {typeof globalThis.fetch}
      */
-    const counting = (log) => (input, init) => {
-      log.push(performance.now())
-      return fetch(input, init)
-    }
-    /** Rounds: requests between two poll sleeps (a gap of more than half the poll interval). */
-    const roundsOf = (/** @type {ReadonlyArray<number>} */ starts) => {
-      /** @type {Array<number>} */
-      const sizes = []
-      let previous = Number.NEGATIVE_INFINITY
-      for (const start of starts) {
-        if (start - previous > pollMs / 2 || sizes.length === 0) sizes.push(0)
-        sizes[sizes.length - 1] = (sizes.at(-1) ?? 0) + 1
-        previous = start
+    const counting = (rounds) => {
+      let inFlight = 0
+      let lastEnd = Number.NEGATIVE_INFINITY
+      return async (input, init) => {
+        if (rounds.length === 0 || (inFlight === 0 && performance.now() - lastEnd >= pollMs * 0.9)) rounds.push(0)
+        rounds[rounds.length - 1] = (rounds.at(-1) ?? 0) + 1
+        inFlight += 1
+        try {
+          return await fetch(input, init)
+        } finally {
+          inFlight -= 1
+          lastEnd = performance.now()
+        }
       }
-      return sizes
     }
     /** @type {Array<[string, number, ReadonlyArray<number>, number]>} */
     const waits = []
@@ -279,15 +280,15 @@ try {
       }).then((response) => response.json())
       const target = { ...addresses, baseUrl: addresses.emulator, projectId }
       /** @type {Array<number>} */
-      const log = []
+      const rounds = []
       const started = performance.now()
       if (name === "ours") {
-        const runtime = ManagedRuntime.make(oursLayer(target, counting(log)))
+        const runtime = ManagedRuntime.make(oursLayer(target, counting(rounds)))
         await runtime.runPromise(
           Effect.gen(function* () {
             const operations = yield* Operations.Operations
             const page = yield* operations.page(ProjectId.make(projectId), { limit: Math.min(1000, pendingCount) })
-            log.length = 0
+            rounds.length = 0
             const result = yield* operations.awaitAll(page.operations, {
               schedule: Schedule.spaced(`${pollMs} millis`)
             })
@@ -296,7 +297,7 @@ try {
         )
         await runtime.dispose()
       } else {
-        const neon = sdkClient(target, counting(log))
+        const neon = sdkClient(target, counting(rounds))
         const page = await fetch(`${addresses.emulator}/projects/${projectId}/operations?limit=1000`, {
           headers: { authorization: `Bearer ${addresses.apiKey}` }
         }).then((response) => response.json())
@@ -311,7 +312,7 @@ try {
         process.removeAllListeners("warning")
         for (const print of printers) process.on("warning", print)
       }
-      waits.push([name, log.length, roundsOf(log), performance.now() - started])
+      waits.push([name, rounds.reduce((sum, size) => sum + size, 0), rounds, performance.now() - started])
     }
     const bound = 1 + Math.ceil(pendingCount / 1000)
     console.log(
