@@ -331,7 +331,7 @@ try {
         ])
       ])
     )
-    console.log(`round sizes: ${waits.map(([name, , sizes]) => `${name} [${sizes.join(", ")}]`).join("; ")}`)
+    console.log(`\nround sizes: ${waits.map(([name, , sizes]) => `${name} [${sizes.join(", ")}]`).join("; ")}`)
     console.log(
       `(@neon/sdk's waitFor adds an abort listener to one AbortSignal per request it sends: Node warned ${sdkListenerWarnings} times that it passed the signal's limit of listeners)`
     )
