@@ -394,7 +394,12 @@ try {
     /** @type {any} */
     const bareLoad = await load(`${addresses.bare}/api/v2${operationPath}`)
     const starts = []
+    const boots = []
     for (let run = 0; run < firstRuns; run++) {
+      // Node's own start, for comparison: a process that does nothing.
+      const booted = performance.now()
+      await new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { stdio: "ignore" }).on("exit", resolve))
+      boots.push(performance.now() - booted)
       const started = performance.now()
       const child = spawn(process.execPath, [here("../../packages/emulator/dist/esm/bin/emulator.js")], {
         stdio: ["ignore", "pipe", "ignore"]
@@ -421,7 +426,7 @@ try {
       ])
     )
     console.log(
-      `\nemulator / bare: ${fixed(emulatorLoad.rps / bareLoad.rps, 2)}x; dbplatform-emulator start to its "serving" line: ${fixed(median(starts))} ms; FakePlatform.make(Seed.realistic()) in process: ${fixed(median(makes.slice(1)), 1)} ms (first ${fixed(makes[0] ?? 0, 1)} ms)`
+      `\nemulator / bare: ${fixed(emulatorLoad.rps / bareLoad.rps, 2)}x; dbplatform-emulator start to its "serving" line: ${fixed(median(starts))} ms (node -e 0: ${fixed(median(boots))} ms); FakePlatform.make(Seed.realistic()) in process: ${fixed(median(makes.slice(1)), 1)} ms (first ${fixed(makes[0] ?? 0, 1)} ms)`
     )
   }
   console.log(
