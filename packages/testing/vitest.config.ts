@@ -1,6 +1,4 @@
 import { mergeConfig } from "vitest/config"
 import shared from "../../vitest.shared.ts"
 
-export default mergeConfig(shared, {
-  test: { benchmark: { include: ["bench/**/*.bench.ts"] } }
-})
+export default mergeConfig(shared, {})

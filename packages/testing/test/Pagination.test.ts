@@ -7,8 +7,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
+import fc from "fast-check"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import { firstCreatedBefore } from "../src/internal/state.js"
 import type { Seed } from "../src/Seed.js"
 import { capturingClient, operationId, projectId } from "./helpers.js"
 
@@ -143,5 +146,86 @@ describe("projects", () => {
       const next = yield* projects.page({ cursor: page.pagination!.cursor })
       expect(next.projects.map((project) => project.id)).toEqual(["project-10", "project-11"])
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: twelve })))
+  )
+})
+
+describe("the order of operations and the cursor", () => {
+  /** Walks every operation of the project at `pageSize`, with the client, newest first. */
+  const walk = (pageSize: number) =>
+    Effect.flatMap(Operations.Operations, (operations) =>
+      Effect.map(Stream.runCollect(operations.list(projectId, { pageSize })), Chunk.toReadonlyArray)
+    )
+  const timesOf = (all: ReadonlyArray<{ readonly created_at: DateTime.Utc }>) =>
+    all.map((operation) => DateTime.toEpochMillis(operation.created_at))
+
+  it("the cursor lookup (binary search) starts where a scan would, with equal created_at times too", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 60 }),
+        fc.integer({ min: -1, max: 42 }),
+        (times, cursor) => {
+          const list = [...times].sort((a, b) => b - a).map((created_at) => ({ created_at }))
+          const scanned = list.findIndex((item) => item.created_at < cursor)
+          expect(firstCreatedBefore(list, cursor)).toBe(scanned < 0 ? list.length : scanned)
+        }
+      ),
+      { seed: 302709, numRuns: 500 }
+    )
+  })
+
+  it.effect(
+    "operations a seed creates at the same time, in any order, get distinct times and are walked each once, newest first",
+    () =>
+      Effect.gen(function* () {
+        const all = yield* walk(7)
+        expect(all).toHaveLength(30)
+        expect(new Set(all.map((operation) => operation.id)).size).toBe(30)
+        const times = timesOf(all)
+        for (let i = 1; i < times.length; i++) expect(times[i]!).toBeLessThan(times[i - 1]!)
+      }).pipe(
+        Effect.provide(
+          DbPlatformTest.layer({
+            seed: {
+              projects: [{ id: projectId }],
+              // Three groups of ten created at the same moment, the groups given oldest, newest, middle.
+              operations: Array.from({ length: 30 }, (_, i) => ({
+                project_id: projectId,
+                id: operationId(i + 1),
+                action: "start_compute",
+                age: `${[3, 1, 2][Math.floor(i / 10)]} hours`
+              }))
+            }
+          })
+        )
+      )
+  )
+
+  it.effect("operations a scenario starts after the seed come first, newest first, and a walk sees each once", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      yield* TestClock.adjust("1 hour")
+      const first = yield* fake.scenario.startOperations(projectId, [
+        { action: "create_branch" },
+        { action: "start_compute" },
+        { action: "apply_config" }
+      ])
+      yield* TestClock.adjust("1 minute")
+      const second = yield* fake.scenario.startOperations(projectId, [
+        { action: "suspend_compute" },
+        { action: "start_compute" }
+      ])
+      const all = yield* walk(4)
+      expect(all).toHaveLength(30)
+      expect(new Set(all.map((operation) => operation.id)).size).toBe(30)
+      const times = timesOf(all)
+      for (let i = 1; i < times.length; i++) expect(times[i]!).toBeLessThan(times[i - 1]!)
+      // Started together, they are created a millisecond apart, the last one started the newest.
+      expect(all.slice(0, 5).map((operation) => operation.id)).toEqual(
+        [...first.operations, ...second.operations].reverse().map((operation) => operation.id)
+      )
+      expect(all.slice(5).map((operation) => operation.id)).toEqual(
+        Array.from({ length: 25 }, (_, i) => operationId(i + 1))
+      )
+    }).pipe(Effect.provide(DbPlatformTest.layer({ seed: seedWith(25) })))
   )
 })

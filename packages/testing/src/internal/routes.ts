@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { readJsonBody } from "./limits.js"
-import type { Store, StoredKey } from "./state.js"
+import { firstCreatedBefore, type Store, type StoredKey } from "./state.js"
 import { Status } from "./status.js"
 import {
   apiKeyCreated,
@@ -131,7 +131,7 @@ const cursorTime = (cursor: string | undefined): Effect.Effect<number | undefine
 }
 
 /**
- * A page of a newest-first list: the items after `cursor`, at most `limit` (the endpoint's
+ * A page of a newest-first list: the items after `cursor` (found by binary search), at most `limit` (the endpoint's
  * default when none is sent), and the cursor of the next page (the `created_at` of the last
  * item; on an empty page, the one sent, or now).
  */
@@ -143,11 +143,7 @@ const pageOf = <A extends { readonly created_at: number }>(
 ) =>
   Effect.map(cursorTime(query.cursor), (cursor) => {
     const limit = query.limit ?? endpoint.pageLimits?.default
-    let start = 0
-    if (cursor !== undefined) {
-      start = items.findIndex((item) => item.created_at < cursor)
-      if (start < 0) start = items.length
-    }
+    const start = cursor === undefined ? 0 : firstCreatedBefore(items, cursor)
     const page = items.slice(start, limit === undefined ? undefined : start + limit)
     return { page, next: page[page.length - 1]?.created_at ?? cursor ?? now }
   })

@@ -77,14 +77,16 @@ export const storeOfSeed = (seed: Seed, now: number): Effect.Effect<Store, Inval
     if (problem !== undefined) problems.push(problem)
     if (problem === undefined || !store.operations.has(project.id)) store.addProject(seedProject(project, now))
   }
-  for (const operation of seed.operations ?? []) {
-    const id = operation.id ?? crypto.randomUUID()
-    const problem = store.operationProblem(id, operation.project_id)
-    if (problem !== undefined) {
-      problems.push(problem)
-      if (!store.operations.has(operation.project_id) || store.operationsById.has(id)) continue
+  store.loadOperations(() => {
+    for (const operation of seed.operations ?? []) {
+      const id = operation.id ?? crypto.randomUUID()
+      const problem = store.operationProblem(id, operation.project_id)
+      if (problem !== undefined) {
+        problems.push(problem)
+        if (!store.operations.has(operation.project_id) || store.operationsById.has(id)) continue
+      }
+      store.addOperation(...seedOperation(operation, id, now))
     }
-    store.addOperation(...seedOperation(operation, id, now))
-  }
+  })
   return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
 }

@@ -35,10 +35,12 @@ export const storeOf = (snapshot: Snapshot): Effect.Effect<Store, InvalidSeed> =
     if (problem === undefined) store.addProject({ ...project, org_id: project.org_id ?? defaultOrgId })
     else problems.push(problem)
   }
-  for (const operation of snapshot.operations) {
-    const problem = store.operationProblem(operation.id, operation.project_id)
-    if (problem === undefined) store.restoreOperation({ ...operation, steps: [...operation.steps] })
-    else problems.push(problem)
-  }
+  store.loadOperations(() => {
+    for (const operation of snapshot.operations) {
+      const problem = store.operationProblem(operation.id, operation.project_id)
+      if (problem === undefined) store.restoreOperation({ ...operation, steps: [...operation.steps] })
+      else problems.push(problem)
+    }
+  })
   return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
 }

@@ -70,17 +70,32 @@ const distinct = (taken: Set<number>, at: number): number => {
   return time
 }
 
-/** Inserts `item` into `list` (newest first by `created_at`), after any item created at the same time. */
-const insertNewestFirst = <A extends { readonly created_at: number }>(list: Array<A>, item: A): void => {
+/**
+ * The index of the first item of `list` (newest first by `created_at`) created before `time`,
+ * by binary search: where a page after the cursor `time` starts, and where an item created at
+ * `time` goes (after any item created at the same time).
+ */
+export const firstCreatedBefore = (list: ReadonlyArray<{ readonly created_at: number }>, time: number): number => {
   let low = 0
   let high = list.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if (list[middle]!.created_at >= item.created_at) low = middle + 1
+    if (list[middle]!.created_at >= time) low = middle + 1
     else high = middle
   }
-  list.splice(low, 0, item)
+  return low
 }
+
+/** Inserts `item` into `list` (newest first by `created_at`), after any item created at the same time. */
+const insertNewestFirst = <A extends { readonly created_at: number }>(list: Array<A>, item: A): void => {
+  const at = firstCreatedBefore(list, item.created_at)
+  if (at === list.length) list.push(item)
+  else list.splice(at, 0, item)
+}
+
+/** Newest first by `created_at`; `Array.prototype.sort` is stable, so items created at the same time keep their order. */
+const newestFirst = (a: { readonly created_at: number }, b: { readonly created_at: number }): number =>
+  b.created_at - a.created_at
 
 /**
  * What core's `schema` says is wrong with `value` (`DecodeIssue.format`), or `undefined` when it
@@ -127,6 +142,8 @@ export class Store {
   readonly operationsById = new Map<string, StoredOperation>()
   private readonly projectTimes = new Set<number>()
   private readonly operationTimes = new Map<string, Set<number>>()
+  /** Inside {@link loadOperations}: operations are appended, and sorted once at the end. */
+  private loading = false
   nextKeyId = firstKeyId
   revision = 0
   /** Told of each change as it is made (a journal); none by default. */
@@ -226,10 +243,27 @@ export class Store {
     const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
     this.operationTimes.set(operation.project_id, taken)
     taken.add(operation.created_at)
-    insertNewestFirst(this.operations.get(operation.project_id)!, operation)
+    const list = this.operations.get(operation.project_id)!
+    if (this.loading) list.push(operation)
+    else insertNewestFirst(list, operation)
     this.operationsById.set(operation.id, operation)
     this.changed()
     return operation
+  }
+
+  /**
+   * Runs `add`, which adds many operations (a seed's, a snapshot's), then puts each project's
+   * operations in order once (newest first; those created at the same time in the order they
+   * were added, as when added one by one) instead of inserting each in place.
+   */
+  loadOperations<A>(add: () => A): A {
+    this.loading = true
+    try {
+      return add()
+    } finally {
+      this.loading = false
+      for (const list of this.operations.values()) list.sort(newestFirst)
+    }
   }
 
   /**

@@ -1,0 +1,212 @@
+// @ts-check
+/**
+ * The four contenders, each sending the same requests one at a time:
+ *
+ * - `fetch`: the global `fetch` and `JSON.parse`, no checks but the status;
+ * - `floor` ("the Effect floor"): a bare `FetchHttpClient` from `@effect/platform` with
+ *   `HttpClientResponse.schemaBodyJson` and core's schemas (each endpoint's `success` schema);
+ * - `ours`: `@dbplatform/client` with its defaults (`DbPlatform.layer` over `FetchHttpClient`);
+ * - `sdk`: the platform's official TypeScript SDK, `@neon/sdk` 6.1.2 (`createNeonClient`).
+ *
+ * Effect contenders run their requests in one Effect (a loop of `yield*`), as an Effect program
+ * does; the others in an `async` loop.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { DbPlatform, Operations, Projects } from "@dbplatform/client"
+import { Endpoint, OperationId, ProjectId } from "@dbplatform/core"
+import { createNeonClient } from "@neon/sdk"
+import { listProjectOperations } from "@neon/sdk/raw"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Redacted from "effect/Redacted"
+
+/** @typedef {"operation" | "projects" | "operations10"} Request */
+/** @typedef {"fetch" | "floor" | "ours" | "sdk"} Name */
+
+/**
+ * @typedef {object} Target
+ * @property {string} baseUrl with `/api/v2`
+ * @property {string} apiKey
+ * @property {string} projectId
+ * @property {string} operationId
+ */
+
+/**
+ * @typedef {object} Contender
+ * @property {(request: Request, n: number) => Promise<void>} run sends `request` `n` times, one at a time
+ * @property {() => Promise<void>} dispose
+ */
+
+/** @type {ReadonlyArray<Name>} */
+export const names = ["fetch", "floor", "ours", "sdk"]
+
+/** @type {Record<Name, string>} */
+export const labels = {
+  fetch: "fetch + JSON.parse",
+  floor: "Effect floor",
+  ours: "@dbplatform/client",
+  sdk: "@neon/sdk 6.1.2"
+}
+
+/**
+ * The path (after `/api/v2`) of each request.
+ * @param {Target} target
+ * @returns {Record<Request, string>}
+ */
+export const paths = (target) => ({
+  operation: `/projects/${target.projectId}/operations/${target.operationId}`,
+  projects: "/projects",
+  operations10: `/projects/${target.projectId}/operations?limit=10`
+})
+
+/**
+ * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction] the `fetch` to send with (to count requests)
+ * @returns {Contender}
+ */
+export const fetchContender = (target, fetchFunction = globalThis.fetch) => {
+  const headers = { authorization: `Bearer ${target.apiKey}`, accept: "application/json" }
+  const urls = paths(target)
+  return {
+    run: async (request, n) => {
+      const url = `${target.baseUrl}${urls[request]}`
+      for (let i = 0; i < n; i++) {
+        const response = await fetchFunction(url, { headers })
+        if (!response.ok) throw new Error(`${response.status} on ${url}`)
+        JSON.parse(await response.text())
+      }
+    },
+    dispose: async () => {}
+  }
+}
+
+/**
+ * The Effect floor: `FetchHttpClient`, `filterStatusOk`, `schemaBodyJson` with the endpoint's
+ * `success` schema.
+ * @param {Target} target
+ * @returns {Contender}
+ */
+export const floorContender = (target) => {
+  const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+  const headers = { authorization: `Bearer ${target.apiKey}`, accept: "application/json" }
+  const urls = paths(target)
+  const success = {
+    operation: Endpoint.getOperation.success,
+    projects: Endpoint.listProjects.success,
+    operations10: Endpoint.listOperations.success
+  }
+  return {
+    run: (request, n) =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const client = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
+          const url = `${target.baseUrl}${urls[request]}`
+          /** @type {(response: HttpClientResponse.HttpClientResponse) => Effect.Effect<unknown, unknown>} */
+          const decode = HttpClientResponse.schemaBodyJson(/** @type {any} */ (success[request]))
+          for (let i = 0; i < n; i++) {
+            yield* Effect.flatMap(client.get(url, { headers }), decode)
+          }
+        })
+      ),
+    dispose: () => runtime.dispose()
+  }
+}
+
+/**
+ * The layer of our client with its defaults over `FetchHttpClient` (with `fetchFunction`).
+ * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ */
+export const oursLayer = (target, fetchFunction) =>
+  DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
+    Layer.provide(
+      fetchFunction === undefined
+        ? FetchHttpClient.layer
+        : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
+    )
+  )
+
+/**
+ * @param {Target} target
+ * @returns {Contender}
+ */
+export const oursContender = (target) => {
+  const runtime = ManagedRuntime.make(oursLayer(target))
+  const projectId = ProjectId.make(target.projectId)
+  const operationId = OperationId.make(target.operationId)
+  return {
+    run: (request, n) =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const operations = yield* Operations.Operations
+          const projects = yield* Projects.Projects
+          const call =
+            request === "operation"
+              ? operations.get(projectId, operationId)
+              : request === "projects"
+                ? projects.page()
+                : operations.page(projectId, { limit: 10 })
+          for (let i = 0; i < n; i++) yield* call
+        })
+      ),
+    dispose: () => runtime.dispose()
+  }
+}
+
+/**
+ * The official SDK's client, throwing on errors.
+ * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ */
+export const sdkClient = (target, fetchFunction) =>
+  createNeonClient({
+    apiKey: target.apiKey,
+    baseUrl: target.baseUrl,
+    throwOnError: true,
+    ...(fetchFunction === undefined ? {} : { fetch: fetchFunction })
+  })
+
+/**
+ * The official SDK: `operations.get`, `projects.list().page()`, and its raw
+ * `listProjectOperations` for a page with `limit` (its `operations.list` sends no `limit`).
+ * @param {Target} target
+ * @returns {Contender}
+ */
+export const sdkContender = (target) => {
+  const neon = sdkClient(target)
+  const { projectId, operationId } = target
+  return {
+    run: async (request, n) => {
+      for (let i = 0; i < n; i++) {
+        if (request === "operation") await neon.operations.get({ projectId, operationId })
+        else if (request === "projects") await neon.projects.list().page()
+        else {
+          await listProjectOperations({
+            client: neon.client,
+            path: { project_id: projectId },
+            query: { limit: 10 },
+            throwOnError: true
+          })
+        }
+      }
+    },
+    dispose: async () => {}
+  }
+}
+
+/**
+ * @param {Name} name
+ * @param {Target} target
+ * @returns {Contender}
+ */
+export const contender = (name, target) =>
+  name === "fetch"
+    ? fetchContender(target)
+    : name === "floor"
+      ? floorContender(target)
+      : name === "ours"
+        ? oursContender(target)
+        : sdkContender(target)

@@ -1,0 +1,439 @@
+// @ts-check
+/**
+ * The benchmark: `npx -y pnpm@10.34.9 bench` at the repo root (builds what it needs, then runs
+ * this with `node --expose-gc`). `--quick` (or `BENCH_QUICK=1`) shrinks every count for a smoke
+ * run; `BENCH_N` sets the requests per contender per round on the canned server (1000 by
+ * default; half of it on the emulator), `BENCH_ROUNDS` the rounds (5), `BENCH_ONLY` the sections
+ * (`requests,decode,stream,wait,first,emulator`; all by default).
+ *
+ * Side by side, in one run, interleaved rounds (each round runs every contender, the order
+ * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
+ * `FetchHttpClient` + `HttpClientResponse.schemaBodyJson` with core's schemas), our client with
+ * its defaults, and `@neon/sdk` 6.1.2. See `contenders.mjs`, `servers.mjs`, `walk.mjs`,
+ * `first.mjs`.
+ */
+import { spawn } from "node:child_process"
+import { availableParallelism, cpus, loadavg } from "node:os"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { Operations } from "@dbplatform/client"
+import { Endpoint, ProjectId } from "@dbplatform/core"
+import { FakePlatform, Seed } from "@dbplatform/testing"
+import autocannon from "autocannon"
+import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import { contender, labels, names, oursLayer, sdkClient } from "./contenders.mjs"
+
+const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 5))
+const perRound = Number(process.env.BENCH_N ?? (quick ? 100 : 1000))
+const walkRounds = quick ? 1 : 3
+const firstRuns = quick ? 2 : 5
+const loadSeconds = quick ? 1 : 3
+const pendingCount = quick ? 200 : 1000
+const pollMs = 200
+/** `BENCH_ONLY=requests,decode,stream,wait,first,emulator` runs only those sections. */
+const only = process.env.BENCH_ONLY?.split(",")
+const section = (/** @type {string} */ name) => only === undefined || only.includes(name)
+const here = (/** @type {string} */ file) => fileURLToPath(new URL(file, import.meta.url))
+
+/** @param {ReadonlyArray<number>} values */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+const fixed = (/** @type {number} */ n, digits = 0) => n.toFixed(digits)
+/**
+ * A Markdown table; a column whose cells all start with a digit is right-aligned.
+ * @param {ReadonlyArray<ReadonlyArray<string>>} rows
+ */
+const table = (rows) => {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length)))
+  const right = widths.map((_, i) => rows.slice(1).every((row) => /^[\d.]/.test(row[i] ?? "")))
+  const line = (/** @type {ReadonlyArray<string>} */ row) =>
+    `| ${row.map((cell, i) => (right[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join(" | ")} |`
+  return [
+    line(rows[0] ?? []),
+    `|${widths.map((w, i) => (right[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`,
+    ...rows.slice(1).map(line)
+  ].join("\n")
+}
+/** @param {ReadonlyArray<T>} list @param {number} by @template T */
+const rotate = (list, by) => list.map((_, i) => /** @type {T} */ (list[(i + by) % list.length]))
+
+/**
+ * Runs `node args`, resolving with its stdout's last line parsed as JSON.
+ * @param {ReadonlyArray<string>} args
+ * @returns {Promise<any>}
+ */
+const nodeJson = (args) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+    })
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "")) : reject(new Error(`${args[0]}: ${code}`))
+    )
+  })
+
+// --- The machine -------------------------------------------------------------------------------
+const cpu = cpus()[0]?.model.trim() ?? "unknown CPU"
+console.log(`# dbplatform bench${quick ? " (--quick)" : ""}`)
+console.log(
+  `machine: ${cpu}, ${availableParallelism()} cores, Node ${process.versions.node}, load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")} (1/5/15 min)`
+)
+console.log(`rounds: ${rounds} x ${perRound} requests per contender (canned), ${perRound / 2} (emulator)\n`)
+
+// --- The servers, in their own process ------------------------------------------------------------
+const servers = spawn(process.execPath, [here("servers.mjs")], { stdio: ["ignore", "pipe", "inherit"] })
+/** @type {{ canned: string, control: string, emulator: string, bare: string, apiKey: string, projectId: string, operationId: string }} */
+const addresses = await new Promise((resolve, reject) => {
+  servers.on("exit", (code) => reject(new Error(`servers exited with ${code}`)))
+  createInterface({ input: servers.stdout }).once("line", (line) => resolve(JSON.parse(line)))
+})
+const stopServers = () => servers.kill("SIGTERM")
+process.on("exit", stopServers)
+
+try {
+  // --- Per request ---------------------------------------------------------------------------------
+  if (section("requests")) {
+    /** @type {ReadonlyArray<[import("./contenders.mjs").Request, string]>} */
+    const requests = [
+      ["operation", "GET one operation"],
+      ["projects", "GET /projects"],
+      ["operations10", "GET operations?limit=10"]
+    ]
+    /** @type {Array<[string, string, Record<string, number>]>} */
+    const perRequest = []
+    for (const [server, baseUrl, n] of /** @type {const} */ ([
+      ["canned", addresses.canned, perRound],
+      ["emulator", addresses.emulator, Math.max(1, Math.floor(perRound / 2))]
+    ])) {
+      const target = { ...addresses, baseUrl }
+      const clients = Object.fromEntries(names.map((name) => [name, contender(name, target)]))
+      for (const [request, label] of requests) {
+        /** @type {Record<string, Array<number>>} */
+        const times = Object.fromEntries(names.map((name) => [name, []]))
+        for (const name of names) await clients[name]?.run(request, Math.max(20, n / 5))
+        for (let round = 0; round < rounds; round++) {
+          for (const name of rotate(names, round)) {
+            const started = performance.now()
+            await clients[name]?.run(request, n)
+            times[name]?.push(((performance.now() - started) * 1000) / n)
+          }
+        }
+        perRequest.push([server, label, Object.fromEntries(names.map((name) => [name, median(times[name] ?? [])]))])
+      }
+      for (const name of names) await clients[name]?.dispose()
+    }
+    console.log("## µs per request (median of the rounds; one request at a time)\n")
+    console.log(
+      table([
+        ["server", "request", ...names.map((name) => labels[name])],
+        ...perRequest.map(([server, label, us]) => [server, label, ...names.map((name) => fixed(us[name] ?? 0))])
+      ])
+    )
+    /** @type {ReadonlyArray<[import("./contenders.mjs").Name, import("./contenders.mjs").Name]>} */
+    const pairs = [
+      ["ours", "floor"],
+      ["ours", "sdk"],
+      ["ours", "fetch"],
+      ["floor", "fetch"],
+      ["sdk", "fetch"],
+      ["floor", "sdk"]
+    ]
+    console.log("\n## ratios (a / b of the medians above)\n")
+    console.log(
+      table([
+        ["server", "request", ...pairs.map(([a, b]) => `${a} / ${b}`)],
+        ...perRequest.map(([server, label, us]) => [
+          server,
+          label,
+          ...pairs.map(([a, b]) => `${fixed((us[a] ?? 0) / (us[b] ?? 1), 2)}x`)
+        ])
+      ])
+    )
+  }
+
+  // --- Decoding ------------------------------------------------------------------------------------
+  if (section("decode")) {
+    const pageText = await fetch(`${addresses.canned}/projects/walk-10000/operations?limit=1000`, {
+      headers: { authorization: `Bearer ${addresses.apiKey}` }
+    }).then((response) => response.text())
+    const decodeFirst = Schema.decodeUnknownSync(Endpoint.listOperations.success)
+    const decodeAll = Schema.decodeUnknownSync(Endpoint.listOperations.success, { errors: "all" })
+    /** @param {() => unknown} f */
+    const timeMs = (f, times = quick ? 5 : 30) => {
+      for (let i = 0; i < 3; i++) f()
+      const runs = []
+      for (let i = 0; i < times; i++) {
+        const started = performance.now()
+        f()
+        runs.push(performance.now() - started)
+      }
+      return median(runs)
+    }
+    const parsed = JSON.parse(pageText)
+    const parseMs = timeMs(() => JSON.parse(pageText))
+    const firstMs = timeMs(() => decodeFirst(parsed))
+    const allMs = timeMs(() => decodeAll(parsed))
+    console.log("\n## decoding a page of 1000 operations with core's schema (`Endpoint.listOperations.success`)\n")
+    console.log(
+      table([
+        ["step", "ms per 1000 operations", "µs per operation"],
+        ["JSON.parse", fixed(parseMs, 2), fixed(parseMs, 2)],
+        ["Schema.decodeUnknownSync (first issue)", fixed(firstMs, 2), fixed(firstMs, 2)],
+        ['Schema.decodeUnknownSync { errors: "all" }', fixed(allMs, 2), fixed(allMs, 2)]
+      ])
+    )
+  }
+
+  // --- Streaming -----------------------------------------------------------------------------------
+  if (section("stream")) {
+    const walkCounts = quick ? [10_000] : [10_000, 100_000]
+    /** @type {Record<string, Record<string, Array<any>>>} */
+    const walks = {}
+    for (const count of walkCounts) {
+      walks[count] = Object.fromEntries(names.map((name) => [name, []]))
+      for (let round = 0; round < (count === 100_000 ? walkRounds : 1); round++) {
+        for (const name of rotate(names, round)) {
+          const result = await nodeJson([
+            "--expose-gc",
+            here("walk.mjs"),
+            name,
+            String(count),
+            addresses.canned,
+            addresses.apiKey
+          ])
+          if (result.operations !== count) throw new Error(`${name} walked ${result.operations} of ${count}`)
+          walks[count]?.[name]?.push(result)
+        }
+      }
+    }
+    const longest = walkCounts.at(-1) ?? 10_000
+    const walkMs = (/** @type {string} */ name, /** @type {number} */ count) =>
+      median((walks[count]?.[name] ?? []).map((result) => result.ms))
+    console.log(
+      `\n## streaming ${longest.toLocaleString("en")} operations at pages of 1000 (canned server; a process per walk, median of ${walkRounds})\n`
+    )
+    console.log(
+      table([
+        [
+          "contender",
+          "time (ms)",
+          "µs per operation",
+          "/ fetch",
+          "/ floor",
+          "peak RSS (MB)",
+          ...walkCounts.map((count) => `heap retained after ${count / 1000}k (MB)`)
+        ],
+        ...names.map((name) => [
+          `${labels[name]}${name === "ours" ? " (Operations.list)" : name === "sdk" ? " (raw listProjectOperations loop)" : " (cursor loop)"}`,
+          fixed(walkMs(name, longest)),
+          fixed((walkMs(name, longest) * 1000) / longest, 2),
+          `${fixed(walkMs(name, longest) / walkMs("fetch", longest), 2)}x`,
+          `${fixed(walkMs(name, longest) / walkMs("floor", longest), 2)}x`,
+          fixed(median((walks[longest]?.[name] ?? []).map((result) => result.peakRssMb))),
+          ...walkCounts.map((count) => fixed(median((walks[count]?.[name] ?? []).map((r) => r.retainedHeapMb)), 2))
+        ])
+      ])
+    )
+  }
+
+  // --- Waiting on pending operations -----------------------------------------------------------
+  if (section("wait")) {
+    /**
+     * A `fetch` that counts requests into rounds, a round being the requests between two poll
+     * sleeps: a request that starts when none is in flight and none has ended for 90% of the poll
+     * interval or more starts a new round (the requests of a round follow each other at once).
+     * @param {Array<number>} rounds the size of each round, appended to
+     * @returns {typeof globalThis.fetch}
+     */
+    const counting = (rounds) => {
+      let inFlight = 0
+      let lastEnd = Number.NEGATIVE_INFINITY
+      return async (input, init) => {
+        if (rounds.length === 0 || (inFlight === 0 && performance.now() - lastEnd >= pollMs * 0.9)) rounds.push(0)
+        rounds[rounds.length - 1] = (rounds.at(-1) ?? 0) + 1
+        inFlight += 1
+        try {
+          return await fetch(input, init)
+        } finally {
+          inFlight -= 1
+          lastEnd = performance.now()
+        }
+      }
+    }
+    /** @type {Array<[string, number, ReadonlyArray<number>, number]>} */
+    const waits = []
+    let sdkListenerWarnings = 0
+    for (const name of /** @type {const} */ (["ours", "sdk"])) {
+      const { projectId } = await fetch(`${addresses.control}/control/pending?count=${pendingCount}`, {
+        method: "POST"
+      }).then((response) => response.json())
+      const target = { ...addresses, baseUrl: addresses.emulator, projectId }
+      /** @type {Array<number>} */
+      const rounds = []
+      const started = performance.now()
+      if (name === "ours") {
+        const runtime = ManagedRuntime.make(oursLayer(target, counting(rounds)))
+        await runtime.runPromise(
+          Effect.gen(function* () {
+            const operations = yield* Operations.Operations
+            const page = yield* operations.page(ProjectId.make(projectId), { limit: Math.min(1000, pendingCount) })
+            rounds.length = 0
+            const result = yield* operations.awaitAll(page.operations, {
+              schedule: Schedule.spaced(`${pollMs} millis`)
+            })
+            if (result.pending.length > 0 || result.failed.length > 0) throw new Error("not every operation finished")
+          })
+        )
+        await runtime.dispose()
+      } else {
+        const neon = sdkClient(target, counting(rounds))
+        const page = await fetch(`${addresses.emulator}/projects/${projectId}/operations?limit=1000`, {
+          headers: { authorization: `Bearer ${addresses.apiKey}` }
+        }).then((response) => response.json())
+        // Its warnings that too many listeners were added to one `AbortSignal` are counted, not printed.
+        const printers = process.listeners("warning")
+        process.removeAllListeners("warning")
+        process.on("warning", (warning) => {
+          if (warning.name === "MaxListenersExceededWarning") sdkListenerWarnings += 1
+          else for (const print of printers) print(warning)
+        })
+        await neon.operations.waitFor({ operations: page.operations }, { pollIntervalMs: pollMs, timeoutMs: 600_000 })
+        process.removeAllListeners("warning")
+        for (const print of printers) process.on("warning", print)
+      }
+      waits.push([name, rounds.reduce((sum, size) => sum + size, 0), rounds, performance.now() - started])
+    }
+    const bound = 1 + Math.ceil(pendingCount / 1000)
+    console.log(
+      `\n## waiting on ${pendingCount} pending operations of one project (emulator, poll every ${pollMs} ms): created a millisecond apart, the newest ending first after 300 ms, the oldest last ${fixed((300 + pendingCount * 3) / 1000, 1)} s after; spread ${pendingCount} (from the newest to the oldest pending one) until the oldest ends\n`
+    )
+    console.log(
+      table([
+        ["contender", "requests", "rounds", "largest round", `bound 1 + ⌈spread/1000⌉`, "time (s)"],
+        ...waits.map(([name, total, sizes, ms]) => [
+          `${labels[name === "ours" ? "ours" : "sdk"]}${name === "ours" ? " (Operations.awaitAll)" : " (operations.waitFor)"}`,
+          String(total),
+          String(sizes.length),
+          String(Math.max(...sizes)),
+          String(bound),
+          fixed(ms / 1000, 1)
+        ])
+      ])
+    )
+    console.log(`\nround sizes: ${waits.map(([name, , sizes]) => `${name} [${sizes.join(", ")}]`).join("; ")}`)
+    console.log(
+      `(@neon/sdk's waitFor adds an abort listener to one AbortSignal per request it sends: Node warned ${sdkListenerWarnings} times that it passed the signal's limit of listeners)`
+    )
+  }
+
+  // --- Import + first request ------------------------------------------------------------------
+  if (section("first")) {
+    /** @type {Record<string, Array<any>>} */
+    const firsts = Object.fromEntries(names.map((name) => [name, []]))
+    for (let run = 0; run < firstRuns; run++) {
+      for (const name of rotate(names, run)) {
+        firsts[name]?.push(
+          await nodeJson([
+            here("first.mjs"),
+            name,
+            addresses.canned,
+            addresses.apiKey,
+            addresses.projectId,
+            addresses.operationId
+          ])
+        )
+      }
+    }
+    const firstOf = (/** @type {string} */ name) => median((firsts[name] ?? []).map((r) => r.firstMs))
+    console.log(
+      `\n## import + first request (a fresh node process each, median of ${firstRuns}; ms from the process's start)\n`
+    )
+    console.log(
+      table([
+        ["contender", "imports done (ms)", "first answer (ms)", "/ sdk"],
+        ...names.map((name) => [
+          labels[name],
+          fixed(median((firsts[name] ?? []).map((r) => r.importMs))),
+          fixed(firstOf(name)),
+          `${fixed(firstOf(name) / firstOf("sdk"), 2)}x`
+        ])
+      ])
+    )
+  }
+
+  // --- The emulator ------------------------------------------------------------------------------
+  if (section("emulator")) {
+    /** @param {string} url */
+    const load = (url) =>
+      new Promise((resolve, reject) =>
+        autocannon(
+          {
+            url,
+            connections: 10,
+            duration: loadSeconds,
+            headers: { authorization: `Bearer ${addresses.apiKey}`, accept: "application/json" }
+          },
+          (/** @type {unknown} */ error, /** @type {any} */ result) =>
+            error ? reject(error) : resolve({ rps: result.requests.average, non2xx: result.non2xx })
+        )
+      )
+    const operationPath = `/projects/${addresses.projectId}/operations/${addresses.operationId}`
+    /** @type {any} */
+    const emulatorLoad = await load(`${addresses.emulator}${operationPath}`)
+    /** @type {any} */
+    const bareLoad = await load(`${addresses.bare}/api/v2${operationPath}`)
+    const starts = []
+    const boots = []
+    for (let run = 0; run < firstRuns; run++) {
+      // Node's own start, for comparison: a process that does nothing.
+      const booted = performance.now()
+      await new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { stdio: "ignore" }).on("exit", resolve))
+      boots.push(performance.now() - booted)
+      const started = performance.now()
+      const child = spawn(process.execPath, [here("../../packages/emulator/dist/esm/bin/emulator.js")], {
+        stdio: ["ignore", "pipe", "ignore"]
+      })
+      await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve))
+      starts.push(performance.now() - started)
+      child.kill("SIGINT")
+      await new Promise((resolve) => child.on("exit", resolve))
+    }
+    const makes = []
+    for (let run = 0; run < firstRuns + 1; run++) {
+      const started = performance.now()
+      await Effect.runPromise(FakePlatform.make(Seed.realistic()))
+      makes.push(performance.now() - started)
+    }
+    console.log(
+      `\n## the emulator (GET one operation, ${loadSeconds} s, 10 keep-alive connections, autocannon; start times median of ${firstRuns})\n`
+    )
+    console.log(
+      table([
+        ["server", "requests/s", "non-2xx"],
+        ["emulator (the fake on node:http)", fixed(emulatorLoad.rps), String(emulatorLoad.non2xx)],
+        ["bare node:http, same body", fixed(bareLoad.rps), String(bareLoad.non2xx)]
+      ])
+    )
+    console.log(
+      `\nemulator / bare: ${fixed(emulatorLoad.rps / bareLoad.rps, 2)}x; dbplatform-emulator start to its "serving" line: ${fixed(median(starts))} ms (node -e 0: ${fixed(median(boots))} ms); FakePlatform.make(Seed.realistic()) in process: ${fixed(median(makes.slice(1)), 1)} ms (first ${fixed(makes[0] ?? 0, 1)} ms)`
+    )
+  }
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")} (1/5/15 min)`
+  )
+} finally {
+  stopServers()
+}

@@ -1,0 +1,120 @@
+// @ts-check
+/**
+ * One walk of every operation of project `walk-<count>` on the canned server at pages of 1000,
+ * by one contender, in a process of its own (run with `--expose-gc`), so that its peak RSS is
+ * its own. Prints one JSON line: the time (ms), the operations seen, the peak RSS (MB), and the
+ * heap used after a forced GC before and after the walk (MB), the client being built and kept.
+ *
+ * `node --expose-gc walk.mjs <fetch|floor|ours|sdk> <count> <baseUrl> <apiKey>`
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { Operations } from "@dbplatform/client"
+import { Endpoint, ProjectId } from "@dbplatform/core"
+import { listProjectOperations } from "@neon/sdk/raw"
+import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Stream from "effect/Stream"
+import { oursLayer, sdkClient } from "./contenders.mjs"
+
+const [name = "fetch", countText = "10000", baseUrl = "", apiKey = ""] = process.argv.slice(2)
+const projectId = `walk-${countText}`
+const pageSize = 1000
+const headers = { authorization: `Bearer ${apiKey}`, accept: "application/json" }
+const target = { baseUrl, apiKey, projectId, operationId: "" }
+/** @param {string | undefined} cursor */
+const pageUrl = (cursor) =>
+  `${baseUrl}/projects/${projectId}/operations?limit=${pageSize}${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
+
+/** @type {() => Promise<number>} */
+let walk
+/** @type {() => Promise<unknown>} */
+let dispose = async () => undefined
+/** @type {() => Promise<unknown>} */
+let prepare = async () => undefined
+if (name === "fetch") {
+  walk = async () => {
+    let seen = 0
+    /** @type {string | undefined} */
+    let cursor
+    for (;;) {
+      const response = await fetch(pageUrl(cursor), { headers })
+      if (!response.ok) throw new Error(`${response.status}`)
+      const page = JSON.parse(await response.text())
+      seen += page.operations.length
+      if (page.operations.length < pageSize) return seen
+      cursor = page.pagination.cursor
+    }
+  }
+} else if (name === "floor") {
+  const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+  const decode = HttpClientResponse.schemaBodyJson(Endpoint.listOperations.success)
+  walk = () =>
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const client = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
+        let seen = 0
+        /** @type {string | undefined} */
+        let cursor
+        for (;;) {
+          const page = yield* Effect.flatMap(client.get(pageUrl(cursor), { headers }), decode)
+          seen += page.operations.length
+          if (page.operations.length < pageSize) return seen
+          cursor = page.pagination?.cursor
+        }
+      })
+    )
+  dispose = () => runtime.dispose()
+  prepare = () => runtime.runtime()
+} else if (name === "ours") {
+  const runtime = ManagedRuntime.make(oursLayer(target))
+  const project = ProjectId.make(projectId)
+  walk = () =>
+    runtime.runPromise(
+      Effect.flatMap(Operations.Operations, (operations) => Stream.runCount(operations.list(project, { pageSize })))
+    )
+  dispose = () => runtime.dispose()
+  prepare = () => runtime.runtime()
+} else {
+  const neon = sdkClient(target)
+  walk = async () => {
+    let seen = 0
+    /** @type {string | undefined} */
+    let cursor
+    for (;;) {
+      const data = await listProjectOperations({
+        client: neon.client,
+        path: { project_id: projectId },
+        query: { limit: pageSize, ...(cursor === undefined ? {} : { cursor }) },
+        throwOnError: true
+      })
+      seen += data.operations.length
+      if (data.operations.length < pageSize) return seen
+      cursor = data.pagination?.cursor
+    }
+  }
+}
+
+const gc = /** @type {() => void} */ (globalThis.gc)
+const mb = (/** @type {number} */ bytes) => bytes / 1024 / 1024
+// The client is built before the baseline, so that the baseline holds what it keeps anyway.
+await prepare()
+gc()
+const baseline = process.memoryUsage().heapUsed
+const started = performance.now()
+const operations = await walk()
+const ms = performance.now() - started
+gc()
+const after = process.memoryUsage().heapUsed
+process.stdout.write(
+  `${JSON.stringify({
+    name,
+    operations,
+    ms,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    baselineHeapMb: mb(baseline),
+    retainedHeapMb: mb(after - baseline)
+  })}\n`
+)
+await dispose()
