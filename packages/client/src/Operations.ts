@@ -260,6 +260,21 @@ interface Limiters {
 
 const burstLimiter = RateLimiter.make({ limit: 20, interval: "1 second", algorithm: "token-bucket" })
 
+/**
+ * What a page asked for with `cursor` (a `created_at`, §10.5) must not hold: an operation
+ * created after the cursor. A cursor that is not a timestamp is not checked.
+ */
+const olderThan = (cursor: string | undefined, page: OperationsPage): string | undefined => {
+  const at = cursor === undefined ? undefined : Date.parse(cursor)
+  if (at === undefined || Number.isNaN(at)) return undefined
+  // Times are read to the millisecond, and the server's to the microsecond: only an operation
+  // of a later millisecond is surely not older.
+  const newer = page.operations.find((operation) => DateTime.toEpochMillis(operation.created_at) > at)
+  return newer === undefined
+    ? undefined
+    : `the page asked for operations before the cursor ${excerpt(cursor ?? "")} holds operation ${newer.id}, created at ${DateTime.formatIso(newer.created_at)}`
+}
+
 /** What an operations page must not be: longer than the `limit` sent, or holding another project's operation. */
 const pageProblem = (projectId: ProjectId, limit: number | undefined, page: OperationsPage) => {
   if (limit !== undefined && page.operations.length > limit) {
@@ -305,7 +320,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   /**
    * The project's operations from `newest` to `oldest` (both included), newest first: pages of
    * 1000 from just above `newest` (a cursor is a `created_at`, §10.5), following the server's
-   * cursors, to the page that reaches `oldest`. Each page waits for `limiter`.
+   * cursors, to the page that reaches `oldest`. Each page waits for `limiter`. A page holding an
+   * operation created after the cursor it was asked with is a `MalformedResponse`: a server
+   * that ignores the cursor cannot keep the walk from reaching `oldest`.
    */
   const walk = (
     projectId: ProjectId,
@@ -315,7 +332,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   ): Stream.Stream<Operation, ReadError> =>
     paginate(
       maxPageSize,
-      (limit, cursor, check) => limiter(fetch(projectId, { limit, cursor }, check)),
+      (limit, cursor, check) =>
+        limiter(fetch(projectId, { limit, cursor }, (page) => olderThan(cursor, page) ?? check(page))),
       (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor }),
       {
         cursor: DateTime.formatIso(DateTime.add(newest, { millis: 1 })),

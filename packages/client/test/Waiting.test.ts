@@ -181,6 +181,29 @@ describe("awaitAll", () => {
     }).pipe(withServer(script))
   })
 
+  it.effect("a server that ignores the cursor fails the wait with MalformedResponse instead of walking on", () => {
+    const rows = Array.from({ length: 2500 }, (_, n) => row(projectA, n, "finished"))
+    for (const n of [2400, 10]) rows[n]!.status = "running"
+    // answers every list request with the newest 1000, whatever the cursor
+    const script = scripted((request) => {
+      const page = [...rows].reverse().slice(0, 1000)
+      return request.url.includes("limit=")
+        ? json(200, { operations: page.map(wire), pagination: { cursor: page.at(-1)!.created_at } })
+        : raw(404, null)
+    })
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const pending = [2400, 10].map((n) => ({
+        ...ref(rows[n]!),
+        created_at: DateTime.unsafeMake(rows[n]!.created_at)
+      }))
+      const error = yield* Effect.flip(operations.awaitAll(pending))
+      expect(error._tag).toBe("MalformedResponse")
+      expect(error.message).toContain("holds operation")
+      expect(script.requests).toHaveLength(1)
+    }).pipe(withServer(script))
+  })
+
   it.effect("waiting on many projects sends no more than 40 requests to a route in any second", () => {
     // 120 projects with one pending operation each: 120 single reads a round
     const rows = Array.from({ length: 120 }, (_, n) => row(`project-${String(n).padStart(3, "0")}`, n))
