@@ -38,6 +38,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
@@ -131,6 +132,23 @@ export interface Faults {
   readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
   /** Removes every pending fault; requests after it are answered normally. */
   readonly clear: Effect.Effect<void>
+  /** The faults still pending, in injection order (the order in which they match). */
+  readonly list: Effect.Effect<ReadonlyArray<PendingFault>>
+}
+
+/**
+ * A fault waiting for requests (`Faults.list`): the fault, where it applies (as given to
+ * `inject`; `undefined` for any) and how many more requests get it (`Infinity`: until cleared).
+ *
+ * @since 0.2.0
+ */
+export interface PendingFault {
+  readonly fault: Fault
+  /** Upper-cased, e.g. `"POST"`; `undefined` for any method. */
+  readonly method: string | undefined
+  /** As given to `inject`, e.g. `"/projects/{project_id}/operations"`; `undefined` for any path. */
+  readonly path: string | undefined
+  readonly remaining: number
 }
 
 /**
@@ -165,6 +183,36 @@ export interface Service {
    * scenario change), so a caller can tell when a `snapshot` is worth saving again.
    */
   readonly revision: Effect.Effect<number>
+  /**
+   * Puts the fake back as it was built (since 0.2.0): the state from its seed again (times
+   * relative to the `Clock` now; from its snapshot for a fake made by `restore`), pending faults
+   * cleared, the request log emptied, and a controlled clock (`Options.clock`) running in real
+   * time again. The `bootstrapKey` stays valid (the key is added again, unrevoked). With a
+   * `journal`, returns once the new state is durable (and dies when it cannot be made so).
+   */
+  readonly reset: Effect.Effect<void>
+  /**
+   * Replaces the whole state with the account `seed` describes (since 0.2.0), its times relative
+   * to the `Clock` now; faults and the request log are kept. The `bootstrapKey` stays valid: it
+   * is added as the key `bootstrap`. Fails with `InvalidSeed` (the state is then unchanged) on
+   * problems as `make` does, or when `seed.bootstrapKey` is given and differs from this fake's
+   * (the bootstrap key never changes while the fake runs). `reset` still goes back to the seed
+   * the fake was built from. Durable with a `journal`, as `reset`.
+   */
+  readonly load: (seed: Seed) => Effect.Effect<void, InvalidSeed>
+  /**
+   * Replaces the whole state with `snapshot` (a `Service.snapshot` saved earlier; since 0.2.0),
+   * in the running fake; faults and the request log are kept. The `bootstrapKey` stays valid:
+   * added as the key `bootstrap` when the snapshot does not hold it. Fails with `InvalidSeed`
+   * (the state is then unchanged) on problems as the module's `restore` does, or when the
+   * snapshot holds the bootstrap key revoked. Durable with a `journal`, as `reset`.
+   */
+  readonly restore: (snapshot: Snapshot) => Effect.Effect<void, InvalidSeed>
+  /**
+   * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
+   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).
+   */
+  readonly clock: Option.Option<ControlledClock>
 }
 
 /**
@@ -199,6 +247,13 @@ export interface Options {
    * stop). None by default: nothing is recorded and nothing waits.
    */
   readonly journal?: Journal | undefined
+  /**
+   * Runs the fake on this clock (`ControlledClock.make()`, since 0.2.0) instead of the `Clock` of
+   * its caller: its HTTP app, scenarios and state changes read and sleep on it, and
+   * `Service.clock` hands it to a control plane (the emulator's). None by default: in-process
+   * tests move time with `TestClock`.
+   */
+  readonly clock?: ControlledClock | undefined
 }
 
 /**
@@ -230,12 +285,34 @@ export interface Journal {
  * @since 0.1.0
  */
 export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
+  onClock(
+    options,
+    Effect.gen(function* () {
+      const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
+      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now))
+      const store = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(store, bootstrapValue, options, baseline)
+    })
+  )
+
+/** `effect` on the fake's controlled clock when it has one. */
+const onClock = <A, E, R>(options: Options, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  options.clock === undefined ? effect : Effect.withClock(effect, options.clock.clock)
+
+/**
+ * The store `build` makes, with a valid key whose value is `bootstrapValue`: kept when there is
+ * one, added as `bootstrap` when there is none; `InvalidSeed` when the store holds it revoked.
+ */
+const withBootstrapKey = (build: Effect.Effect<Store, InvalidSeed>, bootstrapValue: string) =>
   Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const store = yield* storeOfSeed(seed, now)
-    const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-    store.addKey("bootstrap", hashKey(bootstrapValue), now)
-    return yield* serviceOf(store, bootstrapValue, options)
+    const store = yield* build
+    const existing = store.keysByHash.get(hashKey(bootstrapValue))
+    if (existing === undefined) {
+      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
+    } else if (existing.revoked) {
+      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
+    }
+    return store
   })
 
 /**
@@ -252,23 +329,29 @@ export const restore = (
   snapshot: Snapshot,
   options: Options & { readonly bootstrapKey?: string | undefined } = {}
 ): Effect.Effect<Service, InvalidSeed> =>
-  Effect.gen(function* () {
-    const store = yield* storeOf(snapshot)
-    const bootstrapValue = options.bootstrapKey ?? newKeyValue()
-    const existing = store.keysByHash.get(hashKey(bootstrapValue))
-    if (existing === undefined) {
-      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
-    } else if (existing.revoked) {
-      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
-    }
-    return yield* serviceOf(store, bootstrapValue, options)
-  })
+  onClock(
+    options,
+    Effect.gen(function* () {
+      const bootstrapValue = options.bootstrapKey ?? newKeyValue()
+      const baseline = Effect.suspend(() => storeOf(snapshot))
+      const store = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(store, bootstrapValue, options, baseline)
+    })
+  )
 
 const invalidRateLimit = (rateLimit: RateLimit) =>
   !Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(Duration.toMillis(rateLimit.interval) > 0)
 
-/** The service over `store`, whose bootstrap key has the value `bootstrapValue`. */
-const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
+/**
+ * The service over `store`, whose bootstrap key has the value `bootstrapValue`; `baseline`
+ * builds the state it was made from again (for `reset`).
+ */
+const serviceOf = (
+  store: Store,
+  bootstrapValue: string,
+  options: Options,
+  baseline: Effect.Effect<Store, InvalidSeed>
+) =>
   Effect.gen(function* () {
     const { rateLimit, journal } = options
     if (rateLimit !== undefined && invalidRateLimit(rateLimit)) {
@@ -339,20 +422,54 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
             )
       })
     )
+    /** The whole state replaced by the one `build` makes (with the bootstrap key), durable with a journal. */
+    const replaceState = (build: Effect.Effect<Store, InvalidSeed>) =>
+      Effect.gen(function* () {
+        const next = yield* withBootstrapKey(build, bootstrapValue)
+        store.replaceWith(next)
+        if (journal !== undefined) {
+          journal.record({ _tag: "State", snapshot: snapshotOf(store) })
+          yield* Effect.orDie(journal.sync)
+        }
+      })
+    const scenario = scenarioOf(store)
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
-      httpApp,
+      httpApp: onClock(options, httpApp),
       apiKeys: Effect.sync(() =>
         Array.from(store.keys.values(), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
       requests: Effect.sync(() => log.all()),
       faults: {
         inject: (fault, options = {}) => faults.inject(fault, options),
-        clear: faults.clear
+        clear: faults.clear,
+        list: faults.list
       },
-      scenario: journal === undefined ? scenarioOf(store) : syncedScenario(scenarioOf(store), journal),
+      scenario: clockedScenario(options, journal === undefined ? scenario : syncedScenario(scenario, journal)),
       snapshot: Effect.sync(() => snapshotOf(store)),
-      revision: Effect.sync(() => store.revision)
+      revision: Effect.sync(() => store.revision),
+      reset: onClock(
+        options,
+        Effect.gen(function* () {
+          yield* Effect.orDie(replaceState(baseline))
+          yield* faults.clear
+          log.clear()
+          if (options.clock !== undefined) yield* options.clock.resume
+        })
+      ),
+      load: (seed) =>
+        onClock(
+          options,
+          seed.bootstrapKey !== undefined && seed.bootstrapKey !== bootstrapValue
+            ? new InvalidSeed({
+                problems: [
+                  "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
+                ]
+              })
+            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now)))
+        ),
+      restore: (snapshot) => onClock(options, replaceState(Effect.suspend(() => storeOf(snapshot)))),
+      clock: Option.fromNullable(options.clock)
     })
   })
 
@@ -379,6 +496,20 @@ const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
       synced(scenario.cancelOperation(projectId, operationId, options))
   }
 }
+
+/** `scenario` whose calls run on the fake's controlled clock when it has one. */
+const clockedScenario = (options: Options, scenario: Scenario): Scenario =>
+  options.clock === undefined
+    ? scenario
+    : {
+        addProject: (project) => onClock(options, scenario.addProject(project)),
+        addApiKey: (name) => onClock(options, scenario.addApiKey(name)),
+        startOperations: (projectId, starts) => onClock(options, scenario.startOperations(projectId, starts)),
+        failOperation: (projectId, operationId, failure) =>
+          onClock(options, scenario.failOperation(projectId, operationId, failure)),
+        cancelOperation: (projectId, operationId, cancellation) =>
+          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation))
+      }
 
 /** The request target as a URL, or `undefined` when it is not one. */
 const urlOf = (target: string): URL | undefined => {
