@@ -11,7 +11,7 @@
  *   once when an `advance` jumps past its end.
  *
  * ```ts
- * const clock = ControlledClock.make()
+ * const clock = yield* ControlledClock.make
  * const fake = yield* FakePlatform.make(seed, { clock })
  * yield* clock.freeze
  * yield* clock.advance("10 minutes") // operations of the fake move on 10 minutes
@@ -67,13 +67,23 @@ export interface ControlledClock {
 const longestTimer = 2 ** 31 - 1
 
 /**
- * A new clock at the real time now, running.
+ * A new clock, running, at the time of the `Clock` in context and following it (real time, or a
+ * `TestClock` in a test) until it is frozen or advanced.
  *
  * @since 0.2.0
  * @category constructors
  */
-export const make = (): ControlledClock => {
-  const real = Clock.make()
+export const make: Effect.Effect<ControlledClock> = Effect.map(Effect.clock, (clock) => fromClock(clock))
+
+/**
+ * A new clock, running, following `underlying` (Effect's default `Clock` when absent: real
+ * time) until it is frozen or advanced.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const fromClock = (underlying: Clock.Clock = Clock.make()): ControlledClock => {
+  const real = underlying
   let frozen = false
   /** Added to the real time while running. */
   let offset = 0
@@ -130,7 +140,7 @@ export const make = (): ControlledClock => {
     ),
     advance: (by) =>
       Effect.suspend(() => {
-        const ms = Duration.toMillis(Duration.decode(by))
+        const ms = typeof by === "number" ? by : Duration.toMillis(Duration.decode(by))
         if (!(ms >= 0 && Number.isFinite(ms))) {
           return Effect.die(
             new Cause.IllegalArgumentException(`advance: the duration must be finite and >= 0, got ${ms} ms`)

@@ -248,7 +248,7 @@ export interface Options {
    */
   readonly journal?: Journal | undefined
   /**
-   * Runs the fake on this clock (`ControlledClock.make()`, since 0.2.0) instead of the `Clock` of
+   * Runs the fake on this clock (`ControlledClock.make`, since 0.2.0) instead of the `Clock` of
    * its caller: its HTTP app, scenarios and state changes read and sleep on it, and
    * `Service.clock` hands it to a control plane (the emulator's). None by default: in-process
    * tests move time with `TestClock`.
