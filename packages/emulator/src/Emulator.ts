@@ -1,7 +1,10 @@
 /**
  * The fake platform of `@dbplatform/testing` served on a real port, for tests that are not
  * Effect programs (shell scripts, other languages' clients, CLIs): the same routes, statuses,
- * bodies, limits and faults as the in-memory fake, because it is the same fake.
+ * bodies, limits and faults as the in-memory fake, because it is the same fake. Its control API
+ * (`ControlApi` of `@dbplatform/testing`: reset, seed, snapshot, scenarios, faults, a clock to
+ * freeze and advance, the request log) is served under `/_emulator` on the same port, with its
+ * own token, on by default on loopback only (docs/design.md §2).
  *
  * This package, not `@dbplatform/testing`, depends on `@effect/platform-node`: users of the
  * testing package's Layers never load Node's HTTP server.

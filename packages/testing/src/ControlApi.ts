@@ -3,7 +3,7 @@
  * `FakePlatform.Service` (reset, seed, snapshot and restore, scenarios, faults, the clock, the
  * request log), as JSON routes under `/_emulator`, for tests in any language. It calls the same
  * services as the in-process fake: one implementation, two doors. The emulator serves it next to
- * the platform's routes (`/api/v2`) on the same port (docs/contract.md §10.5).
+ * the platform's routes (`/api/v2`) on the same port (docs/design.md §2).
  *
  * Every route needs `Authorization: Bearer <token>`, the control token (not an account's API
  * key; the platform's routes do not accept it): 401 otherwise. Bodies are JSON (any

@@ -1,8 +1,8 @@
 /**
  * A `Clock` that a test outside the process can move: real time by default, frozen on demand,
  * advanced by a duration at once, resumed. The emulator runs the fake on it, so that its control
- * API (`ControlApi`) can play out a 10-minute operation with one request (docs/contract.md
- * §10.5). In-process Effect tests keep using `TestClock`.
+ * API (`ControlApi`) can play out a 10-minute operation with one request (docs/design.md §2;
+ * operations, docs/contract.md §10.5). In-process Effect tests keep using `TestClock`.
  *
  * - `freeze` stops time where it is; `advance(by)` moves it forward by `by` (frozen or not);
  *   `resume` lets it run again in real time from where it stands, so time never goes back.
@@ -61,6 +61,11 @@ export interface ControlledClock {
   readonly advance: (by: Duration.DurationInput) => Effect.Effect<ClockState>
   /** Lets time run again in real time from where it stands (it never goes back); idempotent. */
   readonly resume: Effect.Effect<ClockState>
+  /**
+   * Back to the clock it follows, running, as when it was made: time may go back (the fake's
+   * `reset` calls it before it puts its seed back, so that nothing of the time moved stays).
+   */
+  readonly reset: Effect.Effect<ClockState>
 }
 
 /** The longest a real timer is set for at once (Node's timers overflow past 2^31 - 1 ms). */
@@ -160,6 +165,12 @@ export const fromClock = (underlying: Clock.Clock = Clock.make()): ControlledClo
             frozen = false
           })
         : state()
+    ),
+    reset: Effect.sync(() =>
+      change(() => {
+        offset = 0
+        frozen = false
+      })
     )
   }
 }

@@ -186,8 +186,8 @@ export interface Service {
   /**
    * Puts the fake back as it was built (since 0.2.0): the state from its seed again (times
    * relative to the `Clock` now; from its snapshot for a fake made by `restore`), pending faults
-   * cleared, the request log emptied, and a controlled clock (`Options.clock`) running in real
-   * time again. The `bootstrapKey` stays valid (the key is added again, unrevoked). With a
+   * cleared, the request log emptied, and a controlled clock (`Options.clock`) back on the time
+   * of the clock it follows (real time), running, before the seed is put back. The `bootstrapKey` stays valid (the key is added again, unrevoked). With a
    * `journal`, returns once the new state is durable (and dies when it cannot be made so).
    */
   readonly reset: Effect.Effect<void>
@@ -451,10 +451,10 @@ const serviceOf = (
       reset: onClock(
         options,
         Effect.gen(function* () {
+          if (options.clock !== undefined) yield* options.clock.reset
           yield* Effect.orDie(replaceState(baseline))
           yield* faults.clear
           log.clear()
-          if (options.clock !== undefined) yield* options.clock.resume
         })
       ),
       load: (seed) =>
