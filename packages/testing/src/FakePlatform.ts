@@ -21,6 +21,9 @@
  *   and its message quotes at most 40 characters of what it refuses.
  * - `snapshot` / `restore` save and restore the whole state (keys as hashes only); `Options.journal`
  *   is told of each change and holds the answer until the change is durable.
+ * - `Service.reset`, `load` and `restore` replace the state of a running fake; `faults.list`
+ *   lists pending faults; `Options.clock` runs the fake on a `ControlledClock`. `ControlApi`
+ *   serves all of it over HTTP (docs/design.md §2).
  *
  * @since 0.1.0
  */
@@ -187,8 +190,9 @@ export interface Service {
    * Puts the fake back as it was built (since 0.2.0): the state from its seed again (times
    * relative to the `Clock` now; from its snapshot for a fake made by `restore`), pending faults
    * cleared, the request log emptied, and a controlled clock (`Options.clock`) back on the time
-   * of the clock it follows (real time), running, before the seed is put back. The `bootstrapKey` stays valid (the key is added again, unrevoked). With a
-   * `journal`, returns once the new state is durable (and dies when it cannot be made so).
+   * of the clock it follows (real time), running, before the seed is put back. The
+   * `bootstrapKey` stays valid (the key is added again, unrevoked). With a `journal`, returns
+   * once the new state is durable (and dies when it cannot be made so).
    */
   readonly reset: Effect.Effect<void>
   /**
