@@ -41,11 +41,13 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiKeyCreated, DecodeIssue, Operation, OperationsStarted, Project } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Struct from "effect/Struct"
 import type { ClockState } from "./ControlledClock.js"
 import type { PendingFault, Service } from "./FakePlatform.js"
@@ -293,22 +295,37 @@ const clockAnswer = (state: ClockState): ClockAnswer => ({
 
 const badRequest = (message: string) => new Refusal({ status: Status.badRequest, message })
 
-/** The request's body text; 413 over {@link bodyLimitBytes}. */
+/** The request's body text (UTF-8); 413 over {@link bodyLimitBytes}, never holding more than that in memory. */
 const bodyText = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const declared = Number(request.headers["content-length"] ?? 0)
-  if (declared > bodyLimitBytes) {
-    return yield* new Refusal({
-      status: Status.payloadTooLarge,
-      message: `the request body is larger than ${bodyLimitBytes} bytes`
-    })
+  const tooLarge = new Refusal({
+    status: Status.payloadTooLarge,
+    message: `the request body is larger than ${bodyLimitBytes} bytes`
+  })
+  if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) return yield* tooLarge
+  const read = yield* request.stream.pipe(
+    // A request without a body (e.g. from a web `Request`) has no stream: it is an empty body.
+    Stream.catchAll((error) =>
+      error.reason === "Decode" && /empty body/.test(error.description ?? "") ? Stream.empty : Stream.fail(error)
+    ),
+    Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
+      const size = read.size + chunk.length
+      return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
+    }),
+    Effect.mapError(() => badRequest("the request body cannot be read"))
+  )
+  if (read.size > bodyLimitBytes) return yield* tooLarge
+  const bytes = new Uint8Array(read.size)
+  let offset = 0
+  for (const chunk of read.chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.length
   }
-  const text = yield* Effect.mapError(request.text, () => badRequest("the request body cannot be read"))
-  if (text.length > bodyLimitBytes) {
-    return yield* new Refusal({
-      status: Status.payloadTooLarge,
-      message: `the request body is larger than ${bodyLimitBytes} bytes`
-    })
+  let text: string
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    return yield* badRequest("the request body is not valid UTF-8")
   }
   return text.trim() === "" ? "{}" : text
 })

@@ -131,6 +131,9 @@ describe("ControlApi", () => {
         expect(isGeneralError(answer.body)).toBe(true)
       }
       expect((yield* call("GET", "/requests?limit=0")).status).toBe(400)
+      const tooLarge = yield* call("POST", "/seed", `{"projects":[${'{"id":"a"},'.repeat(3_100_000)}{"id":"b"}]}`)
+      expect(tooLarge.status).toBe(413)
+      expect(isGeneralError(tooLarge.body)).toBe(true)
     })
   )
 
