@@ -155,6 +155,9 @@ const defaultHost = "127.0.0.1"
 const newToken = (): string =>
   Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")
 
+/** The path of a request target (origin form, or absolute form without its scheme and host), without query. */
+const pathOf = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/[?#].*$/s, "")
+
 /**
  * Serves the fake on the `HttpServer` in context, and the control API under `/_emulator` when it
  * is on: one port, one address for a test to know.
@@ -167,7 +170,7 @@ const serve = Layer.unwrapEffect(
     const control = yield* ControlApi.httpApp(fake, { token: controlToken.value })
     return HttpServer.serve(
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        ControlApi.isControlPath(request.url.replace(/[?#].*$/s, "")) ? control : fake.httpApp
+        ControlApi.isControlPath(pathOf(request.url)) ? control : fake.httpApp
       )
     )
   })
