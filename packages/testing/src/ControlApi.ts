@@ -11,7 +11,8 @@
  * `GeneralError` body (`{ code, message, request_id }`), never a 5xx for bad input: 400 a body
  * that does not decode or a seed or snapshot with problems, 404 an unknown route, project or
  * operation, 409 an operation that has ended or a clock route on a fake without a controlled
- * clock, 413 a body over 32 MiB.
+ * clock, 413 a body over 32 MiB; 503 a change its journal could not save (the emulator's
+ * `--state`), as the platform's routes answer it.
  *
  * | Route | Body | Answer |
  * | --- | --- | --- |
@@ -52,6 +53,7 @@ import * as Struct from "effect/Struct"
 import type { ClockState } from "./ControlledClock.js"
 import type { PendingFault, Service } from "./FakePlatform.js"
 import * as Fault from "./Fault.js"
+import { ChangeNotSaved } from "./internal/journal.js"
 import { requestLogLimit } from "./internal/requestLog.js"
 import { hashKey, Refusal, refusalResponse } from "./internal/routes.js"
 import { Status } from "./internal/status.js"
@@ -558,13 +560,18 @@ export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.
         RouteNotFound: () =>
           refusalResponse(new Refusal({ status: Status.notFound, message: "control route not found" }))
       }),
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause)
-          ? Effect.interrupt
+      Effect.catchAllCause((cause) => {
+        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+        // A change the journal could not make durable: 503, as the platform's routes answer it.
+        const notSaved = Cause.find(cause, (reason) =>
+          reason._tag === "Die" && reason.defect instanceof ChangeNotSaved ? Option.some(reason.defect) : Option.none()
+        )
+        return Option.isSome(notSaved)
+          ? refusalResponse(new Refusal({ status: Status.serviceUnavailable, message: notSaved.value.message }))
           : Effect.zipRight(
               Effect.logError("dbplatform fake: control API internal error", cause),
               refusalResponse(new Refusal({ status: Status.internalError, message: "internal error" }))
             )
-      )
+      })
     )
   )

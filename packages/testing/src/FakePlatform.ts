@@ -44,6 +44,7 @@ import * as Redacted from "effect/Redacted"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
+import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { authenticate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { declaredLengthRefusal, KeyRateLimit, pathRefusal, type RateLimit } from "./internal/limits.js"
@@ -246,8 +247,9 @@ export interface Options {
    * Makes changes durable before they are acknowledged (see {@link Journal}): a request
    * (`POST /api_keys`, `DELETE /api_keys/{key_id}`, and a read too) is answered only once
    * `journal.sync` has succeeded, and a `scenario` call returns only then. When `sync` fails,
-   * the request is answered 503 with a `GeneralError` instead, and a `scenario` call dies with
-   * the error; the change stays in memory (the journal's owner decides what happens next, e.g.
+   * the request is answered 503 with a `GeneralError` instead, and a `scenario` call (or
+   * `reset`, `load`, `restore`) dies with a defect whose message is `the change could not be
+   * saved: <why>` (the control API answers it 503); the change stays in memory (the journal's owner decides what happens next, e.g.
    * stop). None by default: nothing is recorded and nothing waits.
    */
   readonly journal?: Journal | undefined
@@ -433,7 +435,7 @@ const serviceOf = (
         store.replaceWith(next)
         if (journal !== undefined) {
           journal.record({ _tag: "State", snapshot: snapshotOf(store) })
-          yield* Effect.orDie(journal.sync)
+          yield* notSavedDies(journal)
         }
       })
     const scenario = scenarioOf(store)
@@ -488,9 +490,13 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
     )
   )
 
+/** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
+const notSavedDies = (journal: Journal) =>
+  Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
+
 /** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
 const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
-  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => Effect.orDie(journal.sync))
+  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => notSavedDies(journal))
   return {
     addProject: (project) => synced(scenario.addProject(project)),
     addApiKey: (name) => synced(scenario.addApiKey(name)),

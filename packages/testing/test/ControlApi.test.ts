@@ -257,7 +257,10 @@ describe("ControlApi", () => {
         expect(last._tag === "State" && last.snapshot).toEqual(yield* fake.snapshot)
         // A journal that cannot save: the change is not acknowledged.
         const failing = yield* setup({ journal: { record: () => {}, sync: Effect.fail({ message: "disk full" }) } })
-        expect((yield* failing.call("POST", "/reset")).status).toBe(500)
+        const refused = yield* failing.call("POST", "/reset")
+        expect(refused.status).toBe(503)
+        expect(refused.body.message).toBe("the change could not be saved: disk full")
+        expect((yield* failing.call("POST", "/api_keys", { name: "ci" })).status).toBe(503)
       })
   )
 
