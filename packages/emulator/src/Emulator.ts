@@ -1,7 +1,10 @@
 /**
  * The fake platform of `@dbplatform/testing` served on a real port, for tests that are not
  * Effect programs (shell scripts, other languages' clients, CLIs): the same routes, statuses,
- * bodies, limits and faults as the in-memory fake, because it is the same fake.
+ * bodies, limits and faults as the in-memory fake, because it is the same fake. Its control API
+ * (`ControlApi` of `@dbplatform/testing`: reset, seed, snapshot, scenarios, faults, a clock to
+ * freeze and advance, the request log) is served under `/_emulator` on the same port, with its
+ * own token, on by default on loopback only (docs/design.md §2).
  *
  * This package, not `@dbplatform/testing`, depends on `@effect/platform-node`: users of the
  * testing package's Layers never load Node's HTTP server.
@@ -9,14 +12,18 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpServer from "@effect/platform/HttpServer"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { FakePlatform, Seed } from "@dbplatform/testing"
+import { Endpoint } from "@dbplatform/core"
+import { ControlApi, ControlledClock, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { isLoopback } from "./internal/host.js"
 import { httpServer } from "./internal/nodeServer.js"
 import * as StateFile from "./StateFile.js"
 
@@ -50,6 +57,23 @@ export interface Options {
    * start (keys of earlier runs kept in the state file stay valid).
    */
   readonly bootstrapKey?: Redacted.Redacted<string> | undefined
+  /**
+   * Whether to serve the control API (`ControlApi`, under `/_emulator`; since 0.2.0). By default
+   * it is on when `host` is a loopback address (127.0.0.0/8, `::1`, `localhost`) and off
+   * otherwise: anyone who holds the control token can reset or change the whole account.
+   */
+  readonly control?: boolean | undefined
+  /**
+   * The control API's token (`Authorization: Bearer <token>`), e.g. from
+   * `DBPLATFORM_EMULATOR_TOKEN`, so that it stays the same across restarts; a new random one at
+   * each start when absent (since 0.2.0). It is not an API key: the platform's routes refuse it.
+   */
+  readonly controlToken?: Redacted.Redacted<string> | undefined
+  /**
+   * The clock the fake runs on (since 0.2.0); a new `ControlledClock` over the `Clock` in context
+   * (real time) by default. The control API freezes, advances and resumes it.
+   */
+  readonly clock?: ControlledClock.ControlledClock | undefined
 }
 
 /**
@@ -64,6 +88,15 @@ export interface Service {
   readonly bootstrapKey: Redacted.Redacted<string>
   /** Whether the state came from the state file (`true`) or from the seed. */
   readonly restored: boolean
+  /**
+   * The base URL of the control API when it is on (since 0.2.0):
+   * `http://127.0.0.1:PORT/_emulator`; `None` when it is off (see `Options.control`).
+   */
+  readonly controlUrl: Option.Option<string>
+  /** The control API's token when it is on (since 0.2.0); `None` when it is off. */
+  readonly controlToken: Option.Option<Redacted.Redacted<string>>
+  /** The clock the fake runs on (since 0.2.0). */
+  readonly clock: ControlledClock.ControlledClock
   /**
    * Fails once a change could not be written to the state file (e.g. the disk is full); never
    * succeeds. From then on every request is answered 503 and nothing more is written: stop the
@@ -91,7 +124,8 @@ const fakeLayer = (options: Options) =>
       const saved = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
       const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
       const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
-      const fakeOptions = { rateLimit: options.rateLimit, journal }
+      const clock = options.clock ?? (yield* ControlledClock.make)
+      const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
       const fake = Option.isSome(saved)
         ? yield* FakePlatform.restore(saved.value, { ...fakeOptions, bootstrapKey })
         : yield* FakePlatform.make(
@@ -100,12 +134,50 @@ const fakeLayer = (options: Options) =>
           )
       if (journal !== undefined) yield* journal.start(fake.snapshot)
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
-        Context.add(Restored, { restored: Option.isSome(saved), failed: journal?.failure ?? Effect.never })
+        Context.add(Restored, {
+          restored: Option.isSome(saved),
+          failed: journal?.failure ?? Effect.never,
+          clock,
+          controlToken:
+            (options.control ?? isLoopback(options.host ?? defaultHost))
+              ? Option.some(options.controlToken ?? Redacted.make(newToken()))
+              : Option.none()
+        })
       )
     })
   )
 
-class Restored extends Context.Tag("@dbplatform/emulator/Restored")<Restored, Pick<Service, "restored" | "failed">>() {}
+class Restored extends Context.Tag("@dbplatform/emulator/Restored")<
+  Restored,
+  Pick<Service, "restored" | "failed" | "clock" | "controlToken">
+>() {}
+
+const defaultHost = "127.0.0.1"
+
+/** A new control token: 32 random bytes as 64 hex characters. */
+const newToken = (): string =>
+  Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+
+/** The path of a request target (origin form, or absolute form without its scheme and host), without query. */
+const pathOf = (target: string): string => target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/[?#].*$/s, "")
+
+/**
+ * Serves the fake on the `HttpServer` in context, and the control API under `/_emulator` when it
+ * is on: one port, one address for a test to know.
+ */
+const serve = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const fake = yield* FakePlatform.FakePlatform
+    const { controlToken } = yield* Restored
+    if (Option.isNone(controlToken)) return HttpServer.serve(fake.httpApp)
+    const control = yield* ControlApi.httpApp(fake, { token: controlToken.value })
+    return HttpServer.serve(
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        ControlApi.isControlPath(pathOf(request.url)) ? control : fake.httpApp
+      )
+    )
+  })
+)
 
 /**
  * Starts the emulator: the fake from the state file (when `statePath` names an existing one)
@@ -128,16 +200,22 @@ export const layer = (
     Emulator,
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
+      const baseUrl = yield* FakePlatform.serverBaseUrl
+      const started = yield* Restored
       return Emulator.of({
-        baseUrl: yield* FakePlatform.serverBaseUrl,
+        baseUrl,
         bootstrapKey: fake.bootstrapKey,
-        ...(yield* Restored)
+        ...started,
+        controlUrl: Option.map(
+          started.controlToken,
+          () => `${baseUrl.slice(0, baseUrl.length - Endpoint.basePath.length)}${ControlApi.prefix}`
+        )
       })
     })
   )
-  const server = NodeHttpServer.layer(httpServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" })
+  const server = NodeHttpServer.layer(httpServer, { port: options.port ?? 0, host: options.host ?? defaultHost })
   // The fake is built first and released last: the server closes before the last save.
-  return Layer.merge(emulator, FakePlatform.layerServer).pipe(
+  return Layer.merge(emulator, serve).pipe(
     Layer.provide(server),
     Layer.provideMerge(fakeLayer(options)),
     Layer.map((context) => Context.omit(Restored)(context) as Context.Context<Emulator | FakePlatform.FakePlatform>)

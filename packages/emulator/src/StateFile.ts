@@ -8,7 +8,8 @@
  *   then the directory is flushed too. A crash mid-write leaves at worst a torn `FILE.tmp`, which
  *   is never read and is overwritten by the next save.
  * - `FILE.journal`: the changes since that snapshot, one JSON line each
- *   (`Snapshot.SnapshotChange`: the whole key, project or operation after the change). A change
+ *   (`Snapshot.SnapshotChange`: the whole key, project or operation after the change, or the
+ *   whole state after a reset, a seed loaded or a snapshot restored). A change
  *   is answered only once its line is flushed to disk; changes made at the same time share one
  *   `fsync` (group commit). At start, at shutdown and every `compactEvery` changes the journal is
  *   folded into `FILE` and emptied.
@@ -76,7 +77,8 @@ const describe = (error: ParseResult.ParseError): string => DecodeIssue.format(e
 
 /**
  * `snapshot` with `changes` applied in order: each change's record replaces the one with the
- * same id, or is added after the others; `next_key_id` stays above every key id.
+ * same id, or is added after the others; `next_key_id` stays above every key id. A `State`
+ * change (a reset, a seed loaded, a snapshot restored) replaces everything before it.
  *
  * @since 0.1.0
  */
@@ -85,12 +87,18 @@ export const applyChanges = (
   changes: ReadonlyArray<Snapshot.SnapshotChange>
 ): Snapshot.Snapshot => {
   if (changes.length === 0) return snapshot
-  const keys = new Map(snapshot.api_keys.map((key) => [key.id, key]))
-  const projects = new Map(snapshot.projects.map((project) => [project.id, project]))
-  const operations = new Map(snapshot.operations.map((operation) => [operation.id, operation]))
+  let keys = new Map(snapshot.api_keys.map((key) => [key.id, key]))
+  let projects = new Map(snapshot.projects.map((project) => [project.id, project]))
+  let operations = new Map(snapshot.operations.map((operation) => [operation.id, operation]))
   let nextKeyId = snapshot.next_key_id
   for (const change of changes) {
     switch (change._tag) {
+      case "State":
+        keys = new Map(change.snapshot.api_keys.map((key) => [key.id, key]))
+        projects = new Map(change.snapshot.projects.map((project) => [project.id, project]))
+        operations = new Map(change.snapshot.operations.map((operation) => [operation.id, operation]))
+        nextKeyId = change.snapshot.next_key_id
+        break
       case "ApiKey":
         keys.set(change.api_key.id, change.api_key)
         nextKeyId = Math.max(nextKeyId, change.api_key.id + 1)

@@ -119,6 +119,32 @@ describe("StateFile", () => {
       }).pipe(Effect.provide(NodeContext.layer))
   )
 
+  it.scoped(
+    "a reset, a seed loaded and a snapshot restored are each one journal line, on disk before they return; loading replays them",
+    () =>
+      Effect.gen(function* () {
+        const fs = yield* FileSystem.FileSystem
+        const path = yield* statePath
+        const journal = yield* StateFile.journal(path)
+        const fake = yield* FakePlatform.make(seed, { journal })
+        yield* journal.start(fake.snapshot)
+        const started = yield* fake.snapshot
+        yield* fake.load({ projects: [{ id: "loaded-river-1" }] })
+        yield* fake.scenario.addApiKey("after the load")
+        // Not folded yet: the state is the file plus the journal's lines.
+        expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(3)
+        expect(Option.getOrThrow(yield* StateFile.load(path))).toEqual(yield* fake.snapshot)
+        yield* fake.restore(started)
+        expect(Option.getOrThrow(yield* StateFile.load(path))).toEqual(yield* fake.snapshot)
+        yield* fake.scenario.addProject({ id: "before-the-reset-1" })
+        yield* fake.reset
+        const saved = Option.getOrThrow(yield* StateFile.load(path))
+        expect(saved).toEqual(yield* fake.snapshot)
+        expect(saved.projects.map((project) => project.id)).not.toContain("before-the-reset-1")
+        expect(saved.projects.map((project) => project.id)).toEqual(started.projects.map((project) => project.id))
+      }).pipe(Effect.provide(NodeContext.layer))
+  )
+
   it.scoped("a file that is not a state file is a StateFileError naming the problem, and is left as it is", () =>
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem

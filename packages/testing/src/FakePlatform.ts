@@ -22,6 +22,9 @@
  *   and its message quotes at most 40 characters of what it refuses.
  * - `snapshot` / `restore` save and restore the whole state (keys as hashes only); `Options.journal`
  *   is told of each change and holds the answer until the change is durable.
+ * - `Service.reset`, `load` and `restore` replace the state of a running fake; `faults.list`
+ *   lists pending faults; `Options.clock` runs the fake on a `ControlledClock`. `ControlApi`
+ *   serves all of it over HTTP (docs/design.md §2).
  *
  * @since 0.1.0
  */
@@ -38,8 +41,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
+import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { authenticate, Gate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
 import { declaredLengthRefusal, pathRefusal } from "./internal/limits.js"
@@ -156,6 +161,23 @@ export interface Faults {
   readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
   /** Removes every pending fault; requests after it are answered normally. */
   readonly clear: Effect.Effect<void>
+  /** The faults still pending, in injection order (the order in which they match). */
+  readonly list: Effect.Effect<ReadonlyArray<PendingFault>>
+}
+
+/**
+ * A fault waiting for requests (`Faults.list`): the fault, where it applies (as given to
+ * `inject`; `undefined` for any) and how many more requests get it (`Infinity`: until cleared).
+ *
+ * @since 0.2.0
+ */
+export interface PendingFault {
+  readonly fault: Fault
+  /** Upper-cased, e.g. `"POST"`; `undefined` for any method. */
+  readonly method: string | undefined
+  /** As given to `inject`, e.g. `"/projects/{project_id}/operations"`; `undefined` for any path. */
+  readonly path: string | undefined
+  readonly remaining: number
 }
 
 /**
@@ -190,6 +212,37 @@ export interface Service {
    * scenario change), so a caller can tell when a `snapshot` is worth saving again.
    */
   readonly revision: Effect.Effect<number>
+  /**
+   * Puts the fake back as it was built (since 0.2.0): the state from its seed again (times
+   * relative to the `Clock` now; from its snapshot for a fake made by `restore`), pending faults
+   * cleared, the request log emptied, and a controlled clock (`Options.clock`) back on the time
+   * of the clock it follows (real time), running, before the seed is put back. The
+   * `bootstrapKey` stays valid (the key is added again, unrevoked). With a `journal`, returns
+   * once the new state is durable (and dies when it cannot be made so).
+   */
+  readonly reset: Effect.Effect<void>
+  /**
+   * Replaces the whole state with the account `seed` describes (since 0.2.0), its times relative
+   * to the `Clock` now; faults and the request log are kept. The `bootstrapKey` stays valid: it
+   * is added as the key `bootstrap`. Fails with `InvalidSeed` (the state is then unchanged) on
+   * problems as `make` does, or when `seed.bootstrapKey` is given and differs from this fake's
+   * (the bootstrap key never changes while the fake runs). `reset` still goes back to the seed
+   * the fake was built from. Durable with a `journal`, as `reset`.
+   */
+  readonly load: (seed: Seed) => Effect.Effect<void, InvalidSeed>
+  /**
+   * Replaces the whole state with `snapshot` (a `Service.snapshot` saved earlier; since 0.2.0),
+   * in the running fake; faults and the request log are kept. The `bootstrapKey` stays valid:
+   * added as the key `bootstrap` when the snapshot does not hold it. Fails with `InvalidSeed`
+   * (the state is then unchanged) on problems as the module's `restore` does, or when the
+   * snapshot holds the bootstrap key revoked. Durable with a `journal`, as `reset`.
+   */
+  readonly restore: (snapshot: Snapshot) => Effect.Effect<void, InvalidSeed>
+  /**
+   * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
+   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).
+   */
+  readonly clock: Option.Option<ControlledClock>
 }
 
 /**
@@ -224,11 +277,19 @@ export interface Options {
    * Makes changes durable before they are acknowledged (see {@link Journal}): a request
    * (`POST /api_keys`, `DELETE /api_keys/{key_id}`, and a read too) is answered only once
    * `journal.sync` has succeeded, and a `scenario` call returns only then. When `sync` fails,
-   * the request is answered 503 with a `GeneralError` instead, and a `scenario` call dies with
-   * the error; the change stays in memory (the journal's owner decides what happens next, e.g.
+   * the request is answered 503 with a `GeneralError` instead, and a `scenario` call (or
+   * `reset`, `load`, `restore`) dies with a defect whose message is `the change could not be
+   * saved: <why>` (the control API answers it 503); the change stays in memory (the journal's owner decides what happens next, e.g.
    * stop). None by default: nothing is recorded and nothing waits.
    */
   readonly journal?: Journal | undefined
+  /**
+   * Runs the fake on this clock (`ControlledClock.make`, since 0.2.0) instead of the `Clock` of
+   * its caller: its HTTP app, scenarios and state changes read and sleep on it, and
+   * `Service.clock` hands it to a control plane (the emulator's). None by default: in-process
+   * tests move time with `TestClock`.
+   */
+  readonly clock?: ControlledClock | undefined
 }
 
 /**
@@ -260,12 +321,34 @@ export interface Journal {
  * @since 0.1.0
  */
 export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
+  onClock(
+    options,
+    Effect.gen(function* () {
+      const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
+      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now))
+      const store = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(store, bootstrapValue, options, baseline)
+    })
+  )
+
+/** `effect` on the fake's controlled clock when it has one. */
+const onClock = <A, E, R>(options: Options, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  options.clock === undefined ? effect : Effect.withClock(effect, options.clock.clock)
+
+/**
+ * The store `build` makes, with a valid key whose value is `bootstrapValue`: kept when there is
+ * one, added as `bootstrap` when there is none; `InvalidSeed` when the store holds it revoked.
+ */
+const withBootstrapKey = (build: Effect.Effect<Store, InvalidSeed>, bootstrapValue: string) =>
   Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const store = yield* storeOfSeed(seed, now)
-    const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-    store.addKey("bootstrap", hashKey(bootstrapValue), now)
-    return yield* serviceOf(store, bootstrapValue, options)
+    const store = yield* build
+    const existing = store.keysByHash.get(hashKey(bootstrapValue))
+    if (existing === undefined) {
+      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
+    } else if (existing.revoked) {
+      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
+    }
+    return store
   })
 
 /**
@@ -282,28 +365,35 @@ export const restore = (
   snapshot: Snapshot,
   options: Options & { readonly bootstrapKey?: string | undefined } = {}
 ): Effect.Effect<Service, InvalidSeed> =>
-  Effect.gen(function* () {
-    const store = yield* storeOf(snapshot)
-    const bootstrapValue = options.bootstrapKey ?? newKeyValue()
-    const existing = store.keysByHash.get(hashKey(bootstrapValue))
-    if (existing === undefined) {
-      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
-    } else if (existing.revoked) {
-      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
-    }
-    return yield* serviceOf(store, bootstrapValue, options)
-  })
+  onClock(
+    options,
+    Effect.gen(function* () {
+      const bootstrapValue = options.bootstrapKey ?? newKeyValue()
+      const baseline = Effect.suspend(() => storeOf(snapshot))
+      const store = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(store, bootstrapValue, options, baseline)
+    })
+  )
 
-/** The service over `store`, whose bootstrap key has the value `bootstrapValue`. */
-const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
+/**
+ * The service over `store`, whose bootstrap key has the value `bootstrapValue`; `baseline`
+ * builds the state it was made from again (for `reset`).
+ */
+const serviceOf = (
+  store: Store,
+  bootstrapValue: string,
+  options: Options,
+  baseline: Effect.Effect<Store, InvalidSeed>
+) =>
   Effect.gen(function* () {
     const { rateLimit, journal } = options
     const problem = rateLimit === undefined ? undefined : rateLimitProblem(rateLimit)
     if (problem !== undefined) return yield* Effect.die(new Cause.IllegalArgumentException(problem))
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
+    const limits = rateLimit === undefined ? undefined : new RateLimits(rateLimit)
     const routes = yield* HttpRouter.toHttpApp(router(store)).pipe(
-      Effect.map((app) => (rateLimit === undefined ? app : Effect.provideService(app, Gate, rateLimited(rateLimit))))
+      Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
     store.onChange = journal?.record
     /** The real answer: the body size, authentication, the rate limit, then the routes. */
@@ -352,30 +442,65 @@ const serviceOf = (store: Store, bootstrapValue: string, options: Options) =>
             )
       })
     )
+    /** The whole state replaced by the one `build` makes (with the bootstrap key), durable with a journal. */
+    const replaceState = (build: Effect.Effect<Store, InvalidSeed>) =>
+      Effect.gen(function* () {
+        const next = yield* withBootstrapKey(build, bootstrapValue)
+        store.replaceWith(next)
+        if (journal !== undefined) {
+          journal.record({ _tag: "State", snapshot: snapshotOf(store) })
+          yield* notSavedDies(journal)
+        }
+      })
+    const scenario = scenarioOf(store)
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
-      httpApp,
+      httpApp: onClock(options, httpApp),
       apiKeys: Effect.sync(() =>
         Array.from(store.keys.values(), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
       requests: Effect.sync(() => log.all()),
       faults: {
         inject: (fault, options = {}) => faults.inject(fault, options),
-        clear: faults.clear
+        clear: faults.clear,
+        list: faults.list
       },
-      scenario: journal === undefined ? scenarioOf(store) : syncedScenario(scenarioOf(store), journal),
+      scenario: clockedScenario(options, journal === undefined ? scenario : syncedScenario(scenario, journal)),
       snapshot: Effect.sync(() => snapshotOf(store)),
-      revision: Effect.sync(() => store.revision)
+      revision: Effect.sync(() => store.revision),
+      reset: onClock(
+        options,
+        Effect.gen(function* () {
+          if (options.clock !== undefined) yield* options.clock.reset
+          yield* Effect.orDie(replaceState(baseline))
+          yield* faults.clear
+          log.clear()
+          limits?.clear()
+        })
+      ),
+      load: (seed) =>
+        onClock(
+          options,
+          seed.bootstrapKey !== undefined && seed.bootstrapKey !== bootstrapValue
+            ? new InvalidSeed({
+                problems: [
+                  "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
+                ]
+              })
+            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now)))
+        ),
+      restore: (snapshot) => onClock(options, replaceState(Effect.suspend(() => storeOf(snapshot)))),
+      clock: Option.fromNullable(options.clock)
     })
   })
 
 /**
- * The `Gate` of the routes under `rateLimit`: counts each request to a route, or refuses it
+ * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it
  * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
  */
-const rateLimited = (rateLimit: RateLimit) => {
-  const limits = new RateLimits(rateLimit)
-  return (endpoint: { readonly method: string; readonly route: string }) =>
+const rateLimited =
+  (limits: RateLimits) =>
+  (endpoint: { readonly method: string; readonly route: string }) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const route = `${endpoint.method} ${endpoint.route}`
       const limited = limits.take(route, now)
@@ -392,7 +517,6 @@ const rateLimited = (rateLimit: RateLimit) => {
             })
           )
     })
-}
 
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
@@ -405,9 +529,13 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
     )
   )
 
+/** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
+const notSavedDies = (journal: Journal) =>
+  Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
+
 /** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
 const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
-  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => Effect.orDie(journal.sync))
+  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => notSavedDies(journal))
   return {
     addProject: (project) => synced(scenario.addProject(project)),
     addApiKey: (name) => synced(scenario.addApiKey(name)),
@@ -417,6 +545,20 @@ const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
       synced(scenario.cancelOperation(projectId, operationId, options))
   }
 }
+
+/** `scenario` whose calls run on the fake's controlled clock when it has one. */
+const clockedScenario = (options: Options, scenario: Scenario): Scenario =>
+  options.clock === undefined
+    ? scenario
+    : {
+        addProject: (project) => onClock(options, scenario.addProject(project)),
+        addApiKey: (name) => onClock(options, scenario.addApiKey(name)),
+        startOperations: (projectId, starts) => onClock(options, scenario.startOperations(projectId, starts)),
+        failOperation: (projectId, operationId, failure) =>
+          onClock(options, scenario.failOperation(projectId, operationId, failure)),
+        cancelOperation: (projectId, operationId, cancellation) =>
+          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation))
+      }
 
 /** The request target as a URL, or `undefined` when it is not one. */
 const urlOf = (target: string): URL | undefined => {

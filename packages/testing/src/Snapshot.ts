@@ -117,15 +117,18 @@ export const SnapshotFromJson = Schema.parseJson(Snapshot)
  * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`):
  * the whole record after the change, to put in place of the record with the same id (or add
  * when there is none). `ApiKey`: a key created or revoked; `Project`: a project added;
- * `Operation`: an operation started, failed or cancelled. Applying a journal's changes in order
- * to the snapshot it started from gives the state; applying one twice changes nothing.
+ * `Operation`: an operation started, failed or cancelled; `State` (since 0.2.0): the whole state
+ * replaced by `snapshot` (`FakePlatform.Service.reset`, `load`, `restore`), every record before it
+ * dropped. Applying a journal's changes in order to the snapshot it started from gives the
+ * state; applying one twice changes nothing.
  *
  * @since 0.1.0
  */
 export const SnapshotChange = Schema.Union(
   Schema.TaggedStruct("ApiKey", { api_key: SnapshotApiKey }),
   Schema.TaggedStruct("Project", { project: SnapshotProject }),
-  Schema.TaggedStruct("Operation", { operation: SnapshotOperation })
+  Schema.TaggedStruct("Operation", { operation: SnapshotOperation }),
+  Schema.TaggedStruct("State", { snapshot: Snapshot })
 ).annotations({ identifier: "SnapshotChange" })
 
 /**

@@ -6,6 +6,19 @@
  */
 
 /**
+ * The fake's control API over HTTP (`/_emulator/...`): reset, seed, snapshot and restore,
+ * scenarios, faults, the clock and the request log, as JSON routes for tests in any language.
+ *
+ * @since 0.2.0
+ */
+export * as ControlApi from "./ControlApi.js"
+/**
+ * A `Clock` a control plane can freeze, advance and resume; the emulator runs the fake on it.
+ *
+ * @since 0.2.0
+ */
+export * as ControlledClock from "./ControlledClock.js"
+/**
  * The one Layer a test needs: the fake, an in-memory `HttpClient` routed to it, and the client
  * services.
  *

@@ -10,6 +10,8 @@
  * dbplatform-emulator: serving the control API v2 (seed: built-in realistic account; state: none)
  * DBPLATFORM_BASE_URL=http://127.0.0.1:4010/api/v2
  * DBPLATFORM_API_KEY=6f1c...
+ * DBPLATFORM_EMULATOR_URL=http://127.0.0.1:4010/_emulator
+ * DBPLATFORM_EMULATOR_TOKEN=9b2e...
  * ```
  *
  * Flags: `--port` (0: any free port), `--host` (127.0.0.1; any other address than a loopback one,
@@ -19,9 +21,12 @@
  * `--rate-limit account=LIMIT/INTERVAL,route=LIMIT/INTERVAL` (either or both, e.g.
  * `account=700/1m,route=40/1s`). The environment
  * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed).
+ * The control API (`/_emulator/...`, its own token printed as `DBPLATFORM_EMULATOR_TOKEN`, or
+ * fixed by that environment variable) is on when `--host` is a loopback address; `--control`
+ * turns it on elsewhere, `--no-control` off.
  * Exits 1 with a one-line reason when it cannot start (bad flags, seed or state file, port taken).
  */
-import { Command, Options, ValidationError } from "@effect/cli"
+import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -34,8 +39,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { BlockList, isIP } from "node:net"
 import * as Emulator from "../Emulator.js"
+import { isLoopback } from "../internal/host.js"
 import { describeRateLimit, RateLimitFlag } from "../internal/rateLimitFlag.js"
 
 const port = Options.integer("port").pipe(
@@ -66,20 +71,14 @@ const rateLimit = Options.text("rate-limit").pipe(
   Options.optional
 )
 
-const loopbackAddresses = new BlockList()
-loopbackAddresses.addSubnet("127.0.0.0", 8, "ipv4")
-loopbackAddresses.addAddress("::1", "ipv6")
-
-/** Whether `host` is a loopback address (127.0.0.0/8, `::1`, also IPv4-mapped) or `localhost`. */
-const isLoopback = (host: string): boolean => {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, "$1")
-  if (name === "localhost" || name.endsWith(".localhost")) return true
-  const family = isIP(name)
-  return family !== 0 && loopbackAddresses.check(name, family === 4 ? "ipv4" : "ipv6")
-}
+const control = Options.boolean("control").pipe(
+  Options.withDescription(
+    "Serve the control API (/_emulator: reset, seed, faults, clock, request log) even on a non-loopback --host"
+  )
+)
+const noControl = Options.boolean("no-control").pipe(
+  Options.withDescription("Do not serve the control API, even on loopback (where it is on by default)")
+)
 
 /** The seed from `--seed FILE`, or the built-in realistic account. */
 const seedFrom = (path: Option.Option<string>) =>
@@ -98,10 +97,16 @@ const seedFrom = (path: Option.Option<string>) =>
 
 const command = Command.make(
   "dbplatform-emulator",
-  { port, host, seed, state, rateLimit },
-  ({ port, host, seed, state, rateLimit }) =>
+  { port, host, seed, state, rateLimit, control, noControl },
+  ({ port, host, seed, state, rateLimit, control, noControl }) =>
     Effect.gen(function* () {
+      if (control && noControl) {
+        return yield* Effect.fail(
+          ValidationError.invalidValue(HelpDoc.p("--control and --no-control exclude each other"))
+        )
+      }
       const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
+      const givenToken = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_TOKEN"))
       const limit: FakePlatform.RateLimit | undefined = Option.getOrUndefined(rateLimit)
       const options: Emulator.Options = {
         port,
@@ -109,7 +114,9 @@ const command = Command.make(
         seed: yield* seedFrom(seed),
         statePath: Option.getOrUndefined(state),
         rateLimit: limit,
-        bootstrapKey: Option.getOrUndefined(given)
+        bootstrapKey: Option.getOrUndefined(given),
+        control: control ? true : noControl ? false : undefined,
+        controlToken: Option.getOrUndefined(givenToken)
       }
       yield* Effect.gen(function* () {
         const emulator = yield* Emulator.Emulator
@@ -123,12 +130,24 @@ const command = Command.make(
             // Printed once, on purpose: the emulator's own test key, not a real platform key.
             Option.isSome(given)
               ? "DBPLATFORM_API_KEY is the value of DBPLATFORM_EMULATOR_KEY"
-              : `DBPLATFORM_API_KEY=${Redacted.value(emulator.bootstrapKey)}`
+              : `DBPLATFORM_API_KEY=${Redacted.value(emulator.bootstrapKey)}`,
+            ...Option.match(emulator.controlUrl, {
+              onNone: () => [
+                `dbplatform-emulator: control API off (${noControl ? "--no-control" : `--host ${host} is not a loopback address; --control turns it on`})`
+              ],
+              onSome: (url) => [
+                `DBPLATFORM_EMULATOR_URL=${url}`,
+                // Printed once, like the bootstrap key: the emulator's own credential, not an API key.
+                Option.isSome(givenToken)
+                  ? "DBPLATFORM_EMULATOR_TOKEN is the value of DBPLATFORM_EMULATOR_TOKEN"
+                  : `DBPLATFORM_EMULATOR_TOKEN=${Option.getOrThrow(Option.map(emulator.controlToken, Redacted.value))}`
+              ]
+            })
           ].join("\n")
         )
         if (!isLoopback(host)) {
           yield* Console.error(
-            `dbplatform-emulator: warning: --host ${host} is not a loopback address, so other machines can reach the emulator: anyone who can connect and has the bootstrap API key can read and change the whole fake account. Use --host 127.0.0.1 (the default) unless that is what you want.`
+            `dbplatform-emulator: warning: --host ${host} is not a loopback address, so other machines can reach the emulator: anyone who can connect and has the bootstrap API key can read and change the whole fake account${Option.isSome(emulator.controlUrl) ? " (and, with the control token, reset it: --control is on)" : ""}. Use --host 127.0.0.1 (the default) unless that is what you want.`
           )
         }
         yield* Effect.addFinalizer(() => Console.error("dbplatform-emulator: stopped"))

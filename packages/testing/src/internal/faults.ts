@@ -19,6 +19,8 @@ interface Pending {
    * one segment; `undefined` for any path.
    */
   readonly segments: ReadonlyArray<string> | undefined
+  /** The path as given to `inject`; `undefined` for any path. */
+  readonly path: string | undefined
   readonly remaining: number
 }
 
@@ -87,10 +89,25 @@ export class PendingFaults {
       fault,
       method: options.method?.toUpperCase(),
       segments: path?.split("/"),
+      path,
       remaining: times
     }
     return Ref.update(this.pending, (all) => [...all, pending])
   }
+
+  /** The pending faults, in injection order: each with where it applies and how many more times. */
+  readonly list: Effect.Effect<
+    ReadonlyArray<{
+      readonly fault: Fault
+      readonly method: string | undefined
+      readonly path: string | undefined
+      readonly remaining: number
+    }>
+  > = Effect.suspend(() =>
+    Effect.map(Ref.get(this.pending), (all) =>
+      all.map(({ fault, method, path, remaining }) => ({ fault, method, path, remaining }))
+    )
+  )
 
   /** Removes every pending fault. */
   readonly clear: Effect.Effect<void> = Effect.suspend(() => Ref.set(this.pending, []))

@@ -83,6 +83,10 @@ class SlidingWindow {
   add(now: number): void {
     this.times.push(now)
   }
+
+  clear(): void {
+    this.times.length = 0
+  }
 }
 
 /** A request refused by the rate limit: which limit, and the milliseconds until it allows one again. */
@@ -130,6 +134,12 @@ export class RateLimits {
     this.account?.add(now)
     perRoute?.add(now)
     return undefined
+  }
+
+  /** Forgets every request counted: the limits as when they were made (the fake's `reset`). */
+  clear(): void {
+    this.account?.clear()
+    this.routes.clear()
   }
 }
 

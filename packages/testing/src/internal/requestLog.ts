@@ -53,6 +53,11 @@ export class RequestLog {
     if (this.requests.length > requestLogLimit) this.requests.shift()
   }
 
+  /** Forgets every request logged so far. */
+  clear(): void {
+    this.requests.length = 0
+  }
+
   all(): ReadonlyArray<RecordedRequest> {
     return this.requests.slice()
   }

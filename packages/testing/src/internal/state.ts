@@ -154,6 +154,28 @@ export class Store {
     this.revision += 1
   }
 
+  /**
+   * Puts the whole state of `other` (a store just built from a seed or a snapshot) in place of
+   * this one's, in place, so that everything holding this store (the routes) sees it at once.
+   * `onChange` is not told: the caller records the whole state.
+   */
+  replaceWith(other: Store): void {
+    for (const map of [this.keys, this.keysByHash, this.operations, this.operationsById, this.operationTimes]) {
+      map.clear()
+    }
+    this.projectTimes.clear()
+    this.projects.length = 0
+    for (const [id, key] of other.keys) this.keys.set(id, key)
+    for (const [hash, key] of other.keysByHash) this.keysByHash.set(hash, key)
+    this.projects.push(...other.projects)
+    for (const [id, operations] of other.operations) this.operations.set(id, operations)
+    for (const [id, operation] of other.operationsById) this.operationsById.set(id, operation)
+    for (const at of other.projectTimes) this.projectTimes.add(at)
+    for (const [id, times] of other.operationTimes) this.operationTimes.set(id, times)
+    this.nextKeyId = other.nextKeyId
+    this.changed()
+  }
+
   addKey(name: string, hash: string, now: number): StoredKey {
     return this.keyChanged(
       this.restoreKey({

@@ -4,9 +4,11 @@
  * (docs/contract.md §5, §7, §10.2). Injected faults answer with any status.
  */
 export const Status = {
+  created: 201,
   badRequest: 400,
   unauthorized: 401,
   notFound: 404,
+  conflict: 409,
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
   tooManyRequests: 429,

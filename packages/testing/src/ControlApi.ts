@@ -1,0 +1,577 @@
+/**
+ * The control API of the fake platform over HTTP: what an Effect test does with
+ * `FakePlatform.Service` (reset, seed, snapshot and restore, scenarios, faults, the clock, the
+ * request log), as JSON routes under `/_emulator`, for tests in any language. It calls the same
+ * services as the in-process fake: one implementation, two doors. The emulator serves it next to
+ * the platform's routes (`/api/v2`) on the same port (docs/design.md §2).
+ *
+ * Every route needs `Authorization: Bearer <token>`, the control token (not an account's API
+ * key; the platform's routes do not accept it): 401 otherwise. Bodies are JSON (any
+ * `Content-Type`; an empty body is `{}`); an unknown field is refused. Refusals are 4xx with a
+ * `GeneralError` body (`{ code, message, request_id }`), never a 5xx for bad input: 400 a body
+ * that does not decode or a seed or snapshot with problems, 404 an unknown route, project or
+ * operation, 409 an operation that has ended or a clock route on a fake without a controlled
+ * clock, 413 a body over 32 MiB; 503 a change its journal could not save (the emulator's
+ * `--state`), as the platform's routes answer it.
+ *
+ * | Route | Body | Answer |
+ * | --- | --- | --- |
+ * | `POST /_emulator/reset` | none | `StateSummary` |
+ * | `POST /_emulator/seed` | a seed file (`Seed.SeedFile`) | `StateSummary` |
+ * | `GET /_emulator/snapshot` | none | a `Snapshot` |
+ * | `PUT /_emulator/snapshot` | a `Snapshot` | `StateSummary` |
+ * | `POST /_emulator/projects` | `Seed.SeedProjectFile` | 201, the project as `GET /projects` lists it |
+ * | `POST /_emulator/api_keys` | `{ name }` | 201, `{ id, key, name, created_at, ... }` (the key's value, once) |
+ * | `POST /_emulator/projects/{project_id}/operations` | `{ operations: [OperationStart] }` | 201, `{ operations }` |
+ * | `POST /_emulator/projects/{project_id}/operations/{operation_id}/fail` | `{ error, status?, retryIn? }` | the operation |
+ * | `POST /_emulator/projects/{project_id}/operations/{operation_id}/cancel` | `{ cancellingFor? }` | the operation |
+ * | `POST /_emulator/faults` | `FaultInjection` | 201, the `PendingFault` |
+ * | `GET /_emulator/faults` | none | `{ faults: [PendingFault] }` |
+ * | `DELETE /_emulator/faults` | none | `{ faults: [] }` |
+ * | `GET /_emulator/clock` | none | `ClockAnswer` |
+ * | `POST /_emulator/clock/freeze` | none | `ClockAnswer` |
+ * | `POST /_emulator/clock/advance` | `{ by }` | `ClockAnswer` |
+ * | `POST /_emulator/clock/resume` | none | `ClockAnswer` |
+ * | `GET /_emulator/requests?limit=N` | none | `{ requests: [RecordedRequest] }`, the last N (100 by default) |
+ *
+ * @since 0.2.0
+ */
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { ApiKeyCreated, DecodeIssue, Operation, OperationsStarted, Project } from "@dbplatform/core"
+import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Struct from "effect/Struct"
+import type { ClockState } from "./ControlledClock.js"
+import type { PendingFault, Service } from "./FakePlatform.js"
+import * as Fault from "./Fault.js"
+import { ChangeNotSaved } from "./internal/journal.js"
+import { requestLogLimit } from "./internal/requestLog.js"
+import { hashKey, Refusal, refusalResponse } from "./internal/routes.js"
+import { Status } from "./internal/status.js"
+import { fromJson as seedFromJson, SeedDuration, SeedOperationFile, SeedProjectFile } from "./Seed.js"
+import { SnapshotFromJson, Snapshot as SnapshotSchema } from "./Snapshot.js"
+
+/**
+ * The path prefix of every control route: `/_emulator`. The platform's routes are all under
+ * `/api/v2`, so the two never meet.
+ *
+ * @since 0.2.0
+ */
+export const prefix = "/_emulator"
+
+/**
+ * Whether a request path (without query) is a control route's: `/_emulator` or under it.
+ *
+ * @since 0.2.0
+ */
+export const isControlPath = (path: string): boolean => path === prefix || path.startsWith(`${prefix}/`)
+
+/**
+ * The largest body the control API reads, in bytes (32 MiB: a seed or snapshot of a large
+ * account); a larger one is answered 413.
+ *
+ * @since 0.2.0
+ */
+export const bodyLimitBytes = 32 * 1024 * 1024
+
+/**
+ * The body of a `Status` fault in JSON, by `_tag` (`Fault.FaultBody`): `{ "_tag": "GeneralError",
+ * "code"?, "message"?, "request_id"? }`, `{ "_tag": "Empty" }`, `{ "_tag": "Text", "text" }`,
+ * `{ "_tag": "Html", "html" }`.
+ *
+ * @since 0.2.0
+ */
+export const FaultBodyJson = Schema.Union(
+  Schema.TaggedStruct("GeneralError", {
+    code: Schema.optional(Schema.String),
+    message: Schema.optional(Schema.String),
+    request_id: Schema.optional(Schema.String)
+  }),
+  Schema.TaggedStruct("Empty", {}),
+  Schema.TaggedStruct("Text", { text: Schema.String }),
+  Schema.TaggedStruct("Html", { html: Schema.String })
+).annotations({ identifier: "FaultBody" })
+
+/**
+ * A fault in JSON, by `_tag`, as `Fault` constructs it: `{ "_tag": "Status", "status": 503,
+ * "body"?, "headers"?, "processed"? }` (status 200..599; `body` a `FaultBodyJson`, a
+ * `GeneralError` by default), `{ "_tag": "Delay", "duration": "5 seconds" }` (ms or a duration
+ * string, on the fake's clock), `{ "_tag": "Hang" }`, `{ "_tag": "Drop" }`,
+ * `{ "_tag": "MalformedJson" }`. The request log names the same tags.
+ *
+ * @since 0.2.0
+ */
+export const FaultJson = Schema.Union(
+  Schema.TaggedStruct("Status", {
+    status: Schema.Int.pipe(Schema.between(200, 599)),
+    body: Schema.optional(FaultBodyJson),
+    headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+    processed: Schema.optional(Schema.Boolean)
+  }),
+  Schema.TaggedStruct("Delay", { duration: SeedDuration }),
+  Schema.TaggedStruct("Hang", {}),
+  Schema.TaggedStruct("Drop", {}),
+  Schema.TaggedStruct("MalformedJson", {})
+).annotations({ identifier: "Fault" })
+
+/**
+ * How many requests get a fault: an integer >= 1, or `"unlimited"` (until cleared).
+ *
+ * @since 0.2.0
+ */
+export const FaultTimes = Schema.Union(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)), Schema.Literal("unlimited"))
+
+/**
+ * The body of `POST /_emulator/faults`: the `fault`, and where it applies (`FakePlatform.InjectOptions`):
+ * `method` (any when absent), `path` relative to `/api/v2`, exact or a route template in the
+ * contract's spelling such as `/projects/{project_id}/operations` (any when absent; docs/contract.md
+ * §4), `times` (1 by default).
+ *
+ * @since 0.2.0
+ */
+export const FaultInjection = Schema.Struct({
+  fault: FaultJson,
+  method: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{1,20}$/))),
+  path: Schema.optional(Schema.String),
+  times: Schema.optional(FaultTimes)
+}).annotations({ identifier: "FaultInjection" })
+
+/**
+ * One operation to start (`Scenario.OperationStart` in JSON): `action` and, all optional,
+ * `runsFor` and `retryIn` (ms or a duration string), `status`, `id`, `branch_id`,
+ * `endpoint_id`, `failures_count`, `error`.
+ *
+ * @since 0.2.0
+ */
+export const OperationStartJson = Schema.Struct(Struct.omit(SeedOperationFile.fields, "project_id", "age")).annotations(
+  { identifier: "OperationStart" }
+)
+
+/**
+ * The body of `POST /_emulator/projects/{project_id}/operations`: at least one operation.
+ *
+ * @since 0.2.0
+ */
+export const OperationsToStart = Schema.Struct({ operations: Schema.NonEmptyArray(OperationStartJson) })
+
+/**
+ * The body of `.../fail` (`Scenario.OperationFailure`): `error`, `status` (`failed` by default
+ * or `error`), `retryIn`.
+ *
+ * @since 0.2.0
+ */
+export const OperationFailureJson = Schema.Struct({
+  error: Schema.String,
+  status: Schema.optional(Schema.Literal("failed", "error")),
+  retryIn: Schema.optional(SeedDuration)
+})
+
+/**
+ * The body of `.../cancel` (`Scenario.Cancellation`): `cancellingFor` (1 second by default).
+ *
+ * @since 0.2.0
+ */
+export const CancellationJson = Schema.Struct({ cancellingFor: Schema.optional(SeedDuration) })
+
+/**
+ * The body of `POST /_emulator/api_keys`: the key's `name`.
+ *
+ * @since 0.2.0
+ */
+export const ApiKeyToAdd = Schema.Struct({ name: Schema.String })
+
+/**
+ * The body of `POST /_emulator/clock/advance`: `by`, ms (>= 0) or a duration string such as
+ * `"10 minutes"`.
+ *
+ * @since 0.2.0
+ */
+export const ClockAdvance = Schema.Struct({ by: SeedDuration })
+
+/**
+ * What a state change answers: how many API keys (revoked ones included), projects and
+ * operations the fake holds now.
+ *
+ * @since 0.2.0
+ */
+export interface StateSummary {
+  readonly api_keys: number
+  readonly projects: number
+  readonly operations: number
+}
+
+/**
+ * What the clock routes answer: `now` (RFC 3339 UTC), `now_ms` (epoch ms) and `frozen`.
+ *
+ * @since 0.2.0
+ */
+export interface ClockAnswer {
+  readonly now: string
+  readonly now_ms: number
+  readonly frozen: boolean
+}
+
+/**
+ * Options of {@link httpApp}.
+ *
+ * @since 0.2.0
+ */
+export interface Options {
+  /** The control token a request must send as `Authorization: Bearer <token>`. */
+  readonly token: Redacted.Redacted<string>
+}
+
+type FaultJsonType = typeof FaultJson.Type
+
+const faultOf = (json: FaultJsonType): Fault.Fault => {
+  switch (json._tag) {
+    case "Status":
+      return Fault.status(json.status, {
+        body: json.body === undefined ? undefined : faultBodyOf(json.body),
+        headers: json.headers,
+        processed: json.processed
+      })
+    case "Delay":
+      return Fault.delay(json.duration)
+    case "Hang":
+      return Fault.hang
+    case "Drop":
+      return Fault.drop
+    case "MalformedJson":
+      return Fault.malformedJson
+  }
+}
+
+const faultBodyOf = (json: typeof FaultBodyJson.Type): Fault.FaultBody => {
+  switch (json._tag) {
+    case "GeneralError":
+      return Fault.FaultBody.generalError({ code: json.code, message: json.message, request_id: json.request_id })
+    case "Empty":
+      return Fault.FaultBody.empty
+    case "Text":
+      return Fault.FaultBody.text(json.text)
+    case "Html":
+      return Fault.FaultBody.html(json.html)
+  }
+}
+
+/** A fault as JSON, as `FaultJson` reads it (a delay's duration in ms). */
+const faultJson = (fault: Fault.Fault): unknown => {
+  switch (fault._tag) {
+    case "Status":
+      return {
+        _tag: "Status",
+        status: fault.status,
+        body: { ...fault.body },
+        headers: fault.headers,
+        processed: fault.processed
+      }
+    case "Delay":
+      return { _tag: "Delay", duration: Duration.toMillis(fault.duration) }
+    default:
+      return { _tag: fault._tag }
+  }
+}
+
+const pendingJson = (pending: PendingFault) => ({
+  fault: faultJson(pending.fault),
+  method: pending.method ?? null,
+  path: pending.path ?? null,
+  remaining: Number.isFinite(pending.remaining) ? pending.remaining : "unlimited"
+})
+
+const clockAnswer = (state: ClockState): ClockAnswer => ({
+  now: new Date(state.now).toISOString(),
+  now_ms: state.now,
+  frozen: state.frozen
+})
+
+const badRequest = (message: string) => new Refusal({ status: Status.badRequest, message })
+
+/** The request's body text (UTF-8); 413 over {@link bodyLimitBytes}, never holding more than that in memory. */
+const bodyText = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const tooLarge = new Refusal({
+    status: Status.payloadTooLarge,
+    message: `the request body is larger than ${bodyLimitBytes} bytes`
+  })
+  if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) return yield* tooLarge
+  const read = yield* request.stream.pipe(
+    // A request without a body (e.g. from a web `Request`) has no stream: it is an empty body.
+    Stream.catchAll((error) =>
+      error.reason === "Decode" && /empty body/.test(error.description ?? "") ? Stream.empty : Stream.fail(error)
+    ),
+    Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
+      const size = read.size + chunk.length
+      return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
+    }),
+    Effect.mapError(() => badRequest("the request body cannot be read"))
+  )
+  if (read.size > bodyLimitBytes) return yield* tooLarge
+  const bytes = new Uint8Array(read.size)
+  let offset = 0
+  for (const chunk of read.chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.length
+  }
+  let text: string
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    return yield* badRequest("the request body is not valid UTF-8")
+  }
+  return text.trim() === "" ? "{}" : text
+})
+
+/** The request's JSON body decoded with `schema` (an unknown field refused); 400 saying why otherwise. */
+const body = <A, I>(schema: Schema.Schema<A, I>) =>
+  Effect.flatMap(bodyText, (text) =>
+    Schema.decodeUnknown(Schema.parseJson(schema), { onExcessProperty: "error", errors: "all" })(text).pipe(
+      Effect.mapError((error) => badRequest(DecodeIssue.format(error.issue, { maxIssues: 10 })))
+    )
+  )
+
+const json = (value: unknown, status = 200) => Effect.succeed(HttpServerResponse.unsafeJson(value, { status }))
+
+const summaryOf = (fake: Service) =>
+  Effect.map(
+    fake.snapshot,
+    (snapshot): StateSummary => ({
+      api_keys: snapshot.api_keys.length,
+      projects: snapshot.projects.length,
+      operations: snapshot.operations.length
+    })
+  )
+
+const invalidSeed = (error: { readonly problems: ReadonlyArray<string> }) =>
+  badRequest(`invalid seed: ${error.problems.join("; ")}`)
+
+const pathParam = (name: string) => Effect.map(HttpRouter.params, (params) => decodeURIComponent(params[name] ?? ""))
+
+const encodeSnapshot = Schema.encode(SnapshotSchema)
+
+/** The routes, relative to nothing: each names its whole path. */
+const routerOf = (fake: Service) => {
+  const clock = Effect.flatMap(
+    Effect.succeed(fake.clock),
+    Option.match({
+      onNone: () =>
+        Effect.fail(
+          new Refusal({
+            status: Status.conflict,
+            message: "this fake has no controlled clock (FakePlatform.Options.clock); move its Clock with TestClock"
+          })
+        ),
+      onSome: Effect.succeed
+    })
+  )
+  const scenarioError = (error: { readonly _tag: string; readonly message: string }) =>
+    new Refusal({
+      status:
+        error._tag === "InvalidSeed"
+          ? Status.badRequest
+          : error._tag === "OperationNotPending"
+            ? Status.conflict
+            : Status.notFound,
+      message: error.message
+    })
+  return HttpRouter.empty.pipe(
+    HttpRouter.post(
+      `${prefix}/reset`,
+      Effect.zipRight(
+        fake.reset,
+        Effect.flatMap(summaryOf(fake), (summary) => json(summary))
+      )
+    ),
+    HttpRouter.post(
+      `${prefix}/seed`,
+      Effect.gen(function* () {
+        const seed = yield* Effect.mapError(Effect.flatMap(bodyText, seedFromJson), (error) =>
+          error._tag === "InvalidSeed" ? invalidSeed(error) : error
+        )
+        yield* Effect.mapError(fake.load(seed), invalidSeed)
+        return yield* json(yield* summaryOf(fake))
+      })
+    ),
+    HttpRouter.get(
+      `${prefix}/snapshot`,
+      Effect.flatMap(fake.snapshot, (snapshot) => Effect.flatMap(Effect.orDie(encodeSnapshot(snapshot)), json))
+    ),
+    HttpRouter.put(
+      `${prefix}/snapshot`,
+      Effect.gen(function* () {
+        const snapshot = yield* Effect.flatMap(bodyText, (text) =>
+          Schema.decodeUnknown(SnapshotFromJson, { onExcessProperty: "error", errors: "all" })(text).pipe(
+            Effect.mapError((error) => badRequest(`invalid snapshot: ${DecodeIssue.format(error.issue)}`))
+          )
+        )
+        yield* Effect.mapError(fake.restore(snapshot), invalidSeed)
+        return yield* json(yield* summaryOf(fake))
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/projects`,
+      Effect.gen(function* () {
+        const project = yield* body(SeedProjectFile)
+        const added = yield* Effect.mapError(fake.scenario.addProject(project), scenarioError)
+        return yield* json(yield* Effect.orDie(Schema.encode(Project)(added)), Status.created)
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/api_keys`,
+      Effect.gen(function* () {
+        const { name } = yield* body(ApiKeyToAdd)
+        const added = yield* fake.scenario.addApiKey(name)
+        return yield* json(yield* Effect.orDie(Schema.encode(ApiKeyCreated)(added)), Status.created)
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/projects/:project_id/operations`,
+      Effect.gen(function* () {
+        const projectId = yield* pathParam("project_id")
+        const { operations } = yield* body(OperationsToStart)
+        const started = yield* Effect.mapError(fake.scenario.startOperations(projectId, operations), scenarioError)
+        return yield* json(yield* Effect.orDie(Schema.encode(OperationsStarted)(started)), Status.created)
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/projects/:project_id/operations/:operation_id/fail`,
+      Effect.gen(function* () {
+        const projectId = yield* pathParam("project_id")
+        const operationId = yield* pathParam("operation_id")
+        const failure = yield* body(OperationFailureJson)
+        const failed = yield* Effect.mapError(
+          fake.scenario.failOperation(projectId, operationId, failure),
+          scenarioError
+        )
+        return yield* json(yield* Effect.orDie(Schema.encode(Operation)(failed)))
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/projects/:project_id/operations/:operation_id/cancel`,
+      Effect.gen(function* () {
+        const projectId = yield* pathParam("project_id")
+        const operationId = yield* pathParam("operation_id")
+        const cancellation = yield* body(CancellationJson)
+        const cancelled = yield* Effect.mapError(
+          fake.scenario.cancelOperation(projectId, operationId, cancellation),
+          scenarioError
+        )
+        return yield* json(yield* Effect.orDie(Schema.encode(Operation)(cancelled)))
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/faults`,
+      Effect.gen(function* () {
+        const injection = yield* body(FaultInjection)
+        const fault = faultOf(injection.fault)
+        const times = injection.times === "unlimited" ? Number.POSITIVE_INFINITY : injection.times
+        yield* fake.faults
+          .inject(fault, { method: injection.method, path: injection.path, times })
+          .pipe(
+            Effect.catchSomeDefect((defect) =>
+              Cause.isIllegalArgumentException(defect)
+                ? Option.some(Effect.fail(badRequest(defect.message)))
+                : Option.none()
+            )
+          )
+        return yield* json(
+          pendingJson({ fault, method: injection.method?.toUpperCase(), path: injection.path, remaining: times ?? 1 }),
+          Status.created
+        )
+      })
+    ),
+    HttpRouter.get(
+      `${prefix}/faults`,
+      Effect.flatMap(fake.faults.list, (faults) => json({ faults: faults.map(pendingJson) }))
+    ),
+    HttpRouter.del(`${prefix}/faults`, Effect.zipRight(fake.faults.clear, json({ faults: [] }))),
+    HttpRouter.get(
+      `${prefix}/clock`,
+      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.state, (state) => json(clockAnswer(state))))
+    ),
+    HttpRouter.post(
+      `${prefix}/clock/freeze`,
+      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.freeze, (state) => json(clockAnswer(state))))
+    ),
+    HttpRouter.post(
+      `${prefix}/clock/advance`,
+      Effect.gen(function* () {
+        const controlled = yield* clock
+        const { by } = yield* body(ClockAdvance)
+        return yield* json(clockAnswer(yield* controlled.advance(by)))
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/clock/resume`,
+      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.resume, (state) => json(clockAnswer(state))))
+    ),
+    HttpRouter.get(
+      `${prefix}/requests`,
+      Effect.gen(function* () {
+        const { limit } = yield* HttpServerRequest.schemaSearchParams(
+          Schema.Struct({
+            limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, requestLogLimit)))
+          })
+        ).pipe(Effect.mapError((error) => badRequest(`limit: ${DecodeIssue.format(error.issue)}`)))
+        const requests = yield* fake.requests
+        return yield* json({ requests: requests.slice(-(limit ?? 100)) })
+      })
+    )
+  )
+}
+
+/** Whether `authorization` carries `token` as a bearer credential. */
+const authorized = (authorization: string | undefined, token: Redacted.Redacted<string>): boolean => {
+  const match = /^Bearer (\S+)$/i.exec(authorization ?? "")
+  return match !== null && hashKey(match[1]!) === hashKey(Redacted.value(token))
+}
+
+/**
+ * The control API over `fake` (see the module's description), for requests whose path is under
+ * {@link prefix}: 401 without the control token, 404 for an unknown route. Serve it next to the
+ * fake's `httpApp`, e.g. by {@link isControlPath}.
+ *
+ * @since 0.2.0
+ */
+export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.Default> =>
+  Effect.map(HttpRouter.toHttpApp(routerOf(fake)), (routes) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!authorized(request.headers.authorization, options.token)) {
+        return yield* new Refusal({
+          status: Status.unauthorized,
+          message: "the control API needs its control token (Authorization: Bearer <token>), not an API key"
+        })
+      }
+      return yield* routes
+    }).pipe(
+      Effect.catchTags({
+        Refusal: refusalResponse,
+        RouteNotFound: () =>
+          refusalResponse(new Refusal({ status: Status.notFound, message: "control route not found" }))
+      }),
+      Effect.catchAllCause((cause) => {
+        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+        // A change the journal could not make durable: 503, as the platform's routes answer it.
+        const notSaved = Cause.find(cause, (reason) =>
+          reason._tag === "Die" && reason.defect instanceof ChangeNotSaved ? Option.some(reason.defect) : Option.none()
+        )
+        return Option.isSome(notSaved)
+          ? refusalResponse(new Refusal({ status: Status.serviceUnavailable, message: notSaved.value.message }))
+          : Effect.zipRight(
+              Effect.logError("dbplatform fake: control API internal error", cause),
+              refusalResponse(new Refusal({ status: Status.internalError, message: "internal error" }))
+            )
+      })
+    )
+  )

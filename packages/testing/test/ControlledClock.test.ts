@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
+import * as ControlledClock from "../src/ControlledClock.js"
+
+describe("ControlledClock", () => {
+  it.effect("follows the Clock it was made on until frozen; advance moves it at once; resume goes on from there", () =>
+    Effect.gen(function* () {
+      const clock = yield* ControlledClock.make
+      expect(yield* clock.state).toEqual({ now: 0, frozen: false })
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* clock.state).now).toBe(5_000)
+      expect(yield* clock.freeze).toEqual({ now: 5_000, frozen: true })
+      yield* TestClock.adjust("1 hour")
+      expect(yield* clock.state).toEqual({ now: 5_000, frozen: true })
+      expect(yield* clock.advance("10 minutes")).toEqual({ now: 605_000, frozen: true })
+      // Resumed, it runs from where it stands: time never goes back.
+      expect(yield* clock.resume).toEqual({ now: 605_000, frozen: false })
+      yield* TestClock.adjust("1 second")
+      expect((yield* clock.state).now).toBe(606_000)
+      // Advanced while running: a jump forward, then it goes on running.
+      expect((yield* clock.advance(1_000)).now).toBe(607_000)
+      yield* TestClock.adjust("1 second")
+      expect(yield* clock.state).toEqual({ now: 608_000, frozen: false })
+      expect(yield* Effect.exit(clock.advance(-1))).toMatchObject({ _tag: "Failure" })
+      // Reset: back on the TestClock's time (an hour ahead: it moved while frozen), running.
+      yield* clock.freeze
+      expect(yield* clock.reset).toEqual({ now: 3_607_000, frozen: false })
+    })
+  )
+
+  it.effect("a sleep on it counts its time: frozen, it ends only once advanced past its end", () =>
+    Effect.gen(function* () {
+      const clock = yield* ControlledClock.make
+      yield* clock.freeze
+      const sleeping = yield* Effect.fork(
+        Effect.withClock(Effect.sleep("30 seconds"), clock.clock).pipe(Effect.as("woke"))
+      )
+      yield* TestClock.adjust("1 hour")
+      expect(yield* Fiber.poll(sleeping)).toMatchObject({ _tag: "None" })
+      yield* clock.advance("29 seconds")
+      yield* Effect.yieldNow()
+      expect(yield* Fiber.poll(sleeping)).toMatchObject({ _tag: "None" })
+      yield* clock.advance("1 second")
+      expect(yield* Fiber.join(sleeping)).toBe("woke")
+    })
+  )
+
+  it.effect("a sleep while running ends after the underlying time left, or at once when advanced past its end", () =>
+    Effect.gen(function* () {
+      const clock = yield* ControlledClock.make
+      const first = yield* Effect.fork(Effect.withClock(Effect.sleep("10 seconds"), clock.clock))
+      const second = yield* Effect.fork(Effect.withClock(Effect.sleep("10 minutes"), clock.clock))
+      yield* TestClock.adjust("10 seconds")
+      yield* Fiber.join(first)
+      expect(yield* Fiber.poll(second)).toMatchObject({ _tag: "None" })
+      yield* clock.advance("10 minutes")
+      yield* Fiber.join(second)
+      expect((yield* clock.state).now).toBe(610_000)
+    })
+  )
+})
