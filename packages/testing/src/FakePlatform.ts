@@ -498,25 +498,23 @@ const serviceOf = (
  * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it
  * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
  */
-const rateLimited =
-  (limits: RateLimits) =>
-  (endpoint: { readonly method: string; readonly route: string }) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const route = `${endpoint.method} ${endpoint.route}`
-      const limited = limits.take(route, now)
-      return limited === undefined
-        ? Effect.void
-        : Effect.fail(
-            new Refusal({
-              status: Status.tooManyRequests,
-              message:
-                limited.scope === "account"
-                  ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
-                  : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
-              headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
-            })
-          )
-    })
+const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string; readonly route: string }) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const route = `${endpoint.method} ${endpoint.route}`
+    const limited = limits.take(route, now)
+    return limited === undefined
+      ? Effect.void
+      : Effect.fail(
+          new Refusal({
+            status: Status.tooManyRequests,
+            message:
+              limited.scope === "account"
+                ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
+                : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
+            headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
+          })
+        )
+  })
 
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
