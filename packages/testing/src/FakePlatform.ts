@@ -67,9 +67,10 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 export type {
   /**
    * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
-   * `/api/v2/projects`), `query` (decoded parameters), `headers` (lower-case names, with
-   * `authorization` cut to its scheme: `Bearer <redacted>`) and `fault` (the tag of the fault it
-   * got, if any).
+   * `/api/v2/projects`), `query` (decoded parameters), `headers` (lower-case names, credentials
+   * redacted: `authorization` cut to its scheme, `Bearer <redacted>`; a `cookie` to its names,
+   * `zenith=<redacted>`; `proxy-authorization`, `x-api-key`, `api-key`, `x-auth-token` too) and
+   * `fault` (the tag of the fault it got, if any).
    *
    * @since 0.1.0
    */
@@ -196,8 +197,9 @@ export interface Service {
   /**
    * The requests received so far, oldest first, the last 10 000 only (older ones are
    * forgotten, so a long-running fake does not grow without limit). Each has its method,
-   * path (with `/api/v2`), query, every header (names lower-cased; `authorization` keeps its
-   * scheme only, `Bearer <redacted>`: no key value is ever kept) and, when it got one, the
+   * path (with `/api/v2`), query, every header (names lower-cased; credentials redacted:
+   * `authorization` keeps its scheme only, `Bearer <redacted>`, a `cookie` its names only: no key
+   * value is ever kept) and, when it got one, the
    * `_tag` of its fault. A request is logged when it arrives, so a hanging one is there too.
    */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>

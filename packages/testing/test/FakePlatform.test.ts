@@ -243,6 +243,37 @@ describe("response shapes", () => {
   )
 })
 
+describe("the request log keeps no credential", () => {
+  it.effect("a key sent in a cookie, a proxy credential or an API key header is redacted; the names stay", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const key = Redacted.value(fake.bootstrapKey)
+      // What the official CLI sends: the key as a bearer token and in two cookies.
+      yield* send(
+        fake,
+        get("/projects").pipe(
+          HttpClientRequest.setHeaders({
+            cookie: `zenith=${key}; keycloak_token=${key}`,
+            "proxy-authorization": `Basic ${key}`,
+            "x-api-key": key,
+            "x-trace": "t-1"
+          })
+        ),
+        { key: fake.bootstrapKey }
+      )
+      const [request] = yield* fake.requests
+      expect(request!.headers).toMatchObject({
+        authorization: "Bearer <redacted>",
+        cookie: "zenith=<redacted>; keycloak_token=<redacted>",
+        "proxy-authorization": "Basic <redacted>",
+        "x-api-key": "<redacted>",
+        "x-trace": "t-1"
+      })
+      expect(JSON.stringify(yield* fake.requests)).not.toContain(key.slice(0, 16))
+    }).pipe(provideFake)
+  )
+})
+
 describe("seeds", () => {
   it.effect("a seed with bad, repeated or orphan ids fails with InvalidSeed naming each problem", () =>
     Effect.gen(function* () {
