@@ -5,8 +5,12 @@
  * (`performance.now()`) to the end of the imports, and to the first answer decoded.
  *
  * `node first.mjs <fetch|floor|ours|sdk> <baseUrl> <apiKey> <projectId> <operationId>`
+ *
+ * Bundled as an application would be (esbuild, one file per contender), `process.env.BENCH_FIRST`
+ * is replaced with the contender's name, so that the bundle holds only its branch.
  */
-const [name = "fetch", baseUrl = "", apiKey = "", projectId = "", operationId = ""] = process.argv.slice(2)
+const [argument = "fetch", baseUrl = "", apiKey = "", projectId = "", operationId = ""] = process.argv.slice(2)
+const name = process.env.BENCH_FIRST ?? argument
 const path = `/projects/${projectId}/operations/${operationId}`
 const headers = { authorization: `Bearer ${apiKey}`, accept: "application/json" }
 

@@ -13,13 +13,15 @@
  * `first.mjs`.
  */
 import { spawn } from "node:child_process"
-import { availableParallelism, cpus, loadavg } from "node:os"
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Operations } from "@dbplatform/client"
 import { Endpoint, Operation, ProjectId } from "@dbplatform/core"
 import { FakePlatform, Seed } from "@dbplatform/testing"
 import autocannon from "autocannon"
+import * as esbuild from "esbuild"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schedule from "effect/Schedule"
@@ -384,34 +386,58 @@ try {
 
   // --- Import + first request ------------------------------------------------------------------
   if (section("first")) {
+    // Each contender as published (Node loads its modules one by one: for Effect, some 350
+    // files) and bundled as an application's build would (esbuild, one file, its branch only).
+    /** @type {Record<string, string>} */
+    const bundles = {}
+    for (const name of names) {
+      const outfile = join(tmpdir(), `dbplatform-bench-first-${name}.mjs`)
+      await esbuild.build({
+        entryPoints: [here("first.mjs")],
+        outfile,
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        target: "node20",
+        minifySyntax: true,
+        define: { "process.env.BENCH_FIRST": JSON.stringify(name) },
+        logLevel: "error"
+      })
+      bundles[name] = outfile
+    }
     /** @type {Record<string, Array<any>>} */
     const firsts = Object.fromEntries(names.map((name) => [name, []]))
+    /** @type {Record<string, Array<any>>} */
+    const bundled = Object.fromEntries(names.map((name) => [name, []]))
+    const serverArgs = [addresses.canned, addresses.apiKey, addresses.projectId, addresses.operationId]
     for (let run = 0; run < firstRuns; run++) {
       for (const name of rotate(names, run)) {
-        firsts[name]?.push(
-          await nodeJson([
-            here("first.mjs"),
-            name,
-            addresses.canned,
-            addresses.apiKey,
-            addresses.projectId,
-            addresses.operationId
-          ])
-        )
+        firsts[name]?.push(await nodeJson([here("first.mjs"), name, ...serverArgs]))
+        bundled[name]?.push(await nodeJson([bundles[name] ?? "", name, ...serverArgs]))
       }
     }
-    const firstOf = (/** @type {string} */ name) => median((firsts[name] ?? []).map((r) => r.firstMs))
+    const firstOf = (/** @type {Record<string, Array<any>>} */ runs, /** @type {string} */ name) =>
+      median((runs[name] ?? []).map((r) => r.firstMs))
     console.log(
       `\n## import + first request (a fresh node process each, median of ${firstRuns}; ms from the process's start)\n`
     )
     console.log(
       table([
-        ["contender", "imports done (ms)", "first answer (ms)", "/ sdk"],
+        [
+          "contender",
+          "as published: imports done (ms)",
+          "first answer (ms)",
+          "/ sdk",
+          "bundled (esbuild): first answer (ms)",
+          "/ sdk bundled"
+        ],
         ...names.map((name) => [
           labels[name],
           fixed(median((firsts[name] ?? []).map((r) => r.importMs))),
-          fixed(firstOf(name)),
-          `${fixed(firstOf(name) / firstOf("sdk"), 2)}x`
+          fixed(firstOf(firsts, name)),
+          `${fixed(firstOf(firsts, name) / firstOf(firsts, "sdk"), 2)}x`,
+          fixed(firstOf(bundled, name)),
+          `${fixed(firstOf(bundled, name) / firstOf(bundled, "sdk"), 2)}x`
         ])
       ])
     )
