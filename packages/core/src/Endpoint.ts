@@ -321,6 +321,14 @@ export const revokeApiKey = make({
  */
 export const projectsPageLimits: PageLimits = { max: 400, default: 10 }
 
+/** The query both project lists take: `limit`, `cursor`, `search`, `timeout` (ms). */
+const projectsQuery = {
+  limit: Schema.optional(PageLimit(projectsPageLimits)),
+  cursor: Schema.optional(Cursor),
+  search: Schema.optional(Schema.String),
+  timeout: Schema.optional(IntegerParameter(100, 30_000, " (milliseconds)"))
+}
+
 /**
  * `GET /projects`: one page of the account's projects (§2.4, §4, §10.4). Query: `limit`
  * (1 to 400), `cursor`, `search` (part of a name or id), `org_id` (the organization's
@@ -335,13 +343,7 @@ export const listProjects = make({
   name: "Projects.list",
   method: "GET",
   route: "/projects",
-  query: Schema.Struct({
-    limit: Schema.optional(PageLimit(projectsPageLimits)),
-    cursor: Schema.optional(Cursor),
-    search: Schema.optional(Schema.String),
-    org_id: Schema.optional(OrgId),
-    timeout: Schema.optional(IntegerParameter(100, 30_000, " (milliseconds)"))
-  }),
+  query: Schema.Struct({ ...projectsQuery, org_id: Schema.optional(OrgId) }),
   success: ProjectsPage,
   errors: ["BadRequest"],
   pageLimits: projectsPageLimits
@@ -360,12 +362,7 @@ export const listSharedProjects = make({
   name: "Projects.listShared",
   method: "GET",
   route: "/projects/shared",
-  query: Schema.Struct({
-    limit: Schema.optional(PageLimit(projectsPageLimits)),
-    cursor: Schema.optional(Cursor),
-    search: Schema.optional(Schema.String),
-    timeout: Schema.optional(IntegerParameter(100, 30_000, " (milliseconds)"))
-  }),
+  query: Schema.Struct(projectsQuery),
   success: ProjectsPage,
   errors: ["BadRequest"],
   pageLimits: projectsPageLimits
