@@ -142,7 +142,8 @@ export interface Options {
   /**
    * How long one request may take, from sending it to the last byte of its response's body; 30
    * s by default. Then it is aborted (`TransportError`): its abort signal is aborted, which
-   * every `@effect/platform` client honours (an `HttpClient` that ignores it is not stopped).
+   * every `@effect/platform` client honours; an `HttpClient` that ignores its signal (a
+   * hand-written test double, say) is not stopped, and neither is its call's `deadline`.
    * Decoding the body is not counted: a body that arrived is never reported as no response.
    */
   readonly requestTimeout?: Duration.DurationInput | undefined
@@ -174,7 +175,10 @@ export interface Options {
    * timeout starts.
    */
   readonly rateLimit?: { readonly limit: number; readonly interval: Duration.DurationInput } | undefined
-  /** Wraps the configured `HttpClient`, e.g. to add headers or a proxy. */
+  /**
+   * Wraps the configured `HttpClient`, e.g. to add headers, a proxy or `HttpClient.followRedirects`;
+   * the request timeout applies to every request it makes.
+   */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
 
@@ -306,9 +310,11 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
               Effect.map(Option.isSome)
             )
           )
-    const httpClient = (yield* HttpClient.HttpClient).pipe(
-      options.transformClient ?? identity,
-      HttpClient.withTracerDisabledWhen(() => true)
+    const send = sender(yield* HttpClient.HttpClient, (client) =>
+      client.pipe(
+        options.transformClient ?? identity,
+        HttpClient.withTracerDisabledWhen(() => true)
+      )
     )
     /** The headers of every request; `authorization` is redacted wherever the platform shows headers. */
     const headers = {
@@ -316,7 +322,6 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
       accept: "application/json",
       "user-agent": userAgent
     }
-    const send = sender(httpClient)
 
     /**
      * One attempt of `call`, `retry` the decision that sent it again (none for the first):
@@ -338,6 +343,8 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
             call.request,
             timeout,
             receive(call.sent, scrub, maxResponseBytes),
+            // An error body over its cap is left unread: the request is then aborted.
+            (received) => received.body !== undefined,
             transportError(call.sent, scrub),
             () => timeoutError(call.sent, timeout)
           ).pipe(Effect.flatMap((received) => answerOf(call, received)))

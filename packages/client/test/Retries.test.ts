@@ -1,5 +1,6 @@
 import { ApiKeyId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -222,6 +223,36 @@ describe("timeouts and interruption", () => {
       expect(script.signals.every((signal) => signal.aborted)).toBe(true)
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds", deadline: "5 seconds" })))
   })
+})
+
+describe("timeouts of requests a transformClient makes", () => {
+  it.effect(
+    "a redirect hop (transformClient: HttpClient.followRedirects) is aborted at the request timeout too",
+    () => {
+      const script = scripted([raw(302, null, { location: "http://fake.test/api/v2/projects?page=2" }), hang])
+      return Effect.gen(function* () {
+        const fiber = yield* Effect.fork(Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page())))
+        yield* TestClock.adjust("2 seconds")
+        const error = yield* Fiber.join(fiber)
+        expect(error).toMatchObject({
+          _tag: "TransportError",
+          description: "no complete response within 2s; the request was aborted"
+        })
+        expect(script.requests).toHaveLength(2)
+        expect(script.signals.every((signal) => signal.aborted)).toBe(true)
+      }).pipe(
+        Effect.provide(
+          DbPlatform.layer({
+            baseUrl: "http://fake.test/api/v2",
+            apiKey: Redacted.make("k"),
+            requestTimeout: "2 seconds",
+            retrySchedule: Schedule.stop,
+            transformClient: HttpClient.followRedirects(3)
+          }).pipe(Layer.provide(script.layer))
+        )
+      )
+    }
+  )
 })
 
 describe("headers", () => {

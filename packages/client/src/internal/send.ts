@@ -35,22 +35,35 @@ const timer = (timeout: Duration.Duration, abort: () => void): Effect.Effect<Eff
   })
 
 /**
- * Sends a request with `client` and reads its response with `read`, both within `timeout` (on
- * the `Clock`): once it passes, the request's abort signal is aborted, which every client of
+ * A sender of requests through `client` wrapped by `transform`: `send` executes a request and
+ * reads its response with `read`, both within `timeout` (on the `Clock`). Once it passes, the
+ * abort signal of every request the exchange made is aborted, which every client of
  * `@effect/platform` honours (fetch, Node, undici), and whatever it was doing (connecting,
  * waiting for the status line, reading the body) fails, with `onTimeout()`'s error.
  *
  * Why not `Effect.timeoutFail`: it races two fibers per request. Here the request runs in the
- * caller's fiber, with the signal of `HttpClient.withScope` (aborted when its scope closes),
- * and the timer is a `setTimeout` on real time. Interrupting the caller aborts the request
- * too: the scope closes. `read` must read the response to its end (or fail).
+ * caller's fiber, and the timer is a `setTimeout` on real time. The signals are those of
+ * `HttpClient.withScope`, applied to `client` under `transform`, so that requests a transform
+ * makes of its own (`HttpClient.followRedirects`' next hops) are tied to the same scope; closing
+ * it aborts them all. Interrupting the caller closes it too. An `HttpClient` that ignores its
+ * abort signal is not stopped.
+ *
+ * `ended(a)` tells whether the response was read to its end: when it was not (an error body
+ * left unread past its cap), or the exchange failed, the scope is closed, aborting the request;
+ * a response read to its end is not aborted (an `AbortError` costs a stack trace).
  */
-export const sender = (client: HttpClient.HttpClient) => {
-  const scoped = HttpClient.withScope(client)
+export const sender = (
+  client: HttpClient.HttpClient,
+  transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+) => {
+  // `withScope` makes the client need a `Scope`, which `send` provides: the transform, typed for
+  // a client that needs nothing, never sees it.
+  const scoped = transform(HttpClient.withScope(client) as unknown as HttpClient.HttpClient)
   return <A, E, T>(
     request: HttpClientRequest.HttpClientRequest,
     timeout: Duration.Duration,
     read: (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<A, E>,
+    ended: (a: A) => boolean,
     onError: (error: HttpClientError.HttpClientError) => E,
     onTimeout: () => T
   ): Effect.Effect<A, E | T> =>
@@ -59,18 +72,24 @@ export const sender = (client: HttpClient.HttpClient) => {
       let timedOut = false
       const abort = () => {
         timedOut = true
-        // The scope's one finalizer aborts the request's signal, synchronously.
+        // The scope's finalizers abort the requests' signals, synchronously.
         Effect.runSync(Scope.close(scope, Exit.void))
       }
-      return Effect.flatMap(timer(timeout, abort), (cancel) =>
-        scoped.execute(request).pipe(
-          Effect.mapError(onError),
-          Effect.flatMap(read),
-          Effect.mapError((error): E | T => (timedOut ? onTimeout() : error)),
-          Effect.provideService(Scope.Scope, scope),
-          // A response read to its end needs no abort (which costs an `AbortError` with its stack):
-          // the scope is closed, aborting the request, only when the exchange did not complete.
-          Effect.onExit((exit) => (Exit.isSuccess(exit) ? cancel : Effect.zipRight(cancel, Scope.close(scope, exit))))
+      // The timer and what cancels it are set up without a gap an interruption could fall in.
+      return Effect.uninterruptibleMask((restore) =>
+        Effect.flatMap(timer(timeout, abort), (cancel) =>
+          restore(
+            scoped.execute(request).pipe(
+              Effect.mapError(onError),
+              Effect.flatMap(read),
+              Effect.mapError((error): E | T => (timedOut ? onTimeout() : error)),
+              Effect.provideService(Scope.Scope, scope)
+            )
+          ).pipe(
+            Effect.onExit((exit) =>
+              Exit.isSuccess(exit) && ended(exit.value) ? cancel : Effect.zipRight(cancel, Scope.close(scope, exit))
+            )
+          )
         )
       )
     })
