@@ -8,7 +8,8 @@
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
  * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
- * `FetchHttpClient` + `HttpClientResponse.schemaBodyJson` with core's schemas), our client with
+ * `FetchHttpClient` without its per-request `http.client` span + `HttpClientResponse.schemaBodyJson`
+ * with core's schemas), our client with
  * its defaults, and `@neon/sdk` 6.1.2. See `contenders.mjs`, `servers.mjs`, `walk.mjs`,
  * `first.mjs`.
  */
