@@ -3,7 +3,9 @@
  * The four contenders, each sending the same requests one at a time:
  *
  * - `fetch`: the global `fetch` and `JSON.parse`, no checks but the status;
- * - `floor` ("the Effect floor"): a bare `FetchHttpClient` from `@effect/platform` with
+ * - `floor` ("the Effect floor"): a bare `FetchHttpClient` from `@effect/platform`, its own
+ *   per-request `http.client` span turned off (`HttpClient.withTracerDisabledWhen(() => true)`, as
+ *   our client turns it off: it makes one span per call of its own), with
  *   `HttpClientResponse.schemaBodyJson` and core's schemas (each endpoint's `success` schema);
  * - `ours`: `@dbplatform/client` with its defaults (`DbPlatform.layer` over `FetchHttpClient`);
  * - `sdk`: the platform's official TypeScript SDK, `@neon/sdk` 6.1.2 (`createNeonClient`).
@@ -46,7 +48,7 @@ export const names = ["fetch", "floor", "ours", "sdk"]
 /** @type {Record<Name, string>} */
 export const labels = {
   fetch: "fetch + JSON.parse",
-  floor: "Effect floor",
+  floor: "Effect floor (no http.client span)",
   ours: "@dbplatform/client",
   sdk: "@neon/sdk 6.1.2"
 }
@@ -84,7 +86,8 @@ export const fetchContender = (target, fetchFunction = globalThis.fetch) => {
 }
 
 /**
- * The Effect floor: `FetchHttpClient`, `filterStatusOk`, `schemaBodyJson` with the endpoint's
+ * The Effect floor: `FetchHttpClient` without the platform's per-request `http.client` span
+ * (`withTracerDisabledWhen(() => true)`), `filterStatusOk`, `schemaBodyJson` with the endpoint's
  * `success` schema.
  * @param {Target} target
  * @returns {Contender}
@@ -102,7 +105,9 @@ export const floorContender = (target) => {
     run: (request, n) =>
       runtime.runPromise(
         Effect.gen(function* () {
-          const client = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
+          const client = HttpClient.filterStatusOk(
+            HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
+          )
           const url = `${target.baseUrl}${urls[request]}`
           /** @type {(response: HttpClientResponse.HttpClientResponse) => Effect.Effect<unknown, unknown>} */
           const decode = HttpClientResponse.schemaBodyJson(/** @type {any} */ (success[request]))

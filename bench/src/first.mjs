@@ -4,6 +4,8 @@
  * client and reads one operation. Prints one JSON line: ms from the process's start
  * (`performance.now()`) to the end of the imports, and to the first answer decoded.
  *
+ * The floor is the bare client without the platform's `http.client` span, as in `contenders.mjs`.
+ *
  * `node first.mjs <fetch|floor|ours|sdk> <baseUrl> <apiKey> <projectId> <operationId>`
  *
  * Bundled as an application would be (esbuild, one file per contender), `process.env.BENCH_FIRST`
@@ -32,7 +34,9 @@ if (name === "fetch") {
   imported = performance.now()
   await Effect.runPromise(
     Effect.gen(function* () {
-      const client = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
+      const client = HttpClient.filterStatusOk(
+        HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
+      )
       const response = yield* client.get(`${baseUrl}${path}`, { headers })
       return yield* HttpClientResponse.schemaBodyJson(Endpoint.getOperation.success)(response)
     }).pipe(Effect.provide(FetchHttpClient.layer))

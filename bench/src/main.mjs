@@ -8,7 +8,8 @@
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
  * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
- * `FetchHttpClient` + `HttpClientResponse.schemaBodyJson` with core's schemas), our client with
+ * `FetchHttpClient` without its per-request `http.client` span + `HttpClientResponse.schemaBodyJson`
+ * with core's schemas), our client with
  * its defaults, and `@neon/sdk` 6.1.2. See `contenders.mjs`, `servers.mjs`, `walk.mjs`,
  * `first.mjs`.
  */
@@ -18,7 +19,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Operations } from "@dbplatform/client"
-import { Endpoint, Operation, ProjectId } from "@dbplatform/core"
+import { Endpoint, isPending, Operation } from "@dbplatform/core"
 import { FakePlatform, Seed } from "@dbplatform/testing"
 import autocannon from "autocannon"
 import * as esbuild from "esbuild"
@@ -36,6 +37,11 @@ const firstRuns = quick ? 2 : 5
 const loadSeconds = quick ? 1 : 3
 const pendingCount = quick ? 200 : 1000
 const pollMs = 200
+/**
+ * From the set-up of the pending operations to the end of the newest one (ms): setting up, and
+ * reading which are pending before the wait, must take less (printed beside the rounds).
+ */
+const pendingLeadMs = 1000
 /** `BENCH_ONLY=requests,decode,stream,wait,first,emulator` runs only those sections. */
 const only = process.env.BENCH_ONLY?.split(",")
 const section = (/** @type {string} */ name) => only === undefined || only.includes(name)
@@ -300,14 +306,20 @@ try {
      * A `fetch` that counts requests into rounds, a round being the requests between two poll
      * sleeps: a request that starts when none is in flight and none has ended for 90% of the poll
      * interval or more starts a new round (the requests of a round follow each other at once).
+     * At each round's start it records the spread of the pending operations then (`spreadNow`).
      * @param {Array<number>} rounds the size of each round, appended to
+     * @param {Array<number>} spreads the spread at each round's start, appended to
+     * @param {() => number} spreadNow
      * @returns {typeof globalThis.fetch}
      */
-    const counting = (rounds) => {
+    const counting = (rounds, spreads, spreadNow) => {
       let inFlight = 0
       let lastEnd = Number.NEGATIVE_INFINITY
       return async (input, init) => {
-        if (rounds.length === 0 || (inFlight === 0 && performance.now() - lastEnd >= pollMs * 0.9)) rounds.push(0)
+        if (rounds.length === 0 || (inFlight === 0 && performance.now() - lastEnd >= pollMs * 0.9)) {
+          rounds.push(0)
+          spreads.push(spreadNow())
+        }
         rounds[rounds.length - 1] = (rounds.at(-1) ?? 0) + 1
         inFlight += 1
         try {
@@ -318,69 +330,144 @@ try {
         }
       }
     }
-    /** @type {Array<[string, number, ReadonlyArray<number>, number]>} */
-    const waits = []
-    let sdkListenerWarnings = 0
-    for (const name of /** @type {const} */ (["ours", "sdk"])) {
-      const { projectId } = await fetch(`${addresses.control}/control/pending?count=${pendingCount}`, {
-        method: "POST"
-      }).then((response) => response.json())
-      const target = { ...addresses, baseUrl: addresses.emulator, projectId }
-      /** @type {Array<number>} */
-      const rounds = []
-      const started = performance.now()
-      if (name === "ours") {
-        const runtime = ManagedRuntime.make(oursLayer(target, counting(rounds)))
-        await runtime.runPromise(
-          Effect.gen(function* () {
-            const operations = yield* Operations.Operations
-            const page = yield* operations.page(ProjectId.make(projectId), { limit: Math.min(1000, pendingCount) })
-            rounds.length = 0
-            const result = yield* operations.awaitAll(page.operations, {
-              schedule: Schedule.spaced(`${pollMs} millis`)
-            })
-            if (result.pending.length > 0 || result.failed.length > 0) throw new Error("not every operation finished")
-          })
-        )
-        await runtime.dispose()
-      } else {
-        const neon = sdkClient(target, counting(rounds))
-        const page = await fetch(`${addresses.emulator}/projects/${projectId}/operations?limit=1000`, {
-          headers: { authorization: `Bearer ${addresses.apiKey}` }
-        }).then((response) => response.json())
-        // Its warnings that too many listeners were added to one `AbortSignal` are counted, not printed.
-        const printers = process.listeners("warning")
-        process.removeAllListeners("warning")
-        process.on("warning", (warning) => {
-          if (warning.name === "MaxListenersExceededWarning") sdkListenerWarnings += 1
-          else for (const print of printers) print(warning)
-        })
-        await neon.operations.waitFor({ operations: page.operations }, { pollIntervalMs: pollMs, timeoutMs: 600_000 })
-        process.removeAllListeners("warning")
-        for (const print of printers) process.on("warning", print)
-      }
-      waits.push([name, rounds.reduce((sum, size) => sum + size, 0), rounds, performance.now() - started])
+    /**
+     * The spread of the pending operations at `now`: how many operations of the project lie from
+     * the newest pending one to the oldest, both counted (0 when none is pending).
+     * @param {ReadonlyArray<number>} ends when each operation ends (epoch ms), in list order
+     * @param {number} now epoch ms
+     */
+    const spreadAt = (ends, now) => {
+      let newest = -1
+      let oldest = -1
+      ends.forEach((end, i) => {
+        if (end <= now) return
+        if (newest < 0) newest = i
+        oldest = i
+      })
+      return newest < 0 ? 0 : oldest - newest + 1
     }
-    const bound = 1 + Math.ceil(pendingCount / 1000)
-    console.log(
-      `\n## waiting on ${pendingCount} pending operations of one project (emulator, poll every ${pollMs} ms): created a millisecond apart, the newest ending first after 300 ms, the oldest last ${fixed((300 + pendingCount * 3) / 1000, 1)} s after; spread ${pendingCount} (from the newest to the oldest pending one) until the oldest ends\n`
-    )
-    console.log(
-      table([
-        ["contender", "requests", "rounds", "largest round", `bound 1 + ⌈spread/1000⌉`, "time (s)"],
-        ...waits.map(([name, total, sizes, ms]) => [
-          `${labels[name === "ours" ? "ours" : "sdk"]}${name === "ours" ? " (Operations.awaitAll)" : " (operations.waitFor)"}`,
-          String(total),
-          String(sizes.length),
-          String(Math.max(...sizes)),
-          String(bound),
-          fixed(ms / 1000, 1)
+    const bound = (/** @type {number} */ spread) => 1 + Math.ceil(spread / 1000)
+    /**
+     * The raw pending operations of a project, read with `fetch` (not counted).
+     * @param {string} projectId
+     */
+    const pendingOf = async (projectId) => {
+      /** @type {Array<any>} */
+      const pending = []
+      /** @type {string | undefined} */
+      let cursor
+      for (;;) {
+        const page = await fetch(
+          `${addresses.emulator}/projects/${projectId}/operations?limit=1000${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`,
+          { headers: { authorization: `Bearer ${addresses.apiKey}` } }
+        ).then((response) => response.json())
+        pending.push(...page.operations.filter(isPending))
+        if (page.operations.length < 1000) return pending
+        cursor = page.pagination.cursor
+      }
+    }
+    const interleave = quick ? 8 : 4
+    const scenarios = [
+      {
+        every: 1,
+        title: `${pendingCount} pending operations of one project, one after another`
+      },
+      {
+        every: interleave,
+        title: `${pendingCount} pending operations of one project, every ${interleave}th of ${pendingCount * interleave}, the others ended`
+      }
+    ]
+    let sdkListenerWarnings = 0
+    for (const { every, title } of scenarios) {
+      /** @type {Array<{ name: "ours" | "sdk", rounds: ReadonlyArray<number>, spreads: ReadonlyArray<number>, ms: number, setUpMs: number }>} */
+      const waits = []
+      for (const name of /** @type {const} */ (["ours", "sdk"])) {
+        const setUp = performance.now()
+        /** @type {{ projectId: string, ends: ReadonlyArray<number | null> }} */
+        const started = await fetch(
+          `${addresses.control}/control/pending?count=${pendingCount}&every=${every}&lead=${pendingLeadMs}`,
+          {
+            method: "POST"
+          }
+        ).then((response) => response.json())
+        const { projectId } = started
+        const ends = started.ends.map((end) => end ?? Number.POSITIVE_INFINITY)
+        const target = { ...addresses, baseUrl: addresses.emulator, projectId }
+        /** @type {Array<number>} */
+        const rounds = []
+        /** @type {Array<number>} */
+        const spreads = []
+        const fetchCounting = counting(rounds, spreads, () => spreadAt(ends, Date.now()))
+        const pending = await pendingOf(projectId)
+        if (pending.length !== pendingCount) throw new Error(`${pending.length} pending, not ${pendingCount}`)
+        const start = performance.now()
+        const setUpMs = start - setUp
+        if (name === "ours") {
+          const runtime = ManagedRuntime.make(oursLayer(target, fetchCounting))
+          await runtime.runPromise(
+            Effect.gen(function* () {
+              const operations = yield* Operations.Operations
+              // As a program has them: decoded by core's schema.
+              const refs = pending.map((operation) => Schema.decodeUnknownSync(Operation)(operation))
+              const result = yield* operations.awaitAll(refs, { schedule: Schedule.spaced(`${pollMs} millis`) })
+              if (result.pending.length > 0 || result.failed.length > 0) throw new Error("not every operation finished")
+            })
+          )
+          await runtime.dispose()
+        } else {
+          const neon = sdkClient(target, fetchCounting)
+          // Its warnings that too many listeners were added to one `AbortSignal` are counted, not printed.
+          const printers = process.listeners("warning")
+          process.removeAllListeners("warning")
+          process.on("warning", (warning) => {
+            if (warning.name === "MaxListenersExceededWarning") sdkListenerWarnings += 1
+            else for (const print of printers) print(warning)
+          })
+          await neon.operations.waitFor({ operations: pending }, { pollIntervalMs: pollMs, timeoutMs: 600_000 })
+          process.removeAllListeners("warning")
+          for (const print of printers) process.on("warning", print)
+        }
+        waits.push({ name, rounds, spreads, ms: performance.now() - start, setUpMs })
+      }
+      console.log(
+        `\n## waiting: ${title} (emulator, poll every ${pollMs} ms; the newest pending one ends first, ${pendingLeadMs} ms after the set-up, the oldest last, ${fixed((pendingLeadMs + pendingCount * 3) / 1000, 1)} s after it)\n`
+      )
+      console.log(
+        "spread: the operations of the project from the newest pending one to the oldest, both counted, measured at each round's start from the fake's own state (when each operation ends); bound: 1 + ⌈spread/1000⌉ requests a round, what our client's awaitAll promises (the official SDK reads each operation on its own, so its rounds are runs of requests with no poll sleep between them)\n"
+      )
+      console.log(
+        table([
+          [
+            "contender",
+            "requests",
+            "rounds",
+            "largest round",
+            "max spread",
+            "bound 1 + ⌈max spread/1000⌉",
+            "rounds over their own bound",
+            "time (s)"
+          ],
+          ...waits.map(({ name, rounds, spreads, ms }) => [
+            `${labels[name]}${name === "ours" ? " (Operations.awaitAll)" : " (operations.waitFor)"}`,
+            String(rounds.reduce((sum, size) => sum + size, 0)),
+            String(rounds.length),
+            String(Math.max(...rounds)),
+            String(Math.max(...spreads)),
+            String(bound(Math.max(...spreads))),
+            String(rounds.filter((size, i) => size > bound(spreads[i] ?? 0)).length),
+            fixed(ms / 1000, 1)
+          ])
         ])
-      ])
-    )
-    console.log(`\nround sizes: ${waits.map(([name, , sizes]) => `${name} [${sizes.join(", ")}]`).join("; ")}`)
+      )
+      console.log("\nrounds (requests / spread at the round's start):")
+      for (const { name, rounds, spreads, setUpMs } of waits) {
+        console.log(
+          `- ${name}: ${rounds.map((size, i) => `${size}/${spreads[i]}`).join(", ")} (set-up and reading which are pending: ${fixed(setUpMs)} ms)`
+        )
+      }
+    }
     console.log(
-      `(@neon/sdk's waitFor adds an abort listener to one AbortSignal per request it sends: Node warned ${sdkListenerWarnings} times that it passed the signal's limit of listeners)`
+      `\n(@neon/sdk's waitFor adds an abort listener to one AbortSignal per request it sends: Node warned ${sdkListenerWarnings} times that it passed the signal's limit of listeners)`
     )
   }
 

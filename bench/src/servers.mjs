@@ -11,15 +11,20 @@
  *   realistic seed;
  * - the bare server: `node:http` answering one operation's body to every request, to compare
  *   the emulator's requests per second with;
- * - `POST /control/pending?count=N` on the canned server: starts N operations in a new project
- *   of the emulator, created a millisecond apart, the newest ending first (after 300 ms) and the
- *   oldest last (3 ms per operation later), and answers the project's id.
+ * - `POST /control/pending?count=N&every=K&lead=L` on the canned server: adds a project to the emulator
+ *   with N × K operations created a millisecond apart up to now, every K-th one (from the oldest)
+ *   pending (K = 1, the default: every one): the pending ones end newest first (after L ms, 300 by default) and
+ *   the oldest last (3 ms per pending operation later), the others have ended. Answers the
+ *   project's id and, for every operation of the project in the order its list answers (newest
+ *   first), when it ends (`ends`, epoch ms, from the fake's state: its snapshot), so that the
+ *   spread of the pending ones at any moment can be computed from the fake's own state.
  */
+import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Emulator } from "@dbplatform/emulator"
 import { FakePlatform, Seed } from "@dbplatform/testing"
-import * as Duration from "effect/Duration"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -88,22 +93,76 @@ const walk = (count, pageSize) => {
 const walks = new Map([10_000, 100_000].map((count) => [`walk-${count}`, walk(count, 1000).pages]))
 
 let pendingProjects = 0
-/** @param {number} count */
-const startPending = (count) =>
-  emulator.runPromise(
-    Effect.gen(function* () {
-      pendingProjects += 1
-      const project = yield* fake.scenario.addProject({ id: `pending-${pendingProjects}` })
-      // One call each, so that each runs from its creation: the newest ends first (after 300 ms),
-      // the oldest last (3 ms per operation later), so the oldest pending ones are left.
-      for (let i = 0; i < count; i++) {
-        yield* fake.scenario.startOperations(project.id, [
-          { action: "start_compute", runsFor: Duration.millis(300 + (count - i) * 3) }
-        ])
+const terminal = new Set(["finished", "skipped", "failed", "error", "cancelled"])
+/**
+ * Adds a project whose operations were created a millisecond apart up to now, as the fake's
+ * state holds them (its snapshot, the operations appended, restored): every `every`-th one (from
+ * the oldest) still pending, ending newest first (`lead` ms from now) and the oldest last (3 ms per
+ * pending operation later), the others ended.
+ * @param {number} count the pending operations
+ * @param {number} every one operation in `every` is pending
+ * @param {number} lead ms from now to the end of the newest pending one
+ */
+const startPending = (count, every, lead) =>
+  emulator
+    .runPromise(
+      Effect.gen(function* () {
+        pendingProjects += 1
+        const project = yield* fake.scenario.addProject({ id: `pending-${pendingProjects}` })
+        const snapshot = yield* fake.snapshot
+        const now = yield* Clock.currentTimeMillis
+        const total = count * every
+        const operations = Array.from({ length: total }, (_, i) => {
+          const created = now - total + i
+          const pending = i % every === 0
+          const end = pending ? now + lead + (count - i / every) * 3 : created + 1
+          return {
+            id: randomUUID(),
+            project_id: project.id,
+            branch_id: `br-bench-${pendingProjects}-${i}`,
+            endpoint_id: `ep-bench-${pendingProjects}-${i}`,
+            action: "start_compute",
+            created_at: created,
+            steps: /** @type {const} */ ([
+              { at: created, status: "scheduling" },
+              { at: created + 1, status: pending ? "running" : "finished" },
+              ...(pending ? [{ at: end, status: "finished" }] : [])
+            ]),
+            failures_count: 0
+          }
+        })
+        yield* fake.restore({ ...snapshot, operations: [...snapshot.operations, ...operations] })
+        // When each ends, read back from the fake's state.
+        /** @type {Map<string, number>} */
+        const ends = new Map()
+        for (const operation of (yield* fake.snapshot).operations) {
+          if (operation.project_id !== project.id) continue
+          const end = operation.steps.find((step) => terminal.has(step.status))
+          ends.set(operation.id, end === undefined ? Number.POSITIVE_INFINITY : end.at)
+        }
+        return { projectId: project.id, ends }
+      })
+    )
+    .then(async ({ projectId, ends }) => {
+      // The order of the project's list, as a client reads it.
+      /** @type {Array<number>} */
+      const ordered = []
+      /** @type {string | undefined} */
+      let cursor
+      for (;;) {
+        const page = JSON.parse(
+          await body(
+            `/projects/${projectId}/operations?limit=1000${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
+          )
+        )
+        for (const operation of page.operations) ordered.push(ends.get(operation.id) ?? Number.NaN)
+        if (page.operations.length < 1000) break
+        cursor = page.pagination.cursor
       }
-      return project.id
+      if (ordered.length !== ends.size || ordered.some(Number.isNaN))
+        throw new Error(`the list of ${projectId} differs`)
+      return { projectId, ends: ordered }
     })
-  )
 
 /**
  * @param {import("node:http").ServerResponse} response
@@ -118,8 +177,12 @@ const canned = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://canned")
   const path = url.pathname
   if (request.method === "POST" && path === "/control/pending") {
-    startPending(Number(url.searchParams.get("count") ?? 1000)).then(
-      (id) => answer(response, JSON.stringify({ projectId: id })),
+    startPending(
+      Number(url.searchParams.get("count") ?? 1000),
+      Number(url.searchParams.get("every") ?? 1),
+      Number(url.searchParams.get("lead") ?? 300)
+    ).then(
+      (started) => answer(response, JSON.stringify(started)),
       (error) => answer(response, JSON.stringify({ message: String(error) }), 500)
     )
     return

@@ -5,6 +5,8 @@
  * its own. Prints one JSON line: the time (ms), the operations seen, the peak RSS (MB), and the
  * heap used after a forced GC before and after the walk (MB), the client being built and kept.
  *
+ * The floor is the bare client without the platform's `http.client` span, as in `contenders.mjs`.
+ *
  * `node --expose-gc walk.mjs <fetch|floor|ours|sdk> <count> <baseUrl> <apiKey>`
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -53,7 +55,9 @@ if (name === "fetch") {
   walk = () =>
     runtime.runPromise(
       Effect.gen(function* () {
-        const client = HttpClient.filterStatusOk(yield* HttpClient.HttpClient)
+        const client = HttpClient.filterStatusOk(
+          HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
+        )
         let seen = 0
         /** @type {string | undefined} */
         let cursor
