@@ -374,8 +374,11 @@ export const journal = (
 
     return {
       record: (change) => {
+        // Encoded before it is counted: a change that cannot be encoded must not leave `sync`
+        // waiting for a line that never comes.
+        const line = `${encodeChange(change)}\n`
         recorded += 1
-        Queue.unsafeOffer(lines, `${encodeChange(change)}\n`)
+        Queue.unsafeOffer(lines, line)
       },
       sync,
       start: (current) =>

@@ -355,7 +355,8 @@ const summaryOf = (fake: Service) =>
 const invalidSeed = (error: { readonly problems: ReadonlyArray<string> }) =>
   badRequest(`invalid seed: ${error.problems.join("; ")}`)
 
-const pathParam = (name: string) => Effect.map(HttpRouter.params, (params) => decodeURIComponent(params[name] ?? ""))
+/** A path parameter, as the router decoded it (decoding it again would refuse a `%`). */
+const pathParam = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
 
 const encodeSnapshot = Schema.encode(SnapshotSchema)
 

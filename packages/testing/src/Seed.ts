@@ -13,18 +13,27 @@ import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
 import { SnapshotOperation, SnapshotProject } from "./Snapshot.js"
 
+/** The longest duration a seed takes: 100 years, in ms (a time it makes stays a valid date). */
+const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000
+
 /**
- * A duration in a seed file: a number of milliseconds (>= 0), or a string Effect's `Duration`
+ * A duration in a seed file (at most 100 years): a number of milliseconds (>= 0), or a string Effect's `Duration`
  * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"`.
  *
  * @since 0.1.0
  */
 export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string> = Schema.Union(
-  Schema.NonNegative,
+  Schema.NonNegative.pipe(
+    Schema.lessThanOrEqualTo(maxSeedMillis, { message: () => "a duration must be at most 100 years" })
+  ),
   Schema.String.pipe(
-    Schema.filter((text) => Option.isSome(Duration.decodeUnknown(text)), {
-      message: () => 'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days"'
-    })
+    Schema.filter(
+      (text) => Option.exists(Duration.decodeUnknown(text), (duration) => Duration.toMillis(duration) <= maxSeedMillis),
+      {
+        message: () =>
+          'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days", at most 100 years'
+      }
+    )
   )
 ).annotations({ identifier: "SeedDuration" }) as Schema.Schema<any, number | string>
 

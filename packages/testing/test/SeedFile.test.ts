@@ -32,6 +32,18 @@ describe("Seed.fromJson", () => {
     })
   )
 
+  it.effect("a duration over 100 years is refused (the fake would make times that are no dates)", () =>
+    Effect.gen(function* () {
+      for (const age of [1e17, "100000000 days"]) {
+        const error = yield* Effect.flip(Seed.fromJson(JSON.stringify({ projects: [{ id: "a-b-1", age }] })))
+        expect(error._tag).toBe("InvalidSeed")
+        expect(error.problems.join("\n")).toContain("projects.0.age")
+      }
+      const ok = yield* Seed.fromJson(JSON.stringify({ projects: [{ id: "a-b-1", age: "99 weeks" }] }))
+      expect(ok.projects).toHaveLength(1)
+    })
+  )
+
   it.effect("a refused bootstrapKey is named, never its value", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(Seed.fromJson(JSON.stringify({ bootstrapKey: " secret-test-key " })))
