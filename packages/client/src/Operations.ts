@@ -19,7 +19,8 @@ import {
   type OperationId,
   type OperationsPage,
   OperationStillPending,
-  type ProjectId
+  type ProjectId,
+  Timestamp
 } from "@dbplatform/core"
 import * as Arr from "effect/Array"
 import * as Chunk from "effect/Chunk"
@@ -31,6 +32,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
@@ -264,9 +266,13 @@ const burstLimiter = RateLimiter.make({ limit: 20, interval: "1 second", algorit
  * What a page asked for with `cursor` (a `created_at`, §10.5) must not hold: an operation
  * created after the cursor. A cursor that is not a timestamp is not checked.
  */
+const decodeCursor = Schema.decodeUnknownOption(Timestamp)
+
 const olderThan = (cursor: string | undefined, page: OperationsPage): string | undefined => {
-  const at = cursor === undefined ? undefined : Date.parse(cursor)
-  if (at === undefined || Number.isNaN(at)) return undefined
+  // Read with core's `Timestamp`, not `Date.parse`, which takes `"2"` for a date in 2001.
+  const decoded = cursor === undefined ? Option.none() : decodeCursor(cursor)
+  if (Option.isNone(decoded)) return undefined
+  const at = DateTime.toEpochMillis(decoded.value)
   // Times are read to the millisecond, and the server's to the microsecond: only an operation
   // of a later millisecond is surely not older.
   const newer = page.operations.find((operation) => DateTime.toEpochMillis(operation.created_at) > at)
