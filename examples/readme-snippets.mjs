@@ -2,8 +2,8 @@
 /**
  * Keeps the package READMEs honest: every ```ts block of packages/{core,client,testing}/README.md
  * is written to build/readme/ as a module of its own, typechecked with the workspace's settings
- * (against the built packages, as a user's code would be), and each block holding an
- * `it.effect` test is run with vitest. A block may use `program` without defining it.
+ * (against the built packages, as a user's code would be), and each block holding a test
+ * (`it.effect(...)` or `it(...)`) is run with vitest. A block may use `program` without defining it.
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -22,7 +22,7 @@ for (const pkg of ["core", "client", "testing"]) {
   const readme = fs.readFileSync(path.join(root, "packages", pkg, "README.md"), "utf8")
   for (const [, code] of readme.matchAll(/```ts\n([\s\S]*?)```/g)) {
     blocks++
-    const isTest = code.includes("it.effect(")
+    const isTest = /\bit(\.effect)?\(/.test(code)
     if (isTest) tests++
     const preamble =
       /\bprogram\.pipe\(/.test(code) && !/\bconst program\b/.test(code)
@@ -54,14 +54,34 @@ const step = (what, command, args) => {
   }
 }
 step("typecheck of the README blocks", bin("tsc"), ["-p", path.join(out, "tsconfig.json")])
-// The shared timeouts of vitest.shared.ts (a safety margin on a busy machine, not a wait).
+// Its own vitest config, so that no other (examples/vitest.config.ts, found from the working
+// directory) decides which files run; the shared timeouts of vitest.shared.ts (a safety margin
+// on a busy machine, not a wait).
+fs.writeFileSync(
+  path.join(out, "vitest.config.mjs"),
+  'export default { test: { include: ["*.test.ts"], testTimeout: 60000, hookTimeout: 60000 } }\n'
+)
+const results = path.join(out, "results.json")
 step("the README tests", bin("vitest"), [
   "run",
+  "--config",
+  path.join(out, "vitest.config.mjs"),
   "--root",
   out,
-  "--dir",
-  ".",
-  "--testTimeout=60000",
-  "--hookTimeout=60000"
+  "--reporter=json",
+  `--outputFile=${results}`
 ])
-console.log(`README blocks: ${blocks} typechecked, ${tests} tests run: ${tests} passed, 0 failed`)
+// What vitest ran, not what was asked: every test block must have run and passed.
+const report = JSON.parse(fs.readFileSync(results, "utf8"))
+const files = new Set(report.testResults.map((file) => path.basename(file.name)))
+const expected = fs.readdirSync(out).filter((name) => name.endsWith(".test.ts"))
+const missing = expected.filter((name) => !files.has(name))
+if (missing.length > 0 || report.numFailedTests > 0 || report.numPassedTests === 0) {
+  console.error(
+    `the README tests: ${missing.length} test blocks not run (${missing.join(", ")}), ${report.numFailedTests} failed`
+  )
+  process.exit(1)
+}
+console.log(
+  `README blocks: ${blocks} typechecked, ${tests} test blocks run (${report.numPassedTests} tests): ${report.numPassedTests} passed, ${report.numFailedTests} failed`
+)
