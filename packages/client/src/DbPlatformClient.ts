@@ -31,10 +31,10 @@ import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -332,37 +332,46 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
     const attempt = <A>(call: Call<A>, retry: Resent | undefined): Effect.Effect<A, AttemptError> =>
       Effect.flatMap(admitted(call.rules), (sendable) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const left = call.rules.deadlineAt - now
           // The wait for the rate limiter can use up the deadline: then the request is not sent,
           // and the call fails as the attempt before it did.
-          if (!sendable || left < Duration.toMillis(minimumRequestTime)) {
-            return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
-          }
-          const timeout = Duration.min(requestTimeout, Duration.millis(left))
-          const answer = send(
-            call.request,
-            timeout,
-            receive(call.sent, scrub, maxResponseBytes),
-            // An error body over its cap is left unread: the request is then aborted.
-            (received) => received.body !== undefined,
-            transportError(call.sent, scrub),
-            () => timeoutError(call.sent, timeout)
-          ).pipe(Effect.flatMap((received) => answerOf(call, received)))
-          if (retry === undefined) return answer
-          call.span.attribute("http.request.resend_count", retry.recurrence)
-          return Effect.zipRight(
-            Effect.logDebug(`retrying ${call.name} after ${Duration.format(retry.decision.delay)}`).pipe(
-              Effect.annotateLogs({
-                status: "status" in retry.decision.error ? retry.decision.error.status : "no response",
-                delayMillis: Duration.toMillis(retry.decision.delay),
-                attempt: retry.decision.attempts,
-                requestId: call.sent.requestId
-              })
-            ),
-            answer
-          )
+          if (!sendable) return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
+          return sendAt(call, retry, now)
         })
       )
+
+    /**
+     * The attempt of `call` at `now` (epoch ms), once admitted: sent unless less than
+     * `minimumRequestTime` of the deadline is left.
+     */
+    const sendAt = <A>(call: Call<A>, retry: Resent | undefined, now: number): Effect.Effect<A, AttemptError> => {
+      const left = call.rules.deadlineAt - now
+      if (left < Duration.toMillis(minimumRequestTime)) {
+        return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
+      }
+      const timeout = Duration.min(requestTimeout, Duration.millis(left))
+      const answer = send(
+        call.request,
+        timeout,
+        receive(call.sent, scrub, maxResponseBytes),
+        // An error body over its cap is left unread: the request is then aborted.
+        (received) => received.body !== undefined,
+        transportError(call.sent, scrub),
+        () => timeoutError(call.sent, timeout)
+      ).pipe(Effect.flatMap((received) => answerOf(call, received)))
+      if (retry === undefined) return answer
+      call.span.attribute("http.request.resend_count", retry.recurrence)
+      return Effect.zipRight(
+        Effect.logDebug(`retrying ${call.name} after ${Duration.format(retry.decision.delay)}`).pipe(
+          Effect.annotateLogs({
+            status: "status" in retry.decision.error ? retry.decision.error.status : "no response",
+            delayMillis: Duration.toMillis(retry.decision.delay),
+            attempt: retry.decision.attempts,
+            requestId: call.sent.requestId
+          })
+        ),
+        answer
+      )
+    }
 
     /** A 2xx response's answer, decoded and checked; another status's typed error. */
     const answerOf = <A>(call: Call<A>, received: Received): Effect.Effect<A, AttemptError> => {
@@ -409,49 +418,54 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
         (span) => {
           const requestId = globalThis.crypto.randomUUID()
           span.attribute("dbplatform.request_id", requestId)
-          return Effect.flatMap(
-            Effect.zip(Clock.currentTimeMillis, FiberRef.get(HttpClient.currentTracerPropagation)),
-            ([now, propagate]): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
-              const unsent = toRequest(endpoint, input, baseUrl, {
-                ...headers,
-                "x-request-id": requestId,
-                ...(propagate ? HttpTraceContext.toHeaders(span) : {})
-              })
-              if (Either.isLeft(unsent)) {
-                span.attribute("error.type", unsent.left._tag)
-                return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
-              }
-              const sent: Sent = { method: endpoint.method, route: endpoint.route, path: unsent.right.path, requestId }
-              const call: Call<Endpoint.Success<E>> = {
-                name: endpoint.name,
-                request: unsent.right.request,
-                sent,
-                rules: {
-                  method: endpoint.method,
-                  deadlineAt: now + Duration.toMillis(deadline),
-                  deadline,
-                  maxRetryAfter,
-                  minimumRequestTime
-                },
-                schema: endpoint.success,
-                check,
-                span
-              }
-              return attempt(call, undefined).pipe(
-                Effect.catchAll((error) => retried(call, error)),
-                Effect.mapError((error) => narrow<ExecuteError<E>>(endpoint, error)),
-                // The span shows how the call ended: the last status, or why there was none.
-                Effect.tapError((error: ExecuteError<Endpoint.Endpoint>) =>
-                  Effect.sync(() =>
-                    "status" in error
-                      ? span.attribute("http.response.status_code", error.status)
-                      : span.attribute("error.type", error._tag)
-                  )
-                ),
-                Effect.withParentSpan(span)
-              )
+          // Read in one step: the time the call starts, and whether to propagate its span.
+          return Effect.withFiberRuntime((fiber): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+            const now = Context.get(
+              fiber.getFiberRef(DefaultServices.currentServices),
+              Clock.Clock
+            ).unsafeCurrentTimeMillis()
+            const propagate = fiber.getFiberRef(HttpClient.currentTracerPropagation)
+            const unsent = toRequest(endpoint, input, baseUrl, {
+              ...headers,
+              "x-request-id": requestId,
+              ...(propagate ? HttpTraceContext.toHeaders(span) : {})
+            })
+            if (Either.isLeft(unsent)) {
+              span.attribute("error.type", unsent.left._tag)
+              return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
             }
-          )
+            const sent: Sent = { method: endpoint.method, route: endpoint.route, path: unsent.right.path, requestId }
+            const call: Call<Endpoint.Success<E>> = {
+              name: endpoint.name,
+              request: unsent.right.request,
+              sent,
+              rules: {
+                method: endpoint.method,
+                deadlineAt: now + Duration.toMillis(deadline),
+                deadline,
+                maxRetryAfter,
+                minimumRequestTime
+              },
+              schema: endpoint.success,
+              check,
+              span
+            }
+            // Without a rate limiter the first attempt is sent at once, at the call's start.
+            // One handler on the way out of a call that succeeds at once: the retries and what a
+            // failed call shows are entered only on failure.
+            return (limiter === undefined ? sendAt(call, undefined, now) : attempt(call, undefined)).pipe(
+              Effect.catchAll((first) =>
+                Effect.catchAll(retried(call, first), (last) => {
+                  const error = narrow<ExecuteError<E>>(endpoint, last)
+                  // The span shows how the call ended: the last status, or why there was none.
+                  if ("status" in error) span.attribute("http.response.status_code", error.status)
+                  else span.attribute("error.type", (error as ExecuteError<Endpoint.Endpoint>)._tag)
+                  return Effect.fail(error)
+                })
+              ),
+              Effect.withParentSpan(span)
+            )
+          })
         }
       )
 

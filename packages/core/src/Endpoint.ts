@@ -164,8 +164,26 @@ export const make = <
  * @since 0.2.0
  * @category utils
  */
-export const path = (route: string, params: Readonly<Record<string, string>>): string =>
-  route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""))
+export const path = (route: string, params: Readonly<Record<string, string>>): string => {
+  const parts = routeParts(route)
+  let out = parts[0] ?? ""
+  for (let i = 1; i < parts.length; i += 2) out += encodeURIComponent(params[parts[i] ?? ""] ?? "") + parts[i + 1]
+  return out
+}
+
+/** Routes split at their parameters, once each: literal text, then name and text in turn. */
+const splitRoutes = new Map<string, ReadonlyArray<string>>()
+
+/** `route` split at its `{param}`s: `["/projects/", "project_id", "/operations"]`. */
+const routeParts = (route: string): ReadonlyArray<string> => {
+  let parts = splitRoutes.get(route)
+  if (parts === undefined) {
+    parts = route.split(/\{(\w+)\}/)
+    // Routes are the endpoint table's templates: a handful. Anything else is not kept.
+    if (splitRoutes.size < 64) splitRoutes.set(route, parts)
+  }
+  return parts
+}
 
 /**
  * A request to an endpoint as it goes on the wire: the path (relative to the base URL, its

@@ -2,13 +2,14 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
 import * as Scope from "effect/Scope"
 
 /** The `Clock` of the runtime: real time, whose timers can be plain `setTimeout`s. */
@@ -22,15 +23,16 @@ const maxTimerMillis = 2 ** 31 - 1
  * runs first. On the live clock it is a `setTimeout`; on another (`TestClock`) a daemon fiber
  * sleeping on it, interrupted without waiting for it.
  */
-const timer = (timeout: Duration.Duration, abort: () => void): Effect.Effect<Effect.Effect<void>> =>
+const timer = (timeout: Duration.Duration, abort: () => void): Effect.Effect<() => void> =>
   Effect.clockWith((clock) => {
     const millis = Duration.toMillis(timeout)
     if (clock === liveClock) {
       const handle = millis > maxTimerMillis ? undefined : setTimeout(abort, millis)
-      return Effect.succeed(Effect.sync(() => clearTimeout(handle)))
+      return Effect.succeed(() => clearTimeout(handle))
     }
-    return Effect.map(Effect.forkDaemon(Effect.zipRight(Effect.sleep(timeout), Effect.sync(abort))), (fiber) =>
-      Fiber.interruptFork(fiber)
+    return Effect.map(
+      Effect.forkDaemon(Effect.zipRight(Effect.sleep(timeout), Effect.sync(abort))),
+      (fiber) => () => fiber.unsafeInterruptAsFork(FiberId.none)
     )
   })
 
@@ -78,17 +80,23 @@ export const sender = (
       // The timer and what cancels it are set up without a gap an interruption could fall in.
       return Effect.uninterruptibleMask((restore) =>
         Effect.flatMap(timer(timeout, abort), (cancel) =>
-          restore(
-            scoped.execute(request).pipe(
-              Effect.mapError(onError),
-              Effect.flatMap(read),
-              Effect.mapError((error): E | T => (timedOut ? onTimeout() : error)),
-              Effect.provideService(Scope.Scope, scope)
-            )
-          ).pipe(
-            Effect.onExit((exit) =>
-              Exit.isSuccess(exit) && ended(exit.value) ? cancel : Effect.zipRight(cancel, Scope.close(scope, exit))
-            )
+          Effect.matchCauseEffect(
+            restore(
+              Effect.flatMap(Effect.mapError(scoped.execute(request), onError), read).pipe(
+                Effect.provideService(Scope.Scope, scope)
+              )
+            ),
+            {
+              onSuccess: (a) => {
+                cancel()
+                return ended(a) ? Effect.succeed(a) : Effect.as(Scope.close(scope, Exit.void), a)
+              },
+              onFailure: (cause) => {
+                cancel()
+                const failed: Cause.Cause<E | T> = timedOut ? Cause.map(cause, onTimeout) : cause
+                return Effect.zipRight(Scope.close(scope, Exit.failCause(cause)), Effect.failCause(failed))
+              }
+            }
           )
         )
       )
