@@ -326,15 +326,17 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   /**
    * The project's operations from `newest` to `oldest` (both included), newest first: pages of
    * 1000 from just above `newest` (a cursor is a `created_at`, §10.5), following the server's
-   * cursors, to the page that reaches `oldest`. Each page waits for `limiter`. A page holding an
-   * operation created after the cursor it was asked with is a `MalformedResponse`: a server
-   * that ignores the cursor cannot keep the walk from reaching `oldest`.
+   * cursors, to the page that reaches `oldest`, and at most `maxPages` pages. Each page waits
+   * for `limiter`. A page holding an operation created after the cursor it was asked with is a
+   * `MalformedResponse`: a server that ignores the cursor cannot keep the walk from reaching
+   * `oldest`, and one whose cursors step back too little to reach it stops at `maxPages`.
    */
   const walk = (
     projectId: ProjectId,
     limiter: RateLimiter.RateLimiter,
     newest: DateTime.Utc,
-    oldest: DateTime.Utc
+    oldest: DateTime.Utc,
+    maxPages: number
   ): Stream.Stream<Operation, ReadError> =>
     paginate(
       maxPageSize,
@@ -346,7 +348,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         last: (page) => {
           const end = page.items.at(-1)
           return end !== undefined && DateTime.lessThanOrEqualTo(end.created_at, oldest)
-        }
+        },
+        maxPages
       }
     )
 
@@ -354,8 +357,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
    * The states of one project's pending operations, for one round. With two or more of known
    * `created_at`, one {@link walk} from the newest to the oldest answers for them all: a round
    * costs at most 1 + ⌈spread / 1000⌉ requests (spread: the project's operations from the
-   * newest pending one to the oldest). Any other (no `created_at` yet, or not on the pages) is
-   * read on its own. Each request waits for its route's limiter.
+   * newest pending one to the oldest). The walk takes at most as many pages as there are
+   * operations to read, since reading each on its own costs no more. Any other (no `created_at`
+   * yet, or not on the pages) is read on its own. Each request waits for its route's limiter.
    */
   const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>, limiters: Limiters) => {
     const wanted = new Set(targets.map((target) => target.id))
@@ -367,7 +371,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
             projectId,
             limiters.list,
             others.reduce((newest, at) => DateTime.max(newest, at), first),
-            others.reduce((oldest, at) => DateTime.min(oldest, at), first)
+            others.reduce((oldest, at) => DateTime.min(oldest, at), first),
+            targets.length
           ).pipe(
             Stream.filter((operation) => wanted.has(operation.id)),
             Stream.runCollect
