@@ -5,7 +5,9 @@
  * 1. `pnpm pack` into `.pack/` (workspace: ranges replaced by versions, only `files` kept);
  * 2. publint, strict (warnings fail too), on the tarball;
  * 3. @arethetypeswrong/cli on the tarball: every entry point under node10, node16 from CommonJS,
- *    node16 from ESM and bundler resolution.
+ *    node16 from ESM and bundler resolution;
+ * 4. the licence: `license` is `MIT` in the packed `package.json`, and the tarball holds a
+ *    `LICENSE` with the MIT text, the same as the repository's root `LICENSE`.
  *
  * The smoke test (scripts/smoke.mjs) installs the tarball from `.pack/`.
  */
@@ -66,4 +68,20 @@ console.log(
   }`
 )
 
-if (publintErrors > 0 || problems.length > 0 || attwFailed) process.exit(1)
+// The licence, as published: the field and the text, both.
+const licenseText = (() => {
+  try {
+    return run("tar", ["-xzOf", tarballPath, "package/LICENSE"], { capture: true })
+  } catch {
+    return undefined
+  }
+})()
+const rootLicense = fs.readFileSync(path.join(root, "LICENSE"), "utf8")
+const licenseProblems = [
+  ...(packed.license === "MIT" ? [] : [`package.json's license is ${JSON.stringify(packed.license)}, not "MIT"`]),
+  ...(licenseText === undefined ? ["the tarball has no LICENSE"] : []),
+  ...(licenseText !== undefined && licenseText !== rootLicense ? ["its LICENSE differs from the repository's"] : [])
+]
+console.log(`licence: ${licenseProblems.length === 0 ? "MIT, LICENSE included" : licenseProblems.join("; ")}`)
+
+if (publintErrors > 0 || problems.length > 0 || attwFailed || licenseProblems.length > 0) process.exit(1)
