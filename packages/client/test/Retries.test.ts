@@ -210,6 +210,21 @@ describe("timeouts and interruption", () => {
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))
   })
 
+  // The one test on the live clock: there the timeout is a `setTimeout`, not a fiber on the
+  // `TestClock`. It waits for that timer (20 ms), and asserts nothing about how long it took.
+  it.live("on the live clock, a request with no answer is aborted by a timer when requestTimeout passes", () => {
+    const script = scripted([hang])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(calls.POST.run)
+      expect(error).toMatchObject({
+        _tag: "TransportError",
+        description: "no complete response within 20ms; the request was aborted"
+      })
+      expect(script.signals[0]?.aborted).toBe(true)
+      expect(script.requests).toHaveLength(1)
+    }).pipe(Effect.provide(layerFor(script, { requestTimeout: "20 millis" })))
+  })
+
   it.effect("a GET that timed out is sent again; the last attempt's timeout is cut to the deadline", () => {
     const script = scripted([hang])
     return Effect.gen(function* () {
