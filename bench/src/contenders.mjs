@@ -90,10 +90,11 @@ export const fetchContender = (target, fetchFunction = globalThis.fetch) => {
  * (`withTracerDisabledWhen(() => true)`), `filterStatusOk`, `schemaBodyJson` with the endpoint's
  * `success` schema.
  * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
  * @returns {Contender}
  */
-export const floorContender = (target) => {
-  const runtime = ManagedRuntime.make(FetchHttpClient.layer)
+export const floorContender = (target, fetchFunction) => {
+  const runtime = ManagedRuntime.make(fetchLayer(fetchFunction))
   const headers = { authorization: `Bearer ${target.apiKey}`, accept: "application/json" }
   const urls = paths(target)
   const success = {
@@ -127,19 +128,25 @@ export const floorContender = (target) => {
  */
 export const oursLayer = (target, fetchFunction) =>
   DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
-    Layer.provide(
-      fetchFunction === undefined
-        ? FetchHttpClient.layer
-        : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
-    )
+    Layer.provide(fetchLayer(fetchFunction))
   )
 
 /**
+ * `FetchHttpClient.layer`, sending with `fetchFunction` when given.
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ */
+const fetchLayer = (fetchFunction) =>
+  fetchFunction === undefined
+    ? FetchHttpClient.layer
+    : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
+
+/**
  * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
  * @returns {Contender}
  */
-export const oursContender = (target) => {
-  const runtime = ManagedRuntime.make(oursLayer(target))
+export const oursContender = (target, fetchFunction) => {
+  const runtime = ManagedRuntime.make(oursLayer(target, fetchFunction))
   const projectId = ProjectId.make(target.projectId)
   const operationId = OperationId.make(target.operationId)
   return {
@@ -178,10 +185,11 @@ export const sdkClient = (target, fetchFunction) =>
  * The official SDK: `operations.get`, `projects.list().page()`, and its raw
  * `listProjectOperations` for a page with `limit` (its `operations.list` sends no `limit`).
  * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
  * @returns {Contender}
  */
-export const sdkContender = (target) => {
-  const neon = sdkClient(target)
+export const sdkContender = (target, fetchFunction) => {
+  const neon = sdkClient(target, fetchFunction)
   const { projectId, operationId } = target
   return {
     run: async (request, n) => {
@@ -205,13 +213,14 @@ export const sdkContender = (target) => {
 /**
  * @param {Name} name
  * @param {Target} target
+ * @param {typeof globalThis.fetch} [fetchFunction] the `fetch` every contender sends with (the global one by default)
  * @returns {Contender}
  */
-export const contender = (name, target) =>
+export const contender = (name, target, fetchFunction) =>
   name === "fetch"
-    ? fetchContender(target)
+    ? fetchContender(target, fetchFunction)
     : name === "floor"
-      ? floorContender(target)
+      ? floorContender(target, fetchFunction)
       : name === "ours"
-        ? oursContender(target)
-        : sdkContender(target)
+        ? oursContender(target, fetchFunction)
+        : sdkContender(target, fetchFunction)

@@ -3,7 +3,7 @@
  * The benchmark: `npx -y pnpm@10.34.9 bench` at the repo root (builds what it needs, then runs
  * this with `node --expose-gc`). `--quick` (or `BENCH_QUICK=1`) shrinks every count for a smoke
  * run; `BENCH_N` sets the requests per contender per round on the canned server (1000 by
- * default; half of it on the emulator), `BENCH_ROUNDS` the rounds (5), `BENCH_ONLY` the sections
+ * default; half of it on the emulator), `BENCH_ROUNDS` the rounds (7), `BENCH_ONLY` the sections
  * (`requests,decode,stream,wait,first,emulator`; all by default).
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
@@ -27,10 +27,10 @@ import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { contender, labels, names, oursLayer, sdkClient } from "./contenders.mjs"
+import { contender, labels, names, oursLayer, paths, sdkClient } from "./contenders.mjs"
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
-const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 5))
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
 const perRound = Number(process.env.BENCH_N ?? (quick ? 100 : 1000))
 const walkRounds = quick ? 1 : 3
 const firstRuns = quick ? 2 : 5
@@ -120,16 +120,42 @@ try {
     ]
     /** @type {Array<[string, string, Record<string, number>]>} */
     const perRequest = []
-    for (const [server, baseUrl, n] of /** @type {const} */ ([
-      ["canned", addresses.canned, perRound],
-      ["emulator", addresses.emulator, Math.max(1, Math.floor(perRound / 2))]
+    // In memory: every contender's `fetch` answers at once, from memory, with the canned bodies
+    // (a new `Response` per request): no socket, no other process, so that only the client's own
+    // cost shows, and the machine's load weighs less on it.
+    const memoryBaseUrl = "http://memory.invalid/api/v2"
+    const memoryTarget = { ...addresses, baseUrl: addresses.canned }
+    /** @type {Map<string, string>} */
+    const bodies = new Map()
+    for (const path of Object.values(paths(memoryTarget))) {
+      const response = await fetch(`${addresses.canned}${path}`, {
+        headers: { authorization: `Bearer ${addresses.apiKey}` }
+      })
+      bodies.set(new URL(`${memoryBaseUrl}${path}`).href, await response.text())
+    }
+    /** @type {typeof globalThis.fetch} */
+    const memoryFetch = async (input) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url
+      const body = bodies.get(new URL(url).href)
+      return body === undefined
+        ? new Response(null, { status: 404 })
+        : new Response(body, {
+            status: 200,
+            headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
+          })
+    }
+    for (const [server, baseUrl, n, fetchFunction] of /** @type {const} */ ([
+      ["canned", addresses.canned, perRound, undefined],
+      ["emulator", addresses.emulator, Math.max(1, Math.floor(perRound / 2)), undefined],
+      ["memory", memoryBaseUrl, perRound * 2, memoryFetch]
     ])) {
       const target = { ...addresses, baseUrl }
-      const clients = Object.fromEntries(names.map((name) => [name, contender(name, target)]))
+      const clients = Object.fromEntries(names.map((name) => [name, contender(name, target, fetchFunction)]))
       for (const [request, label] of requests) {
         /** @type {Record<string, Array<number>>} */
         const times = Object.fromEntries(names.map((name) => [name, []]))
-        for (const name of names) await clients[name]?.run(request, Math.max(20, n / 5))
+        // Warm-up, not timed: a round's worth of requests per contender, so that each runs compiled code.
+        for (const name of names) await clients[name]?.run(request, n)
         for (let round = 0; round < rounds; round++) {
           for (const name of rotate(names, round)) {
             const started = performance.now()
