@@ -18,7 +18,7 @@ const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000
 
 /**
  * A duration in a seed file (at most 100 years): a number of milliseconds (>= 0), or a string Effect's `Duration`
- * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"`.
+ * reads, such as `"3 seconds"`, `"30 days"`, `"1500 millis"` (not negative: `"-5 minutes"` is refused).
  *
  * @since 0.1.0
  */
@@ -28,10 +28,13 @@ export const SeedDuration: Schema.Schema<Duration.DurationInput, number | string
   ),
   Schema.String.pipe(
     Schema.filter(
-      (text) => Option.exists(Duration.decodeUnknown(text), (duration) => Duration.toMillis(duration) <= maxSeedMillis),
+      // `Duration` reads "-5 minutes" as 0: a negative amount is refused here instead.
+      (text) =>
+        !text.trimStart().startsWith("-") &&
+        Option.exists(Duration.decodeUnknown(text), (duration) => Duration.toMillis(duration) <= maxSeedMillis),
       {
         message: () =>
-          'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days", at most 100 years'
+          'a duration is a number of milliseconds or a string such as "3 seconds" or "30 days", not negative and at most 100 years'
       }
     )
   )

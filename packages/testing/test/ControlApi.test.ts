@@ -118,6 +118,7 @@ describe("ControlApi", () => {
         ["POST", "/faults", { fault: { _tag: "Drop" }, path: "/projects/:project_id" }],
         ["POST", "/faults", { fault: { _tag: "Drop" }, times: 0 }],
         ["POST", "/clock/advance", { by: -5 }],
+        ["POST", "/clock/advance", { by: "-5 minutes" }],
         ["POST", "/clock/advance", "{not json"],
         ["POST", "/api_keys", { name: "ci", extra: true }],
         ["POST", "/seed", { projects: [{ id: "Not A Valid Id" }] }],

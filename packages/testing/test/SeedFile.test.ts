@@ -32,11 +32,16 @@ describe("Seed.fromJson", () => {
     })
   )
 
-  it.effect("a duration over 100 years is refused (the fake would make times that are no dates)", () =>
+  it.effect("a duration over 100 years, or negative, is refused (the fake would make times that are no dates)", () =>
     Effect.gen(function* () {
       for (const age of [1e17, "100000000 days"]) {
         const error = yield* Effect.flip(Seed.fromJson(JSON.stringify({ projects: [{ id: "a-b-1", age }] })))
         expect(error._tag).toBe("InvalidSeed")
+        expect(error.problems.join("\n")).toContain("projects.0.age")
+      }
+      // Effect's `Duration` reads a negative amount as 0: it is refused, not taken as "now".
+      for (const age of ["-5 minutes", " -1 seconds"]) {
+        const error = yield* Effect.flip(Seed.fromJson(JSON.stringify({ projects: [{ id: "a-b-1", age }] })))
         expect(error.problems.join("\n")).toContain("projects.0.age")
       }
       const ok = yield* Seed.fromJson(JSON.stringify({ projects: [{ id: "a-b-1", age: "99 weeks" }] }))
