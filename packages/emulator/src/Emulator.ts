@@ -19,6 +19,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Endpoint } from "@dbplatform/core"
 import { ControlApi, ControlledClock, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -132,6 +133,7 @@ const fakeLayer = (options: Options) =>
             { ...(options.seed ?? Seed.realistic()), ...(bootstrapKey === undefined ? {} : { bootstrapKey }) },
             fakeOptions
           )
+      if (options.controlToken !== undefined) yield* checkControlToken(options.controlToken, fake.bootstrapKey)
       if (journal !== undefined) yield* journal.start(fake.snapshot)
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
         Context.add(Restored, {
@@ -146,6 +148,37 @@ const fakeLayer = (options: Options) =>
       )
     })
   )
+
+/**
+ * A control token given in {@link Options} that cannot be one: empty, holding whitespace (it
+ * could not be sent as `Authorization: Bearer <token>`), or the bootstrap key (the control API
+ * and the platform's routes must not take the same credential). The reason never holds the
+ * token (since 0.2.0).
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class InvalidControlToken extends Data.TaggedError("InvalidControlToken")<{ readonly reason: string }> {
+  override get message(): string {
+    return `the control token (DBPLATFORM_EMULATOR_TOKEN) ${this.reason}`
+  }
+}
+
+/** Refuses a control token that is empty, holds whitespace, or is the bootstrap key. */
+const checkControlToken = (
+  token: Redacted.Redacted<string>,
+  bootstrapKey: Redacted.Redacted<string>
+): Effect.Effect<void, InvalidControlToken> => {
+  const value = Redacted.value(token)
+  if (value === "" || /\s/.test(value)) {
+    return Effect.fail(new InvalidControlToken({ reason: "is empty or holds whitespace" }))
+  }
+  return value === Redacted.value(bootstrapKey)
+    ? Effect.fail(
+        new InvalidControlToken({ reason: "is the bootstrap API key: give the control API a token of its own" })
+      )
+    : Effect.void
+}
 
 class Restored extends Context.Tag("@dbplatform/emulator/Restored")<
   Restored,
@@ -193,7 +226,7 @@ export const layer = (
   options: Options = {}
 ): Layer.Layer<
   Emulator | FakePlatform.FakePlatform,
-  Seed.InvalidSeed | StateFile.StateFileError | HttpServerError.ServeError,
+  Seed.InvalidSeed | StateFile.StateFileError | HttpServerError.ServeError | InvalidControlToken,
   FileSystem.FileSystem
 > => {
   const emulator = Layer.effect(
