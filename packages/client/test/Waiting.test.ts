@@ -204,40 +204,43 @@ describe("awaitAll", () => {
     }).pipe(withServer(script))
   })
 
-  it.effect("a walk whose cursors step back a microsecond a page stops after one page per operation, then reads singly", () => {
-    const rows = Array.from({ length: 2500 }, (_, n) => row(projectA, n))
-    const [newer, older] = [rows[2400]!, rows[10]!]
-    const at = Date.parse(newer.created_at)
-    // Full pages of operations all created in the newer one's millisecond, each with a cursor a
-    // microsecond older than the last: never repeated, never older than a millisecond before.
-    let pages = 0
-    const script = scripted((request) => {
-      const url = new URL(request.url)
-      if (url.pathname.endsWith("/operations")) {
-        pages++
-        const page = Array.from({ length: 1000 }, (_, n) => ({
-          ...row(projectA, 10_000 + n, "finished"),
-          created_at: newer.created_at
-        }))
-        const micros = String(999 - pages).padStart(3, "0")
-        const cursor = `${new Date(at).toISOString().slice(0, -1)}${micros}Z`
-        return json(200, { operations: page.map(wire), pagination: { cursor } })
-      }
-      const found = rows.find((r) => url.pathname.endsWith(r.id))
-      return found === undefined ? raw(404, null) : json(200, { operation: wire(found) })
-    })
-    return Effect.gen(function* () {
-      const operations = yield* Operations.Operations
-      const pending = [newer, older].map((r) => ({ ...ref(r), created_at: DateTime.unsafeMake(r.created_at) }))
-      const fiber = yield* Effect.fork(operations.awaitAll(pending))
-      yield* TestClock.adjust("1 second")
-      expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "get", "get"])
-      newer.status = "finished"
-      older.status = "finished"
-      yield* TestClock.adjust("5 seconds")
-      expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(2)
-    }).pipe(withServer(script))
-  })
+  it.effect(
+    "a walk whose cursors step back a microsecond a page stops after one page per operation, then reads singly",
+    () => {
+      const rows = Array.from({ length: 2500 }, (_, n) => row(projectA, n))
+      const [newer, older] = [rows[2400]!, rows[10]!]
+      const at = Date.parse(newer.created_at)
+      // Full pages of operations all created in the newer one's millisecond, each with a cursor a
+      // microsecond older than the last: never repeated, never older than a millisecond before.
+      let pages = 0
+      const script = scripted((request) => {
+        const url = new URL(request.url)
+        if (url.pathname.endsWith("/operations")) {
+          pages++
+          const page = Array.from({ length: 1000 }, (_, n) => ({
+            ...row(projectA, 10_000 + n, "finished"),
+            created_at: newer.created_at
+          }))
+          const micros = String(999 - pages).padStart(3, "0")
+          const cursor = `${new Date(at).toISOString().slice(0, -1)}${micros}Z`
+          return json(200, { operations: page.map(wire), pagination: { cursor } })
+        }
+        const found = rows.find((r) => url.pathname.endsWith(r.id))
+        return found === undefined ? raw(404, null) : json(200, { operation: wire(found) })
+      })
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const pending = [newer, older].map((r) => ({ ...ref(r), created_at: DateTime.unsafeMake(r.created_at) }))
+        const fiber = yield* Effect.fork(operations.awaitAll(pending))
+        yield* TestClock.adjust("1 second")
+        expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "get", "get"])
+        newer.status = "finished"
+        older.status = "finished"
+        yield* TestClock.adjust("5 seconds")
+        expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(2)
+      }).pipe(withServer(script))
+    }
+  )
 
   it.effect("waiting on many projects sends no more than 40 requests to a route in any second", () => {
     // 120 projects with one pending operation each: 120 single reads a round

@@ -56,25 +56,27 @@ export const paginate = <P, A, E, R>(
    */
   const nextCursor = (page: Page<A>, pages: number) =>
     page.items.length < limit || pages >= maxPages || options.last?.(page) === true ? undefined : page.cursor
-  return Stream.paginateChunkEffect<Walk, A, E, R>({ cursor: options.cursor, seen: HashSet.empty(), pages: 0 }, (walk) =>
-    Effect.map(
-      fetch(limit, walk.cursor, (answer) => {
-        const next = nextCursor(toPage(answer), walk.pages + 1)
-        return next !== undefined && HashSet.has(walk.seen, next)
-          ? `the server sent the cursor ${excerpt(next)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
-          : undefined
-      }),
-      (answer) => {
-        const page = toPage(answer)
-        return [
-          Chunk.fromIterable(page.items),
-          Option.map(Option.fromNullable(nextCursor(page, walk.pages + 1)), (cursor) => ({
-            cursor,
-            seen: HashSet.add(walk.seen, cursor),
-            pages: walk.pages + 1
-          }))
-        ] as const
-      }
-    )
+  return Stream.paginateChunkEffect<Walk, A, E, R>(
+    { cursor: options.cursor, seen: HashSet.empty(), pages: 0 },
+    (walk) =>
+      Effect.map(
+        fetch(limit, walk.cursor, (answer) => {
+          const next = nextCursor(toPage(answer), walk.pages + 1)
+          return next !== undefined && HashSet.has(walk.seen, next)
+            ? `the server sent the cursor ${excerpt(next)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
+            : undefined
+        }),
+        (answer) => {
+          const page = toPage(answer)
+          return [
+            Chunk.fromIterable(page.items),
+            Option.map(Option.fromNullable(nextCursor(page, walk.pages + 1)), (cursor) => ({
+              cursor,
+              seen: HashSet.add(walk.seen, cursor),
+              pages: walk.pages + 1
+            }))
+          ] as const
+        }
+      )
   )
 }
