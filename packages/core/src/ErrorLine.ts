@@ -14,7 +14,8 @@
  * - An error of `@effect/cli` (`ValidationError`: bad flags, recognised by its type id, as core
  *   does not depend on `@effect/cli`) is `invalid arguments (see above)`: `@effect/cli` has
  *   already printed what is wrong, with the help text.
- * - Any other error is its `_tag` (if it has one) and its `message`, or its text.
+ * - Any other error is its `_tag` (if it has one) and its `message` (or, without one, its
+ *   `cause`'s message), or its text.
  *
  * With `verbose` (what a program's `--verbose` turns on), the line goes on with what the message
  * leaves out: the path sent and the server's error code of an error response, and each link of
@@ -155,7 +156,11 @@ const text = (error: unknown): string => {
   if (Predicate.isObject(error)) {
     const tag = Predicate.hasProperty(error, "_tag") ? String(error._tag) : undefined
     const message = Predicate.hasProperty(error, "message") ? String(error.message) : undefined
-    if (message === undefined || message === "") return tag ?? String(error)
+    if (message === undefined || message === "") {
+      // No message of its own (`ServeError`): its cause's says why.
+      const because = Predicate.hasProperty(error, "cause") ? stringProperty(error.cause, "message") : undefined
+      return because === undefined ? (tag ?? String(error)) : `${tag ?? "Error"}: ${because}`
+    }
     return tag === undefined || message.startsWith(tag) ? message : `${tag}: ${message}`
   }
   return String(error)

@@ -49,6 +49,12 @@ describe("ErrorLine", () => {
       "ServeError: listen EADDRINUSE"
     )
     expect(ErrorLine.fromError({ _tag: "X", message: "X: already tagged" })).toBe("X: already tagged")
+    const listen = Object.assign(new Error("listen EADDRINUSE: address already in use 127.0.0.1:4010"), {
+      code: "EADDRINUSE"
+    })
+    expect(ErrorLine.fromError({ _tag: "ServeError", cause: listen })).toBe(
+      "ServeError: listen EADDRINUSE: address already in use 127.0.0.1:4010"
+    )
     expect(ErrorLine.fromError("plain\ttext")).toBe("plain text")
     expect(ErrorLine.fromError(42)).toBe("42")
     expect(ErrorLine.fromError(new Error("bidi \u202e and nul \u0000"))).toBe("bidi \\u202e and nul \\u0000")
@@ -97,7 +103,8 @@ describe("ErrorLine", () => {
       requestId: "r-1",
       cause: fetchFailed
     })
-    const plain = "TransportError: GET /projects: no response: fetch failed: connect ECONNREFUSED 127.0.0.1:1 (request id r-1)"
+    const plain =
+      "TransportError: GET /projects: no response: fetch failed: connect ECONNREFUSED 127.0.0.1:1 (request id r-1)"
     expect(ErrorLine.fromError(transport)).toBe(plain)
     expect(ErrorLine.fromError(transport, { verbose: true })).toBe(
       `${plain}; path sent: /projects; caused by TypeError: fetch failed; caused by Error [ECONNREFUSED]: connect ECONNREFUSED 127.0.0.1:1`
