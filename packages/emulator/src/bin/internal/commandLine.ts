@@ -4,6 +4,7 @@
  * `@effect/cli`'s filler lines, no escape codes where they would show as garbage (output that is
  * not a terminal, or `NO_COLOR` set), one failure line from core's `ErrorLine`, and a Ctrl-C
  * that ends the command with exit code 0 and nothing on stderr but the command's own lines.
+ * `apps/demo/src/internal/commandLine.ts` is a copy (a demo test checks it): change both.
  */
 import { stripVTControlCharacters } from "node:util"
 import { CliConfig, Command } from "@effect/cli"
