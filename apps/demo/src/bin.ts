@@ -3,54 +3,66 @@
  * `dbplatform-demo`: with no arguments, serves the fake platform on a loopback port and tours
  * the SDK against it over real HTTP. With `--base-url` (and `DBPLATFORM_API_KEY`), runs the
  * read-only part of the tour against that server.
+ *
+ * Exit codes: 0 when the tour completed, or was stopped by Ctrl-C; 1 when it failed, with one
+ * line on stderr (core's `ErrorLine`; `--verbose` adds the cause chain).
  */
 import { createServer } from "node:http"
-import { Command, Options, ValidationError } from "@effect/cli"
+import { Command, HelpDoc, Options, Span } from "@effect/cli"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { DbPlatform } from "@dbplatform/client"
-import { Endpoint, ErrorLine, ProjectId } from "@dbplatform/core"
+import { Endpoint, ProjectId } from "@dbplatform/core"
 import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
-import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import { escapeCodes, reportFailure, runMain } from "./internal/commandLine.js"
+import { retryLog } from "./internal/retryLog.js"
 import { tour } from "./Tour.js"
 
 const baseUrl = Options.text("base-url").pipe(
+  Options.withPseudoName("URL"),
   Options.withDescription(
-    "Tour this server (read-only) instead of the built-in fake; the key comes from DBPLATFORM_API_KEY"
+    "Tour this server (read-only: nothing is created or revoked) instead of the built-in fake; the API key comes from DBPLATFORM_API_KEY. Example: --base-url https://console.example.com/api/v2"
   ),
   Options.optional
 )
 const project = Options.text("project").pipe(
+  Options.withPseudoName("PROJECT_ID"),
   Options.withSchema(ProjectId),
-  Options.withDescription("The project whose operations are toured; the first listed by default"),
+  Options.withDescription(
+    "The project whose operations are toured; the first listed by default. Example: --project bold-dawn-433334"
+  ),
   Options.optional
 )
-
-/** The real client over `fetch`, for one base URL and key. */
-const client = (url: string) => (apiKey: Redacted.Redacted<string>) =>
-  DbPlatform.layer({ baseUrl: url, apiKey }).pipe(Layer.provide(FetchHttpClient.layer))
-
-/** The client's retries, which it logs at Debug, printed as a line of the tour. */
-const retries = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ annotations, logLevel, message }) => {
-    if (logLevel._tag !== "Debug") return
-    const status = Option.getOrElse(HashMap.get(annotations, "status"), () => "no response")
-    const text = Array.isArray(message) ? message.join(" ") : String(message)
-    process.stdout.write(`  (${String(status)} from the server: ${text})\n`)
-  })
+const verbose = Options.boolean("verbose").pipe(
+  Options.withDescription(
+    "On failure, also print what the one-line reason leaves out (the path sent, the error code, the cause chain). Example: --verbose"
+  )
 )
+
+/** The real client over `fetch`, for one base URL and key, counting in `sent` every request it sends (retries included). */
+const client = (url: string, sent: Ref.Ref<number>) => (apiKey: Redacted.Redacted<string>) =>
+  DbPlatform.layer({ baseUrl: url, apiKey }).pipe(
+    Layer.provide(
+      Layer.effect(
+        HttpClient.HttpClient,
+        Effect.map(
+          HttpClient.HttpClient,
+          HttpClient.tapRequest(() => Ref.update(sent, (n) => n + 1))
+        )
+      )
+    ),
+    Layer.provide(FetchHttpClient.layer)
+  )
 
 /** The fake, seeded with a realistic account, served on 127.0.0.1 on a free port. */
 const FakeServer = FakePlatform.layerServer.pipe(
@@ -58,20 +70,30 @@ const FakeServer = FakePlatform.layerServer.pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
 )
 
+/** One line per poll round: rewritten in place on a terminal, kept when piped. */
+const progress = () => (escapeCodes(process.stdout) ? "live" : "lines")
+
 const againstFake = (projectId: Option.Option<ProjectId>) =>
   Effect.gen(function* () {
     const fake = yield* FakePlatform.FakePlatform
     const url = yield* FakePlatform.serverBaseUrl
+    const sent = yield* Ref.make(0)
     yield* Console.log(`Serving the fake platform at ${url}`)
-    // the platform is rate limited: the fake answers the first project listing with a 429
+    // the platform is rate limited: to show the client retrying, the fake answers the first
+    // project listing with a 429
     yield* fake.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
       method: "GET",
       path: Endpoint.listProjects.route
     })
-    const clientFor = client(url)
-    yield* tour({ clientFor, projectId: Option.getOrUndefined(projectId) }).pipe(
+    const clientFor = client(url, sent)
+    yield* tour({
+      clientFor,
+      projectId: Option.getOrUndefined(projectId),
+      requests: Ref.get(sent),
+      progress: progress()
+    }).pipe(
       Effect.provide(clientFor(fake.bootstrapKey)),
-      Effect.provide(retries),
+      Effect.provide(retryLog(1)),
       Logger.withMinimumLogLevel(LogLevel.Debug)
     )
   }).pipe(Effect.provide(FakeServer))
@@ -79,29 +101,49 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
 const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
   Effect.gen(function* () {
     const apiKey = yield* Config.redacted("DBPLATFORM_API_KEY")
+    const sent = yield* Ref.make(0)
     yield* Console.log(`Touring ${url} (read-only)`)
-    yield* tour({ projectId: Option.getOrUndefined(projectId) }).pipe(
-      Effect.provide(client(url)(apiKey)),
-      Effect.provide(retries),
+    yield* tour({ projectId: Option.getOrUndefined(projectId), requests: Ref.get(sent), progress: progress() }).pipe(
+      Effect.provide(client(url, sent)(apiKey)),
+      Effect.provide(retryLog(0)),
       Logger.withMinimumLogLevel(LogLevel.Debug)
     )
   })
 
-const command = Command.make("dbplatform-demo", { baseUrl, project }, ({ baseUrl, project }) =>
-  Option.match(baseUrl, { onNone: () => againstFake(project), onSome: (url) => againstServer(url, project) })
+const command = Command.make("dbplatform-demo", { baseUrl, project, verbose }, ({ baseUrl, project, verbose }) =>
+  Option.match(baseUrl, { onNone: () => againstFake(project), onSome: (url) => againstServer(url, project) }).pipe(
+    Effect.onInterrupt(() => Console.error("dbplatform-demo: stopped")),
+    Effect.catchAllCause(reportFailure("dbplatform-demo", { verbose }))
+  )
+).pipe(
+  Command.withDescription(
+    HelpDoc.blocks([
+      HelpDoc.p(
+        "A tour of the SDK over real HTTP: creates an API key, lists keys and projects (retrying a 429), walks a project's operations page by page, waits for the pending ones (one line per poll round), and sees the revoked key refused. With no flags, against a fake platform it serves on 127.0.0.1; with --base-url, read-only against that server."
+      ),
+      HelpDoc.p(Span.code("$ dbplatform-demo")),
+      HelpDoc.p(Span.code("$ DBPLATFORM_API_KEY=... dbplatform-demo --base-url https://console.example.com/api/v2")),
+      HelpDoc.p(
+        "Output that is not a terminal (a pipe, a file) or NO_COLOR set: no escape codes, and the wait's progress as one plain line per poll round."
+      )
+    ])
+  )
 )
 
-Command.run(command, { name: "dbplatform-demo", version: "0.1.0" })(process.argv).pipe(
-  Effect.catchAllCause((cause) =>
-    Effect.sync(() => {
-      // @effect/cli has printed what is wrong with the flags, with the help text.
-      const reason = Cause.failureOption(cause).pipe(Option.exists(ValidationError.isValidationError))
-        ? "invalid arguments (see above)"
-        : ErrorLine.fromCause(cause)
-      process.stderr.write(`dbplatform-demo failed: ${reason}\n`)
-      process.exitCode = 1
-    })
-  ),
-  Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
-)
+runMain(command, {
+  name: "dbplatform-demo",
+  packageName: "@dbplatform/demo",
+  moduleUrl: import.meta.url,
+  footer: HelpDoc.blocks([
+    HelpDoc.h1("EXIT CODES"),
+    HelpDoc.descriptionList([
+      [Span.text("0"), HelpDoc.p("The tour completed, or was stopped by Ctrl-C.")],
+      [
+        Span.text("1"),
+        HelpDoc.p(
+          "The tour failed (a call failed, DBPLATFORM_API_KEY missing with --base-url) or a flag is wrong: one line on stderr says why."
+        )
+      ]
+    ])
+  ])
+})

@@ -29,7 +29,8 @@ const runTour = (clientFor: boolean) =>
         Layer.provide(Layer.succeed(FakePlatform.FakePlatform, fake))
       )
     }
-    const fiber = yield* Effect.fork(tour(clientFor ? { clientFor: forKey } : {}))
+    const requests = Effect.map(fake.requests, (log) => log.length)
+    const fiber = yield* Effect.fork(tour(clientFor ? { clientFor: forKey, requests } : { requests }))
     for (let tick = 0; tick < 4; tick++) yield* TestClock.adjust("5 seconds")
     yield* Fiber.join(fiber)
     return { lines, fake, keysUsed }
@@ -45,6 +46,19 @@ describe("the demo tour", () => {
       // create_timeline + 120 past + 3 pending operations in the first project, in pages of 50.
       expect(output).toMatch(/Operations of [a-z0-9-]+: 124 in 3 pages of up to 50/)
       expect(output).toContain("Waiting for 3 pending operations")
+      // One line per poll round, from the wait's own schedule: elapsed time (TestClock), how many
+      // still pending, and the requests the wait sent (one list request a round answers for all).
+      const rounds = lines.filter((line) => / round \d+: /.test(line))
+      expect(rounds).toEqual([
+        "  + 0 s  round 1: 3 of 3 still pending, 1 request so far",
+        "  + 5 s  round 2: 3 of 3 still pending, 2 requests so far",
+        "  +10 s  round 3: 2 of 3 still pending, 3 requests so far",
+        "  +15 s  round 4: 0 of 3 still pending, 4 requests so far"
+      ])
+      // A round's line comes after the status changes that round read.
+      expect(lines.indexOf(rounds[2]!)).toBeGreaterThan(
+        lines.findIndex((line) => /^ {2}\+10 s {2}\w+ .* finished$/.test(line))
+      )
       expect(output).toMatch(/All 3 ended: \w+ finished, \w+ finished, \w+ finished/)
       expect(output).toContain("The new key works: it lists 4 projects")
       expect(output).toMatch(/The next request with it is refused: Unauthorized: GET \/projects: 401 Unauthorized/)
@@ -60,6 +74,18 @@ describe("the demo tour", () => {
         ["bootstrap", false],
         ["demo-tour", true]
       ])
+    })
+  )
+
+  it.effect("statuses beyond the contract's four are named, with the section that explains them", () =>
+    Effect.gen(function* () {
+      const { lines } = yield* runTour(false)
+      // The realistic seed's first project has cancelled, skipped and error operations.
+      expect(lines).toContain(
+        "  (skipped, cancelled and error: statuses the deployed platform answers beyond the contract's four (docs/contract.md, section 10.5): skipped ended well; cancelled and error ended badly.)"
+      )
+      // The wait's end names none: its operations all finished.
+      expect(lines.filter((line) => line.includes("beyond the contract"))).toHaveLength(1)
     })
   )
 

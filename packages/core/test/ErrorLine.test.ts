@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Config, ConfigProvider, Data, Effect, FiberId } from "effect"
-import { ErrorLine, InvalidApiKey, NotFound, TransportError } from "../src/index.js"
+import { ErrorLine, InvalidApiKey, NotFound, TransportError, Unauthorized } from "../src/index.js"
 
 /** The ConfigError `config` fails with when read from `env`. */
 const configError = <A>(config: Config.Config<A>, env: Record<string, string>) =>
@@ -49,6 +49,12 @@ describe("ErrorLine", () => {
       "ServeError: listen EADDRINUSE"
     )
     expect(ErrorLine.fromError({ _tag: "X", message: "X: already tagged" })).toBe("X: already tagged")
+    const listen = Object.assign(new Error("listen EADDRINUSE: address already in use 127.0.0.1:4010"), {
+      code: "EADDRINUSE"
+    })
+    expect(ErrorLine.fromError({ _tag: "ServeError", cause: listen })).toBe(
+      "ServeError: listen EADDRINUSE: address already in use 127.0.0.1:4010"
+    )
     expect(ErrorLine.fromError("plain\ttext")).toBe("plain text")
     expect(ErrorLine.fromError(42)).toBe("42")
     expect(ErrorLine.fromError(new Error("bidi \u202e and nul \u0000"))).toBe("bidi \\u202e and nul \\u0000")
@@ -65,5 +71,66 @@ describe("ErrorLine", () => {
     expect(ErrorLine.fromCause(both)).toBe("failed")
     expect(ErrorLine.fromCause(Cause.die(new Error("defect")))).toBe("defect")
     expect(ErrorLine.fromCause(Cause.interrupt(FiberId.none))).toBe("interrupted")
+  })
+
+  it("an error response: method, route, status, the server's message and request id; path and code on verbose", () => {
+    const error = new Unauthorized({
+      method: "GET",
+      route: "/projects/{project_id}",
+      path: "/projects/bold-dawn-433334",
+      status: 401,
+      code: "UNAUTHORIZED",
+      description: "API key is not valid",
+      requestId: "3f2c9a"
+    })
+    expect(ErrorLine.fromError(error)).toBe(
+      "Unauthorized: GET /projects/{project_id}: 401 Unauthorized: API key is not valid (request id 3f2c9a)"
+    )
+    expect(ErrorLine.fromError(error, { verbose: true })).toBe(
+      "Unauthorized: GET /projects/{project_id}: 401 Unauthorized: API key is not valid (request id 3f2c9a)" +
+        "; path sent: /projects/bold-dawn-433334; error code: UNAUTHORIZED"
+    )
+  })
+
+  it("verbose: each link of the cause chain with its name and code, at most causeDepth", () => {
+    const network = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })
+    const fetchFailed = new TypeError("fetch failed", { cause: network })
+    const transport = new TransportError({
+      method: "GET",
+      route: "/projects",
+      path: "/projects",
+      description: "fetch failed: connect ECONNREFUSED 127.0.0.1:1",
+      requestId: "r-1",
+      cause: fetchFailed
+    })
+    const plain =
+      "TransportError: GET /projects: no response: fetch failed: connect ECONNREFUSED 127.0.0.1:1 (request id r-1)"
+    expect(ErrorLine.fromError(transport)).toBe(plain)
+    expect(ErrorLine.fromError(transport, { verbose: true })).toBe(
+      `${plain}; path sent: /projects; caused by TypeError: fetch failed; caused by Error [ECONNREFUSED]: connect ECONNREFUSED 127.0.0.1:1`
+    )
+    let deep: Error = new Error("level 9")
+    for (let level = 8; level >= 0; level--) deep = new Error(`level ${level}`, { cause: deep })
+    const line = ErrorLine.fromError(deep, { verbose: true })
+    expect(line.match(/caused by/g)).toHaveLength(ErrorLine.causeDepth)
+    expect(line).toContain("caused by Error: level 5")
+    expect(line).not.toContain("level 6")
+  })
+
+  it("an error of @effect/cli (by its type id): invalid arguments, which it has printed already", () => {
+    const validation = { _tag: "InvalidValue", [Symbol.for("@effect/cli/ValidationError")]: Symbol.for("x") }
+    expect(ErrorLine.isValidationError(validation)).toBe(true)
+    expect(ErrorLine.isValidationError(new Error("x"))).toBe(false)
+    expect(ErrorLine.fromCause(Cause.fail(validation))).toBe("invalid arguments (see above)")
+  })
+
+  it("failure: the line a program prints before it exits 1", () => {
+    const error = new NotFound({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/7", status: 404 })
+    expect(ErrorLine.failure("my-tool", Cause.fail(error))).toBe(
+      "my-tool failed: NotFound: DELETE /api_keys/{key_id}: 404 Not Found\n"
+    )
+    expect(ErrorLine.failure("my-tool", Cause.fail(error), { verbose: true })).toBe(
+      "my-tool failed: NotFound: DELETE /api_keys/{key_id}: 404 Not Found; path sent: /api_keys/7\n"
+    )
   })
 })

@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 
 const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
+const loadBin = fileURLToPath(new URL("../dist/esm/bin/load.js", import.meta.url))
+const packageVersion: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-emulator-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -63,16 +65,23 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): P
   })
 }
 
-/** Runs the emulator with `args` until it exits by itself (it should fail to start). */
-const failing = async (args: ReadonlyArray<string>) => {
-  const child = spawn(process.execPath, [bin, ...args])
+/** Runs `command` (the emulator by default) with `args`, stdout and stderr piped, until it exits by itself. */
+const failing = async (args: ReadonlyArray<string>, command = bin) => {
+  const child = spawn(process.execPath, [command, ...args])
+  let stdout = ""
   let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+  })
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk
   })
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
-  return { code, stderr }
+  return { code, stdout, stderr }
 }
+
+/** What `@effect/cli` prints for a flag when given no description of its own. */
+const filler = ["A user-defined piece of text.", "A true or false value."]
 
 const get = async (running: Running, path: string, key = running.apiKey) => {
   const response = await fetch(`${running.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } })
@@ -201,7 +210,87 @@ describe("dbplatform-emulator", () => {
     const port = new URL(running.baseUrl).port
     const taken = await failing(["--port", port])
     expect(taken.code).toBe(1)
-    expect(taken.stderr).toContain("ServeError")
+    expect(taken.stderr).toBe(
+      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
+    )
+    // --verbose adds the cause chain, with the error's code.
+    const verbose = await failing(["--port", port, "--verbose"])
+    expect(verbose.stderr).toBe(
+      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}` +
+        `; caused by Error [EADDRINUSE]: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
+    )
     expect(await stop(running, "SIGTERM")).toBe(0)
+  })
+
+  it("a failure is one line from core's ErrorLine: <command> failed: <reason>", async () => {
+    const both = await failing(["--control", "--no-control"])
+    expect(both.code).toBe(1)
+    expect(both.stderr).toBe("dbplatform-emulator failed: --control and --no-control exclude each other\n")
+  })
+
+  it("--help, piped: every flag described with an example, exit codes, no filler text and no escape codes", async () => {
+    const help = await failing(["--help"])
+    expect(help.code).toBe(0)
+    for (const flag of [
+      "--port",
+      "--host",
+      "--seed",
+      "--state",
+      "--rate-limit",
+      "--control",
+      "--no-control",
+      "--verbose"
+    ]) {
+      const section = help.stdout.split(`\n${flag} `.trimEnd())[1]?.split("\n\n--")[0] ?? ""
+      expect(section, flag).toMatch(/Example: --/)
+    }
+    expect(help.stdout).toContain("EXIT CODES")
+    expect(help.stdout).toMatch(/^0\n\n {2}Stopped by Ctrl-C/m)
+    for (const text of filler) expect(help.stdout).not.toContain(text)
+    expect(help.stdout).not.toContain("\u001b")
+    expect(help.stderr).toBe("")
+  })
+
+  it("--version is the package's version", async () => {
+    const version = await failing(["--version"])
+    expect(version.code).toBe(0)
+    expect(version.stdout.trim()).toBe(packageVersion)
+  })
+
+  it("Ctrl-C (a SIGINT, and the copy pnpm forwards right after it) stops it cleanly: exit 0, nothing but 'stopped' on stderr", async () => {
+    const running = await start([])
+    running.child.kill("SIGINT")
+    // The second one once the first is being handled (two sent at once would merge into one).
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (running.stderr().includes("stopped")) {
+          clearInterval(check)
+          resolve()
+        }
+      }, 1)
+    })
+    running.child.kill("SIGINT")
+    expect(await running.exited).toBe(0)
+    expect(running.stderr()).toBe("dbplatform-emulator: stopped\n")
+  })
+})
+
+describe("load", () => {
+  it("--help, piped: each flag with an example, exit codes, no filler text and no escape codes; --version the package's", async () => {
+    const help = await failing(["--help"], loadBin)
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/--clients N\n\n(?:.*\n)*? {2}.*Example: --clients 50/)
+    expect(help.stdout).toMatch(/--seconds N\n\n(?:.*\n)*? {2}.*Example: --seconds 30/)
+    expect(help.stdout).toContain("EXIT CODES")
+    for (const text of filler) expect(help.stdout).not.toContain(text)
+    expect(help.stdout).not.toContain("\u001b")
+    const version = await failing(["--version"], loadBin)
+    expect(version.stdout.trim()).toBe(packageVersion)
+  })
+
+  it("a bad flag: exits 1 after @effect/cli's own message", async () => {
+    const bad = await failing(["--clients", "0"], loadBin)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr.trimEnd().split("\n").at(-1)).toBe("load failed: invalid arguments (see above)")
   })
 })

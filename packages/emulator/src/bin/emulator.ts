@@ -24,62 +24,76 @@
  * The control API (`/_emulator/...`, its own token printed as `DBPLATFORM_EMULATOR_TOKEN`, or
  * fixed by that environment variable) is on when `--host` is a loopback address; `--control`
  * turns it on elsewhere, `--no-control` off.
- * Exits 1 with a one-line reason when it cannot start (bad flags, seed or state file, port taken).
+ * `--verbose` adds to a failure line what its message leaves out (the cause chain).
+ *
+ * Exit codes: 0 after Ctrl-C, SIGINT or SIGTERM (a clean stop, the state file saved; a second
+ * signal within a second, such as the copy `pnpm` forwards, is the same stop); 1 when it cannot
+ * start (bad flags, seed or state file, port taken) or a change cannot be saved, with a one-line
+ * reason on stderr (core's `ErrorLine`); 130 when a signal comes again later, during shutdown.
  */
-import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Command, HelpDoc, Options, Span } from "@effect/cli"
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { ErrorLine } from "@dbplatform/core"
 import { type FakePlatform, Seed } from "@dbplatform/testing"
-import * as Cause from "effect/Cause"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Emulator from "../Emulator.js"
 import { isLoopback } from "../internal/host.js"
 import { describeRateLimit, RateLimitFlag } from "../internal/rateLimitFlag.js"
+import { reportFailure, runMain } from "./internal/commandLine.js"
 
 const port = Options.integer("port").pipe(
-  Options.withDescription("TCP port to listen on; 0 (the default) picks any free port"),
+  Options.withPseudoName("PORT"),
+  Options.withDescription("TCP port to listen on; 0 (the default) picks any free port. Example: --port 4010"),
   Options.withDefault(0)
 )
 const host = Options.text("host").pipe(
-  Options.withDescription("Address to listen on; loopback only by default"),
+  Options.withPseudoName("ADDRESS"),
+  Options.withDescription(
+    "Address to listen on: 127.0.0.1 by default; any address but a loopback one (127.0.0.0/8, ::1, localhost) prints a warning, as other machines can then reach the emulator. Example: --host ::1"
+  ),
   Options.withDefault("127.0.0.1")
 )
 const seed = Options.file("seed", { exists: "yes" }).pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription(
-    "A seed file (JSON: bootstrapKey?, projects[], operations[]); the built-in realistic account otherwise"
+    "A seed file (JSON: bootstrapKey?, projects[], operations[]); the built-in realistic account otherwise. Example: --seed ./seed.json"
   ),
   Options.optional
 )
 const state = Options.file("state").pipe(
+  Options.withPseudoName("FILE"),
   Options.withDescription(
-    "Keep keys (hashes only), projects and operations in this file across restarts and crashes: each change is on disk (fsync) before it is answered"
+    "Keep keys (hashes only), projects and operations in this file across restarts and crashes: each change is on disk (fsync) before it is answered. Example: --state ./emulator-state.json"
   ),
   Options.optional
 )
 const rateLimit = Options.text("rate-limit").pipe(
+  Options.withPseudoName("LIMITS"),
   Options.withSchema(RateLimitFlag),
   Options.withDescription(
-    "Rate limit modelled on the platform's: platform (700/1m per account + 40/1s per route), or account=LIMIT/INTERVAL,route=LIMIT/INTERVAL (either or both, e.g. account=700/1m,route=40/1s; units ms, s, m, h): past it, 429 with Retry-After"
+    "Rate limit modelled on the platform's: platform (700/1m per account + 40/1s per route), or account=LIMIT/INTERVAL,route=LIMIT/INTERVAL (either or both; units ms, s, m, h): past it, 429 with Retry-After. Example: --rate-limit account=700/1m,route=40/1s"
   ),
   Options.optional
 )
 
 const control = Options.boolean("control").pipe(
   Options.withDescription(
-    "Serve the control API (/_emulator: reset, seed, faults, clock, request log) even on a non-loopback --host"
+    "Serve the control API (/_emulator: reset, seed, faults, clock, request log) even on a non-loopback --host. Example: --host 0.0.0.0 --control"
   )
 )
 const noControl = Options.boolean("no-control").pipe(
-  Options.withDescription("Do not serve the control API, even on loopback (where it is on by default)")
+  Options.withDescription(
+    "Do not serve the control API, even on loopback (where it is on by default). Example: --no-control"
+  )
 )
-
+const verbose = Options.boolean("verbose").pipe(
+  Options.withDescription(
+    "On failure, also print what the one-line reason leaves out (the path sent, the error code, the cause chain). Example: --verbose"
+  )
+)
 /** The seed from `--seed FILE`, or the built-in realistic account. */
 const seedFrom = (path: Option.Option<string>) =>
   Option.match(path, {
@@ -97,13 +111,11 @@ const seedFrom = (path: Option.Option<string>) =>
 
 const command = Command.make(
   "dbplatform-emulator",
-  { port, host, seed, state, rateLimit, control, noControl },
-  ({ port, host, seed, state, rateLimit, control, noControl }) =>
+  { port, host, seed, state, rateLimit, control, noControl, verbose },
+  ({ port, host, seed, state, rateLimit, control, noControl, verbose }) =>
     Effect.gen(function* () {
       if (control && noControl) {
-        return yield* Effect.fail(
-          ValidationError.invalidValue(HelpDoc.p("--control and --no-control exclude each other"))
-        )
+        return yield* Effect.fail(new Error("--control and --no-control exclude each other"))
       }
       const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
       const givenToken = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_TOKEN"))
@@ -154,22 +166,34 @@ const command = Command.make(
         // Runs until stopped, or until a change cannot be saved (then exits 1).
         return yield* emulator.failed
       }).pipe(Effect.scoped, Effect.provide(Emulator.layer(options)))
-    })
-).pipe(Command.withDescription("Serve the fake control API v2 on a loopback port until stopped"))
-
-Command.run(command, { name: "dbplatform-emulator", version: "0.1.0" })(process.argv).pipe(
-  Effect.catchAllCause((cause) =>
-    Cause.isInterruptedOnly(cause)
-      ? Effect.void
-      : Effect.sync(() => {
-          // @effect/cli has printed what is wrong with the flags, with the help text.
-          const reason = Cause.failureOption(cause).pipe(Option.exists(ValidationError.isValidationError))
-            ? "invalid arguments (see above)"
-            : ErrorLine.fromCause(cause)
-          process.stderr.write(`dbplatform-emulator failed: ${reason}\n`)
-          process.exitCode = 1
-        })
-  ),
-  Effect.provide(Layer.mergeAll(NodeContext.layer)),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+    }).pipe(Effect.catchAllCause(reportFailure("dbplatform-emulator", { verbose })))
+).pipe(
+  Command.withDescription(
+    HelpDoc.blocks([
+      HelpDoc.p(
+        "Serves the fake control API v2 on a loopback port until stopped (Ctrl-C), and prints its base URL and a bootstrap API key (set DBPLATFORM_EMULATOR_KEY to fix the key; it is then not printed), and the control API's URL and token (DBPLATFORM_EMULATOR_TOKEN fixes it)."
+      ),
+      HelpDoc.p(Span.code("$ dbplatform-emulator --port 4010 --state ./emulator-state.json")),
+      HelpDoc.p(Span.code("$ DBPLATFORM_EMULATOR_KEY=dev-key dbplatform-emulator --rate-limit platform"))
+    ])
+  )
 )
+
+runMain(command, {
+  name: "dbplatform-emulator",
+  packageName: "@dbplatform/emulator",
+  moduleUrl: import.meta.url,
+  footer: HelpDoc.blocks([
+    HelpDoc.h1("EXIT CODES"),
+    HelpDoc.descriptionList([
+      [Span.text("0"), HelpDoc.p("Stopped by Ctrl-C, SIGINT or SIGTERM: a clean shutdown, the state file saved.")],
+      [
+        Span.text("1"),
+        HelpDoc.p(
+          "Could not start (bad flags, seed or state file, port taken), or a change could not be saved: one line on stderr says why."
+        )
+      ],
+      [Span.text("130"), HelpDoc.p("A second signal more than a second after the first, during shutdown.")]
+    ])
+  ])
+})

@@ -1,0 +1,27 @@
+/**
+ * The client's retries, which it logs at Debug (with a `status` annotation), printed as lines
+ * of the tour: `  (429 from the server: retrying Projects.list after 1s)`.
+ */
+import * as HashMap from "effect/HashMap"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+
+/**
+ * A Layer replacing the default logger: each Debug message is a line on stdout, other levels
+ * are dropped. The first `staged` 429s are the ones the demo injected itself, and say so.
+ */
+export const retryLog = (staged: number) => {
+  let left = staged
+  return Logger.replace(
+    Logger.defaultLogger,
+    Logger.make(({ annotations, logLevel, message }) => {
+      if (logLevel._tag !== "Debug") return
+      const status = String(Option.getOrElse(HashMap.get(annotations, "status"), () => "no response"))
+      const text = Array.isArray(message) ? message.join(" ") : String(message)
+      const isStaged = status === "429" && left > 0
+      if (isStaged) left -= 1
+      const why = isStaged ? " (staged: the demo injected this 429 to show retrying)" : ""
+      process.stdout.write(`  (${status} from the server${why}: ${text})\n`)
+    })
+  )
+}
