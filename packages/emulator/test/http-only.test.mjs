@@ -28,6 +28,12 @@ writeFileSync(
   })
 )
 
+/** Every emulator started and not yet exited: whatever happens to a test, none is left running. */
+const running = new Set()
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL")
+})
+
 /**
  * Starts the emulator with `args`; resolves once it has printed its base URL and API key (and
  * the control URL and token, or the line saying the control API is off), with what it printed.
@@ -35,26 +41,31 @@ writeFileSync(
 const start = (args, env = {}) => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
   const child = spawn(process.execPath, [bin, "--port", "0", ...args], { env: { ...process.env, ...env } })
+  running.add(child)
   let stdout = ""
   let stderr = ""
-  child.stdout.setEncoding("utf8").on("data", (chunk) => {
-    stdout += chunk
-  })
   child.stderr.setEncoding("utf8").on("data", (chunk) => {
     stderr += chunk
   })
-  const exited = new Promise((resolve) => child.on("exit", resolve))
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(child)
+      resolve(code)
+    })
+  )
   const line = (name) => new RegExp(`^${name}=(.+)$`, "m").exec(stdout)?.[1]
   return new Promise((resolve, reject) => {
-    // Polls what the process has printed so far (its startup output), not the clock.
-    const check = setInterval(() => {
+    // Reads what the process has printed so far (its startup output) as it comes.
+    let started = false
+    const check = () => {
+      if (started) return
       const baseUrl = line("DBPLATFORM_BASE_URL")
       const apiKey = line("DBPLATFORM_API_KEY")
       const controlUrl = line("DBPLATFORM_EMULATOR_URL")
       const token = line("DBPLATFORM_EMULATOR_TOKEN") ?? env.DBPLATFORM_EMULATOR_TOKEN
       const off = /control API off/.test(stdout)
       if (baseUrl !== undefined && apiKey !== undefined && ((controlUrl !== undefined && token !== undefined) || off)) {
-        clearInterval(check)
+        started = true
         // A server on 0.0.0.0 is reached on loopback.
         const local = (url) => url?.replace("//0.0.0.0:", "//127.0.0.1:")
         resolve({
@@ -69,11 +80,14 @@ const start = (args, env = {}) => {
           }
         })
       }
-    }, 20)
-    exited.then((code) => {
-      clearInterval(check)
-      reject(new Error(`exited with ${code}: ${stderr}`))
+    }
+    // Read to the end (a pipe left unread would block the emulator once full).
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      stdout += chunk
+      check()
     })
+    // Once started, `resolve` has been called: a later exit does not reject anything.
+    exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)))
   })
 }
 
