@@ -326,44 +326,56 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   /**
    * The project's operations from `newest` to `oldest` (both included), newest first: pages of
    * 1000 from just above `newest` (a cursor is a `created_at`, §10.5), following the server's
-   * cursors, to the page that reaches `oldest`, and at most `maxPages` pages. Each page waits
-   * for `limiter`. A page holding an operation created after the cursor it was asked with is a
-   * `MalformedResponse`: a server that ignores the cursor cannot keep the walk from reaching
-   * `oldest`, and one whose cursors step back too little to reach it stops at `maxPages`.
+   * cursors, to the page that reaches `oldest`. Each page waits for `limiter`. The walk stops
+   * early, leaving the rest to single reads, once at most one of `wanted` is still to be found
+   * (one certain read costs no more than a page that may not hold it), and when a page ends no
+   * older (to the millisecond) than the one before: a server whose cursors step back by less
+   * than its operations do cannot stretch a round. A page holding an operation created after
+   * the cursor it was asked with is a `MalformedResponse`: a server that ignores the cursor
+   * cannot keep the walk from reaching `oldest`.
    */
   const walk = (
     projectId: ProjectId,
     limiter: RateLimiter.RateLimiter,
     newest: DateTime.Utc,
     oldest: DateTime.Utc,
-    maxPages: number
-  ): Stream.Stream<Operation, ReadError> =>
-    paginate(
+    wanted: ReadonlySet<OperationId>
+  ): Stream.Stream<Operation, ReadError> => {
+    // What the pages have not shown yet; `last` may see a page more than once, and removing
+    // what a page shows is the same each time.
+    const unseen = new Set(wanted)
+    return paginate(
       maxPageSize,
       (limit, cursor, check) =>
         limiter(fetch(projectId, { limit, cursor }, (page) => olderThan(cursor, page) ?? check(page))),
       (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor }),
       {
         cursor: DateTime.formatIso(DateTime.add(newest, { millis: 1 })),
-        last: (page) => {
+        last: (page, previousEnd) => {
+          for (const operation of page.items) unseen.delete(operation.id)
           const end = page.items.at(-1)
-          return end !== undefined && DateTime.lessThanOrEqualTo(end.created_at, oldest)
-        },
-        maxPages
+          return (
+            end === undefined ||
+            DateTime.lessThanOrEqualTo(end.created_at, oldest) ||
+            unseen.size <= 1 ||
+            (previousEnd !== undefined && DateTime.greaterThanOrEqualTo(end.created_at, previousEnd.created_at))
+          )
+        }
       }
     )
+  }
 
   /**
    * The states of one project's pending operations, for one round. With two or more of known
    * `created_at`, one {@link walk} from the newest to the oldest answers for them all: a round
    * costs at most 1 + ⌈spread / 1000⌉ requests (spread: the project's operations from the
-   * newest pending one to the oldest). The walk takes at most as many pages as there are
-   * operations to read, since reading each on its own costs no more. Any other (no `created_at`
-   * yet, or not on the pages) is read on its own. Each request waits for its route's limiter.
+   * newest pending one to the oldest). Any other (no `created_at` yet, or not on the pages) is
+   * read on its own. Each request waits for its route's limiter.
    */
   const readProject = (projectId: ProjectId, targets: ReadonlyArray<Target>, limiters: Limiters) => {
     const wanted = new Set(targets.map((target) => target.id))
-    const [first, ...others] = targets.flatMap((target) => (target.created_at === undefined ? [] : [target.created_at]))
+    const dated = targets.flatMap(({ created_at, id }) => (created_at === undefined ? [] : [{ created_at, id }]))
+    const [first, ...others] = dated.map((target) => target.created_at)
     const listed =
       first === undefined || others.length === 0
         ? Effect.succeed(Chunk.empty<Operation>())
@@ -372,7 +384,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
             limiters.list,
             others.reduce((newest, at) => DateTime.max(newest, at), first),
             others.reduce((oldest, at) => DateTime.min(oldest, at), first),
-            targets.length
+            new Set(dated.map((target) => target.id))
           ).pipe(
             Stream.filter((operation) => wanted.has(operation.id)),
             Stream.runCollect

@@ -210,6 +210,16 @@ describe("timeouts and interruption", () => {
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))
   })
 
+  it.effect("a request answered in time is not aborted when its timeout later passes", () => {
+    const script = scripted([calls.GET.ok])
+    return Effect.gen(function* () {
+      yield* calls.GET.run
+      yield* TestClock.adjust("1 minute")
+      expect(script.signals).toHaveLength(1)
+      expect(script.signals[0]?.aborted).toBe(false)
+    }).pipe(Effect.provide(layerFor(script, { requestTimeout: "2 seconds" })))
+  })
+
   // The one test on the live clock: there the timeout is a `setTimeout`, not a fiber on the
   // `TestClock`. It waits for that timer (20 ms), and asserts nothing about how long it took.
   it.live("on the live clock, a request with no answer is aborted by a timer when requestTimeout passes", () => {

@@ -124,7 +124,7 @@ describe("awaitAll", () => {
   })
 
   it.effect(
-    "a round follows the cursor from the newest pending operation to the oldest: 1 + ⌈spread / 1000⌉ requests, no single reads",
+    "a round follows the cursor from the newest pending operation to the oldest: 1 + ⌈spread / 1000⌉ requests, the last one left read on its own",
     () => {
       // 3500 operations; pending: 2 newer than the rest (above them: 300 finished), and 3 spread
       // over the next 2200: the spread from the newest pending to the oldest is 2203 operations
@@ -141,20 +141,21 @@ describe("awaitAll", () => {
         const fiber = yield* Effect.fork(operations.awaitAll(pending))
         yield* TestClock.adjust("1 millis")
         const spread = 3199 - 997 + 1
-        expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "list 1000"])
+        // Two pages hold four of them; the last one left (997) is read on its own, not by a third page.
+        expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "get"])
         expect(script.requests.length).toBeLessThanOrEqual(1 + Math.ceil(spread / 1000))
         // it starts just above the newest pending one, not at the top of the list, then follows the server's cursors
         expect(cursorOf(script.requests[0])).toBe(new Date(Date.parse(rows[3199]!.created_at) + 1).toISOString())
         expect(cursorOf(script.requests[1])).toBe(rows[2200]!.created_at)
-        expect(cursorOf(script.requests[2])).toBe(rows[1200]!.created_at)
-        // the oldest pending one ended: the next round stops at the page that reaches the new oldest
+        expect(new URL(script.requests[2]!.url).pathname).toContain(rows[997]!.id)
+        // 997 ended since: this round still reads it (it was running when last read), alone again
         rows[997]!.status = "finished"
         yield* TestClock.adjust("5 seconds")
-        expect(kinds(script.requests).slice(3)).toEqual(["list 1000", "list 1000", "list 1000"])
+        expect(kinds(script.requests).slice(3)).toEqual(["list 1000", "list 1000", "get"])
         for (const n of [1800, 2500]) rows[n]!.status = "finished"
         yield* TestClock.adjust("5 seconds")
-        // 997 ended last round and is not read again; 1800 and 2500 now ended: one page from 3199 reaches 2500
-        expect(kinds(script.requests).slice(6)).toEqual(["list 1000", "list 1000"])
+        // 997 ended last round and is not read again; one page from 3199 holds 3199, 3198 and 2500, and 1800 is read alone
+        expect(kinds(script.requests).slice(6)).toEqual(["list 1000", "get"])
         for (const r of rows) r.status = "finished"
         yield* TestClock.adjust("5 seconds")
         const result = yield* Fiber.join(fiber)
@@ -162,6 +163,24 @@ describe("awaitAll", () => {
       }).pipe(withServer(script))
     }
   )
+
+  it.effect("pages that hold none of them do not end the walk early: the round still costs one page per 1000", () => {
+    // 4000 operations; pending: 3900, then 101 and 100, three pages further down
+    const rows = Array.from({ length: 4000 }, (_, n) => row(projectA, n, "finished"))
+    const pendingAt = [3900, 101, 100]
+    for (const n of pendingAt) rows[n]!.status = "running"
+    const script = server(rows)
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const pending = pendingAt.map((n) => ({ ...ref(rows[n]!), created_at: DateTime.unsafeMake(rows[n]!.created_at) }))
+      const fiber = yield* Effect.fork(operations.awaitAll(pending))
+      yield* TestClock.adjust("1 millis")
+      expect(kinds(script.requests)).toEqual(["list 1000", "list 1000", "list 1000", "list 1000"])
+      for (const r of rows) r.status = "finished"
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* Fiber.join(fiber)).succeeded).toHaveLength(3)
+    }).pipe(withServer(script))
+  })
 
   it.effect("an operation the pages do not hold (e.g. deleted from the list) is read on its own", () => {
     const all = Array.from({ length: 40 }, (_, n) => row(projectA, n, "finished"))
@@ -205,7 +224,7 @@ describe("awaitAll", () => {
   })
 
   it.effect(
-    "a walk whose cursors step back a microsecond a page stops after one page per operation, then reads singly",
+    "a walk whose pages stop getting older (cursors a microsecond apart) stops at the second page, then reads singly",
     () => {
       const rows = Array.from({ length: 2500 }, (_, n) => row(projectA, n))
       const [newer, older] = [rows[2400]!, rows[10]!]

@@ -14,11 +14,14 @@ export interface Page<A> {
 /** Items fetched per request by a stream when the caller does not say. */
 export const defaultPageSize = 100
 
-/** Where a walk is: the cursor to send next, every cursor the server sent so far, and how many pages it fetched. */
-interface Walk {
+/**
+ * Where a walk is: the cursor to send next, every cursor the server sent so far, and the last
+ * item of the page before (what `options.last` compares a page with).
+ */
+interface Walk<A> {
   readonly cursor: string | undefined
   readonly seen: HashSet.HashSet<string>
-  readonly pages: number
+  readonly previousEnd: A | undefined
 }
 
 /**
@@ -29,10 +32,10 @@ interface Walk {
  * refuses a full page whose cursor the server already sent in this walk (a server or proxy that
  * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
  * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page
- * shorter than `pageSize`, an empty page, a full page without a cursor, or a page `options.last`
- * says is the last one wanted, or after `options.maxPages` pages (however the server pages: a
- * cursor that steps back by a microsecond a page never repeats); it starts at `options.cursor`
- * (the newest items) when given.
+ * shorter than `pageSize`, an empty page, a full page without a cursor, or a page
+ * `options.last(page, previousEnd)` says is the last one wanted (`previousEnd`: the last item of
+ * the page before, if any; it may be called more than once for a page); it starts at
+ * `options.cursor` (the newest items) when given.
  */
 export const paginate = <P, A, E, R>(
   pageSize: number | undefined,
@@ -44,24 +47,19 @@ export const paginate = <P, A, E, R>(
   toPage: (answer: P) => Page<A>,
   options: {
     readonly cursor?: string | undefined
-    readonly last?: ((page: Page<A>) => boolean) | undefined
-    readonly maxPages?: number | undefined
+    readonly last?: ((page: Page<A>, previousEnd: A | undefined) => boolean) | undefined
   } = {}
 ): Stream.Stream<A, E, R> => {
   const limit = pageSize ?? defaultPageSize
-  const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
-  /**
-   * The cursor to follow after `page`, page number `pages` of the walk: none after a short page,
-   * one without a cursor, the last one wanted, or the last page allowed.
-   */
-  const nextCursor = (page: Page<A>, pages: number) =>
-    page.items.length < limit || pages >= maxPages || options.last?.(page) === true ? undefined : page.cursor
-  return Stream.paginateChunkEffect<Walk, A, E, R>(
-    { cursor: options.cursor, seen: HashSet.empty(), pages: 0 },
+  /** The cursor to follow after `page`: none after a short page, one without a cursor, or the last one wanted. */
+  const nextCursor = (page: Page<A>, walk: Walk<A>) =>
+    page.items.length < limit || options.last?.(page, walk.previousEnd) === true ? undefined : page.cursor
+  return Stream.paginateChunkEffect<Walk<A>, A, E, R>(
+    { cursor: options.cursor, seen: HashSet.empty(), previousEnd: undefined },
     (walk) =>
       Effect.map(
         fetch(limit, walk.cursor, (answer) => {
-          const next = nextCursor(toPage(answer), walk.pages + 1)
+          const next = nextCursor(toPage(answer), walk)
           return next !== undefined && HashSet.has(walk.seen, next)
             ? `the server sent the cursor ${excerpt(next)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
             : undefined
@@ -70,10 +68,10 @@ export const paginate = <P, A, E, R>(
           const page = toPage(answer)
           return [
             Chunk.fromIterable(page.items),
-            Option.map(Option.fromNullable(nextCursor(page, walk.pages + 1)), (cursor) => ({
+            Option.map(Option.fromNullable(nextCursor(page, walk)), (cursor) => ({
               cursor,
               seen: HashSet.add(walk.seen, cursor),
-              pages: walk.pages + 1
+              previousEnd: page.items.at(-1)
             }))
           ] as const
         }

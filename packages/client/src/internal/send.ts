@@ -30,8 +30,9 @@ const timer = (timeout: Duration.Duration, abort: () => void): Effect.Effect<() 
       const handle = millis > maxTimerMillis ? undefined : setTimeout(abort, millis)
       return Effect.succeed(() => clearTimeout(handle))
     }
+    // Interruptible, though forked where interruption is masked: the cancel must stop it.
     return Effect.map(
-      Effect.forkDaemon(Effect.zipRight(Effect.sleep(timeout), Effect.sync(abort))),
+      Effect.forkDaemon(Effect.interruptible(Effect.zipRight(Effect.sleep(timeout), Effect.sync(abort)))),
       (fiber) => () => fiber.unsafeInterruptAsFork(FiberId.none)
     )
   })
