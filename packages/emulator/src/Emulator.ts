@@ -122,6 +122,10 @@ const fakeLayer = (options: Options) =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const { statePath } = options
+      // Before anything is opened or written: a token that cannot be one stops the start here.
+      if (options.controlToken !== undefined) {
+        yield* checkControlToken(options.controlToken, options.bootstrapKey ?? options.seed?.bootstrapKey)
+      }
       const saved = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
       const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
       const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
@@ -133,6 +137,7 @@ const fakeLayer = (options: Options) =>
             { ...(options.seed ?? Seed.realistic()), ...(bootstrapKey === undefined ? {} : { bootstrapKey }) },
             fakeOptions
           )
+      // The bootstrap key may come from the state file: compared again once it is known.
       if (options.controlToken !== undefined) yield* checkControlToken(options.controlToken, fake.bootstrapKey)
       if (journal !== undefined) yield* journal.start(fake.snapshot)
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
@@ -150,8 +155,8 @@ const fakeLayer = (options: Options) =>
   )
 
 /**
- * A control token given in {@link Options} that cannot be one: empty, holding whitespace (it
- * could not be sent as `Authorization: Bearer <token>`), or the bootstrap key (the control API
+ * A control token given in {@link Options} that cannot be one: empty, holding anything but
+ * printable ASCII (it could not be sent as `Authorization: Bearer <token>`), or the bootstrap key (the control API
  * and the platform's routes must not take the same credential). The reason never holds the
  * token (since 0.2.0).
  *
@@ -164,16 +169,26 @@ export class InvalidControlToken extends Data.TaggedError("InvalidControlToken")
   }
 }
 
-/** Refuses a control token that is empty, holds whitespace, or is the bootstrap key. */
+/**
+ * Refuses a control token that is empty, holds anything but printable ASCII (a space, a
+ * control character or a non-ASCII letter cannot be sent in an `Authorization` header), or is
+ * the bootstrap key (when known: a `Redacted` or, from a seed, its text).
+ */
 const checkControlToken = (
   token: Redacted.Redacted<string>,
-  bootstrapKey: Redacted.Redacted<string>
+  bootstrapKey: Redacted.Redacted<string> | string | undefined
 ): Effect.Effect<void, InvalidControlToken> => {
   const value = Redacted.value(token)
-  if (value === "" || /\s/.test(value)) {
-    return Effect.fail(new InvalidControlToken({ reason: "is empty or holds whitespace" }))
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    return Effect.fail(
+      new InvalidControlToken({
+        reason: "is empty or holds a character other than printable ASCII (no spaces): it could not be sent in a header"
+      })
+    )
   }
-  return value === Redacted.value(bootstrapKey)
+  const key =
+    bootstrapKey === undefined || typeof bootstrapKey === "string" ? bootstrapKey : Redacted.value(bootstrapKey)
+  return value === key
     ? Effect.fail(
         new InvalidControlToken({ reason: "is the bootstrap API key: give the control API a token of its own" })
       )
