@@ -31,9 +31,11 @@ export const escapeCodes = (stream: { readonly isTTY?: boolean | undefined }): b
 
 /**
  * The lines `@effect/cli` puts before each flag's own description in `--help`, saying only the
- * flag's type (`A user-defined piece of text.`, `A true or false value.`), with their blank line.
+ * flag's type (`A user-defined piece of text.`, `A true or false value.`, `An integer.`), with
+ * their blank line. Those that say more (`An existing file.`, a list of choices) are kept.
  */
-const filler = /^ *(?:A user-defined piece of text\.|A true or false value\.)\n\n/gm
+const filler =
+  /^ *(?:A user-defined piece of text(?: that is confidential)?\.|A true or false value\.|An integer\.|A floating point number\.)\n\n/gm
 
 /** `text` as written to `stream`: without the help's filler lines, and without escape codes unless {@link escapeCodes}. */
 const cleaned = (stream: NodeJS.WriteStream) => (text: unknown) => {

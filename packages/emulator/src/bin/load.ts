@@ -43,10 +43,24 @@ const command = Command.make("load", { clients, seconds, verbose }, ({ clients, 
   Effect.gen(function* () {
     // Without DBPLATFORM_EMULATOR_KEY, so the emulator prints the key it made.
     const { DBPLATFORM_EMULATOR_KEY: _fixedKey, ...env } = process.env
-    const child = spawn(process.execPath, [fileURLToPath(new URL("./emulator.js", import.meta.url))], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env
-    })
+    // Whatever ends the run (a failure, Ctrl-C, SIGTERM while the emulator starts), the scope's
+    // release stops the emulator: none is left running on its own.
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(process.execPath, [fileURLToPath(new URL("./emulator.js", import.meta.url))], {
+          stdio: ["ignore", "pipe", "inherit"],
+          env
+        })
+      ),
+      // Stopped, and waited for: it has ended (state saved, port closed) before `load` exits.
+      (child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? Effect.void
+          : Effect.async<void>((resume) => {
+              child.once("exit", () => resume(Effect.void))
+              child.kill("SIGTERM")
+            })
+    )
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
     const { baseUrl, apiKey } = yield* Effect.async<{ baseUrl: string; apiKey: string }, Error>((resume) => {
       let output = ""
@@ -67,9 +81,7 @@ const command = Command.make("load", { clients, seconds, verbose }, ({ clients, 
       duration: `${seconds} seconds`
     }).pipe(
       // undici's own client: keep-alive connections, and about half the CPU time per request of `FetchHttpClient`
-      Effect.provide(NodeHttpClient.layerUndici),
-      // a failed or interrupted run must not leave the emulator behind
-      Effect.onExit((exit) => (exit._tag === "Failure" ? Effect.sync(() => child.kill("SIGTERM")) : Effect.void))
+      Effect.provide(NodeHttpClient.layerUndici)
     )
     child.kill("SIGTERM")
     const code = yield* Effect.promise(() => exited)
@@ -79,7 +91,7 @@ const command = Command.make("load", { clients, seconds, verbose }, ({ clients, 
       console.error("load: FAILED (unanswered or non-200 requests, keys missing from the list, or an unclean exit)")
       process.exitCode = 1
     }
-  }).pipe(Effect.catchAllCause(reportFailure("load", { verbose })))
+  }).pipe(Effect.scoped, Effect.catchAllCause(reportFailure("load", { verbose })))
 ).pipe(
   Command.withDescription(
     HelpDoc.blocks([
