@@ -6,6 +6,7 @@
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
 import {
   type InvalidApiKey,
+  type InvalidBaseUrl,
   isFailed,
   isPending,
   isSucceeded,
@@ -33,7 +34,7 @@ export interface TourOptions {
    * Absent for a read-only tour (against a server that is not the demo's own fake).
    */
   readonly clientFor?:
-    | ((apiKey: Redacted.Redacted<string>) => Layer.Layer<DbPlatform.DbPlatform, InvalidApiKey>)
+    | ((apiKey: Redacted.Redacted<string>) => Layer.Layer<DbPlatform.DbPlatform, InvalidApiKey | InvalidBaseUrl>)
     | undefined
   /** The project whose operations are toured; the first listed by default. */
   readonly projectId?: Project["id"] | undefined

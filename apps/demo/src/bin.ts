@@ -102,7 +102,10 @@ const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
   Effect.gen(function* () {
     const apiKey = yield* Config.redacted("DBPLATFORM_API_KEY")
     const sent = yield* Ref.make(0)
-    yield* Console.log(`Touring ${url} (read-only)`)
+    // Named by origin and path only: a user name, password or query is never printed (the
+    // client refuses them, with InvalidBaseUrl).
+    const shown = URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : "the server"
+    yield* Console.log(`Touring ${shown} (read-only)`)
     yield* tour({ projectId: Option.getOrUndefined(projectId), requests: Ref.get(sent), progress: progress() }).pipe(
       Effect.provide(client(url, sent)(apiKey)),
       Effect.provide(retryLog(0)),

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { InvalidApiKey } from "@dbplatform/core"
+import type { InvalidApiKey, InvalidBaseUrl } from "@dbplatform/core"
 import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
@@ -44,7 +44,7 @@ export const layerFrom = <E, R>(
  */
 export const layer = (
   options: DbPlatformClient.Options
-): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, InvalidApiKey, HttpClient.HttpClient> =>
+): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, InvalidApiKey | InvalidBaseUrl, HttpClient.HttpClient> =>
   layerFrom(DbPlatformClient.layer(options))
 
 /**
@@ -58,6 +58,6 @@ export const layerConfig = (
   config?: DbPlatformClient.ConfigOptions
 ): Layer.Layer<
   DbPlatform | DbPlatformClient.DbPlatformClient,
-  ConfigError.ConfigError | InvalidApiKey,
+  ConfigError.ConfigError | InvalidApiKey | InvalidBaseUrl,
   HttpClient.HttpClient
 > => layerFrom(DbPlatformClient.layerConfig(config))

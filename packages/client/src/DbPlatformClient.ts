@@ -18,6 +18,7 @@ import {
   type Endpoint,
   type HttpStatusError,
   type InvalidApiKey,
+  type InvalidBaseUrl,
   type InvalidRequest,
   MalformedResponse,
   type RateLimited,
@@ -45,6 +46,7 @@ import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type * as Tracer from "effect/Tracer"
 import { checkApiKey, scrubber } from "./internal/apiKey.js"
+import { checkBaseUrl } from "./internal/baseUrl.js"
 import { narrow, toRequest } from "./internal/call.js"
 import {
   deadlinePassed,
@@ -123,7 +125,8 @@ export const defaults = {
 export interface Options {
   /**
    * The API's base URL, including the version segment, e.g. `https://host/api/v2` (§9).
-   * Request paths are appended to it.
+   * Request paths are appended to it. An absolute `http:` or `https:` URL with no user name,
+   * password, query or fragment: any other fails the Layer with `InvalidBaseUrl`.
    */
   readonly baseUrl: string
   /**
@@ -263,7 +266,8 @@ const anyAnswer = (): undefined => undefined
 
 /**
  * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
- * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header.
+ * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header, and
+ * with `InvalidBaseUrl` when the base URL is not one to send requests to (see `Options.baseUrl`).
  *
  * Each call is one span, kind `client`, named after its endpoint (e.g. `Operations.list`), with
  * `http.request.method`, `url.template` (the route template), `dbplatform.request_id`,
@@ -277,12 +281,14 @@ const anyAnswer = (): undefined => undefined
  *
  * @since 0.1.0
  */
-export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, HttpClient.HttpClient | Scope.Scope> =>
+export const make = (
+  options: Options
+): Effect.Effect<Service, InvalidApiKey | InvalidBaseUrl, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
     yield* checkApiKey(options.apiKey)
+    const baseUrl = yield* checkBaseUrl(options.baseUrl)
     const scrub = scrubber(options.apiKey)
     const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
-    const baseUrl = options.baseUrl.replace(/\/+$/, "")
     const retrySchedule = options.retrySchedule ?? defaultRetrySchedule
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
     const deadline = Duration.decode(options.deadline ?? defaults.deadline)
@@ -478,7 +484,9 @@ export const make = (options: Options): Effect.Effect<Service, InvalidApiKey, Ht
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<DbPlatformClient, InvalidApiKey, HttpClient.HttpClient> =>
+export const layer = (
+  options: Options
+): Layer.Layer<DbPlatformClient, InvalidApiKey | InvalidBaseUrl, HttpClient.HttpClient> =>
   Layer.scoped(DbPlatformClient, make(options))
 
 /**
@@ -497,14 +505,15 @@ export interface ConfigOptions extends Omit<Options, "baseUrl" | "apiKey"> {
 /**
  * The client from configuration: `DBPLATFORM_BASE_URL` (a URL) and `DBPLATFORM_API_KEY`
  * (read as `Redacted`) unless other `Config`s are given. Fails with a `ConfigError` when one
- * is missing, and with `InvalidApiKey` when the key cannot be sent in a header.
+ * is missing, with `InvalidApiKey` when the key cannot be sent in a header, and with
+ * `InvalidBaseUrl` when the base URL holds a user name, password, query or fragment.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
   config: ConfigOptions = {}
-): Layer.Layer<DbPlatformClient, ConfigError.ConfigError | InvalidApiKey, HttpClient.HttpClient> =>
+): Layer.Layer<DbPlatformClient, ConfigError.ConfigError | InvalidApiKey | InvalidBaseUrl, HttpClient.HttpClient> =>
   Layer.scoped(
     DbPlatformClient,
     Effect.gen(function* () {

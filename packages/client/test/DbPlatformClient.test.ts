@@ -1004,6 +1004,25 @@ describe("DbPlatform.layerConfig", () => {
     )
   }
 
+  for (const [label, baseUrl, reason] of [
+    ["a user name and password", "https://ci-user:s3cret-pass@config.test/api/v2", "holds a user name or password"],
+    ["a query", "https://config.test/api/v2?token=s3cret-pass", "holds a query or a fragment"],
+    ["a fragment", "https://config.test/api/v2#s3cret-pass", "holds a query or a fragment"],
+    ["another scheme", "ftp://config.test/api/v2", "is not http: or https:"]
+  ] as const) {
+    it.effect(
+      `fails with InvalidBaseUrl on a base URL with ${label}, sending nothing and naming it by its origin and path only`,
+      () =>
+        Effect.gen(function* () {
+          const error = yield* layerFailure({ DBPLATFORM_BASE_URL: baseUrl, DBPLATFORM_API_KEY: secret })
+          expect(error).toMatchObject({ _tag: "InvalidBaseUrl" })
+          expect(error.message).toContain(reason)
+          expect(error.message).not.toContain("s3cret-pass")
+          expect(error.message).not.toContain("ci-user")
+        })
+    )
+  }
+
   it.effect("fails with InvalidApiKey on a key read with its trailing newline, sending nothing", () =>
     Effect.gen(function* () {
       const error = yield* layerFailure({

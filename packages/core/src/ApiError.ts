@@ -506,6 +506,28 @@ export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidA
 }
 
 /**
+ * A base URL the client cannot use: not an absolute `http:` or `https:` URL, or one holding a
+ * user name or password, a query or a fragment. Those would go out with every request, and be
+ * printed wherever a request is named (errors, logs), so the Layer refuses them when it is built,
+ * before any request. `message` says what is wrong, and never holds the URL's user name,
+ * password or query (e.g. "the base URL https://host/api/v2 holds a user name or password:
+ * send credentials as the API key, not in the URL").
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class InvalidBaseUrl extends Schema.TaggedError<InvalidBaseUrl>()("InvalidBaseUrl", {
+  message: Schema.String
+}) {
+  /**
+   * Marks an error of the SDK, for `isDbPlatformError`.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+}
+
+/**
  * An error response, by status.
  *
  * @since 0.1.0
@@ -532,13 +554,13 @@ export type HttpStatusError =
 export type ApiError = HttpStatusError | MalformedResponse | TransportError | InvalidRequest
 
 /**
- * Every error of the SDK: {@link ApiError}, `InvalidApiKey`, and the outcomes of a wait
- * (`OperationFailed`, `OperationStillPending`).
+ * Every error of the SDK: {@link ApiError}, `InvalidApiKey`, `InvalidBaseUrl`, and the outcomes
+ * of a wait (`OperationFailed`, `OperationStillPending`).
  *
  * @since 0.2.0
  * @category errors
  */
-export type DbPlatformError = ApiError | InvalidApiKey | OperationFailed | OperationStillPending
+export type DbPlatformError = ApiError | InvalidApiKey | InvalidBaseUrl | OperationFailed | OperationStillPending
 
 /**
  * Whether `u` is an error of the SDK (any {@link DbPlatformError}), by its {@link TypeId}.

@@ -31,6 +31,7 @@ import * as Cause from "effect/Cause"
 import * as ConfigError from "effect/ConfigError"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
+import * as Runtime from "effect/Runtime"
 import { isDbPlatformError } from "./ApiError.js"
 import { escapeChar, unprintable } from "./internal/printable.js"
 
@@ -108,14 +109,33 @@ const configProblems = (error: ConfigError.ConfigError): ReadonlyArray<string> =
   }
 }
 
-/** `text` on one line: whitespace runs folded to a space, other unprintable characters escaped, cut at {@link lineLimit}. */
+/**
+ * `text` on one line: whitespace runs folded to a space, other unprintable characters escaped,
+ * cut at {@link lineLimit} characters (code points: a cut never splits one in two).
+ */
 const oneLine = (text: string): string => {
-  let out = ""
+  const out: Array<string> = []
+  let length = 0
   for (const char of text.replace(/\s+/gu, " ").trim()) {
-    out += unprintable.test(char) ? escapeChar(char) : char
-    if (out.length > lineLimit) return `${out.slice(0, lineLimit - 3)}...`
+    const shown = unprintable.test(char) ? escapeChar(char) : char
+    out.push(shown)
+    // One character, or its escape (ASCII only).
+    length += shown === char ? 1 : shown.length
+    if (length > lineLimit)
+      return `${Array.from(out.join(""))
+        .slice(0, lineLimit - 3)
+        .join("")}...`
   }
-  return out
+  return out.join("")
+}
+
+/** `u` as text, even when it has no text of its own (`Object.create(null)`) or its `toString` throws. */
+const show = (u: unknown): string => {
+  try {
+    return String(u)
+  } catch {
+    return Object.prototype.toString.call(u)
+  }
 }
 
 /** A property of `u` that is a non-empty string, if any. */
@@ -124,7 +144,7 @@ const stringProperty = (u: unknown, key: string): string | undefined =>
 
 /** One link of a cause chain: `TypeError: fetch failed`, `Error [ECONNREFUSED]: connect ECONNREFUSED 127.0.0.1:1`. */
 const link = (cause: unknown): string => {
-  if (!Predicate.isObject(cause)) return String(cause)
+  if (!Predicate.isObject(cause)) return show(cause)
   const name = stringProperty(cause, "_tag") ?? stringProperty(cause, "name") ?? "Error"
   const code = stringProperty(cause, "code")
   const message = stringProperty(cause, "message")
@@ -154,16 +174,16 @@ const text = (error: unknown): string => {
   if (isValidationError(error)) return "invalid arguments (see above)"
   if (ConfigError.isConfigError(error)) return `configuration: ${configProblems(error).join("; ")}`
   if (Predicate.isObject(error)) {
-    const tag = Predicate.hasProperty(error, "_tag") ? String(error._tag) : undefined
-    const message = Predicate.hasProperty(error, "message") ? String(error.message) : undefined
+    const tag = Predicate.hasProperty(error, "_tag") ? show(error._tag) : undefined
+    const message = Predicate.hasProperty(error, "message") ? show(error.message) : undefined
     if (message === undefined || message === "") {
       // No message of its own (`ServeError`): its cause's says why.
       const because = Predicate.hasProperty(error, "cause") ? stringProperty(error.cause, "message") : undefined
-      return because === undefined ? (tag ?? String(error)) : `${tag ?? "Error"}: ${because}`
+      return because === undefined ? (tag ?? show(error)) : `${tag ?? "Error"}: ${because}`
     }
     return tag === undefined || message.startsWith(tag) ? message : `${tag}: ${message}`
   }
-  return String(error)
+  return show(error)
 }
 
 /**
@@ -185,8 +205,16 @@ const text = (error: unknown): string => {
  * @since 0.2.0
  * @category formatting
  */
-export const fromError = (error: unknown, options: Options = {}): string =>
-  oneLine(options.verbose === true ? `${text(error)}${details(error)}` : text(error))
+export const fromError = (error: unknown, options: Options = {}): string => {
+  // A promise rejected by `Effect.runPromise` holds the cause: its error says more than the rejection.
+  if (Runtime.isFiberFailure(error)) return fromCause(error[Runtime.FiberFailureCauseId], options)
+  try {
+    return oneLine(options.verbose === true ? `${text(error)}${details(error)}` : text(error))
+  } catch {
+    // A property that throws when read: printing the failure must not fail in turn.
+    return `an error that cannot be printed (${Object.prototype.toString.call(error)})`
+  }
+}
 
 /**
  * One line saying why an effect failed: its first failure, or else its first defect (see

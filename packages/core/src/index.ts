@@ -8,7 +8,7 @@
 /**
  * Typed errors: one per status class a server answers with (`BadRequest`, `Unauthorized`,
  * `NotFound`, `RateLimited`, ...), plus `MalformedResponse`, `TransportError`,
- * `InvalidRequest` and `InvalidApiKey`; `fromResponse` to choose one, and `isDbPlatformError`
+ * `InvalidRequest`, `InvalidApiKey` and `InvalidBaseUrl`; `fromResponse` to choose one, and `isDbPlatformError`
  * to recognise any error of the SDK (§5, §7, §10.2).
  *
  * @since 0.1.0

@@ -66,6 +66,42 @@ describe("ErrorLine", () => {
     expect(line.endsWith("...")).toBe(true)
   })
 
+  it("a cut never splits a character in two (code points, not UTF-16 units)", () => {
+    const line = ErrorLine.fromError(new Error(`aa${"\u{1F600}".repeat(1200)}`))
+    expect(line.isWellFormed()).toBe(true)
+    expect(Array.from(line)).toHaveLength(ErrorLine.lineLimit)
+    expect(line.endsWith("...")).toBe(true)
+  })
+
+  it("an error that cannot be turned into text is still printed, never thrown", () => {
+    const throwing = Object.defineProperty({}, "message", {
+      get() {
+        throw new Error("no")
+      }
+    })
+    expect(() => ErrorLine.fromError(Object.create(null))).not.toThrow()
+    expect(ErrorLine.fromError(Object.create(null))).toBe("[object Object]")
+    expect(ErrorLine.fromError({ message: Object.create(null) })).toBe("[object Object]")
+    expect(ErrorLine.fromError(throwing)).toBe("an error that cannot be printed ([object Object])")
+    expect(ErrorLine.fromCause(Cause.fail(Object.create(null)), { verbose: true })).toBe("[object Object]")
+  })
+
+  it("a rejection of Effect.runPromise (a FiberFailure): the error it holds, tag and verbose details included", async () => {
+    const error = new Unauthorized({
+      method: "GET",
+      route: "/projects",
+      path: "/projects",
+      status: 401,
+      code: "AUTH",
+      description: "API key is not valid",
+      requestId: "r1"
+    })
+    const rejection = await Effect.runPromise(Effect.fail(error)).catch((e: unknown) => e)
+    expect(ErrorLine.fromError(rejection)).toBe(ErrorLine.fromError(error))
+    expect(ErrorLine.fromError(rejection)).toMatch(/^Unauthorized: GET \/projects: 401/)
+    expect(ErrorLine.fromError(rejection, { verbose: true })).toContain("path sent: /projects")
+  })
+
   it("a cause: the first failure, else the first defect, else interrupted", () => {
     const both = Cause.sequential(Cause.die(new Error("defect")), Cause.fail(new Error("failed")))
     expect(ErrorLine.fromCause(both)).toBe("failed")
