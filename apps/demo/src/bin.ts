@@ -93,7 +93,7 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
       progress: progress()
     }).pipe(
       Effect.provide(clientFor(fake.bootstrapKey)),
-      Effect.provide(retryLog(1)),
+      Effect.provide(retryLog(1, progress() === "live")),
       Logger.withMinimumLogLevel(LogLevel.Debug)
     )
   }).pipe(Effect.provide(FakeServer))
@@ -108,7 +108,7 @@ const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
     yield* Console.log(`Touring ${shown} (read-only)`)
     yield* tour({ projectId: Option.getOrUndefined(projectId), requests: Ref.get(sent), progress: progress() }).pipe(
       Effect.provide(client(url, sent)(apiKey)),
-      Effect.provide(retryLog(0)),
+      Effect.provide(retryLog(0, progress() === "live")),
       Logger.withMinimumLogLevel(LogLevel.Debug)
     )
   })

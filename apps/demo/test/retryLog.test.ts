@@ -10,7 +10,7 @@ afterEach(() => {
 })
 
 /** What `retryLog(staged)` prints for the client's retry logs, as the client writes them (Debug, a `status` annotation). */
-const printed = (staged: number, statuses: ReadonlyArray<number | undefined>) => {
+const printed = (staged: number, statuses: ReadonlyArray<number | undefined>, live = false) => {
   const lines: Array<string> = []
   vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
     lines.push(String(chunk))
@@ -22,7 +22,7 @@ const printed = (staged: number, statuses: ReadonlyArray<number | undefined>) =>
         ? Effect.logDebug("retrying Projects.list after 1s")
         : Effect.logDebug("retrying Projects.list after 1s").pipe(Effect.annotateLogs("status", status))
       ).pipe(Effect.zipRight(Effect.logInfo("not a retry")))
-    ).pipe(Effect.provide(retryLog(staged)), Logger.withMinimumLogLevel(LogLevel.Debug))
+    ).pipe(Effect.provide(retryLog(staged, live)), Logger.withMinimumLogLevel(LogLevel.Debug))
   )
   return lines
 }
@@ -39,5 +39,9 @@ describe("retryLog", () => {
 
   it("against another server, nothing is staged", () => {
     expect(printed(0, [429])).toEqual(["  (429 from the server: retrying Projects.list after 1s)\n"])
+  })
+
+  it("on a terminal, each line first erases the wait's live line (drawn again below it)", () => {
+    expect(printed(0, [503], true)).toEqual(["\r\u001b[2K  (503 from the server: retrying Projects.list after 1s)\n"])
   })
 })

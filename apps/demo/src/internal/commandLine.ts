@@ -141,7 +141,8 @@ export const runMain = <Name extends string, E, A>(
 ): void => {
   ignoreEchoedSignals()
   Effect.gen(function* () {
-    const version = yield* packageVersion(options.packageName, options.moduleUrl)
+    // A copy of the command away from its package still runs (and shows its help).
+    const version = yield* Effect.orElseSucceed(packageVersion(options.packageName, options.moduleUrl), () => "unknown")
     const console = yield* Effect.console
     return yield* Command.run(command, { name: options.name, version, footer: options.footer })(process.argv).pipe(
       Effect.withConsole(cleanConsole(console))

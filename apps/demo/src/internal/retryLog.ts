@@ -8,9 +8,11 @@ import * as Option from "effect/Option"
 
 /**
  * A Layer replacing the default logger: each Debug message is a line on stdout, other levels
- * are dropped. The first `staged` 429s are the ones the demo injected itself, and say so.
+ * are dropped. The first `staged` 429s are the ones the demo injected itself, and say so. With
+ * `live` (a terminal, where the wait keeps a line rewritten in place), each line first erases
+ * that line, which the wait draws again below it within a second.
  */
-export const retryLog = (staged: number) => {
+export const retryLog = (staged: number, live = false) => {
   let left = staged
   return Logger.replace(
     Logger.defaultLogger,
@@ -21,7 +23,7 @@ export const retryLog = (staged: number) => {
       const isStaged = status === "429" && left > 0
       if (isStaged) left -= 1
       const why = isStaged ? " (staged: the demo injected this 429 to show retrying)" : ""
-      process.stdout.write(`  (${status} from the server${why}: ${text})\n`)
+      process.stdout.write(`${live ? "\r\u001b[2K" : ""}  (${status} from the server${why}: ${text})\n`)
     })
   )
 }
