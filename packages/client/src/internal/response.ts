@@ -98,12 +98,14 @@ export const timeoutError = (sent: Sent, timeout: Duration.Duration): TransportE
 /** A response and its body, read whole. */
 export interface Received {
   readonly response: HttpClientResponse.HttpClientResponse
-  /** The body's bytes; `undefined` for an error response whose body was over the error-body cap. */
-  readonly body: Uint8Array | undefined
+  /** The body's text (UTF-8); `undefined` for an error response whose body was over the error-body cap. */
+  readonly body: string | undefined
 }
 
 /** The most of an error response's body that is read, in bytes (64 KiB); past it the status alone decides. */
 const maxErrorBodyBytes = 64 * 1024
+
+const utf8 = new TextDecoder()
 
 /** Reading a body stopped past `maxBytes`. */
 class TooLarge {
@@ -111,20 +113,20 @@ class TooLarge {
 }
 
 /**
- * The body's bytes, at most `maxBytes`: a declared `Content-Length` over it fails at once, and
- * reading a body without one stops as soon as it passes the cap (the rest is never read). An
- * absent body is empty.
+ * The body's text (UTF-8), at most `maxBytes` bytes: a declared `Content-Length` over it fails
+ * at once, and reading a body without one stops as soon as it passes the cap (the rest is never
+ * read). An absent body is empty.
  */
 const readCapped = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number
-): Effect.Effect<Uint8Array, TooLarge | HttpClientError.ResponseError> => {
+): Effect.Effect<string, TooLarge | HttpClientError.ResponseError> => {
   const declared = response.headers["content-length"]
   if (declared !== undefined && /^\d+$/.test(declared)) {
-    // The transport ends the body at its declared length: reading it whole is bounded.
-    return Number(declared) > maxBytes
-      ? Effect.fail(new TooLarge())
-      : Effect.map(response.arrayBuffer, (buffer) => new Uint8Array(buffer))
+    // The transport ends the body at its declared length: reading it whole is bounded. Read as
+    // text by the transport itself: a tenth of a millisecond less a page of 1000 operations
+    // than its bytes decoded here.
+    return Number(declared) > maxBytes ? Effect.fail(new TooLarge()) : response.text
   }
   // Failures come out as values (`Stream.either`), and the fold stops pulling past the cap.
   return Effect.suspend(() =>
@@ -139,9 +141,8 @@ const readCapped = (
           return { ...read, size: read.size + item.right.length }
         }
       ),
-      Effect.flatMap(({ chunks, error, size }): Effect.Effect<Uint8Array, TooLarge | HttpClientError.ResponseError> => {
-        if (error !== undefined)
-          return error.reason === "EmptyBody" ? Effect.succeed(new Uint8Array(0)) : Effect.fail(error)
+      Effect.flatMap(({ chunks, error, size }): Effect.Effect<string, TooLarge | HttpClientError.ResponseError> => {
+        if (error !== undefined) return error.reason === "EmptyBody" ? Effect.succeed("") : Effect.fail(error)
         if (size > maxBytes) return Effect.fail(new TooLarge())
         const bytes = new Uint8Array(size)
         let offset = 0
@@ -149,7 +150,7 @@ const readCapped = (
           bytes.set(chunk, offset)
           offset += chunk.length
         }
-        return Effect.succeed(bytes)
+        return Effect.succeed(utf8.decode(bytes))
       })
     )
   )
@@ -192,12 +193,10 @@ const formatBytes = (bytes: number): string =>
       ? `${+(bytes / 1024).toFixed(1)} KiB`
       : `${bytes} B`
 
-const utf8 = new TextDecoder()
-
-/** The JSON value of `bytes`, or `undefined` when they are not JSON. */
-const parseJson = (bytes: Uint8Array): Option.Option<unknown> => {
+/** The JSON value of `text`, or none when it is not JSON. */
+const parseJson = (text: string): Option.Option<unknown> => {
   try {
-    return Option.some(JSON.parse(utf8.decode(bytes)))
+    return Option.some(JSON.parse(text))
   } catch {
     return Option.none()
   }
@@ -210,9 +209,9 @@ const parseJson = (bytes: Uint8Array): Option.Option<unknown> => {
  * the body, the response's `X-Request-ID` header or else the id the client sent (`requestId`)
  * is kept.
  */
-export const statusError = (sent: Sent, { body: bytes, response }: Received, scrub: Scrub): HttpStatusError => {
+export const statusError = (sent: Sent, { body: raw, response }: Received, scrub: Scrub): HttpStatusError => {
   const body = Option.getOrUndefined(
-    Option.flatMap(bytes === undefined ? Option.none() : parseJson(bytes), decodeGeneralError)
+    Option.flatMap(raw === undefined ? Option.none() : parseJson(raw), decodeGeneralError)
   )
   const text = (value: string | undefined) => (value === undefined ? undefined : copied(scrub, value))
   return fromResponse({
@@ -227,8 +226,8 @@ export const statusError = (sent: Sent, { body: bytes, response }: Received, scr
   })
 }
 
-/** A body up to this size (64 KiB) that does not decode has all its problems named, not only the first. */
-const maxDetailedBytes = 64 * 1024
+/** A body up to this length (65 536 characters) that does not decode has all its problems named, not only the first. */
+const maxDetailedLength = 64 * 1024
 
 /** At most this many problems are named in a `MalformedResponse`. */
 const maxIssues = 8
@@ -253,7 +252,7 @@ export const decodeBody = <A, I, R>(
   // The first problem stops decoding; a small body is decoded again to name all of them.
   return Schema.decodeUnknown(schema)(json.value).pipe(
     Effect.catchIf(ParseResult.isParseError, (first) =>
-      (body?.length ?? 0) > maxDetailedBytes
+      (body?.length ?? 0) > maxDetailedLength
         ? describeFailure(first)
         : Schema.decodeUnknown(schema, { errors: "all" })(json.value).pipe(
             Effect.catchIf(ParseResult.isParseError, describeFailure),
