@@ -26,6 +26,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
+import { eraseLine } from "./internal/retryLog.js"
 
 /** How the tour reaches the platform. */
 export interface TourOptions {
@@ -87,9 +88,6 @@ const beyondContract = (statuses: Iterable<string>): Option.Option<string> => {
     `  (${list(extra)}: ${extra.length === 1 ? "a status" : "statuses"} the deployed platform answers beyond the contract's four (docs/contract.md, section 10.5)${how.length === 0 ? "" : `: ${how.join("; ")}`}.)`
   )
 }
-
-/** A terminal's escape code: back to the start of the line, and erase it. */
-const eraseLine = "\r\u001b[2K"
 
 /**
  * What the wait has shown of its rounds: the last round's line (without its elapsed time), and

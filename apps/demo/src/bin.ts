@@ -104,7 +104,8 @@ const againstServer = (url: string, projectId: Option.Option<ProjectId>) =>
     const sent = yield* Ref.make(0)
     // Named by origin and path only: a user name, password or query is never printed (the
     // client refuses them, with InvalidBaseUrl).
-    const shown = URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : "the server"
+    const parsed = URL.canParse(url) ? new URL(url) : undefined
+    const shown = parsed === undefined ? "the server" : `${parsed.origin}${parsed.pathname}`
     yield* Console.log(`Touring ${shown} (read-only)`)
     yield* tour({ projectId: Option.getOrUndefined(projectId), requests: Ref.get(sent), progress: progress() }).pipe(
       Effect.provide(client(url, sent)(apiKey)),

@@ -122,13 +122,15 @@ const fakeLayer = (options: Options) =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const { statePath } = options
+      const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
       // Before anything is opened or written: a token that cannot be one stops the start here.
+      // The bootstrap key is the one given, else the seed's, else a new random one (a state file
+      // keeps only hashes): the first two are all it can equal.
       if (options.controlToken !== undefined) {
-        yield* checkControlToken(options.controlToken, options.bootstrapKey ?? options.seed?.bootstrapKey)
+        yield* checkControlToken(options.controlToken, bootstrapKey ?? options.seed?.bootstrapKey)
       }
       const saved = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
       const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
-      const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
       const clock = options.clock ?? (yield* ControlledClock.make)
       const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
       const fake = Option.isSome(saved)
@@ -137,8 +139,6 @@ const fakeLayer = (options: Options) =>
             { ...(options.seed ?? Seed.realistic()), ...(bootstrapKey === undefined ? {} : { bootstrapKey }) },
             fakeOptions
           )
-      // The bootstrap key may come from the state file: compared again once it is known.
-      if (options.controlToken !== undefined) yield* checkControlToken(options.controlToken, fake.bootstrapKey)
       if (journal !== undefined) yield* journal.start(fake.snapshot)
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
         Context.add(Restored, {
@@ -172,11 +172,11 @@ export class InvalidControlToken extends Data.TaggedError("InvalidControlToken")
 /**
  * Refuses a control token that is empty, holds anything but printable ASCII (a space, a
  * control character or a non-ASCII letter cannot be sent in an `Authorization` header), or is
- * the bootstrap key (when known: a `Redacted` or, from a seed, its text).
+ * the bootstrap key (when known).
  */
 const checkControlToken = (
   token: Redacted.Redacted<string>,
-  bootstrapKey: Redacted.Redacted<string> | string | undefined
+  bootstrapKey: string | undefined
 ): Effect.Effect<void, InvalidControlToken> => {
   const value = Redacted.value(token)
   if (!/^[\x21-\x7e]+$/.test(value)) {
@@ -186,9 +186,7 @@ const checkControlToken = (
       })
     )
   }
-  const key =
-    bootstrapKey === undefined || typeof bootstrapKey === "string" ? bootstrapKey : Redacted.value(bootstrapKey)
-  return value === key
+  return value === bootstrapKey
     ? Effect.fail(
         new InvalidControlToken({ reason: "is the bootstrap API key: give the control API a token of its own" })
       )

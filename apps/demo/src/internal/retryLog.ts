@@ -6,6 +6,9 @@ import * as HashMap from "effect/HashMap"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 
+/** A terminal's escape code: back to the start of the line, and erase it. */
+export const eraseLine = "\r\u001b[2K"
+
 /**
  * A Layer replacing the default logger: each Debug message is a line on stdout, other levels
  * are dropped. The first `staged` 429s are the ones the demo injected itself, and say so. With
@@ -23,7 +26,7 @@ export const retryLog = (staged: number, live = false) => {
       const isStaged = status === "429" && left > 0
       if (isStaged) left -= 1
       const why = isStaged ? " (staged: the demo injected this 429 to show retrying)" : ""
-      process.stdout.write(`${live ? "\r\u001b[2K" : ""}  (${status} from the server${why}: ${text})\n`)
+      process.stdout.write(`${live ? eraseLine : ""}  (${status} from the server${why}: ${text})\n`)
     })
   )
 }
