@@ -12,10 +12,22 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { identity } from "effect/Function"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { type Change, type Kind, upsert } from "./kinds.js"
 import { readJsonBody } from "./limits.js"
-import { firstCreatedBefore, type Store, type StoredKey } from "./state.js"
+import {
+  type FakeState,
+  get,
+  itemsBefore,
+  itemsOf,
+  mutate,
+  mutateUnrecorded,
+  type State,
+  type StoredKey,
+  take
+} from "./state.js"
 import { Status } from "./status.js"
 import {
   apiKeyCreated,
@@ -43,6 +55,25 @@ export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(
 
 /** A new key value: 32 random bytes as 64 hex characters. */
 export const newKeyValue = (): string => bytesToHex(crypto.getRandomValues(new Uint8Array(32)))
+
+/** A new key named `name` with the hash `hash`, created at `now`: the account's next key id. */
+export const keyAdded = (
+  state: State,
+  name: string,
+  hash: string,
+  now: number
+): { readonly changes: ReadonlyArray<Change>; readonly key: StoredKey } => {
+  const key: StoredKey = {
+    id: state.next_key_id,
+    name,
+    hash,
+    created_at: now,
+    revoked: false,
+    last_used_at: null,
+    last_used_from_addr: ""
+  }
+  return { changes: [upsert("api_keys", key)], key }
+}
 
 /** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
 const badRequest = (issue: ParseResult.ParseIssue) =>
@@ -131,30 +162,33 @@ const cursorTime = (cursor: string | undefined): Effect.Effect<number | undefine
 }
 
 /**
- * A page of a newest-first list: the items after `cursor` (found by binary search), at most `limit` (the endpoint's
- * default when none is sent), and the cursor of the next page (the `created_at` of the last
- * item; on an empty page, the one sent, or now).
+ * A page of the items of `kind` of `parentId` (newest first) that `keep` keeps: those after
+ * `cursor` (found in the tree, not by a scan), at most `limit` (the endpoint's default when none
+ * is sent), and the cursor of the next page (the `created_at` of the last item; on an empty
+ * page, the one sent, or now).
  */
-const pageOf = <A extends { readonly created_at: number }>(
+const pageOf = <K extends Kind>(
   endpoint: Endpoint.Endpoint,
-  items: ReadonlyArray<A>,
+  state: State,
+  kind: K,
+  parentId: string,
   query: { readonly cursor?: string | undefined; readonly limit?: number | undefined },
-  now: number
+  now: number,
+  keep?: (item: ReturnType<typeof itemsOf<K>> extends Iterable<infer A> ? A : never) => boolean
 ) =>
   Effect.map(cursorTime(query.cursor), (cursor) => {
-    const limit = query.limit ?? endpoint.pageLimits?.default
-    const start = cursor === undefined ? 0 : firstCreatedBefore(items, cursor)
-    const page = items.slice(start, limit === undefined ? undefined : start + limit)
-    return { page, next: page[page.length - 1]?.created_at ?? cursor ?? now }
+    const page = take(itemsBefore(state, kind, parentId, cursor), query.limit ?? endpoint.pageLimits?.default, keep)
+    const last = page[page.length - 1] as { readonly created_at: number } | undefined
+    return { page, next: last?.created_at ?? cursor ?? now }
   })
 
 const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
 
-/** The operations of a known project, or a 404. */
-const operationsOf = (store: Store, projectId: string) => {
-  const operations = store.operations.get(projectId)
-  return operations === undefined ? Effect.fail(notFound("project")) : Effect.succeed(operations)
-}
+/** The state now, and a 404 unless it has the project `projectId`. */
+const withProject = (fake: FakeState, projectId: string) =>
+  Effect.flatMap(Ref.get(fake.ref), (state) =>
+    get(state, "projects", projectId) === undefined ? Effect.fail(notFound("project")) : Effect.succeed(state)
+  )
 
 /**
  * What a route runs first, with its endpoint, before reading anything of the request: the
@@ -168,31 +202,31 @@ export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/interna
 }) {}
 
 /**
- * The routes of the control API v2 in scope, over `store`, under `/api/v2`: one per endpoint
- * of `table` (core's by default), routed, checked and answered as it declares
- * (docs/contract.md §4, docs/design.md §1); each runs the `Gate` first.
+ * The routes of the control API v2 in scope, over `fake`, under `/api/v2`: one per endpoint of
+ * `table` (core's by default), routed, checked and answered as it declares (docs/contract.md §4,
+ * docs/design.md §1); each runs the `Gate` first. A route reads the state with `Ref.get` and
+ * changes it only by running a mutation with `mutate` (`state.ts`).
  */
-export const router = (store: Store, table: Table = Endpoint) =>
+export const router = (fake: FakeState, table: Table = Endpoint) =>
   HttpRouter.fromIterable([
-    route(table.createApiKey, ({ body }) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const value = newKeyValue()
-        return apiKeyCreated(store.addKey(body.key_name, hashKey(value), now), value)
+    route(table.createApiKey, ({ body }) => {
+      const value = newKeyValue()
+      return mutate(fake, (state, now) => {
+        const { changes, key } = keyAdded(state, body.key_name, hashKey(value), now)
+        return Either.right({ changes, answer: apiKeyCreated(key, value) })
       })
-    ),
+    }),
     route(table.listApiKeys, () =>
-      Effect.sync(() =>
-        Array.from(store.keys.values())
-          .filter((key) => !key.revoked)
-          .map(apiKeyListed)
+      Effect.map(Ref.get(fake.ref), (state) =>
+        take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked).map(apiKeyListed)
       )
     ),
     route(table.revokeApiKey, ({ params }) =>
-      Effect.suspend(() => {
-        const key = store.keys.get(params.key_id)
-        return key === undefined || key.revoked
-          ? Effect.fail(notFound("API key"))
-          : Effect.succeed(apiKeyRevoked(store.revokeKey(key)))
+      mutate(fake, (state) => {
+        const key = get(state, "api_keys", params.key_id)
+        if (key === undefined || key.revoked) return Either.left(notFound("API key"))
+        const revoked = { ...key, revoked: true }
+        return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
       })
     ),
     route(
@@ -201,14 +235,19 @@ export const router = (store: Store, table: Table = Endpoint) =>
         Effect.gen(function* () {
           const { org_id, search } = query
           // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
-          const matching = store.projects.filter(
+          // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
+          const { page, next } = yield* pageOf(
+            table.listProjects,
+            yield* Ref.get(fake.ref),
+            "projects",
+            "",
+            query,
+            yield* Clock.currentTimeMillis,
             (project) =>
               project.shared !== true &&
               (org_id === undefined || project.org_id === org_id) &&
               (search === undefined || project.id.includes(search) || project.name.includes(search))
           )
-          // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
-          const { page, next } = yield* pageOf(table.listProjects, matching, query, yield* Clock.currentTimeMillis)
           return projectsPage(page, next)
         }),
       withUndeclaredProjectFields
@@ -218,16 +257,16 @@ export const router = (store: Store, table: Table = Endpoint) =>
       ({ query }) =>
         Effect.gen(function* () {
           const { search } = query
-          const matching = store.projects.filter(
+          const { page, next } = yield* pageOf(
+            table.listSharedProjects,
+            yield* Ref.get(fake.ref),
+            "projects",
+            "",
+            query,
+            yield* Clock.currentTimeMillis,
             (project) =>
               project.shared === true &&
               (search === undefined || project.id.includes(search) || project.name.includes(search))
-          )
-          const { page, next } = yield* pageOf(
-            table.listSharedProjects,
-            matching,
-            query,
-            yield* Clock.currentTimeMillis
           )
           return projectsPage(page, next)
         }),
@@ -235,16 +274,16 @@ export const router = (store: Store, table: Table = Endpoint) =>
     ),
     route(table.listOperations, ({ params, query }) =>
       Effect.gen(function* () {
-        const operations = yield* operationsOf(store, params.project_id)
+        const state = yield* withProject(fake, params.project_id)
         const now = yield* Clock.currentTimeMillis
-        const { page, next } = yield* pageOf(table.listOperations, operations, query, now)
+        const { page, next } = yield* pageOf(table.listOperations, state, "operations", params.project_id, query, now)
         return operationsPage(page, next, now)
       })
     ),
     route(table.getOperation, ({ params }) =>
       Effect.gen(function* () {
-        yield* operationsOf(store, params.project_id)
-        const operation = store.operationsById.get(params.operation_id)
+        const state = yield* withProject(fake, params.project_id)
+        const operation = get(state, "operations", params.operation_id)
         if (operation === undefined || operation.project_id !== params.project_id) {
           return yield* notFound("operation")
         }
@@ -255,22 +294,32 @@ export const router = (store: Store, table: Table = Endpoint) =>
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a
- * good key's `last_used_at` / `last_used_from_addr` are updated. Answers the key.
+ * good key's `last_used_at` / `last_used_from_addr` are updated (not a change for the journal:
+ * they ride along with the key's next change). Answers the key.
  */
-export const authenticate = (store: Store): Effect.Effect<StoredKey, Refusal, HttpServerRequest.HttpServerRequest> =>
+export const authenticate = (fake: FakeState): Effect.Effect<StoredKey, Refusal, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const match = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")
     if (match === null)
       return yield* new Refusal({ status: Status.unauthorized, message: "a bearer API key is required" })
-    const key = store.keysByHash.get(hashKey(match[1]!))
-    if (key === undefined || key.revoked)
-      return yield* new Refusal({ status: Status.unauthorized, message: "API key is not valid" })
-    key.last_used_at = yield* Clock.currentTimeMillis
-    key.last_used_from_addr = Option.getOrElse(request.remoteAddress, () => "")
-    store.changed()
-    return key
+    const hash = hashKey(match[1]!)
+    const from = Option.getOrElse(request.remoteAddress, () => "")
+    return yield* mutateUnrecorded(fake, (state, now) => {
+      const key = keyWithHash(state, hash)
+      if (key === undefined || key.revoked) {
+        return Either.left(new Refusal({ status: Status.unauthorized, message: "API key is not valid" }))
+      }
+      const used: StoredKey = { ...key, last_used_at: now, last_used_from_addr: from }
+      return Either.right({ changes: [upsert("api_keys", used)], answer: used })
+    })
   })
+
+/** The key whose value has the hash `hash`, if any. */
+export const keyWithHash = (state: State, hash: string): StoredKey | undefined => {
+  for (const key of itemsOf(state, "api_keys")) if (key.hash === hash) return key
+  return undefined
+}
 
 /** The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`. */
 export const refusalResponse = (refusal: Refusal) =>

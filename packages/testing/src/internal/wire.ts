@@ -27,7 +27,9 @@ import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { type StoredKey, type StoredOperation, type StoredProject, stepAt } from "./state.js"
+import { present } from "./kinds.js"
+import { stepAt } from "./operations.js"
+import type { StoredKey, StoredOperation, StoredProject } from "./state.js"
 
 /** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
 export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
@@ -50,10 +52,6 @@ const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
 
 const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined =>
   value === undefined ? undefined : f(value)
-
-/** `fields` without its keys set to `undefined`, so a value built here equals one decoded from its JSON. */
-const present = <A extends object>(fields: A): A =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as A
 
 /**
  * An operation as a real server sends it at `now` (docs/contract.md §2.5, §10.5): its status
