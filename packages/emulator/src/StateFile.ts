@@ -1,6 +1,7 @@
 /**
  * The emulator's `--state FILE`: the fake's whole state (`Snapshot` from `@dbplatform/testing`:
- * API keys as SHA-256 hashes, never their values; projects; operations with their whole life)
+ * API keys as SHA-256 hashes, never their values; projects, branches, compute endpoints;
+ * operations with their whole life; written as version 2, a version 1 file still loads)
  * kept across restarts and crashes, in two files:
  *
  * - `FILE`: a whole snapshot, as JSON. It is only ever replaced whole: written to `FILE.tmp`,
@@ -8,8 +9,9 @@
  *   then the directory is flushed too. A crash mid-write leaves at worst a torn `FILE.tmp`, which
  *   is never read and is overwritten by the next save.
  * - `FILE.journal`: the changes since that snapshot, one JSON line each
- *   (`Snapshot.SnapshotChange`: the whole key, project or operation after the change, or the
- *   whole state after a reset, a seed loaded or a snapshot restored). A change
+ *   (`Snapshot.SnapshotChange`: `Upsert` with the whole item of a kind after the change,
+ *   `Delete` with a kind and an id, or `State` with the whole state after a reset, a seed loaded
+ *   or a snapshot restored). A change
  *   is answered only once its line is flushed to disk; changes made at the same time share one
  *   `fsync` (group commit). At start, at shutdown and every `compactEvery` changes the journal is
  *   folded into `FILE` and emptied.
@@ -25,6 +27,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { DecodeIssue } from "@dbplatform/core"
 import type { FakePlatform } from "@dbplatform/testing"
 import { Snapshot } from "@dbplatform/testing"
+import * as Chunk from "effect/Chunk"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -76,49 +79,18 @@ const encodeChange = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange)
 const describe = (error: ParseResult.ParseError): string => DecodeIssue.format(error.issue)
 
 /**
- * `snapshot` with `changes` applied in order: each change's record replaces the one with the
- * same id, or is added after the others; `next_key_id` stays above every key id. A `State`
- * change (a reset, a seed loaded, a snapshot restored) replaces everything before it.
+ * `snapshot` with `changes` applied in order, as the fake applies them (`Snapshot.applyChanges`:
+ * one generic step per change record, whatever the kind): an `Upsert` puts its item in place of
+ * the one with its id or adds it (a key's id keeps `next_key_id` above it), a `Delete` removes
+ * the item with its id, a `State` change (a reset, a seed loaded, a snapshot restored) replaces
+ * everything before it.
  *
  * @since 0.1.0
  */
 export const applyChanges = (
   snapshot: Snapshot.Snapshot,
   changes: ReadonlyArray<Snapshot.SnapshotChange>
-): Snapshot.Snapshot => {
-  if (changes.length === 0) return snapshot
-  let keys = new Map(snapshot.api_keys.map((key) => [key.id, key]))
-  let projects = new Map(snapshot.projects.map((project) => [project.id, project]))
-  let operations = new Map(snapshot.operations.map((operation) => [operation.id, operation]))
-  let nextKeyId = snapshot.next_key_id
-  for (const change of changes) {
-    switch (change._tag) {
-      case "State":
-        keys = new Map(change.snapshot.api_keys.map((key) => [key.id, key]))
-        projects = new Map(change.snapshot.projects.map((project) => [project.id, project]))
-        operations = new Map(change.snapshot.operations.map((operation) => [operation.id, operation]))
-        nextKeyId = change.snapshot.next_key_id
-        break
-      case "ApiKey":
-        keys.set(change.api_key.id, change.api_key)
-        nextKeyId = Math.max(nextKeyId, change.api_key.id + 1)
-        break
-      case "Project":
-        projects.set(change.project.id, change.project)
-        break
-      case "Operation":
-        operations.set(change.operation.id, change.operation)
-        break
-    }
-  }
-  return {
-    version: 1,
-    next_key_id: nextKeyId,
-    api_keys: Array.from(keys.values()),
-    projects: Array.from(projects.values()),
-    operations: Array.from(operations.values())
-  }
-}
+): Snapshot.Snapshot => Snapshot.applyChanges(snapshot, changes)
 
 /**
  * The changes in a journal's text, in order. A last line without its newline, and from the
@@ -318,7 +290,12 @@ export const journal = (
     /** Takes every line recorded (waiting for one), writes them and flushes once, then answers their callers. */
     const commit = (current: Effect.Effect<Snapshot.Snapshot>) =>
       Effect.gen(function* () {
-        const batch = yield* Queue.takeBetween(lines, 1, Number.MAX_SAFE_INTEGER)
+        // A waiting take gets the first line offered alone: the lines offered with it (one
+        // mutation's changes, e.g. a project and its default branch) are taken with it too.
+        const batch = Chunk.appendAll(
+          yield* Queue.takeBetween(lines, 1, Number.MAX_SAFE_INTEGER),
+          yield* Queue.takeAll(lines)
+        )
         yield* Effect.uninterruptible(
           Effect.gen(function* () {
             if (mode === "snapshot") {

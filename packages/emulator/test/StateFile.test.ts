@@ -179,7 +179,7 @@ describe("StateFile", () => {
         }
       })
     const ids = (text: string) =>
-      Either.map(StateFile.parseJournal(text), (changes) => changes.map((change) => (change as any).api_key.id))
+      Either.map(StateFile.parseJournal(text), (changes) => changes.map((change) => (change as any).item.id))
     expect(ids("")).toEqual(Either.right([]))
     expect(ids(`${line(1)}\n${line(2)}\n`)).toEqual(Either.right([1, 2]))
     // A crash in the middle of an append: the last line has no newline, or is cut, or zeros.
@@ -210,7 +210,11 @@ describe("StateFile", () => {
         const created = yield* fake.scenario.addApiKey("ci")
         const lines = (yield* fs.readFileString(StateFile.journalPath(path))).split("\n")
         expect(lines).toHaveLength(2)
-        expect(JSON.parse(lines[0]!)).toMatchObject({ _tag: "ApiKey", api_key: { id: created.id, name: "ci" } })
+        expect(JSON.parse(lines[0]!)).toMatchObject({
+          _tag: "Upsert",
+          kind: "api_keys",
+          item: { id: created.id, name: "ci" }
+        })
         expect(flushes.count).toBe(before + 1)
 
         // Ten requests at once: ten lines, one fsync for all (or a few, never ten).
