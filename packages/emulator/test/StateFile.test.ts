@@ -164,6 +164,49 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
+  it.scoped("a version 1 state file (0.2.x) and its journal still load, as version 2 without branches", () =>
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* statePath
+      const key = {
+        id: 1000001,
+        name: "bootstrap",
+        hash: "b".repeat(64),
+        created_at: "2026-11-23T00:00:00.000Z",
+        revoked: false,
+        last_used_at: null,
+        last_used_from_addr: ""
+      }
+      const project = {
+        id: "spring-example-302709",
+        name: "billing",
+        region_id: "aws-us-east-2",
+        platform_id: "aws",
+        provisioner: "k8s-neonvm",
+        pg_version: 17,
+        org_id: "org-dbplatform-000000",
+        created_at: "2026-11-23T00:00:00.000Z"
+      }
+      yield* fs.writeFileString(
+        path,
+        JSON.stringify({ version: 1, next_key_id: 1000002, api_keys: [key], projects: [], operations: [] })
+      )
+      // A journal written by 0.2.x: its changes are read as Upserts.
+      yield* fs.writeFileString(
+        StateFile.journalPath(path),
+        `${JSON.stringify({ _tag: "Project", project })}\n${JSON.stringify({ _tag: "ApiKey", api_key: { ...key, revoked: true } })}\n`
+      )
+      const loaded = Option.getOrThrow(yield* StateFile.load(path))
+      expect(loaded).toMatchObject({ version: 2, branches: [], endpoints: [], operations: [] })
+      expect(loaded.projects.map((p) => p.id)).toEqual([project.id])
+      expect(loaded.api_keys.map((k) => k.revoked)).toEqual([true])
+      // A fake restored from it writes version 2.
+      const fake = yield* FakePlatform.restore(loaded)
+      yield* StateFile.save(path, yield* fake.snapshot)
+      expect(JSON.parse(yield* fs.readFileString(path)).version).toBe(2)
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
   it("a journal's torn last line is ignored; a bad line followed by a good one is an error", () => {
     const line = (id: number) =>
       JSON.stringify({
