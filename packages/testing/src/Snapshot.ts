@@ -6,7 +6,7 @@
  * (`Schema.encode(Snapshot)`) is the emulator's `--state` file: times are RFC 3339 UTC strings.
  *
  * One array per kind of record, and one change record for all of them ({@link SnapshotChange}):
- * both are derived from the fake's table of kinds (docs/design.md §2).
+ * both are derived from the fake's table of kinds (docs/design.md §4).
  *
  * @since 0.1.0
  */
