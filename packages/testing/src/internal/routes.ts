@@ -182,6 +182,10 @@ const pageOf = <K extends Kind>(
     return { page, next: last?.created_at ?? cursor ?? now }
   })
 
+/** Whether `search` (absent: anything) is part of the project's id or name. */
+const matches = (project: { readonly id: string; readonly name: string }, search: string | undefined) =>
+  search === undefined || project.id.includes(search) || project.name.includes(search)
+
 const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
 
 /** The state now, and a 404 unless it has the project `projectId`. */
@@ -244,9 +248,7 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
             query,
             yield* Clock.currentTimeMillis,
             (project) =>
-              project.shared !== true &&
-              (org_id === undefined || project.org_id === org_id) &&
-              (search === undefined || project.id.includes(search) || project.name.includes(search))
+              project.shared !== true && (org_id === undefined || project.org_id === org_id) && matches(project, search)
           )
           return projectsPage(page, next)
         }),
@@ -264,9 +266,7 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
             "",
             query,
             yield* Clock.currentTimeMillis,
-            (project) =>
-              project.shared === true &&
-              (search === undefined || project.id.includes(search) || project.name.includes(search))
+            (project) => project.shared === true && matches(project, search)
           )
           return projectsPage(page, next)
         }),
