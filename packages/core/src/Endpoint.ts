@@ -83,6 +83,17 @@ export type CarriesOperations =
   | Option.Option<{ readonly operations: ReadonlyArray<Operation> }>
 
 /**
+ * The operations an answer of an endpoint with `startsOperations` carries: its `operations`, or
+ * none for an empty answer (`None`, e.g. a 204). What to pass to the client's
+ * `Operations.awaitAll` (§6, §11.5).
+ *
+ * @since 0.3.0
+ * @category utils
+ */
+export const operationsOf = (answer: CarriesOperations): ReadonlyArray<Operation> =>
+  "operations" in answer ? answer.operations : answer._tag === "Some" ? answer.value.operations : []
+
+/**
  * The page size of a list endpoint: the largest `limit` it takes, and the one it applies when
  * none is sent (`undefined`: all items at once).
  *
