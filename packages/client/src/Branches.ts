@@ -1,5 +1,5 @@
 /**
- * Branches: list (a page, or every branch as a `Stream`), create (with compute endpoints), read,
+ * Branches: list (a page, or every branch as a `Stream`), count, create (with compute endpoints), read,
  * update, delete, restore, make the default, and the compute endpoints of a branch
  * (`docs/contract.md` §11). Each method is core's table entry (`Endpoint.branches`): its input,
  * answer and exact errors come from there (`docs/design.md` §1.2).
@@ -67,6 +67,8 @@ export interface Service {
     input: ListInput,
     options?: ListOptions
   ) => Stream.Stream<Branch, ExecuteError<typeof Endpoint.listBranches>>
+  /** `GET /projects/{p}/branches/count` (`query`: `search`): `{ count }`. */
+  readonly count: Resource.Method<typeof Endpoint.countBranches>
   /** `POST /projects/{p}/branches` (201): the branch, its compute endpoints, roles, databases, connection URIs (`Redacted`) and `operations` (`create_branch`, `start_compute` per compute endpoint); 409 `Conflict` for a taken name (not retried), 404 for an unknown parent. */
   readonly create: Resource.Method<typeof Endpoint.createBranch>
   /** `GET /projects/{p}/branches/{b}`: `{ branch }`. */

@@ -13,7 +13,7 @@
  */
 export * as ApiKeys from "./ApiKeys.js"
 /**
- * Branches: `page`, `list` (a `Stream`), `create`, `get`, `update`, `delete`, `restore`,
+ * Branches: `page`, `list` (a `Stream`), `count`, `create`, `get`, `update`, `delete`, `restore`,
  * `setAsDefault`, `listEndpoints` (§11).
  *
  * @since 0.3.0

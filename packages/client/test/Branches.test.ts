@@ -200,6 +200,20 @@ describe("Branches", () => {
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
 
+  it.effect("count: GET .../branches/count with search", () => {
+    const script = scripted([json(200, { count: 3 })])
+    return Effect.gen(function* () {
+      const counted = yield* Effect.flatMap(Branches.Branches, (branches) =>
+        branches.count({ params: { project_id: projectId }, query: { search: "preview/" } })
+      )
+      expect(counted.count).toBe(3)
+      expect(script.requests[0]).toMatchObject({
+        method: "GET",
+        url: `${baseUrl}/projects/${projectId}/branches/count?search=preview%2F`
+      })
+    }).pipe(Effect.provide(layerFor(script, noRetries)))
+  })
+
   it.effect("an id the table refuses is InvalidRequest, and nothing is sent", () => {
     const script = scripted([json(200, {})])
     return Effect.gen(function* () {

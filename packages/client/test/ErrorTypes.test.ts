@@ -10,6 +10,7 @@ import type {
   Branch,
   BranchCreated,
   BranchEnvelope,
+  BranchesCount,
   BranchesPage,
   BranchOperations,
   ComputeEndpoints,
@@ -106,6 +107,8 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<Branches.Service["page"]>>().toEqualTypeOf<BranchesPage>()
     expectTypeOf<Fails<Branches.Service["list"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Branches.Service["list"]>>().toEqualTypeOf<Branch>()
+    expectTypeOf<Fails<Branches.Service["count"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["count"]>>().toEqualTypeOf<BranchesCount>()
     expectTypeOf<Fails<Branches.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
     expectTypeOf<Succeeds<Branches.Service["create"]>>().toEqualTypeOf<BranchCreated>()
     expectTypeOf<Fails<Branches.Service["get"]>>().toEqualTypeOf<Read>()

@@ -137,6 +137,17 @@ export class BranchesPage extends Schema.Class<BranchesPage>("BranchesPage")({
   pagination: Schema.optional(CursorPagination)
 }) {}
 
+/**
+ * Answer of `GET /projects/{project_id}/branches/count`: `{ count }`, how many branches match
+ * the `search` (all when none) (§11.4).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchesCount extends Schema.Class<BranchesCount>("BranchesCount")({
+  count: Schema.Int
+}) {}
+
 /** A branch name: 1 to 256 characters. */
 const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)).annotations(
   withMessage("must be 1 to 256 characters")

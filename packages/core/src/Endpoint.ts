@@ -22,6 +22,7 @@ import {
   BranchCreated,
   BranchCreateRequest,
   BranchEnvelope,
+  BranchesCount,
   BranchesPage,
   BranchOperations,
   BranchRestoreRequest,
@@ -544,6 +545,24 @@ export const listBranches = make({
 })
 
 /**
+ * `GET /projects/{project_id}/branches/count`: how many branches the project has, `{ count }`;
+ * query `search` (part of a name or id) counts those that match (§11.4). 404 for an unknown
+ * project, 403, 400 for a query the server refuses.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const countBranches = make({
+  name: "Branches.count",
+  method: "GET",
+  route: "/projects/{project_id}/branches/count",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  query: Schema.Struct({ search: Schema.optional(Schema.String) }),
+  success: BranchesCount,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
  * `POST /projects/{project_id}/branches`: creates a branch, with the compute endpoints to create
  * with it, and answers 201 with the branch, its compute endpoints, roles, databases, connection
  * URIs where the platform sends them, and the operations started: `create_branch`, and
@@ -685,6 +704,7 @@ export const listBranchEndpoints = make({
  */
 export const branches = {
   list: listBranches,
+  count: countBranches,
   create: createBranch,
   get: getBranch,
   update: updateBranch,
@@ -716,5 +736,6 @@ export const all = [
   deleteBranch,
   restoreBranch,
   setDefaultBranch,
-  listBranchEndpoints
+  listBranchEndpoints,
+  countBranches
 ] as const

@@ -52,7 +52,7 @@ export * from "./ApiKey.js"
 /**
  * Branches: `Branch`, its open `BranchState`, the bodies of the branch endpoints
  * (`BranchCreateRequest`, `BranchUpdateRequest`, `BranchRestoreRequest`) and their answers
- * (`BranchEnvelope`, `BranchOperations`, `BranchCreated`, `BranchesPage`) (§11).
+ * (`BranchEnvelope`, `BranchOperations`, `BranchCreated`, `BranchesPage`, `BranchesCount`) (§11).
  *
  * @since 0.3.0
  */

@@ -5,6 +5,7 @@ import {
   Branch,
   BranchCreated,
   BranchEnvelope,
+  BranchesCount,
   BranchesPage,
   BranchOperations,
   ComputeEndpoint,
@@ -175,6 +176,7 @@ describe("Branch", () => {
     })
     expect(page.pagination?.next).toBe("opaque-cursor")
     expect(Schema.decodeUnknownSync(BranchesPage)({ branches: [] }).pagination).toBeUndefined()
+    expect(Schema.decodeUnknownSync(BranchesCount)({ count: 3, extra: true }).count).toBe(3)
   })
 
   it("decodes a 204's missing body as None for a delete, and a body as Some", () => {

@@ -44,7 +44,8 @@ describe("Endpoint.all", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}",
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
-      "GET /projects/{project_id}/branches/{branch_id}/endpoints"
+      "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+      "GET /projects/{project_id}/branches/count"
     ])
   })
 
@@ -66,7 +67,8 @@ describe("Endpoint.all", () => {
       "Branches.delete",
       "Branches.restore",
       "Branches.setAsDefault",
-      "Branches.listEndpoints"
+      "Branches.listEndpoints",
+      "Branches.count"
     ])
   })
 
@@ -129,7 +131,8 @@ describe("Endpoint.all", () => {
       "Branches.delete": [200, 204],
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
-      "Branches.listEndpoints": [200]
+      "Branches.listEndpoints": [200],
+      "Branches.count": [200]
     })
   })
 
@@ -169,6 +172,7 @@ describe("Endpoint.all", () => {
   it("groups the branch endpoints by method name", () => {
     expect(Object.entries(Endpoint.branches).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
       "list Branches.list",
+      "count Branches.count",
       "create Branches.create",
       "get Branches.get",
       "update Branches.update",
