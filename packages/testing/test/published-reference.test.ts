@@ -22,12 +22,23 @@ const reference = loadPublishedReference()
 const project = "spring-example-302709"
 const pendingProject = "bold-river-120001"
 
+const main = "br-main-100001"
+const dev = "br-dev-100002"
+const feature = "br-feature-100003"
+const branches = `/projects/${project}/branches`
+
 const seed: Seed.Seed = {
   projects: [
     { id: project, name: "spring example" },
     { id: "shared-leaf-100001", shared: true },
     { id: pendingProject }
   ],
+  branches: [
+    { project_id: project, id: main, name: "main", default: true },
+    { project_id: project, id: dev, name: "dev", parent_id: main },
+    { project_id: project, id: feature, name: "feature", parent_id: dev }
+  ],
+  endpoints: [{ branch_id: dev, id: "ep-dev-100002", type: "read_write" }],
   operations: [
     { project_id: project, id: operationId(1), action: "create_timeline", age: "1 hour" },
     {
@@ -60,6 +71,17 @@ interface Case {
 }
 
 const get = (path: string) => Effect.succeed(HttpClientRequest.get(path))
+const del = (path: string) => Effect.succeed(HttpClientRequest.del(path))
+
+/** An operation pending in the project for a minute: its mutations are locked meanwhile. */
+const busy = (fake: FakePlatform.Service) =>
+  fake.scenario.startOperations(project, [{ action: "apply_config", runsFor: "1 minute" }]).pipe(Effect.orDie)
+const post = (path: string, body?: unknown) =>
+  body === undefined
+    ? Effect.succeed(HttpClientRequest.post(path))
+    : HttpClientRequest.post(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
+const patch = (path: string, body: unknown) =>
+  HttpClientRequest.patch(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
 
 const cases: ReadonlyArray<Case> = [
   {
@@ -164,6 +186,220 @@ const cases: ReadonlyArray<Case> = [
     label: "an id that is not a UUID",
     status: 400,
     request: () => get(`/projects/${project}/operations/nope`)
+  },
+  { endpoint: Endpoint.listBranches, label: "all", status: 200, request: () => get(branches) },
+  {
+    endpoint: Endpoint.listBranches,
+    label: "a page with a next one",
+    status: 200,
+    request: () => get(`${branches}?limit=1&sort_by=name&sort_order=asc`)
+  },
+  {
+    endpoint: Endpoint.listBranches,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/branches")
+  },
+  {
+    endpoint: Endpoint.listBranches,
+    label: "an unknown sort",
+    status: 400,
+    request: () => get(`${branches}?sort_by=size`)
+  },
+  {
+    endpoint: Endpoint.countBranches,
+    label: "a count",
+    status: 200,
+    request: () => get(`${branches}/count?search=de`)
+  },
+  {
+    endpoint: Endpoint.countBranches,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/branches/count")
+  },
+  {
+    endpoint: Endpoint.countBranches,
+    label: "a bad project id",
+    status: 400,
+    request: () => get("/projects/NO_SUCH/branches/count")
+  },
+  { endpoint: Endpoint.createBranch, label: "no body", status: 201, request: () => post(branches) },
+  {
+    endpoint: Endpoint.createBranch,
+    label: "with a compute endpoint",
+    status: 201,
+    request: () => post(branches, { branch: { name: "preview", parent_id: dev }, endpoints: [{ type: "read_write" }] })
+  },
+  {
+    endpoint: Endpoint.createBranch,
+    label: "two read_write endpoints",
+    status: 400,
+    request: () => post(branches, { endpoints: [{ type: "read_write" }, { type: "read_write" }] })
+  },
+  {
+    endpoint: Endpoint.createBranch,
+    label: "an unknown parent",
+    status: 404,
+    request: () => post(branches, { branch: { parent_id: "br-none-000000" } })
+  },
+  {
+    endpoint: Endpoint.createBranch,
+    label: "a taken name",
+    status: 409,
+    request: () => post(branches, { branch: { name: "dev" } })
+  },
+  {
+    endpoint: Endpoint.createBranch,
+    label: "a project with a pending operation",
+    status: 423,
+    request: () => post(`/projects/${pendingProject}/branches`)
+  },
+  { endpoint: Endpoint.getBranch, label: "a branch", status: 200, request: () => get(`${branches}/${dev}`) },
+  {
+    endpoint: Endpoint.getBranch,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000`)
+  },
+  { endpoint: Endpoint.getBranch, label: "a bad branch id", status: 400, request: () => get(`${branches}/BR_NONE`) },
+  {
+    endpoint: Endpoint.updateBranch,
+    label: "a rename",
+    status: 200,
+    request: () => patch(`${branches}/${dev}`, { branch: { name: "develop", protected: true } })
+  },
+  {
+    endpoint: Endpoint.updateBranch,
+    label: "an empty name",
+    status: 400,
+    request: () => patch(`${branches}/${dev}`, { branch: { name: "" } })
+  },
+  {
+    endpoint: Endpoint.updateBranch,
+    label: "an unknown branch",
+    status: 404,
+    request: () => patch(`${branches}/br-none-000000`, { branch: {} })
+  },
+  {
+    endpoint: Endpoint.updateBranch,
+    label: "a taken name",
+    status: 409,
+    request: () => patch(`${branches}/${dev}`, { branch: { name: "main" } })
+  },
+  {
+    endpoint: Endpoint.updateBranch,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) => Effect.zipRight(busy(fake), patch(`${branches}/${dev}`, { branch: { name: "x" } }))
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "a leaf branch",
+    status: 200,
+    request: () => del(`${branches}/${feature}`)
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "a branch already gone",
+    status: 204,
+    request: () => del(`${branches}/br-none-000000`)
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "the default branch",
+    status: 400,
+    request: () => del(`${branches}/${main}`)
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "a branch with children",
+    status: 400,
+    request: () => del(`${branches}/${dev}`)
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "an unknown project",
+    status: 404,
+    request: () => del(`/projects/no-such-project/branches/${dev}`)
+  },
+  {
+    endpoint: Endpoint.deleteBranch,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) => Effect.zipRight(busy(fake), del(`${branches}/${feature}`))
+  },
+  {
+    endpoint: Endpoint.restoreBranch,
+    label: "from its parent, keeping the old state",
+    status: 200,
+    request: () => post(`${branches}/${dev}/restore`, { source_branch_id: main, preserve_under_name: "dev-before" })
+  },
+  {
+    endpoint: Endpoint.restoreBranch,
+    label: "no source",
+    status: 400,
+    request: () => post(`${branches}/${dev}/restore`, {})
+  },
+  {
+    endpoint: Endpoint.restoreBranch,
+    label: "an unknown source",
+    status: 404,
+    request: () => post(`${branches}/${dev}/restore`, { source_branch_id: "br-none-000000" })
+  },
+  {
+    endpoint: Endpoint.restoreBranch,
+    label: "a taken name to keep the old state under",
+    status: 409,
+    request: () => post(`${branches}/${dev}/restore`, { source_branch_id: main, preserve_under_name: "feature" })
+  },
+  {
+    endpoint: Endpoint.restoreBranch,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) => Effect.zipRight(busy(fake), post(`${branches}/${dev}/restore`, { source_branch_id: main }))
+  },
+  {
+    endpoint: Endpoint.setDefaultBranch,
+    label: "a child",
+    status: 200,
+    request: () => post(`${branches}/${dev}/set_as_default`)
+  },
+  {
+    endpoint: Endpoint.setDefaultBranch,
+    label: "a bad branch id",
+    status: 400,
+    request: () => post(`${branches}/BR_NONE/set_as_default`)
+  },
+  {
+    endpoint: Endpoint.setDefaultBranch,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-000000/set_as_default`)
+  },
+  {
+    endpoint: Endpoint.setDefaultBranch,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) => Effect.zipRight(busy(fake), post(`${branches}/${dev}/set_as_default`))
+  },
+  {
+    endpoint: Endpoint.listBranchEndpoints,
+    label: "a branch's",
+    status: 200,
+    request: () => get(`${branches}/${dev}/endpoints`)
+  },
+  {
+    endpoint: Endpoint.listBranchEndpoints,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000/endpoints`)
+  },
+  {
+    endpoint: Endpoint.listBranchEndpoints,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/endpoints`)
   }
 ]
 
@@ -176,7 +412,16 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "ApiKeys.create": ["Locked"],
   "ApiKeys.revoke": ["Locked"],
   "Operations.list": ["Forbidden"],
-  "Operations.get": ["Forbidden"]
+  "Operations.get": ["Forbidden"],
+  "Branches.list": ["Forbidden"],
+  "Branches.count": ["Forbidden"],
+  "Branches.create": ["Forbidden"],
+  "Branches.get": ["Forbidden"],
+  "Branches.update": ["Forbidden"],
+  "Branches.delete": ["Forbidden"],
+  "Branches.restore": ["Forbidden"],
+  "Branches.setAsDefault": ["Forbidden"],
+  "Branches.listEndpoints": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {
@@ -186,10 +431,6 @@ const statusOf: Readonly<Record<string, number>> = {
   Conflict: 409,
   Locked: 423
 }
-
-/** The success statuses of `endpoint` (200 for an endpoint that declares none). */
-const successStatuses = (endpoint: Endpoint.Endpoint): ReadonlyArray<number> =>
-  (endpoint as { readonly statuses?: ReadonlyArray<number> }).statuses ?? [200]
 
 describe("the fake's answers against the published reference", () => {
   it("finds the document and every endpoint of the table in it", () => {
@@ -245,7 +486,7 @@ describe("the fake's answers against the published reference", () => {
       const covered = new Set(cases.filter((c) => c.endpoint === endpoint).map((c) => c.status))
       const never = new Set(neverSentUnprompted[endpoint.name] ?? [])
       const wanted = [
-        ...successStatuses(endpoint),
+        ...endpoint.statuses,
         ...endpoint.errors.filter((tag) => !never.has(tag)).map((tag) => statusOf[tag]!)
       ]
       for (const status of wanted) if (!covered.has(status)) missing.push(`${endpoint.name} ${status}`)

@@ -15,6 +15,20 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import {
+  type BranchChange,
+  branchesPageOf,
+  branchOf,
+  createBranch,
+  deleteBranch,
+  endpointsOfBranch,
+  matchingBranches,
+  type Refused,
+  restoreBranch,
+  setDefaultBranch,
+  updateBranch
+} from "./branches.js"
+import { randomDice } from "./ids.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { readJsonBody } from "./limits.js"
 import {
@@ -22,6 +36,7 @@ import {
   get,
   itemsBefore,
   itemsOf,
+  type Mutation,
   mutate,
   mutateUnrecorded,
   type State,
@@ -33,6 +48,12 @@ import {
   apiKeyCreated,
   apiKeyListed,
   apiKeyRevoked,
+  branchCreated,
+  branchEnvelope,
+  branchesCount,
+  branchesPage,
+  branchOperations,
+  computeEndpoints,
   errorBody,
   operationEnvelope,
   operationsPage,
@@ -96,6 +117,15 @@ export interface Table {
   readonly listOperations: typeof Endpoint.listOperations
   readonly getOperation: typeof Endpoint.getOperation
   readonly listSharedProjects: typeof Endpoint.listSharedProjects
+  readonly listBranches: typeof Endpoint.listBranches
+  readonly countBranches: typeof Endpoint.countBranches
+  readonly createBranch: typeof Endpoint.createBranch
+  readonly getBranch: typeof Endpoint.getBranch
+  readonly updateBranch: typeof Endpoint.updateBranch
+  readonly deleteBranch: typeof Endpoint.deleteBranch
+  readonly restoreBranch: typeof Endpoint.restoreBranch
+  readonly setDefaultBranch: typeof Endpoint.setDefaultBranch
+  readonly listBranchEndpoints: typeof Endpoint.listBranchEndpoints
 }
 
 /** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
@@ -112,6 +142,8 @@ type Input<E> =
  * The route of `endpoint`: its method and route template, its path parameters, query and body
  * decoded with its schemas (400 when they do not decode), `handle`'s answer encoded with its
  * `success` schema, then passed to `undeclared` (fields core does not declare, see `wire.ts`).
+ * The answer goes out with the first success status the endpoint declares (201 for a create);
+ * one that encodes to nothing, with 204 and no body (docs/contract.md §11.1).
  */
 const route = <E extends Endpoint.Endpoint>(
   endpoint: E,
@@ -141,7 +173,9 @@ const route = <E extends Endpoint.Endpoint>(
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
       const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
-      return HttpServerResponse.unsafeJson(undeclared(encoded))
+      return encoded === undefined
+        ? HttpServerResponse.empty({ status: 204 })
+        : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
     })
   )
 
@@ -187,6 +221,16 @@ const matches = (project: { readonly id: string; readonly name: string }, search
   search === undefined || project.id.includes(search) || project.name.includes(search)
 
 const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
+
+/** Runs a branch mutation (`branches.ts`); its refusal is answered with its status and a `GeneralError`. */
+const mutateBranches = <A>(fake: FakeState, mutation: Mutation<A, Refused>) =>
+  Effect.mapError(mutate(fake, mutation), (refused) => new Refusal(refused))
+
+/** A read of the state now (`branches.ts`) that may be refused. */
+const read = <A>(fake: FakeState, query: (state: State, now: number) => Either.Either<A, Refused>) =>
+  Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
+    Either.mapLeft(query(state, now), (refused) => new Refusal(refused))
+  )
 
 /** The state now, and a 404 unless it has the project `projectId`. */
 const withProject = (fake: FakeState, projectId: string) =>
@@ -289,8 +333,81 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
         }
         return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
+    ),
+    route(table.listBranches, ({ params, query }) =>
+      read(fake, (state, now) => {
+        const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+        return Either.flatMap(
+          get(state, "projects", params.project_id) === undefined
+            ? Either.left({ status: Status.notFound, message: "project not found" })
+            : Either.right(matchingBranches(state, params.project_id, query.search)),
+          (branches) =>
+            Either.map(branchesPageOf(branches, sort, query.cursor, query.limit), ({ page, next }) =>
+              branchesPage(page, next, sort, now)
+            )
+        )
+      })
+    ),
+    route(table.countBranches, ({ params, query }) =>
+      Effect.map(withProject(fake, params.project_id), (state) =>
+        branchesCount(matchingBranches(state, params.project_id, query.search).length)
+      )
+    ),
+    route(table.createBranch, ({ params, body }) =>
+      Effect.flatMap(randomDice, (dice) =>
+        Effect.zipWith(
+          mutateBranches(
+            fake,
+            createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice)
+          ),
+          Clock.currentTimeMillis,
+          ({ branch, endpoints, operations, project }, now) =>
+            branchCreated(branch, endpoints, project, operations, now)
+        )
+      )
+    ),
+    route(table.getBranch, ({ params }) =>
+      read(fake, (state, now) =>
+        Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
+      )
+    ),
+    route(table.updateBranch, ({ params, body }) =>
+      answerBranchChange(mutateBranches(fake, updateBranch(params.project_id, params.branch_id, body.branch)))
+    ),
+    route(table.deleteBranch, ({ params }) =>
+      Effect.flatMap(randomDice, (dice) =>
+        Effect.zipWith(
+          mutateBranches(fake, deleteBranch(params.project_id, params.branch_id, dice)),
+          Clock.currentTimeMillis,
+          (deleted, now) =>
+            deleted === undefined
+              ? Option.none()
+              : Option.some(branchOperations(deleted.branch, deleted.operations, now))
+        )
+      )
+    ),
+    route(table.restoreBranch, ({ params, body }) =>
+      Effect.flatMap(randomDice, (dice) =>
+        answerBranchChange(mutateBranches(fake, restoreBranch(params.project_id, params.branch_id, body, dice)))
+      )
+    ),
+    route(table.setDefaultBranch, ({ params }) =>
+      answerBranchChange(mutateBranches(fake, setDefaultBranch(params.project_id, params.branch_id)))
+    ),
+    route(table.listBranchEndpoints, ({ params }) =>
+      read(fake, (state, now) =>
+        Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
+          computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
+        )
+      )
     )
   ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
+
+/** The answer of a branch mutation: the branch and the operations it started, as they are now. */
+const answerBranchChange = <E>(change: Effect.Effect<BranchChange, E>) =>
+  Effect.zipWith(change, Clock.currentTimeMillis, ({ branch, operations }, now) =>
+    branchOperations(branch, operations, now)
+  )
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a
