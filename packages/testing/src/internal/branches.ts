@@ -22,6 +22,7 @@ import * as Encoding from "effect/Encoding"
 import * as Order from "effect/Order"
 import { type Dice, branchId as newBranchId, endpointId as newEndpointId, uuid } from "./ids.js"
 import { type Change, upsert } from "./kinds.js"
+import type { Refused } from "./limits.js"
 import { type OperationToStart, lockedBy, startOperations } from "./operations.js"
 import {
   cascade,
@@ -36,12 +37,6 @@ import {
   type StoredProject
 } from "./state.js"
 import { Status } from "./status.js"
-
-/** A refusal of a branch route: its status and message (a `GeneralError`). */
-export interface Refused {
-  readonly status: number
-  readonly message: string
-}
 
 /** How long each operation a branch mutation starts runs, in ms. */
 export const runsFor = {

@@ -23,14 +23,13 @@ import {
   deleteBranch,
   endpointsOfBranch,
   matchingBranches,
-  type Refused,
   restoreBranch,
   setDefaultBranch,
   updateBranch
 } from "./branches.js"
 import { randomDice } from "./ids.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
-import { readJsonBody } from "./limits.js"
+import { readJsonBody, type Refused } from "./limits.js"
 import {
   type FakeState,
   get,
@@ -58,6 +57,8 @@ import {
   operationEnvelope,
   operationsPage,
   projectsPage,
+  withBranchAnnotation,
+  withBranchAnnotations,
   withUndeclaredProjectFields,
   withUndeclaredSharedProjectFields
 } from "./wire.js"
@@ -149,8 +150,18 @@ const route = <E extends Endpoint.Endpoint>(
   endpoint: E,
   handle: (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>,
   undeclared: (encoded: any) => unknown = identity
-) =>
-  HttpRouter.makeRoute(
+) => {
+  const readBody =
+    endpoint.body === undefined
+      ? undefined
+      : Effect.flatMap(
+          Effect.mapError(
+            jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
+            (refused) => new Refusal(refused)
+          ),
+          Schema.decodeUnknown(endpoint.body)
+        )
+  return HttpRouter.makeRoute(
     endpoint.method,
     routerPath(endpoint.route),
     Effect.gen(function* () {
@@ -161,15 +172,7 @@ const route = <E extends Endpoint.Endpoint>(
         endpoint.query === undefined
           ? undefined
           : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query))
-      const body =
-        endpoint.body === undefined
-          ? undefined
-          : yield* orBadRequest(
-              Effect.flatMap(
-                Effect.mapError(readJsonBody, (refused) => new Refusal(refused)),
-                Schema.decodeUnknown(endpoint.body)
-              )
-            )
+      const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
       const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
@@ -178,6 +181,19 @@ const route = <E extends Endpoint.Endpoint>(
         : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
     })
   )
+}
+
+/**
+ * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
+ * `POST /projects/{project_id}/branches`, a request without one (no `Content-Type`, and no
+ * `Content-Length` or one of 0) reads as `{}` (docs/contract.md §11.3).
+ */
+const jsonBody = (acceptsEmpty: boolean) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const length = request.headers["content-length"]
+    const none = request.headers["content-type"] === undefined && (length === undefined || length === "0")
+    return acceptsEmpty && none ? Effect.succeed({}) : readJsonBody
+  })
 
 /**
  * A cursor of the fake: the `created_at` of the last item of the previous page
@@ -334,19 +350,22 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
         return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
     ),
-    route(table.listBranches, ({ params, query }) =>
-      read(fake, (state, now) => {
-        const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
-        return Either.flatMap(
-          get(state, "projects", params.project_id) === undefined
-            ? Either.left({ status: Status.notFound, message: "project not found" })
-            : Either.right(matchingBranches(state, params.project_id, query.search)),
-          (branches) =>
-            Either.map(branchesPageOf(branches, sort, query.cursor, query.limit), ({ page, next }) =>
-              branchesPage(page, next, sort, now)
-            )
-        )
-      })
+    route(
+      table.listBranches,
+      ({ params, query }) =>
+        read(fake, (state, now) => {
+          const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+          return Either.flatMap(
+            get(state, "projects", params.project_id) === undefined
+              ? Either.left({ status: Status.notFound, message: "project not found" })
+              : Either.right(matchingBranches(state, params.project_id, query.search)),
+            (branches) =>
+              Either.map(branchesPageOf(branches, sort, query.cursor, query.limit), ({ page, next }) =>
+                branchesPage(page, next, sort, now)
+              )
+          )
+        }),
+      withBranchAnnotations
     ),
     route(table.countBranches, ({ params, query }) =>
       Effect.map(withProject(fake, params.project_id), (state) =>
@@ -366,10 +385,13 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
         )
       )
     ),
-    route(table.getBranch, ({ params }) =>
-      read(fake, (state, now) =>
-        Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
-      )
+    route(
+      table.getBranch,
+      ({ params }) =>
+        read(fake, (state, now) =>
+          Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
+        ),
+      withBranchAnnotation
     ),
     route(table.updateBranch, ({ params, body }) =>
       answerBranchChange(mutateBranches(fake, updateBranch(params.project_id, params.branch_id, body.branch)))

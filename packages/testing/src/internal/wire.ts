@@ -215,6 +215,22 @@ export const withUndeclaredSharedProjectFields = (page: Json): Json => ({
     : {})
 })
 
+/**
+ * An encoded `GET /projects/{project_id}/branches/{branch_id}` answer with the branch's
+ * `annotation` (the platform's free-form labels of a branch, which core does not declare: the
+ * fake's branches have none, so its `value` is empty).
+ */
+export const withBranchAnnotation = (answer: Json): Json => {
+  const branch = answer.branch as Json | undefined
+  return {
+    ...answer,
+    annotation: { object: { type: "console/branch", id: branch?.id }, value: {} }
+  }
+}
+
+/** An encoded `GET /projects/{project_id}/branches` page with the `annotations` of its branches (none: `{}`). */
+export const withBranchAnnotations = (page: Json): Json => ({ ...page, annotations: {} })
+
 /** An encoded `GET /projects` page with the fields core does not declare. */
 export const withUndeclaredProjectFields = (page: Json): Json => ({
   ...page,
