@@ -3,7 +3,7 @@
  * state (`state.ts` `Mutation`), its changes, its answer and the operations it starts following
  * from the same step; reads over the state as it is.
  *
- * - A mutation of a project with a pending operation answers 423 and changes nothing (§11.1).
+ * - A mutation of a project with a pending operation answers 423 and changes nothing (§11.6).
  * - Creating a branch starts `create_branch`, then `start_compute` per compute endpoint created
  *   with it, one after another; the branch is `ready` once `create_branch` ends, each compute
  *   endpoint `active` once its `start_compute` ends.
@@ -59,7 +59,7 @@ const refused = (status: number, message: string): Either.Either<never, Refused>
 
 const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
-/** 423: the project has a pending operation; nothing is done (docs/contract.md §11.1). */
+/** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
 const locked = refused(423, "project already has running conflicting operations")
 
 /** The project `projectId`, or a 404. */
@@ -135,7 +135,7 @@ export interface BranchCreation {
 }
 
 /**
- * Creates a branch of project `projectId` (docs/contract.md §11.3): from `parent_id` (the
+ * Creates a branch of project `projectId` (docs/contract.md §11.4, §11.5): from `parent_id` (the
  * default branch when absent; 404 when it is not a branch of the project), named `name` (a
  * generated `br-…` name when absent; 409 when another branch has it), with its compute
  * endpoints (at most one `read_write`: 400 for more; `min` ≤ `max` compute units: 400).
@@ -236,7 +236,7 @@ export interface BranchChange {
   readonly operations: ReadonlyArray<StoredOperation>
 }
 
-/** Renames and/or (un)protects a branch (docs/contract.md §11.3): 409 for a name another branch has; no operation. */
+/** Renames and/or (un)protects a branch (docs/contract.md §11.4): 409 for a name another branch has; no operation. */
 export const updateBranch =
   (
     projectId: string,
@@ -260,7 +260,7 @@ export const updateBranch =
     })
 
 /**
- * Deletes a branch and its compute endpoints (docs/contract.md §11.3): `undefined` (a 204) when
+ * Deletes a branch and its compute endpoints (docs/contract.md §11.4, §11.5): `undefined` (a 204) when
  * the project has no such branch; 400 for the default branch or one with children; otherwise
  * `suspend_compute` per compute endpoint, then `delete_timeline`.
  */
@@ -372,7 +372,7 @@ export const restoreBranch =
       return { changes: [...changes, ...started.changes], answer: { branch: restored, operations: started.operations } }
     })
 
-/** Makes a branch the project's default (docs/contract.md §11.3): the previous default is no longer; no operation. */
+/** Makes a branch the project's default (docs/contract.md §11.4): the previous default is no longer; no operation. */
 export const setDefaultBranch =
   (projectId: string, branchId: string): Mutation<BranchChange, Refused> =>
   (state, now) =>

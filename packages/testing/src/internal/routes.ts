@@ -144,7 +144,7 @@ type Input<E> =
  * decoded with its schemas (400 when they do not decode), `handle`'s answer encoded with its
  * `success` schema, then passed to `undeclared` (fields core does not declare, see `wire.ts`).
  * The answer goes out with the first success status the endpoint declares (201 for a create);
- * one that encodes to nothing, with 204 and no body (docs/contract.md §11.1).
+ * one that encodes to nothing, with 204 and no body (docs/contract.md §11.4).
  */
 const route = <E extends Endpoint.Endpoint>(
   endpoint: E,
@@ -186,7 +186,7 @@ const route = <E extends Endpoint.Endpoint>(
 /**
  * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
  * `POST /projects/{project_id}/branches`, a request without one (no `Content-Type`, and no
- * `Content-Length` or one of 0) reads as `{}` (docs/contract.md §11.3).
+ * `Content-Length` or one of 0) reads as `{}` (docs/contract.md §11.4).
  */
 const jsonBody = (acceptsEmpty: boolean) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
