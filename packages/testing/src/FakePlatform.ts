@@ -317,7 +317,11 @@ export interface Options {
 export interface Journal {
   /**
    * Called synchronously with each change as it is made in memory, in order, the whole record
-   * after the change (`Snapshot.SnapshotChange`). It must not fail or block.
+   * after the change (`Snapshot.SnapshotChange`). It must not fail or block. The changes of one
+   * request or `scenario` call (e.g. a branch and its compute endpoints, or a default branch
+   * moved from one branch to another) are recorded in one synchronous run, with nothing else
+   * between them: a journal that writes what was recorded together keeps them together, so a
+   * crash never leaves half of them.
    */
   readonly record: (change: SnapshotChange) => void
   /**
