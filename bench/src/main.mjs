@@ -8,7 +8,9 @@
  * the per-request section (`canned,emulator,memory`; all by default). `BENCH_BASELINE` names the
  * `dist` folder of another build of `@dbplatform/client` (e.g. `main`'s, built in a checkout of its
  * own), run as one more contender, `baseline`, in the per-request and streaming sections:
- * before and after a change, side by side in one run (`baseline.mjs`).
+ * before and after a change, side by side in one run (`baseline.mjs`). `BENCH_TIME=cpu` times the
+ * per-request section in this process's CPU time (user + system) rather than elapsed time: on a
+ * shared machine, other processes' load shows less in it.
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
  * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
@@ -50,6 +52,14 @@ const pendingLeadMs = 1000
 /** `BENCH_ONLY=requests,decode,stream,wait,first,emulator` runs only those sections. */
 const only = process.env.BENCH_ONLY?.split(",")
 const section = (/** @type {string} */ name) => only === undefined || only.includes(name)
+/** `BENCH_TIME=cpu`: the per-request section counts this process's CPU time, not elapsed time. */
+const cpuTime = process.env.BENCH_TIME === "cpu"
+/** Now, in µs: this process's CPU time so far (`BENCH_TIME=cpu`), or the time elapsed. */
+const micros = () => {
+  if (!cpuTime) return performance.now() * 1000
+  const { system, user } = process.cpuUsage()
+  return user + system
+}
 /** `BENCH_SERVERS=canned,emulator,memory` runs the per-request section on those servers only. */
 const onlyServers = process.env.BENCH_SERVERS?.split(",")
 /** The contenders of the import + first request section: all but the baseline. */
@@ -171,16 +181,18 @@ try {
         for (const name of names) await clients[name]?.run(request, n)
         for (let round = 0; round < rounds; round++) {
           for (const name of rotate(names, round)) {
-            const started = performance.now()
+            const started = micros()
             await clients[name]?.run(request, n)
-            times[name]?.push(((performance.now() - started) * 1000) / n)
+            times[name]?.push((micros() - started) / n)
           }
         }
         perRequest.push([server, label, Object.fromEntries(names.map((name) => [name, median(times[name] ?? [])]))])
       }
       for (const name of names) await clients[name]?.dispose()
     }
-    console.log("## µs per request (median of the rounds; one request at a time)\n")
+    console.log(
+      `## µs${cpuTime ? " of this process's CPU time" : ""} per request (median of the rounds; one request at a time)\n`
+    )
     console.log(
       table([
         ["server", "request", ...names.map((name) => labels[name])],
