@@ -8,7 +8,8 @@
  * the per-request section (`canned,emulator,memory`; all by default). `BENCH_BASELINE` names the
  * `dist` folder of another build of `@dbplatform/client` (e.g. `main`'s, built in a checkout of its
  * own), run as one more contender, `baseline`, in the per-request and streaming sections:
- * before and after a change, side by side in one run (`baseline.mjs`). `BENCH_TIME=cpu` times the
+ * before and after a change, side by side in one run (`baseline.mjs`); `BENCH_CONTENDERS` (e.g.
+ * `ours,baseline`) keeps only those in the per-request section. `BENCH_TIME=cpu` times the
  * per-request section in this process's CPU time (user + system) rather than elapsed time: on a
  * shared machine, other processes' load shows less in it.
  *
@@ -34,7 +35,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { baselineDist, loadBaseline } from "./baseline.mjs"
-import { contender, labels, names, oursLayer, paths, sdkClient } from "./contenders.mjs"
+import { names as allNames, contender, labels, oursLayer, paths, sdkClient } from "./contenders.mjs"
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
@@ -62,8 +63,10 @@ const micros = () => {
 }
 /** `BENCH_SERVERS=canned,emulator,memory` runs the per-request section on those servers only. */
 const onlyServers = process.env.BENCH_SERVERS?.split(",")
+/** `BENCH_CONTENDERS=ours,baseline` runs the per-request section with those contenders only. */
+const onlyContenders = process.env.BENCH_CONTENDERS?.split(",")
 /** The contenders of the import + first request section: all but the baseline. */
-const firstNames = names.filter((name) => name !== "baseline")
+const firstNames = allNames.filter((name) => name !== "baseline")
 /** The baseline build's modules, when `BENCH_BASELINE` names one. */
 const baseline = baselineDist === undefined ? undefined : await loadBaseline(baselineDist)
 const here = (/** @type {string} */ file) => fileURLToPath(new URL(file, import.meta.url))
@@ -134,6 +137,7 @@ process.on("exit", stopServers)
 try {
   // --- Per request ---------------------------------------------------------------------------------
   if (section("requests")) {
+    const names = onlyContenders === undefined ? allNames : allNames.filter((name) => onlyContenders.includes(name))
     /** @type {ReadonlyArray<[import("./contenders.mjs").Request, string]>} */
     const requests = [
       ["operation", "GET one operation"],
@@ -200,7 +204,7 @@ try {
       ])
     )
     /** @type {ReadonlyArray<[import("./contenders.mjs").Name, import("./contenders.mjs").Name]>} */
-    const pairs = [
+    const allPairs = [
       ...(baseline === undefined
         ? []
         : /** @type {ReadonlyArray<[import("./contenders.mjs").Name, import("./contenders.mjs").Name]>} */ ([
@@ -215,6 +219,7 @@ try {
       ["sdk", "fetch"],
       ["floor", "sdk"]
     ]
+    const pairs = allPairs.filter(([a, b]) => names.includes(a) && names.includes(b))
     console.log("\n## ratios (a / b of the medians above)\n")
     console.log(
       table([
@@ -312,9 +317,9 @@ try {
     /** @type {Record<string, Record<string, Array<any>>>} */
     const walks = {}
     for (const count of walkCounts) {
-      walks[count] = Object.fromEntries(names.map((name) => [name, []]))
+      walks[count] = Object.fromEntries(allNames.map((name) => [name, []]))
       for (let round = 0; round < (count === 100_000 ? walkRounds : 1); round++) {
-        for (const name of rotate(names, round)) {
+        for (const name of rotate(allNames, round)) {
           const result = await nodeJson([
             "--expose-gc",
             here("walk.mjs"),
@@ -346,7 +351,7 @@ try {
           "peak RSS (MB)",
           ...walkCounts.map((count) => `heap retained after ${count / 1000}k (MB)`)
         ],
-        ...names.map((name) => [
+        ...allNames.map((name) => [
           `${labels[name]}${name === "ours" || name === "baseline" ? " (Operations.list)" : name === "sdk" ? " (raw listProjectOperations loop)" : " (cursor loop)"}`,
           fixed(walkMs(name, longest)),
           fixed((walkMs(name, longest) * 1000) / longest, 2),
