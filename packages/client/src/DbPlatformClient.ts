@@ -455,8 +455,17 @@ export const make = (
         )
       )
 
-    /** What a call reads as it starts: the time, and whether to propagate its span. */
-    const start = Effect.zip(Clock.currentTimeMillis, FiberRef.get(HttpClient.currentTracerPropagation))
+    /**
+     * What a call reads as it starts: its request id, the time (epoch ms) and whether to
+     * propagate its span. One step after another (`Effect.zip` would cost more than the reads).
+     */
+    const start = Effect.flatMap(RequestIds, ({ next }) =>
+      Effect.flatMap(next, (requestId) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.map(FiberRef.get(HttpClient.currentTracerPropagation), (propagate) => ({ requestId, now, propagate }))
+        )
+      )
+    )
 
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
@@ -476,56 +485,55 @@ export const make = (
           }
         },
         (span) =>
-          Effect.flatMap(RequestIds, (ids) =>
-            Effect.flatMap(ids.next, (requestId) =>
-              Effect.flatMap(start, ([now, propagate]): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
-                span.attribute("dbplatform.request_id", requestId)
-                const unsent = toRequest(endpoint, input, baseUrl, {
-                  ...headers,
-                  "x-request-id": requestId,
-                  ...(propagate ? HttpTraceContext.toHeaders(span) : {})
-                })
-                if (Either.isLeft(unsent)) {
-                  span.attribute("error.type", unsent.left._tag)
-                  return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
-                }
-                const sent: Sent = {
-                  method: endpoint.method,
-                  route: endpoint.route,
-                  path: unsent.right.path,
-                  requestId
-                }
-                const call: Call<Endpoint.Success<E>> = {
-                  name: endpoint.name,
-                  request: unsent.right.request,
-                  sent,
-                  rules: {
-                    method: endpoint.method,
-                    deadlineAt: now + Duration.toMillis(deadline),
-                    deadline,
-                    maxRetryAfter,
-                    minimumRequestTime
-                  },
-                  schema: endpoint.success,
-                  check,
-                  span
-                }
-                // One handler on the way out of a call that succeeds at once: the retries and what
-                // a failed call shows are entered only on failure.
-                return first(call, now).pipe(
-                  Effect.catchAll((error) =>
-                    Effect.catchAll(retried(call, error), (last) => {
-                      const error = narrow<ExecuteError<E>>(endpoint, last)
-                      // The span shows how the call ended: the last status, or why there was none.
-                      if ("status" in error) span.attribute("http.response.status_code", error.status)
-                      else span.attribute("error.type", (error as ExecuteError<Endpoint.Endpoint>)._tag)
-                      return Effect.fail(error)
-                    })
-                  ),
-                  Effect.withParentSpan(span)
-                )
+          Effect.flatMap(
+            start,
+            ({ now, propagate, requestId }): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+              span.attribute("dbplatform.request_id", requestId)
+              const unsent = toRequest(endpoint, input, baseUrl, {
+                ...headers,
+                "x-request-id": requestId,
+                ...(propagate ? HttpTraceContext.toHeaders(span) : {})
               })
-            )
+              if (Either.isLeft(unsent)) {
+                span.attribute("error.type", unsent.left._tag)
+                return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
+              }
+              const sent: Sent = {
+                method: endpoint.method,
+                route: endpoint.route,
+                path: unsent.right.path,
+                requestId
+              }
+              const call: Call<Endpoint.Success<E>> = {
+                name: endpoint.name,
+                request: unsent.right.request,
+                sent,
+                rules: {
+                  method: endpoint.method,
+                  deadlineAt: now + Duration.toMillis(deadline),
+                  deadline,
+                  maxRetryAfter,
+                  minimumRequestTime
+                },
+                schema: endpoint.success,
+                check,
+                span
+              }
+              // One handler on the way out of a call that succeeds at once: the retries and what
+              // a failed call shows are entered only on failure.
+              return first(call, now).pipe(
+                Effect.catchAll((error) =>
+                  Effect.catchAll(retried(call, error), (last) => {
+                    const error = narrow<ExecuteError<E>>(endpoint, last)
+                    // The span shows how the call ended: the last status, or why there was none.
+                    if ("status" in error) span.attribute("http.response.status_code", error.status)
+                    else span.attribute("error.type", (error as ExecuteError<Endpoint.Endpoint>)._tag)
+                    return Effect.fail(error)
+                  })
+                ),
+                Effect.withParentSpan(span)
+              )
+            }
           )
       )
 
