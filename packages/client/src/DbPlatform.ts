@@ -1,5 +1,5 @@
 /**
- * Every service of the SDK in one Layer: `ApiKeys`, `Projects` and `Operations` over one
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations` and `Branches` over one
  * `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
@@ -13,6 +13,7 @@ import type { InvalidApiKey, InvalidBaseUrl } from "@dbplatform/core"
 import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
+import * as Branches from "./Branches.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
@@ -22,7 +23,7 @@ import * as Projects from "./Projects.js"
  *
  * @since 0.1.0
  */
-export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operations
+export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operations | Branches.Branches
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -33,7 +34,7 @@ export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operat
 export const layerFrom = <E, R>(
   client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
-  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer).pipe(Layer.provideMerge(client))
+  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer).pipe(Layer.provideMerge(client))
 
 /**
  * Every service from explicit settings (base URL with the version segment, API key as

@@ -211,10 +211,11 @@ type InputError<E extends Endpoint.Endpoint> =
 /**
  * The service. `execute` sends a request to one of core's endpoints (`Endpoint.listOperations`,
  * ...): `input` (path parameters, query, body) is encoded with the endpoint's schemas (refused
- * input fails with `InvalidRequest`, and nothing is sent), and a 200 answer decoded with its
- * answer schema. `check` may refuse an answer that decoded but cannot be right (a page longer
- * than the `limit` sent, another operation than the one asked for): it returns what is wrong,
- * and the call fails with `MalformedResponse`. Another status fails with its typed error
+ * input fails with `InvalidRequest`, and nothing is sent), and a 2xx answer decoded with its
+ * answer schema (a 204 or an empty body as `undefined`, `docs/contract.md` §11.4). `check` may
+ * refuse an answer that decoded but cannot be right (a page longer than the `limit` sent,
+ * another operation than the one asked for): it returns what is wrong, and the call fails with
+ * `MalformedResponse`. Another status fails with its typed error
  * ({@link ExecuteError}) (`docs/design.md` §1).
  *
  * @since 0.1.0

@@ -13,6 +13,13 @@
  */
 export * as ApiKeys from "./ApiKeys.js"
 /**
+ * Branches: `page`, `list` (a `Stream`), `count`, `create`, `get`, `update`, `delete`, `restore`,
+ * `setAsDefault`, `listEndpoints` (§11).
+ *
+ * @since 0.3.0
+ */
+export * as Branches from "./Branches.js"
+/**
  * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
  * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.
  *
@@ -39,3 +46,10 @@ export * as Operations from "./Operations.js"
  * @since 0.1.0
  */
 export * as Projects from "./Projects.js"
+/**
+ * Services derived from core's endpoint table: `Method<E>`, one endpoint's method, and
+ * `methods(client, entries)` (`docs/design.md` §1.2).
+ *
+ * @since 0.3.0
+ */
+export * as Resource from "./Resource.js"

@@ -7,6 +7,14 @@ import type {
   ApiKeyCreated,
   ApiKeyRevoked,
   BadRequest,
+  Branch,
+  BranchCreated,
+  BranchEnvelope,
+  BranchesCount,
+  BranchesPage,
+  BranchOperations,
+  ComputeEndpoints,
+  Conflict,
   Forbidden,
   InvalidRequest,
   Locked,
@@ -27,8 +35,9 @@ import type {
 } from "@dbplatform/core"
 import { describe, expectTypeOf, it } from "@effect/vitest"
 import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
-import type { ApiKeys, DbPlatformClient, Operations, Projects } from "../src/index.js"
+import type { ApiKeys, Branches, DbPlatformClient, Operations, Projects } from "../src/index.js"
 
 type Fails<F extends (...args: never) => unknown> =
   ReturnType<F> extends Effect.Effect<infer _A, infer E, infer _R>
@@ -90,6 +99,35 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<Operations.Service["awaitAll"]>>().toEqualTypeOf<Operations.AwaitAllResult>()
     expectTypeOf<Fails<Operations.Service["watch"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Operations.Service["watch"]>>().toEqualTypeOf<Operation>()
+  })
+
+  it("Branches: each method's errors are its table entry's (docs/contract.md §11.4)", () => {
+    type Change = Call | InvalidRequest | BadRequest | NotFound | Forbidden | Locked
+    expectTypeOf<Fails<Branches.Service["page"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["page"]>>().toEqualTypeOf<BranchesPage>()
+    expectTypeOf<Fails<Branches.Service["list"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["list"]>>().toEqualTypeOf<Branch>()
+    expectTypeOf<Fails<Branches.Service["count"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["count"]>>().toEqualTypeOf<BranchesCount>()
+    expectTypeOf<Fails<Branches.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Succeeds<Branches.Service["create"]>>().toEqualTypeOf<BranchCreated>()
+    expectTypeOf<Fails<Branches.Service["get"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["get"]>>().toEqualTypeOf<BranchEnvelope>()
+    expectTypeOf<Fails<Branches.Service["update"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Succeeds<Branches.Service["update"]>>().toEqualTypeOf<BranchOperations>()
+    expectTypeOf<Fails<Branches.Service["delete"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Succeeds<Branches.Service["delete"]>>().toEqualTypeOf<Option.Option<BranchOperations>>()
+    expectTypeOf<Fails<Branches.Service["restore"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Succeeds<Branches.Service["restore"]>>().toEqualTypeOf<BranchOperations>()
+    expectTypeOf<Fails<Branches.Service["setAsDefault"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Succeeds<Branches.Service["setAsDefault"]>>().toEqualTypeOf<BranchOperations>()
+    expectTypeOf<Fails<Branches.Service["listEndpoints"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Branches.Service["listEndpoints"]>>().toEqualTypeOf<ComputeEndpoints>()
+  })
+
+  it("the operations a branch answer carries go straight into awaitAll", () => {
+    expectTypeOf<BranchCreated["operations"]>().toExtend<Parameters<Operations.Service["awaitAll"]>[0]>()
+    expectTypeOf<BranchOperations["operations"]>().toExtend<Parameters<Operations.Service["awaitAll"]>[0]>()
   })
 
   it("a method's error channel does not include errors of other endpoints", () => {

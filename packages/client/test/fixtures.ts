@@ -1,5 +1,5 @@
 /** Wire fixtures of the client's unit tests: what a real server sends for each resource. */
-import { OperationId, ProjectId } from "@dbplatform/core"
+import { BranchId, OperationId, ProjectId } from "@dbplatform/core"
 
 export const baseUrl = "http://fake.test/api/v2"
 export const secret = "secret-key"
@@ -53,4 +53,94 @@ export const apiKeyCreated = {
   name: "ci",
   created_at: "2022-11-15T20:13:35Z",
   created_by: "1232111b-2ea1-4d5a-b5c4-6ea0bda8ed2a"
+}
+
+export const branchId = BranchId.make("br-wispy-meadow-118737")
+
+export const branchItem = (id: string = branchId, overrides: Record<string, unknown> = {}) => ({
+  id,
+  project_id: "spring-example-302709",
+  parent_id: "br-aged-salad-637688",
+  name: `name-of-${id}`,
+  current_state: "ready",
+  state_changed_at: "2022-11-30T20:09:48Z",
+  creation_source: "console",
+  primary: false,
+  default: false,
+  protected: false,
+  cpu_used_sec: 0,
+  compute_time_seconds: 0,
+  active_time_seconds: 0,
+  written_data_bytes: 0,
+  data_transfer_bytes: 0,
+  created_at: "2022-11-30T19:09:48Z",
+  updated_at: "2022-12-01T19:53:05Z",
+  ...overrides
+})
+
+export const computeEndpointItem = (branch: string = branchId) => ({
+  host: "ep-cool-darkness-123456.us-east-2.aws.example.tech",
+  id: "ep-cool-darkness-123456",
+  project_id: "spring-example-302709",
+  branch_id: branch,
+  autoscaling_limit_min_cu: 0.25,
+  autoscaling_limit_max_cu: 1,
+  region_id: "aws-us-east-2",
+  type: "read_write",
+  current_state: "init",
+  pending_state: "active",
+  settings: {},
+  pooler_enabled: false,
+  pooler_mode: "transaction",
+  disabled: false,
+  passwordless_access: true,
+  creation_source: "console",
+  created_at: "2022-11-30T19:09:48Z",
+  updated_at: "2022-11-30T19:09:48Z",
+  proxy_host: "us-east-2.aws.example.tech",
+  suspend_timeout_seconds: 0,
+  provisioner: "k8s-neonvm"
+})
+
+export const rolePassword = "AbC123dEf456"
+
+export const branchCreated = {
+  branch: branchItem(branchId, { current_state: "init", pending_state: "ready" }),
+  endpoints: [computeEndpointItem()],
+  operations: [
+    { ...operationItem(1, "2022-11-30T19:09:48Z", "running"), action: "create_branch", endpoint_id: undefined },
+    { ...operationItem(2, "2022-11-30T19:09:48Z", "scheduling"), action: "start_compute" }
+  ],
+  roles: [
+    {
+      branch_id: branchId,
+      name: "app_owner",
+      password: rolePassword,
+      protected: false,
+      created_at: "2022-11-30T19:09:48Z",
+      updated_at: "2022-11-30T19:09:48Z"
+    }
+  ],
+  databases: [
+    {
+      id: 834686,
+      branch_id: branchId,
+      name: "app",
+      owner_name: "app_owner",
+      created_at: "2022-11-30T19:09:48Z",
+      updated_at: "2022-11-30T19:09:48Z"
+    }
+  ],
+  connection_uris: [
+    {
+      connection_uri: `postgresql://app_owner:${rolePassword}@ep-cool-darkness-123456.us-east-2.aws.example.tech/app`,
+      connection_parameters: {
+        database: "app",
+        password: rolePassword,
+        role: "app_owner",
+        host: "ep-cool-darkness-123456.us-east-2.aws.example.tech",
+        pooler_host: "ep-cool-darkness-123456-pooler.us-east-2.aws.example.tech"
+      }
+    }
+  ]
 }

@@ -1,8 +1,9 @@
 /**
- * The endpoints of the control API v2 in scope (the six of the contract, and
- * `GET /projects/shared`), each declared once: method, route template,
- * the schemas of its path parameters, query, body and answer (with their limits and defaults),
- * and the error statuses it answers with (`docs/contract.md` §4, §10).
+ * The endpoints of the control API v2 in scope (the six of the contract, `GET /projects/shared`,
+ * and the branch endpoints), each declared once: method, route template, the schemas of its path
+ * parameters, query, body and answer (with their limits and defaults), the success statuses it
+ * answers with, whether its answer carries the operations it started, and the error statuses it
+ * answers with (`docs/contract.md` §4, §10, §11).
  *
  * The client sends its requests from these declarations and the fake in `@dbplatform/testing`
  * routes, checks and answers from the same ones: neither spells a route, a limit or a field of
@@ -12,12 +13,25 @@
  * @since 0.2.0
  */
 import * as Either from "effect/Either"
+import type * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ApiKeyCreated, ApiKeyList, ApiKeyRevoked, CreateApiKeyRequest } from "./ApiKey.js"
 import type { HttpStatusError } from "./ApiError.js"
+import {
+  BranchCreated,
+  BranchCreateRequest,
+  BranchEnvelope,
+  BranchesCount,
+  BranchesPage,
+  BranchOperations,
+  BranchRestoreRequest,
+  BranchUpdateRequest
+} from "./Branch.js"
+import { ComputeEndpoints } from "./ComputeEndpoint.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
-import { OperationEnvelope, OperationsPage } from "./Operation.js"
+import { BranchIdInput, withMessage } from "./internal/input.js"
+import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import { ProjectsPage } from "./Project.js"
 
 /**
@@ -42,6 +56,45 @@ export type EndpointError = Exclude<
 >
 
 /**
+ * The HTTP method of an endpoint.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE"
+
+/**
+ * A success status an endpoint may answer with: 200, 201 (created), 202 (accepted) or 204 (no
+ * body: its answer schema decodes `undefined`).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type SuccessStatus = 200 | 201 | 202 | 204
+
+/**
+ * An answer that carries the operations its request started (`docs/contract.md` §4 rule 4,
+ * §11.5): `{ operations }`, or an `Option` of one (an answer that may be empty, e.g. a 204).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type CarriesOperations =
+  | { readonly operations: ReadonlyArray<Operation> }
+  | Option.Option<{ readonly operations: ReadonlyArray<Operation> }>
+
+/**
+ * The operations an answer of an endpoint with `startsOperations` carries: its `operations`, or
+ * none for an empty answer (`None`, e.g. a 204). What to pass to the client's
+ * `Operations.awaitAll` (§6, §11.5).
+ *
+ * @since 0.3.0
+ * @category utils
+ */
+export const operationsOf = (answer: CarriesOperations): ReadonlyArray<Operation> =>
+  "operations" in answer ? answer.operations : answer._tag === "Some" ? answer.value.operations : []
+
+/**
  * The page size of a list endpoint: the largest `limit` it takes, and the one it applies when
  * none is sent (`undefined`: all items at once).
  *
@@ -57,8 +110,11 @@ export interface PageLimits {
  * One endpoint. `name` (e.g. `Operations.get`) names the client's span for it; `route` is the
  * path template relative to the base URL, with `{param}` for each path parameter. `params`,
  * `query` and `body` decode what a server receives (path parameters and query as strings) and
- * encode what a client sends; `success` decodes the 200 answer (and encodes the fake's).
- * `errors` are the error statuses of this endpoint beyond those of every endpoint.
+ * encode what a client sends; `success` decodes the success answer (and encodes the fake's),
+ * `statuses` are the success statuses it answers with (`[200]` for most; a 204 has no body, and
+ * `success` then decodes `undefined`). `startsOperations` is `true` when the answer carries the
+ * `operations` the request started. `errors` are the error statuses of this endpoint beyond those
+ * of every endpoint.
  *
  * @since 0.2.0
  * @category models
@@ -72,7 +128,7 @@ export interface Endpoint<
   out Errors extends EndpointError = EndpointError
 > {
   readonly name: Name
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: Method
   readonly route: string
   /** Path parameters; their encoded side is strings. */
   readonly params: Schema.Schema<Params, any> | undefined
@@ -81,6 +137,10 @@ export interface Endpoint<
   /** The JSON body. */
   readonly body: Schema.Schema<Body, any> | undefined
   readonly success: Schema.Schema<Success, any>
+  /** The success statuses it answers with; a 204 has no body (`success` decodes `undefined`). */
+  readonly statuses: ReadonlyArray<SuccessStatus>
+  /** Whether its answer carries the `operations` the request started (§4 rule 4). */
+  readonly startsOperations: boolean
   readonly errors: ReadonlyArray<Errors>
   /** For a list endpoint, its page size limits. */
   readonly pageLimits: PageLimits | undefined
@@ -121,7 +181,9 @@ export type Success<E extends Endpoint> = E extends Endpoint<any, any, any, any,
 export type Errors<E extends Endpoint> = E extends Endpoint<any, any, any, any, any, infer X> ? X : never
 
 /**
- * Declares an endpoint; a part left out (`params`, `query`, `body`, `pageLimits`) is absent.
+ * Declares an endpoint; a part left out (`params`, `query`, `body`, `pageLimits`) is absent,
+ * `statuses` is `[200]` when left out, and `startsOperations` `false`. `startsOperations: true`
+ * is taken only when the answer's type carries `operations` ({@link CarriesOperations}).
  *
  * @since 0.2.0
  * @category constructors
@@ -137,12 +199,14 @@ export const make = <
   QI extends Readonly<Record<string, string | undefined>> = {}
 >(options: {
   readonly name: Name
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: Method
   readonly route: string
   readonly params?: Schema.Schema<P, PI> | undefined
   readonly query?: Schema.Schema<Q, QI> | undefined
   readonly body?: Schema.Schema<B, any> | undefined
   readonly success: Schema.Schema<S, any>
+  readonly statuses?: ReadonlyArray<SuccessStatus> | undefined
+  readonly startsOperations?: ([S] extends [CarriesOperations] ? boolean : false) | undefined
   readonly errors: ReadonlyArray<Errors>
   readonly pageLimits?: PageLimits | undefined
 }): Endpoint<Name, P, Q, B, S, Errors> => ({
@@ -153,9 +217,14 @@ export const make = <
   query: options.query,
   body: options.body,
   success: options.success,
+  statuses: options.statuses ?? ok,
+  startsOperations: options.startsOperations ?? false,
   errors: options.errors,
   pageLimits: options.pageLimits
 })
+
+/** The success statuses of most endpoints. */
+const ok: ReadonlyArray<SuccessStatus> = [200]
 
 /**
  * `route` with each `{param}` replaced by its value in `params` (already encoded as strings),
@@ -243,9 +312,6 @@ const encodePart = <I>(
   return Either.left(ParseResult.parseError(Either.isLeft(all) ? all.left : first.left))
 }
 
-/** `override: true`: the message replaces those of the schemas it refines. */
-const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
-
 /** An integer from `min` to `max`, sent as decimal digits, e.g. `limit`. */
 const IntegerParameter = (min: number, max: number, unit = "") =>
   Schema.String.pipe(
@@ -283,6 +349,8 @@ const KeyIdParameter = Schema.String.pipe(
 
 const ProjectIdParameter = ProjectId.annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
 const OperationIdParameter = OperationId.annotations(withMessage("must be a UUID"))
+/** A branch id in a path: `^[a-z0-9-]{1,60}$` (§11.1). */
+const BranchIdParameter = BranchIdInput
 
 /**
  * `POST /api_keys`: creates a key named `key_name` (§2.1, §4, §10.3). 400 for a name the
@@ -434,8 +502,221 @@ export const getOperation = make({
 })
 
 /**
+ * The page size of `GET /projects/{project_id}/branches`: 1 to 10 000; without a `limit`, all
+ * branches at once (observed behaviour of the deployed API, §11.4).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const branchesPageLimits: PageLimits = { max: 10_000, default: undefined }
+
+/** A project's branch in a path: `project_id` and `branch_id`. */
+const branchParams = Schema.Struct({ project_id: ProjectIdParameter, branch_id: BranchIdParameter })
+
+/**
+ * `GET /projects/{project_id}/branches`: one page of a project's branches (§11.4). Query:
+ * `search` (part of a name or id), `sort_by` (`name`, `created_at` or `updated_at`, the
+ * default), `sort_order` (`asc` or `desc`, the default), `cursor` (a page's `pagination.next`),
+ * `limit` (1 to 10 000; all when absent). 404 for an unknown project, 403 for one the key may
+ * not see, 400 for a query the server refuses.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const listBranches = make({
+  name: "Branches.list",
+  method: "GET",
+  route: "/projects/{project_id}/branches",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  query: Schema.Struct({
+    search: Schema.optional(Schema.String),
+    sort_by: Schema.optional(
+      Schema.Literal("name", "created_at", "updated_at").annotations(
+        withMessage("must be name, created_at or updated_at")
+      )
+    ),
+    sort_order: Schema.optional(Schema.Literal("asc", "desc").annotations(withMessage("must be asc or desc"))),
+    cursor: Schema.optional(Cursor),
+    limit: Schema.optional(PageLimit(branchesPageLimits))
+  }),
+  success: BranchesPage,
+  errors: ["NotFound", "Forbidden", "BadRequest"],
+  pageLimits: branchesPageLimits
+})
+
+/**
+ * `GET /projects/{project_id}/branches/count`: how many branches the project has, `{ count }`;
+ * query `search` (part of a name or id) counts those that match (§11.4). 404 for an unknown
+ * project, 403, 400 for a query the server refuses.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const countBranches = make({
+  name: "Branches.count",
+  method: "GET",
+  route: "/projects/{project_id}/branches/count",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  query: Schema.Struct({ search: Schema.optional(Schema.String) }),
+  success: BranchesCount,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches`: creates a branch, with the compute endpoints to create
+ * with it, and answers 201 with the branch, its compute endpoints, roles, databases, connection
+ * URIs where the platform sends them, and the operations started: `create_branch`, and
+ * `start_compute` per compute endpoint (§11.4, §11.5). 400 for a body the server refuses, 404
+ * for an unknown project or parent, 403, 409 for a name another branch of the project has, 423
+ * while a conflicting operation runs (§11.6).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const createBranch = make({
+  name: "Branches.create",
+  method: "POST",
+  route: "/projects/{project_id}/branches",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  body: BranchCreateRequest,
+  success: BranchCreated,
+  statuses: [201],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}`: one branch (§11.4). 404 for an unknown
+ * project or branch, 403, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getBranch = make({
+  name: "Branches.get",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}",
+  params: branchParams,
+  success: BranchEnvelope,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `PATCH /projects/{project_id}/branches/{branch_id}`: renames a branch or changes its
+ * protection; answers the branch and the operations started (none, §11.5). 409 for a name
+ * another branch of the project has, 423 while a conflicting operation runs (§11.6).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const updateBranch = make({
+  name: "Branches.update",
+  method: "PATCH",
+  route: "/projects/{project_id}/branches/{branch_id}",
+  params: branchParams,
+  body: BranchUpdateRequest,
+  success: BranchOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `DELETE /projects/{project_id}/branches/{branch_id}`: deletes a branch and its compute
+ * endpoints. Answers 200 with the branch and the operations started (`suspend_compute` per
+ * compute endpoint, then `delete_timeline`), decoded as `Some`; or 204 with no body, decoded as
+ * `None` (nothing left to delete) (§11.4, §11.5). 400 for the default branch or a branch with
+ * children, 404 for an unknown project or branch, 423 while a conflicting operation runs (§11.6).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const deleteBranch = make({
+  name: "Branches.delete",
+  method: "DELETE",
+  route: "/projects/{project_id}/branches/{branch_id}",
+  params: branchParams,
+  success: Schema.OptionFromUndefinedOr(BranchOperations),
+  statuses: [200, 204],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/restore`: restores a branch's data from a
+ * source branch, at a point in time or its latest (§11.4); answers the branch and the operations
+ * started (§11.5). 404 for an unknown branch or source, 409 for a `preserve_under_name` another
+ * branch has, 423 while a conflicting operation runs (§11.6).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const restoreBranch = make({
+  name: "Branches.restore",
+  method: "POST",
+  route: "/projects/{project_id}/branches/{branch_id}/restore",
+  params: branchParams,
+  body: BranchRestoreRequest,
+  success: BranchOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/set_as_default`: makes a branch the
+ * project's default (the one before stops being it); answers the branch and the operations
+ * started (none, §11.5). 423 while a conflicting operation runs (§11.6).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const setDefaultBranch = make({
+  name: "Branches.setAsDefault",
+  method: "POST",
+  route: "/projects/{project_id}/branches/{branch_id}/set_as_default",
+  params: branchParams,
+  success: BranchOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the compute endpoints of a
+ * branch, `{ endpoints }` (§11.4). 404 for an unknown project or branch.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const listBranchEndpoints = make({
+  name: "Branches.listEndpoints",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/endpoints",
+  params: branchParams,
+  success: ComputeEndpoints,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * The branch endpoints by their client method name (`Branches.list` is `branches.list`): the
+ * table a client service is derived from (`docs/design.md` §1.2).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const branches = {
+  list: listBranches,
+  count: countBranches,
+  create: createBranch,
+  get: getBranch,
+  update: updateBranch,
+  delete: deleteBranch,
+  restore: restoreBranch,
+  setAsDefault: setDefaultBranch,
+  listEndpoints: listBranchEndpoints
+} as const
+
+/**
  * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
- * (`GET /projects/shared`, §10.6).
+ * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4).
  *
  * @since 0.2.0
  * @category endpoints
@@ -447,5 +728,14 @@ export const all = [
   listProjects,
   listOperations,
   getOperation,
-  listSharedProjects
+  listSharedProjects,
+  listBranches,
+  createBranch,
+  getBranch,
+  updateBranch,
+  deleteBranch,
+  restoreBranch,
+  setDefaultBranch,
+  listBranchEndpoints,
+  countBranches
 ] as const

@@ -17,3 +17,18 @@ import * as Schema from "effect/Schema"
 export class Pagination extends Schema.Class<Pagination>("Pagination")({
   cursor: Schema.String.pipe(Schema.minLength(1))
 }) {}
+
+/**
+ * `{ next?, sort_by?, sort_order? }`, the pagination object of the branch list (`docs/contract.md`
+ * §11.4): pass `next` back as the `cursor` query parameter, with the same sort, to get the next
+ * page; a page without `next` is the last. `sort_by` and `sort_order` repeat the sort the page
+ * was made with.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class CursorPagination extends Schema.Class<CursorPagination>("CursorPagination")({
+  next: Schema.optional(Schema.String),
+  sort_by: Schema.optional(Schema.String),
+  sort_order: Schema.optional(Schema.String)
+}) {}

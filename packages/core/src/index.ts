@@ -40,9 +40,10 @@ export * as DecodeIssue from "./DecodeIssue.js"
 export * as ErrorLine from "./ErrorLine.js"
 
 /**
- * The endpoints in scope (the contract's six and `GET /projects/shared`), each declared once (method, route template, schemas of its path
- * parameters, query, body and answer, its error statuses): `Endpoint.listOperations`,
- * `Endpoint.all`... (§4, §10).
+ * The endpoints in scope (the contract's six, `GET /projects/shared` and the branch endpoints),
+ * each declared once (method, route template, schemas of its path parameters, query, body and
+ * answer, its success and error statuses, whether it starts operations): `Endpoint.listOperations`,
+ * `Endpoint.createBranch`, `Endpoint.branches`, `Endpoint.all`... (§4, §10, §11).
  *
  * @since 0.2.0
  */
@@ -55,6 +56,38 @@ export * as Endpoint from "./Endpoint.js"
  * @since 0.1.0
  */
 export * from "./ApiKey.js"
+
+/**
+ * Branches: `Branch`, its open `BranchState`, the bodies of the branch endpoints
+ * (`BranchCreateRequest`, `BranchUpdateRequest`, `BranchRestoreRequest`) and their answers
+ * (`BranchEnvelope`, `BranchOperations`, `BranchCreated`, `BranchesPage`, `BranchesCount`) (§11).
+ *
+ * @since 0.3.0
+ */
+export * from "./Branch.js"
+
+/**
+ * Compute endpoints (the platform's "endpoints"): `ComputeEndpoint`, its open type and state
+ * enums, and the `{ endpoints }` answer `ComputeEndpoints` (§11.2).
+ *
+ * @since 0.3.0
+ */
+export * from "./ComputeEndpoint.js"
+
+/**
+ * `ConnectionDetails`: a connection URI and its parts, the URI and the password `Redacted`
+ * (§11.3).
+ *
+ * @since 0.3.0
+ */
+export * from "./ConnectionDetails.js"
+
+/**
+ * `Database`: a Postgres database of a branch (§11.3).
+ *
+ * @since 0.3.0
+ */
+export * from "./Database.js"
 
 /**
  * `GeneralError`, the JSON body of every error response: `{ code, message, request_id? }`.
@@ -81,7 +114,8 @@ export * from "./Ids.js"
 export * from "./Operation.js"
 
 /**
- * `Pagination`, `{ cursor }`, of list answers (§2.6).
+ * `Pagination`, `{ cursor }`, of list answers (§2.6), and `CursorPagination`, `{ next? }`, of
+ * the branch list (§11.4).
  *
  * @since 0.1.0
  */
@@ -93,6 +127,13 @@ export * from "./Pagination.js"
  * @since 0.1.0
  */
 export * from "./Project.js"
+
+/**
+ * `Role`: a Postgres role of a branch, its password `Redacted` (§11.3).
+ *
+ * @since 0.3.0
+ */
+export * from "./Role.js"
 
 /**
  * `Timestamp`: an RFC 3339 UTC string on the wire, a `DateTime.Utc` in code (§2).

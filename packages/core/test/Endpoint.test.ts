@@ -28,7 +28,7 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
 }
 
 describe("Endpoint.all", () => {
-  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6)", () => {
+  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4)", () => {
     expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
@@ -36,7 +36,16 @@ describe("Endpoint.all", () => {
       "GET /projects",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
-      "GET /projects/shared"
+      "GET /projects/shared",
+      "GET /projects/{project_id}/branches",
+      "POST /projects/{project_id}/branches",
+      "GET /projects/{project_id}/branches/{branch_id}",
+      "PATCH /projects/{project_id}/branches/{branch_id}",
+      "DELETE /projects/{project_id}/branches/{branch_id}",
+      "POST /projects/{project_id}/branches/{branch_id}/restore",
+      "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
+      "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+      "GET /projects/{project_id}/branches/count"
     ])
   })
 
@@ -50,7 +59,16 @@ describe("Endpoint.all", () => {
       "Projects.list",
       "Operations.list",
       "Operations.get",
-      "Projects.listShared"
+      "Projects.listShared",
+      "Branches.list",
+      "Branches.create",
+      "Branches.get",
+      "Branches.update",
+      "Branches.delete",
+      "Branches.restore",
+      "Branches.setAsDefault",
+      "Branches.listEndpoints",
+      "Branches.count"
     ])
   })
 
@@ -92,6 +110,145 @@ describe("Endpoint.all", () => {
     expect(Endpoint.listOperations.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
     expect(Endpoint.getOperation.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
     expect(Endpoint.listSharedProjects.errors).toEqual(["BadRequest"])
+    expect(Endpoint.createBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
+    expect(Endpoint.deleteBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+  })
+
+  it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
+    const statuses = Object.fromEntries(Endpoint.all.map((endpoint) => [endpoint.name, endpoint.statuses]))
+    expect(statuses).toEqual({
+      "ApiKeys.create": [200],
+      "ApiKeys.list": [200],
+      "ApiKeys.revoke": [200],
+      "Projects.list": [200],
+      "Operations.list": [200],
+      "Operations.get": [200],
+      "Projects.listShared": [200],
+      "Branches.list": [200],
+      "Branches.create": [201],
+      "Branches.get": [200],
+      "Branches.update": [200],
+      "Branches.delete": [200, 204],
+      "Branches.restore": [200],
+      "Branches.setAsDefault": [200],
+      "Branches.listEndpoints": [200],
+      "Branches.count": [200]
+    })
+  })
+
+  it("marks the endpoints whose answer carries the operations they started (§4 rule 4, §11.5)", () => {
+    expect(Endpoint.all.filter((endpoint) => endpoint.startsOperations).map((endpoint) => endpoint.name)).toEqual([
+      "Branches.create",
+      "Branches.update",
+      "Branches.delete",
+      "Branches.restore",
+      "Branches.setAsDefault"
+    ])
+  })
+
+  it("an endpoint with a 204 decodes no body as undefined with its answer schema", () => {
+    const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Endpoint.all.filter((endpoint) =>
+      endpoint.statuses.includes(204)
+    )
+    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete"])
+    for (const endpoint of withNoBody) {
+      expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
+    }
+  })
+
+  it("takes startsOperations only for an answer that carries operations (checked by the type checker)", () => {
+    const declared = Endpoint.make({
+      name: "Example.get",
+      method: "GET",
+      route: "/example",
+      success: Schema.Struct({ name: Schema.String }),
+      // @ts-expect-error: the answer has no `operations`
+      startsOperations: true,
+      errors: []
+    })
+    expect(declared.statuses).toEqual([200])
+  })
+
+  it("groups the branch endpoints by method name", () => {
+    expect(Object.entries(Endpoint.branches).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
+      "list Branches.list",
+      "count Branches.count",
+      "create Branches.create",
+      "get Branches.get",
+      "update Branches.update",
+      "delete Branches.delete",
+      "restore Branches.restore",
+      "setAsDefault Branches.setAsDefault",
+      "listEndpoints Branches.listEndpoints"
+    ])
+  })
+})
+
+describe("Endpoint.listBranches", () => {
+  const query = Endpoint.listBranches.query!
+
+  it("encodes every query parameter to a string", () => {
+    expect(
+      Schema.encodeSync(query)({ limit: 10_000, cursor: "c", search: "preview", sort_by: "name", sort_order: "asc" })
+    ).toEqual({ limit: "10000", cursor: "c", search: "preview", sort_by: "name", sort_order: "asc" })
+    expect(Schema.encodeSync(query)({})).toEqual({})
+  })
+
+  it.each([
+    [{ limit: "0" }, "limit: must be an integer from 1 to 10000"],
+    [{ limit: "10001" }, "limit: must be an integer from 1 to 10000"],
+    [{ cursor: "" }, "cursor: must not be empty"],
+    [{ sort_by: "id" }, "sort_by: must be name, created_at or updated_at"],
+    [{ sort_order: "up" }, "sort_order: must be asc or desc"]
+  ])("refuses to decode %j", (input, message) => {
+    expect(decodeFailure(query, input)).toBe(message)
+  })
+
+  it("refuses a branch_id that is not an id", () => {
+    expect(
+      decodeFailure(Endpoint.getBranch.params!, { project_id: "spring-example-302709", branch_id: "br_Bad" })
+    ).toBe("branch_id: must be 1 to 60 of a-z, 0-9 and -")
+    expect(decodeFailure(Endpoint.getBranch.params!, { project_id: "Bad", branch_id: "br-a" })).toBe(
+      "project_id: must be 1 to 60 of a-z, 0-9 and -"
+    )
+  })
+})
+
+describe("Endpoint.createBranch", () => {
+  const body = Endpoint.createBranch.body!
+
+  it("takes no body as {}", () => {
+    const encoded = Endpoint.encode(Endpoint.createBranch, { params: { project_id: "p-1" as never } })
+    expect(encoded).toEqual(Either.right({ path: "/projects/p-1/branches", query: [], body: {} }))
+  })
+
+  it("encodes a branch with a compute endpoint", () => {
+    expect(
+      Schema.encodeSync(body)({
+        branch: { name: "preview/pr-42", parent_id: "br-main-1" as never },
+        endpoints: [{ type: "read_write", autoscaling_limit_min_cu: 0.25, suspend_timeout_seconds: 300 }]
+      })
+    ).toEqual({
+      branch: { name: "preview/pr-42", parent_id: "br-main-1" },
+      endpoints: [{ type: "read_write", autoscaling_limit_min_cu: 0.25, suspend_timeout_seconds: 300 }]
+    })
+  })
+
+  it.each([
+    [{ branch: { name: "" } }, "branch.name: must be 1 to 256 characters"],
+    [{ branch: { name: "x".repeat(257) } }, "branch.name: must be 1 to 256 characters"],
+    [{ branch: { parent_id: "BR" } }, "branch.parent_id: must be 1 to 60 of a-z, 0-9 and -"],
+    [{ endpoints: [{ type: "primary" }] }, "endpoints.0.type: must be read_write or read_only"],
+    [
+      { endpoints: [{ type: "read_only", autoscaling_limit_max_cu: 0.1 }] },
+      "endpoints.0.autoscaling_limit_max_cu: must be a number of compute units, 0.25 or more"
+    ],
+    [
+      { endpoints: [{ type: "read_only", suspend_timeout_seconds: -2 }] },
+      "endpoints.0.suspend_timeout_seconds: must be an integer from -1 to 604800 (seconds)"
+    ]
+  ])("refuses %j", (input, message) => {
+    expect(decodeFailure(body, input)).toBe(message)
   })
 })
 

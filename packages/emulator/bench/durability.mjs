@@ -3,8 +3,8 @@
  * Key creations per second through the built emulator (`pnpm build` first), without a state
  * file and with one, for both ways of making a change durable before answering it:
  *
- * - `journal`: one JSON line per change appended to `FILE.journal`, one fsync per group of
- *   changes made at the same time (what `--state` does);
+ * - `journal`: one JSON line per group of changes made at the same time appended to
+ *   `FILE.journal`, one fsync per group (what `--state` does);
  * - `snapshot`: the whole state file written to `FILE.tmp`, fsync'ed and renamed per group.
  *
  * Each run serves the built-in realistic account from a child process (so that the clients do

@@ -1,21 +1,25 @@
 /**
  * The emulator's `--state FILE`: the fake's whole state (`Snapshot` from `@dbplatform/testing`:
- * API keys as SHA-256 hashes, never their values; projects; operations with their whole life)
+ * API keys as SHA-256 hashes, never their values; projects, branches, compute endpoints;
+ * operations with their whole life; written as version 2, a version 1 file still loads)
  * kept across restarts and crashes, in two files:
  *
  * - `FILE`: a whole snapshot, as JSON. It is only ever replaced whole: written to `FILE.tmp`,
  *   flushed to disk (`fsync`), renamed over `FILE` (an atomic replace on POSIX file systems),
  *   then the directory is flushed too. A crash mid-write leaves at worst a torn `FILE.tmp`, which
  *   is never read and is overwritten by the next save.
- * - `FILE.journal`: the changes since that snapshot, one JSON line each
- *   (`Snapshot.SnapshotChange`: the whole key, project or operation after the change, or the
- *   whole state after a reset, a seed loaded or a snapshot restored). A change
- *   is answered only once its line is flushed to disk; changes made at the same time share one
- *   `fsync` (group commit). At start, at shutdown and every `compactEvery` changes the journal is
- *   folded into `FILE` and emptied.
+ * - `FILE.journal`: the changes since that snapshot (`Snapshot.SnapshotChange`: `Upsert` with
+ *   the whole item of a kind after the change, `Delete` with a kind and an id, or `State` with
+ *   the whole state after a reset, a seed loaded or a snapshot restored), one JSON line per
+ *   commit: the array of the changes written together, each request's changes whole in one
+ *   commit. A change is answered only once its line is flushed to disk; changes made at the same
+ *   time share one line and one `fsync` (group commit). At start, at shutdown and every
+ *   `compactEvery` changes the journal is folded into `FILE` and emptied.
  *
  * Loading reads `FILE` and applies the journal's lines in order; a torn last line (a crash in
- * the middle of an append) is ignored, as it was never acknowledged.
+ * the middle of an append) is ignored, as it was never acknowledged: a commit is applied whole
+ * or not at all, never half a request's changes (a default branch moved from one branch but not
+ * yet to the other). A line holding one change, not an array (as 0.2 wrote), loads too.
  *
  * @since 0.1.0
  */
@@ -25,6 +29,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { DecodeIssue } from "@dbplatform/core"
 import type { FakePlatform } from "@dbplatform/testing"
 import { Snapshot } from "@dbplatform/testing"
+import * as Chunk from "effect/Chunk"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -61,7 +66,7 @@ export class StateFileError extends Data.TaggedError("StateFileError")<{
 export const temporaryPath = (path: string): string => `${path}.tmp`
 
 /**
- * The journal of `path`: the changes since the snapshot in `path`, one JSON line each.
+ * The journal of `path`: the changes since the snapshot in `path`, one JSON line per commit (the array of the changes written together).
  *
  * @since 0.1.0
  */
@@ -70,60 +75,38 @@ export const journalPath = (path: string): string => `${path}.journal`
 const decode = Schema.decode(Snapshot.SnapshotFromJson, { errors: "all" })
 const encode = Schema.encode(Snapshot.SnapshotFromJson)
 const decodeChange = Schema.decodeEither(Schema.parseJson(Snapshot.SnapshotChange))
+const decodeCommit = Schema.decodeEither(Schema.parseJson(Schema.Array(Snapshot.SnapshotChange)))
 const encodeChange = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange))
+
+/** A journal line: one commit, the JSON array of its changes (each already JSON), and a newline. */
+const commitLine = (changes: Iterable<string>): string => `[${Array.from(changes).join(",")}]\n`
+
+/** The changes of a journal line: a commit (an array), or one change alone (as 0.2 wrote them). */
+const decodeLine = (line: string) =>
+  line.startsWith("[") ? decodeCommit(line) : Either.map(decodeChange(line), (change) => [change])
 
 /** What is wrong with a state file or journal line, in core's one formatter of decode issues. */
 const describe = (error: ParseResult.ParseError): string => DecodeIssue.format(error.issue)
 
 /**
- * `snapshot` with `changes` applied in order: each change's record replaces the one with the
- * same id, or is added after the others; `next_key_id` stays above every key id. A `State`
- * change (a reset, a seed loaded, a snapshot restored) replaces everything before it.
+ * `snapshot` with `changes` applied in order, as the fake applies them (`Snapshot.applyChanges`:
+ * one generic step per change record, whatever the kind): an `Upsert` puts its item in place of
+ * the one with its id or adds it (a key's id keeps `next_key_id` above it), a `Delete` removes
+ * the item with its id, a `State` change (a reset, a seed loaded, a snapshot restored) replaces
+ * everything before it.
  *
  * @since 0.1.0
  */
 export const applyChanges = (
   snapshot: Snapshot.Snapshot,
   changes: ReadonlyArray<Snapshot.SnapshotChange>
-): Snapshot.Snapshot => {
-  if (changes.length === 0) return snapshot
-  let keys = new Map(snapshot.api_keys.map((key) => [key.id, key]))
-  let projects = new Map(snapshot.projects.map((project) => [project.id, project]))
-  let operations = new Map(snapshot.operations.map((operation) => [operation.id, operation]))
-  let nextKeyId = snapshot.next_key_id
-  for (const change of changes) {
-    switch (change._tag) {
-      case "State":
-        keys = new Map(change.snapshot.api_keys.map((key) => [key.id, key]))
-        projects = new Map(change.snapshot.projects.map((project) => [project.id, project]))
-        operations = new Map(change.snapshot.operations.map((operation) => [operation.id, operation]))
-        nextKeyId = change.snapshot.next_key_id
-        break
-      case "ApiKey":
-        keys.set(change.api_key.id, change.api_key)
-        nextKeyId = Math.max(nextKeyId, change.api_key.id + 1)
-        break
-      case "Project":
-        projects.set(change.project.id, change.project)
-        break
-      case "Operation":
-        operations.set(change.operation.id, change.operation)
-        break
-    }
-  }
-  return {
-    version: 1,
-    next_key_id: nextKeyId,
-    api_keys: Array.from(keys.values()),
-    projects: Array.from(projects.values()),
-    operations: Array.from(operations.values())
-  }
-}
+): Snapshot.Snapshot => Snapshot.applyChanges(snapshot, changes)
 
 /**
- * The changes in a journal's text, in order. A last line without its newline, and from the
- * first line that is not a change on, lines after which no good line comes (a torn append),
- * are left out; a bad line followed by a good one is an error (1-based line number and why).
+ * The changes in a journal's text, in order: each line a commit (the array of the changes
+ * written together) or one change. A last line without its newline, and from the first line
+ * that is not a commit on, lines after which no good line comes (a torn append), are left out
+ * whole; a bad line followed by a good one is an error (1-based line number and why).
  *
  * @since 0.1.0
  */
@@ -135,13 +118,13 @@ export const parseJournal = (
   const changes: Array<Snapshot.SnapshotChange> = []
   let bad: { readonly line: number; readonly reason: string } | undefined
   for (let i = 0; i < lines.length; i++) {
-    const decoded = decodeChange(lines[i]!)
+    const decoded = decodeLine(lines[i]!)
     if (Either.isLeft(decoded)) {
       bad ??= { line: i + 1, reason: describe(decoded.left) }
     } else if (bad !== undefined) {
       return Either.left(bad)
     } else {
-      changes.push(decoded.right)
+      changes.push(...decoded.right)
     }
   }
   return Either.right(changes)
@@ -238,8 +221,8 @@ export interface JournalOptions {
   /** Fold the journal into the state file after this many changes; 1000 by default. */
   readonly compactEvery?: number | undefined
   /**
-   * `"journal"` (the default): one line per change appended to `FILE.journal`, flushed before the
-   * answer. `"snapshot"`: no journal lines; every commit writes the whole state file instead
+   * `"journal"` (the default): one line per commit (the changes recorded since the previous
+   * one) appended to `FILE.journal`, flushed before the answer. `"snapshot"`: no journal lines; every commit writes the whole state file instead
    * (`save`), which is much slower with a large state; kept to compare the two (README).
    */
   readonly mode?: "journal" | "snapshot" | undefined
@@ -287,7 +270,8 @@ export const journal = (
     const writeError = (error: { readonly message: string }) =>
       new StateFileError({ path: journalFile, reason: `cannot be written (${error.message})` })
     const file = yield* fs.open(journalFile, { flag: "a" }).pipe(Effect.mapError(writeError))
-    const lines = yield* Queue.unbounded<string>()
+    /** The changes recorded and not yet written, each as JSON. */
+    const pending = yield* Queue.unbounded<string>()
     const failed = yield* Deferred.make<never, StateFileError>()
     const started = yield* Deferred.make<Effect.Effect<Snapshot.Snapshot>>()
     const encoder = new TextEncoder()
@@ -315,16 +299,26 @@ export const journal = (
         sinceCompaction = 0
       })
 
-    /** Takes every line recorded (waiting for one), writes them and flushes once, then answers their callers. */
+    /**
+     * Takes every change recorded (waiting for one), writes them as one line and flushes once,
+     * then answers their callers. The changes of one request are recorded in one synchronous
+     * run (`FakePlatform.Journal`), so they are taken, and written, together: a crash in the
+     * middle of the write leaves a torn last line, ignored whole when loading.
+     */
     const commit = (current: Effect.Effect<Snapshot.Snapshot>) =>
       Effect.gen(function* () {
-        const batch = yield* Queue.takeBetween(lines, 1, Number.MAX_SAFE_INTEGER)
+        // A waiting take gets the first change offered alone: the changes offered with it (one
+        // mutation's, e.g. a project and its default branch) are taken with it too.
+        const batch = Chunk.appendAll(
+          yield* Queue.takeBetween(pending, 1, Number.MAX_SAFE_INTEGER),
+          yield* Queue.takeAll(pending)
+        )
         yield* Effect.uninterruptible(
           Effect.gen(function* () {
             if (mode === "snapshot") {
               yield* saveNow(yield* current)
             } else {
-              yield* file.writeAll(encoder.encode(Array.from(batch).join(""))).pipe(Effect.mapError(writeError))
+              yield* file.writeAll(encoder.encode(commitLine(batch))).pipe(Effect.mapError(writeError))
               yield* file.sync.pipe(Effect.mapError(writeError))
               sinceCompaction += batch.length
             }
@@ -376,9 +370,9 @@ export const journal = (
       record: (change) => {
         // Encoded before it is counted: a change that cannot be encoded must not leave `sync`
         // waiting for a line that never comes.
-        const line = `${encodeChange(change)}\n`
+        const encoded = encodeChange(change)
         recorded += 1
-        Queue.unsafeOffer(lines, line)
+        Queue.unsafeOffer(pending, encoded)
       },
       sync,
       start: (current) =>

@@ -164,6 +164,49 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
+  it.scoped("a version 1 state file (0.2.x) and its journal still load, as version 2 without branches", () =>
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* statePath
+      const key = {
+        id: 1000001,
+        name: "bootstrap",
+        hash: "b".repeat(64),
+        created_at: "2026-11-23T00:00:00.000Z",
+        revoked: false,
+        last_used_at: null,
+        last_used_from_addr: ""
+      }
+      const project = {
+        id: "spring-example-302709",
+        name: "billing",
+        region_id: "aws-us-east-2",
+        platform_id: "aws",
+        provisioner: "k8s-neonvm",
+        pg_version: 17,
+        org_id: "org-dbplatform-000000",
+        created_at: "2026-11-23T00:00:00.000Z"
+      }
+      yield* fs.writeFileString(
+        path,
+        JSON.stringify({ version: 1, next_key_id: 1000002, api_keys: [key], projects: [], operations: [] })
+      )
+      // A journal written by 0.2.x: its changes are read as Upserts.
+      yield* fs.writeFileString(
+        StateFile.journalPath(path),
+        `${JSON.stringify({ _tag: "Project", project })}\n${JSON.stringify({ _tag: "ApiKey", api_key: { ...key, revoked: true } })}\n`
+      )
+      const loaded = Option.getOrThrow(yield* StateFile.load(path))
+      expect(loaded).toMatchObject({ version: 2, branches: [], endpoints: [], operations: [] })
+      expect(loaded.projects.map((p) => p.id)).toEqual([project.id])
+      expect(loaded.api_keys.map((k) => k.revoked)).toEqual([true])
+      // A fake restored from it writes version 2.
+      const fake = yield* FakePlatform.restore(loaded)
+      yield* StateFile.save(path, yield* fake.snapshot)
+      expect(JSON.parse(yield* fs.readFileString(path)).version).toBe(2)
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
   it("a journal's torn last line is ignored; a bad line followed by a good one is an error", () => {
     const line = (id: number) =>
       JSON.stringify({
@@ -179,7 +222,7 @@ describe("StateFile", () => {
         }
       })
     const ids = (text: string) =>
-      Either.map(StateFile.parseJournal(text), (changes) => changes.map((change) => (change as any).api_key.id))
+      Either.map(StateFile.parseJournal(text), (changes) => changes.map((change) => (change as any).item.id))
     expect(ids("")).toEqual(Either.right([]))
     expect(ids(`${line(1)}\n${line(2)}\n`)).toEqual(Either.right([1, 2]))
     // A crash in the middle of an append: the last line has no newline, or is cut, or zeros.
@@ -210,10 +253,13 @@ describe("StateFile", () => {
         const created = yield* fake.scenario.addApiKey("ci")
         const lines = (yield* fs.readFileString(StateFile.journalPath(path))).split("\n")
         expect(lines).toHaveLength(2)
-        expect(JSON.parse(lines[0]!)).toMatchObject({ _tag: "ApiKey", api_key: { id: created.id, name: "ci" } })
+        // One line per commit: the array of its changes.
+        expect(JSON.parse(lines[0]!)).toMatchObject([
+          { _tag: "Upsert", kind: "api_keys", item: { id: created.id, name: "ci" } }
+        ])
         expect(flushes.count).toBe(before + 1)
 
-        // Ten requests at once: ten lines, one fsync for all (or a few, never ten).
+        // Ten requests at once: ten changes, in one commit (one line, one fsync) or a few, never ten.
         const requests = Array.from({ length: 10 }, (_, i) =>
           FakeHttpClient.make(fake.httpApp).execute(
             HttpClientRequest.post("http://x/api/v2/api_keys").pipe(
@@ -224,8 +270,10 @@ describe("StateFile", () => {
         )
         const answers = yield* Effect.all(requests, { concurrency: "unbounded" })
         expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
-        expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(12)
+        const journalText = yield* fs.readFileString(StateFile.journalPath(path))
+        expect(Either.getOrThrow(StateFile.parseJournal(journalText))).toHaveLength(11)
         expect(flushes.count - before - 1).toBeLessThan(10)
+        expect(journalText.split("\n")).toHaveLength(flushes.count - before + 1)
 
         // Reads write nothing; the key's last use is kept in memory.
         const flushed = flushes.count
@@ -233,7 +281,7 @@ describe("StateFile", () => {
           HttpClientRequest.get("http://x/api/v2/projects").pipe(HttpClientRequest.bearerToken(created.key))
         )
         expect(flushes.count).toBe(flushed)
-        expect((yield* fs.readFileString(StateFile.journalPath(path))).split("\n")).toHaveLength(12)
+        expect(yield* fs.readFileString(StateFile.journalPath(path))).toBe(journalText)
 
         const loaded = Option.getOrThrow(yield* StateFile.load(path))
         const now = yield* fake.snapshot
@@ -246,6 +294,53 @@ describe("StateFile", () => {
         // A crash in the middle of the next append: its torn line is ignored.
         yield* fs.writeFileString(StateFile.journalPath(path), '{"_tag":"ApiKey","api_key":{"id":10', { flag: "a" })
         expect(yield* StateFile.load(path)).toEqual(Option.some(loaded))
+      }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+  it.scoped(
+    "a crash in the middle of a commit's write undoes all of it: never half a change (a default branch moved), which the start would refuse",
+    () =>
+      Effect.gen(function* () {
+        const fs = yield* FileSystem.FileSystem
+        const path = yield* statePath
+        const journalFile = StateFile.journalPath(path)
+        const journal = yield* StateFile.journal(path)
+        const fake = yield* FakePlatform.make(
+          {
+            projects: [{ id: "torn-commit" }],
+            branches: [
+              { project_id: "torn-commit", id: "br-main", name: "main", default: true },
+              { project_id: "torn-commit", id: "br-next", name: "next" }
+            ]
+          },
+          { journal }
+        )
+        yield* journal.start(fake.snapshot)
+        const before = yield* fake.snapshot
+        // One change of two records: br-main no longer the default, br-next the default.
+        const answer = yield* FakeHttpClient.make(fake.httpApp).execute(
+          HttpClientRequest.post("http://x/api/v2/projects/torn-commit/branches/br-next/set_as_default").pipe(
+            HttpClientRequest.bearerToken(fake.bootstrapKey)
+          )
+        )
+        expect(answer.status).toBe(200)
+        const written = yield* fs.readFileString(journalFile)
+        expect(Either.getOrThrow(StateFile.parseJournal(written))).toHaveLength(2)
+        const after = Option.getOrThrow(yield* StateFile.load(path))
+        expect(after.branches.find((branch) => branch.default)?.id).toBe("br-next")
+        // A kill -9 or a power cut during the write keeps any prefix of it (a write() of several
+        // pages may stop at any of them): each loads as the state before or after, and restores.
+        const cuts = Array.from({ length: written.length + 1 }, (_, cut) => cut).filter(
+          (cut) => cut % 25 === 0 || cut === written.length || /[\n,{}]/.test(written.slice(cut - 1, cut + 1))
+        )
+        for (const cut of cuts) {
+          yield* fs.writeFileString(journalFile, written.slice(0, cut))
+          const loaded = Option.getOrThrow(yield* StateFile.load(path))
+          expect(loaded, `the journal cut after ${cut} of ${written.length} characters`).toEqual(
+            cut === written.length ? after : before
+          )
+          yield* FakePlatform.restore(loaded)
+        }
       }).pipe(Effect.provide(NodeContext.layer))
   )
 

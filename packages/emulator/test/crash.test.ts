@@ -7,14 +7,12 @@
  * revocation answered 200 must stay revoked (401); no id is ever handed out twice. Requests
  * that got no answer may have happened or not, and are left out of the checks.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { random, type Running, send, start as spawnEmulator } from "./spawned.js"
 
-const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -22,51 +20,14 @@ const bootstrapKey = "crash-test-bootstrap-key"
 const kills = 22
 const inFlight = 4
 
-/** A small seeded RNG (mulberry32): the same runs every time. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-
-interface Running {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<unknown>
-}
-
 /** Starts the emulator on `state`; resolves once it printed its base URL. */
-const start = (state: string, seed: string): Promise<Running> => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
-  const child = spawn(process.execPath, [bin, "--state", state, "--seed", seed, "--port", "0"], {
-    env: { ...process.env, DBPLATFORM_EMULATOR_KEY: bootstrapKey },
-    stdio: ["ignore", "pipe", "pipe"]
+const start = (state: string, seed: string): Promise<Running> =>
+  spawnEmulator(["--state", state, "--seed", seed, "--port", "0"], {
+    DBPLATFORM_EMULATOR_KEY: bootstrapKey
   })
-  let stdout = ""
-  let stderr = ""
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk
-  })
-  const exited = new Promise((resolve) => child.on("exit", resolve))
-  return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk
-      const baseUrl = /^DBPLATFORM_BASE_URL=(.+)$/m.exec(stdout)?.[1]
-      if (baseUrl !== undefined) resolve({ child, baseUrl, exited })
-    })
-    exited.then((code) => reject(new Error(`the emulator exited (${code}) before it was ready: ${stderr}`)))
-  })
-}
 
-const call = async (running: Running, method: string, path: string, key: string, body?: unknown) => {
-  const response = await fetch(`${running.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  return { status: response.status, body: (await response.json()) as any }
-}
+const call = (running: Running, method: string, path: string, key: string, body?: unknown) =>
+  send(method, `${running.baseUrl}${path}`, key, body)
 
 interface Created {
   readonly id: number

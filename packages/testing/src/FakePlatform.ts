@@ -38,15 +38,27 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
-import { authenticate, Gate, hashKey, newKeyValue, Refusal, refusalResponse, router } from "./internal/routes.js"
+import {
+  authenticate,
+  Gate,
+  hashKey,
+  keyAdded,
+  keyWithHash,
+  newKeyValue,
+  Refusal,
+  refusalResponse,
+  router
+} from "./internal/routes.js"
 import { declaredLengthRefusal, pathRefusal } from "./internal/limits.js"
 import {
   describeWindow,
@@ -56,9 +68,8 @@ import {
   retryAfterSeconds
 } from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { storeOfSeed } from "./internal/seed.js"
-import { snapshotOf, storeOf } from "./internal/snapshot.js"
-import type { Store } from "./internal/state.js"
+import { stateOfSeed } from "./internal/seed.js"
+import { applyAll, itemsOf, load, makeFakeState, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
 import type { Scenario } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
@@ -306,7 +317,11 @@ export interface Options {
 export interface Journal {
   /**
    * Called synchronously with each change as it is made in memory, in order, the whole record
-   * after the change (`Snapshot.SnapshotChange`). It must not fail or block.
+   * after the change (`Snapshot.SnapshotChange`). It must not fail or block. The changes of one
+   * request or `scenario` call (e.g. a branch and its compute endpoints, or a default branch
+   * moved from one branch to another) are recorded in one synchronous run, with nothing else
+   * between them: a journal that writes what was recorded together keeps them together, so a
+   * crash never leaves half of them.
    */
   readonly record: (change: SnapshotChange) => void
   /**
@@ -327,9 +342,9 @@ export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Serv
     options,
     Effect.gen(function* () {
       const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now))
-      const store = yield* withBootstrapKey(baseline, bootstrapValue)
-      return yield* serviceOf(store, bootstrapValue, options, baseline)
+      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now))
+      const state = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
   )
 
@@ -338,20 +353,26 @@ const onClock = <A, E, R>(options: Options, effect: Effect.Effect<A, E, R>): Eff
   options.clock === undefined ? effect : Effect.withClock(effect, options.clock.clock)
 
 /**
- * The store `build` makes, with a valid key whose value is `bootstrapValue`: kept when there is
- * one, added as `bootstrap` when there is none; `InvalidSeed` when the store holds it revoked.
+ * The state `build` makes, with a valid key whose value is `bootstrapValue`: kept when there is
+ * one, added as `bootstrap` when there is none; `InvalidSeed` when the state holds it revoked.
  */
-const withBootstrapKey = (build: Effect.Effect<Store, InvalidSeed>, bootstrapValue: string) =>
+const withBootstrapKey = (build: Effect.Effect<State, InvalidSeed>, bootstrapValue: string) =>
   Effect.gen(function* () {
-    const store = yield* build
-    const existing = store.keysByHash.get(hashKey(bootstrapValue))
+    const state = yield* build
+    const existing = keyWithHash(state, hashKey(bootstrapValue))
     if (existing === undefined) {
-      store.addKey("bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
-    } else if (existing.revoked) {
+      const { changes } = keyAdded(state, "bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
+      return applyAll(state, changes)
+    }
+    if (existing.revoked) {
       return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
     }
-    return store
+    return state
   })
+
+/** The state `snapshot` describes, or `InvalidSeed` listing its problems. */
+const stateOfSnapshot = (snapshot: Snapshot) =>
+  Effect.suspend(() => Either.mapLeft(load(snapshot), (problems) => new InvalidSeed({ problems })))
 
 /**
  * A fake account in the state `snapshot` saved (`Service.snapshot`): the same keys (their
@@ -371,21 +392,21 @@ export const restore = (
     options,
     Effect.gen(function* () {
       const bootstrapValue = options.bootstrapKey ?? newKeyValue()
-      const baseline = Effect.suspend(() => storeOf(snapshot))
-      const store = yield* withBootstrapKey(baseline, bootstrapValue)
-      return yield* serviceOf(store, bootstrapValue, options, baseline)
+      const baseline = stateOfSnapshot(snapshot)
+      const state = yield* withBootstrapKey(baseline, bootstrapValue)
+      return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
   )
 
 /**
- * The service over `store`, whose bootstrap key has the value `bootstrapValue`; `baseline`
+ * The service over `state`, whose bootstrap key has the value `bootstrapValue`; `baseline`
  * builds the state it was made from again (for `reset`).
  */
 const serviceOf = (
-  store: Store,
+  state: State,
   bootstrapValue: string,
   options: Options,
-  baseline: Effect.Effect<Store, InvalidSeed>
+  baseline: Effect.Effect<State, InvalidSeed>
 ) =>
   Effect.gen(function* () {
     const { rateLimit, journal } = options
@@ -394,16 +415,16 @@ const serviceOf = (
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : new RateLimits(rateLimit)
-    const routes = yield* HttpRouter.toHttpApp(router(store)).pipe(
+    const fake = yield* makeFakeState(state, journal?.record)
+    const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
-    store.onChange = journal?.record
     /** The real answer: the body size, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
-      yield* authenticate(store)
+      yield* authenticate(fake)
       return yield* routes
     }).pipe(
       Effect.catchTags({
@@ -445,21 +466,17 @@ const serviceOf = (
       })
     )
     /** The whole state replaced by the one `build` makes (with the bootstrap key), durable with a journal. */
-    const replaceState = (build: Effect.Effect<Store, InvalidSeed>) =>
+    const replaceState = (build: Effect.Effect<State, InvalidSeed>) =>
       Effect.gen(function* () {
-        const next = yield* withBootstrapKey(build, bootstrapValue)
-        store.replaceWith(next)
-        if (journal !== undefined) {
-          journal.record({ _tag: "State", snapshot: snapshotOf(store) })
-          yield* notSavedDies(journal)
-        }
+        yield* replace(fake, yield* withBootstrapKey(build, bootstrapValue))
+        if (journal !== undefined) yield* notSavedDies(journal)
       })
-    const scenario = scenarioOf(store)
+    const scenario = scenarioOf(fake)
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp: onClock(options, httpApp),
-      apiKeys: Effect.sync(() =>
-        Array.from(store.keys.values(), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
+      apiKeys: Effect.map(Ref.get(fake.ref), (now) =>
+        Array.from(itemsOf(now, "api_keys"), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
       requests: Effect.sync(() => log.all()),
       faults: {
@@ -468,8 +485,8 @@ const serviceOf = (
         list: faults.list
       },
       scenario: clockedScenario(options, journal === undefined ? scenario : syncedScenario(scenario, journal)),
-      snapshot: Effect.sync(() => snapshotOf(store)),
-      revision: Effect.sync(() => store.revision),
+      snapshot: Effect.map(Ref.get(fake.ref), snapshotOf),
+      revision: Effect.map(Ref.get(fake.ref), (now) => now.revision),
       reset: onClock(
         options,
         Effect.gen(function* () {
@@ -489,9 +506,9 @@ const serviceOf = (
                   "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
                 ]
               })
-            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => storeOfSeed(seed, now)))
+            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now)))
         ),
-      restore: (snapshot) => onClock(options, replaceState(Effect.suspend(() => storeOf(snapshot)))),
+      restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
       clock: Option.fromNullable(options.clock)
     })
   })

@@ -1,6 +1,7 @@
 /**
- * What the fake platform holds when it starts: API keys, projects and operations, with times
- * relative to the moment it starts (the `Clock`'s time, so `TestClock` drives them).
+ * What the fake platform holds when it starts: API keys, projects, their branches and compute
+ * endpoints, and operations, with times relative to the moment it starts (the `Clock`'s time, so
+ * `TestClock` drives them).
  *
  * @since 0.1.0
  */
@@ -11,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
-import { SnapshotOperation, SnapshotProject } from "./Snapshot.js"
+import { SnapshotBranch, SnapshotEndpoint, SnapshotOperation, SnapshotProject } from "./Snapshot.js"
 
 /** The longest duration a seed takes: 100 years, in ms (a time it makes stays a valid date). */
 const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000
@@ -75,6 +76,76 @@ export const SeedProjectFile = Schema.Struct({
  */
 export interface SeedProject extends Schema.Schema.Type<typeof SeedProjectFile> {}
 
+const branch = SnapshotBranch.fields
+
+/**
+ * A branch of a seed, in a seed file as in code (since 0.3.0): the fields the fake keeps of a
+ * branch (`Snapshot.SnapshotBranch`), all optional but `project_id`, and `age` and `readyIn`
+ * instead of times. A project of a seed without branches gets one, `main`, its default, created
+ * and ready with the project. Of a project's branches, the one with `default: true` is its
+ * default (the first listed when none says so); a branch without `parent_id` other than the
+ * default is a child of the default.
+ *
+ * @since 0.3.0
+ */
+export const SeedBranchFile = Schema.Struct({
+  project_id: branch.project_id,
+  /** Matches `^[a-z0-9-]{1,60}$`, e.g. `br-wispy-meadow-118737`; generated when absent (the same for the same seed). */
+  id: Schema.optional(branch.id),
+  /** `main` for the default branch, the id for the others, when absent. */
+  name: Schema.optional(branch.name.pipe(Schema.minLength(1), Schema.maxLength(256))),
+  parent_id: branch.parent_id,
+  default: Schema.optional(branch.default),
+  /** `false` by default. */
+  protected: Schema.optional(branch.protected),
+  /** How long before the start it was created; with its project when absent. */
+  age: Schema.optional(SeedDuration),
+  /** How long after the start it becomes `ready` (`init` until then); ready at its creation when absent. */
+  readyIn: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedBranch" })
+
+/**
+ * A branch of the seed (see {@link SeedBranchFile}).
+ *
+ * @since 0.3.0
+ */
+export interface SeedBranch extends Schema.Schema.Type<typeof SeedBranchFile> {}
+
+const endpoint = SnapshotEndpoint.fields
+
+/**
+ * A compute endpoint of a seed, in a seed file as in code (since 0.3.0): the fields the fake
+ * keeps of one (`Snapshot.SnapshotEndpoint`), all optional but `branch_id` (a branch of the seed
+ * given with its `id`), its project that of its branch, and `age` and `activeIn` instead of
+ * times. A branch has at most one `read_write` endpoint.
+ *
+ * @since 0.3.0
+ */
+export const SeedEndpointFile = Schema.Struct({
+  branch_id: endpoint.branch_id,
+  /** Matches `^[a-z0-9-]{1,60}$`, e.g. `ep-proud-mud-a5x8dq2u`; generated when absent. */
+  id: Schema.optional(endpoint.id),
+  /** `read_write` by default. */
+  type: Schema.optional(Schema.Literal("read_write", "read_only")),
+  /** Compute units; 0.25 by default. */
+  autoscaling_limit_min_cu: Schema.optional(endpoint.autoscaling_limit_min_cu.pipe(Schema.positive())),
+  /** Compute units; 0.25 by default. */
+  autoscaling_limit_max_cu: Schema.optional(endpoint.autoscaling_limit_max_cu.pipe(Schema.positive())),
+  /** Seconds of inactivity before it suspends (0: the platform's default); 0 by default. */
+  suspend_timeout_seconds: Schema.optional(endpoint.suspend_timeout_seconds.pipe(Schema.int())),
+  /** How long before the start it was created; with its branch when absent. */
+  age: Schema.optional(SeedDuration),
+  /** How long after the start it becomes `active` (`init` until then); active at its creation when absent. */
+  activeIn: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedEndpoint" })
+
+/**
+ * A compute endpoint of the seed (see {@link SeedEndpointFile}).
+ *
+ * @since 0.3.0
+ */
+export interface SeedEndpoint extends Schema.Schema.Type<typeof SeedEndpointFile> {}
+
 const operation = SnapshotOperation.fields
 
 /**
@@ -115,8 +186,8 @@ export const SeedOperationFile = Schema.Struct({
 export interface SeedOperation extends Schema.Schema.Type<typeof SeedOperationFile> {}
 
 /**
- * What the fake holds when it starts: the bootstrap key's value, projects and operations. Every
- * field is optional; `{}` is an account with only its bootstrap key.
+ * What the fake holds when it starts: the bootstrap key's value, projects, branches, compute
+ * endpoints and operations. Every field is optional; `{}` is an account with only its bootstrap key.
  *
  * @since 0.1.0
  */
@@ -127,13 +198,19 @@ export interface Seed {
    */
   readonly bootstrapKey?: string | undefined
   readonly projects?: ReadonlyArray<SeedProject> | undefined
+  /** Branches (since 0.3.0); a project without any gets its default branch `main`. */
+  readonly branches?: ReadonlyArray<SeedBranch> | undefined
+  /** Compute endpoints of the seed's branches (since 0.3.0). */
+  readonly endpoints?: ReadonlyArray<SeedEndpoint> | undefined
   readonly operations?: ReadonlyArray<SeedOperation> | undefined
 }
 
 /**
  * A seed (or a seed file, or a saved `Snapshot`) the fake cannot serve: `problems` lists each
- * bad or repeated id or `org_id`, each operation of an unknown project, and for a seed file what
- * does not decode.
+ * bad or repeated id or `org_id`, each item of an unknown parent (an operation or a branch of an
+ * unknown project, an endpoint of an unknown branch), a project with branches but not exactly
+ * one default, a branch whose parent is not a branch of its project, a branch with more than one
+ * `read_write` endpoint, and for a seed file what does not decode.
  *
  * @since 0.1.0
  */
@@ -172,16 +249,21 @@ export interface RealisticOptions {
 }
 
 /**
- * A realistic account: several projects in several regions, each with its `create_timeline`
- * and a history of operations across many actions and statuses (availability checks, compute
- * starts and suspends, config changes, branch creations and archives; a few failed, in error,
+ * A realistic account: several projects in several regions, each with its default branch `main`
+ * (a `read_write` compute endpoint on it), up to two children of it (some with an endpoint), its
+ * `create_timeline` and a history of operations on those branches and endpoints across many
+ * actions and statuses (availability checks, compute starts and suspends, config changes, branch creations and archives; a few failed, in error,
  * cancelled or skipped, with `failures_count` and `error`), and a few operations still
- * running in the first project.
+ * running in the first project: a branch being created (`init` until its operation ends) and its
+ * endpoint being started.
  *
  * @since 0.1.0
  */
 export const realistic = (options: RealisticOptions = {}): Seed => {
   const dice = seededDice(options.seed ?? 302709)
+  // Branches and endpoints beyond each project's default ones come from dice of their own, so
+  // that the projects and operations are those of earlier versions for the same seed.
+  const more = seededDice((options.seed ?? 302709) ^ 0x5bd1e995)
   const day = Duration.toMillis("1 day")
   const second = Duration.toMillis("1 second")
 
@@ -194,9 +276,24 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
   }))
 
   const operations: Array<SeedOperation> = []
+  const branches: Array<SeedBranch> = []
+  const endpoints: Array<SeedEndpoint> = []
   for (const project of projects) {
+    // The default branch and its read_write endpoint; some children of it, some with an endpoint.
     const branch = branchId(dice)
     const endpoint = endpointId(dice)
+    branches.push({ project_id: project.id, id: branch, name: "main", default: true })
+    endpoints.push({ branch_id: branch, id: endpoint })
+    const children = Array.from({ length: more.below(3) }, (_, i) => ({
+      project_id: project.id,
+      id: branchId(more),
+      name: ["dev", "preview", "staging-copy"][i]!,
+      age: Duration.millis((10 + more.below(40)) * day)
+    }))
+    branches.push(...children)
+    for (const child of children) {
+      if (more.fraction() < 0.5) endpoints.push({ branch_id: child.id, id: endpointId(more) })
+    }
     const count = options.operationsPerProject ?? 150
     // The project's first operation: its timeline, created with it.
     operations.push({
@@ -221,7 +318,8 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
       } else if (roll < 0.85) {
         operations.push({ ...base, action: "apply_config", endpoint_id: endpoint, runsFor: "1 second" })
       } else if (roll < 0.9) {
-        operations.push({ ...base, action: "create_branch", runsFor: "2 seconds" })
+        const created = children.length === 0 ? branch : children[more.below(children.length)]!.id
+        operations.push({ ...base, branch_id: created, action: "create_branch", runsFor: "2 seconds" })
       } else if (roll < 0.92) {
         operations.push({ ...base, action: "apply_storage_config", runsFor: "1 second" })
       } else if (roll < 0.935) {
@@ -257,6 +355,26 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     const [from, to] = (options.pendingFor ?? ["8 seconds", "14 seconds"]).map(Duration.toMillis) as [number, number]
     const branch = branchId(dice)
     const pending = options.pending ?? 3
+    const runsFor = (i: number) => from + Math.floor(((to - from) * i) / Math.max(1, pending - 1))
+    // The branch being created, with its endpoint being started: init until its operation ends.
+    const endpoint = endpointId(dice)
+    if (pending > 0) {
+      branches.push({
+        project_id: first.id,
+        id: branch,
+        name: "preview-pending",
+        age: Duration.millis(pending),
+        readyIn: Duration.millis(Math.max(0, runsFor(0) - pending))
+      })
+    }
+    if (pending > 1) {
+      endpoints.push({
+        branch_id: branch,
+        id: endpoint,
+        age: Duration.millis(pending - 1),
+        activeIn: Duration.millis(Math.max(0, runsFor(1) - (pending - 1)))
+      })
+    }
     for (let i = 0; i < pending; i++) {
       const action = i === 0 ? "create_branch" : i === 1 ? "start_compute" : "apply_config"
       operations.push({
@@ -264,20 +382,21 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
         id: uuid(dice),
         action,
         branch_id: branch,
-        ...(action === "create_branch" ? {} : { endpoint_id: endpointId(dice) }),
+        ...(action === "create_branch" ? {} : { endpoint_id: endpoint }),
         age: Duration.millis(pending - i),
-        runsFor: Duration.millis(from + Math.floor(((to - from) * i) / Math.max(1, pending - 1)))
+        runsFor: Duration.millis(runsFor(i))
       })
     }
   }
 
-  return { bootstrapKey: options.bootstrapKey, projects, operations }
+  return { bootstrapKey: options.bootstrapKey, projects, branches, endpoints, operations }
 }
 
 /**
  * The JSON form of a {@link Seed} (the emulator's `--seed FILE`), checked field by field; an
  * unknown field is an error, so a typo does not pass silently. Every field is optional but
- * `projects[].id`, `operations[].project_id` and `operations[].action`:
+ * `projects[].id`, `branches[].project_id`, `endpoints[].branch_id`, `operations[].project_id`
+ * and `operations[].action`:
  *
  * ```json
  * {
@@ -285,6 +404,9 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
  *   "projects": [{ "id": "spring-example-302709", "name": "billing", "region_id": "aws-eu-central-1", "pg_version": 17,
  *     "org_id": "org-billing-302709", "age": "30 days" },
     { "id": "quiet-river-118004", "name": "partner-data", "shared": true }],
+ *   "branches": [{ "project_id": "spring-example-302709", "id": "br-spring-river-302709", "name": "main" },
+ *     { "project_id": "spring-example-302709", "id": "br-wispy-meadow-118737", "name": "preview", "age": "2 hours" }],
+ *   "endpoints": [{ "branch_id": "br-wispy-meadow-118737", "id": "ep-proud-mud-a5x8dq2u" }],
  *   "operations": [
  *     { "project_id": "spring-example-302709", "action": "create_branch", "branch_id": "br-wispy-meadow-118737", "age": "2 hours" },
  *     { "project_id": "spring-example-302709", "action": "start_compute", "endpoint_id": "ep-proud-mud-a5x8dq2u",
@@ -295,8 +417,8 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
  * }
  * ```
  *
- * Ids are checked when the fake starts (`InvalidSeed`): project ids and `org_id`s match
- * `^[a-z0-9-]{1,60}$`, operation ids are UUIDs.
+ * Ids are checked when the fake starts (`InvalidSeed`): project, branch and endpoint ids and
+ * `org_id`s match `^[a-z0-9-]{1,60}$`, operation ids are UUIDs.
  *
  * @since 0.1.0
  */
@@ -307,6 +429,8 @@ export const SeedFile = Schema.Struct({
     })
   ),
   projects: Schema.optional(Schema.Array(SeedProjectFile)),
+  branches: Schema.optional(Schema.Array(SeedBranchFile)),
+  endpoints: Schema.optional(Schema.Array(SeedEndpointFile)),
   operations: Schema.optional(Schema.Array(SeedOperationFile))
 }).annotations({ identifier: "SeedFile" })
 

@@ -1,106 +1,124 @@
 /**
  * The whole state of a fake account as plain data, to save it and start a fake from it later
  * (`FakePlatform.Service.snapshot`, `FakePlatform.restore`): the API keys as hashes (never their
- * values), the projects, and the operations with their whole life (past and planned steps),
- * every time absolute. Its JSON form (`Schema.encode(Snapshot)`) is the emulator's `--state`
- * file: times are RFC 3339 UTC strings.
+ * values), the projects, their branches and compute endpoints, and the operations with their
+ * whole life (past and planned steps), every time absolute. Its JSON form
+ * (`Schema.encode(Snapshot)`) is the emulator's `--state` file: times are RFC 3339 UTC strings.
+ *
+ * One array per kind of record, and one change record for all of them ({@link SnapshotChange}):
+ * both are derived from the fake's table of kinds (docs/design.md §4).
  *
  * @since 0.1.0
  */
-import { Operation } from "@dbplatform/core"
-import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type { ParseOptions } from "effect/SchemaAST"
+import { type Change, type Kind, kindNames, kinds } from "./internal/kinds.js"
+import { applyAll, snapshotOf, stateOf } from "./internal/state.js"
+
+export {
+  /**
+   * A key as the fake keeps it: `hash` is the SHA-256 of its value, 64 lower-case hex digits.
+   *
+   * @since 0.1.0
+   */
+  SnapshotApiKey,
+  /**
+   * A branch (since 0.3.0): `id`, `project_id`, `parent_id` (absent for a root branch), `name`,
+   * `default`, `protected`, `created_at`, `updated_at`, and `ready_at`: its `current_state` is
+   * `init` before that time and `ready` from it (docs/contract.md §2.5).
+   *
+   * @since 0.3.0
+   */
+  SnapshotBranch,
+  /**
+   * A compute endpoint (since 0.3.0): `id`, `project_id`, `branch_id`, `type` (`read_write` or
+   * `read_only`), `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu` (compute units),
+   * `suspend_timeout_seconds` (s), `created_at`, `updated_at`, and `active_at`: its
+   * `current_state` is `init` before that time and `active` from it.
+   *
+   * @since 0.3.0
+   */
+  SnapshotEndpoint,
+  /**
+   * An operation with its whole life: `steps` in ascending time, the first one `scheduling` at
+   * `created_at`. The fields are core's `Operation` fields, but ids are plain strings (a bad id
+   * is reported with every other problem of the state, not as a decoding error), times are
+   * absolute, and the `status` and `updated_at` of a moment are read from `steps`. The fake holds
+   * its operations in this shape, and seeds (`Seed.SeedOperation`) take the same fields.
+   *
+   * @since 0.1.0
+   */
+  SnapshotOperation,
+  /**
+   * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
+   * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
+   * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
+   * account shared with this one, listed by `GET /projects/shared` and not by `GET /projects`
+   * (docs/contract.md §10.6); absent (or `false`) for one of the account's own.
+   *
+   * @since 0.1.0
+   */
+  SnapshotProject,
+  /**
+   * One step of an operation's life: from `at` on, it has `status`.
+   *
+   * @since 0.1.0
+   */
+  SnapshotStep,
+  /**
+   * A time: epoch milliseconds in memory, an RFC 3339 UTC string in JSON.
+   *
+   * @since 0.1.0
+   */
+  SnapshotTime
+} from "./internal/kinds.js"
+
+type Kinds = typeof kinds
+
+/** One array per kind, each of its snapshot schema. */
+const collections = Object.fromEntries(kindNames.map((kind) => [kind, Schema.Array(kinds[kind].schema)])) as {
+  readonly [K in Kind]: Schema.Array$<Kinds[K]["schema"]>
+}
+
+const NextKeyId = Schema.Int.pipe(Schema.positive())
+
+/** Version 2: one array per kind. */
+const SnapshotV2 = Schema.Struct({ version: Schema.Literal(2), next_key_id: NextKeyId, ...collections })
+
+/** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 without branches. */
+const SnapshotV1 = Schema.transform(
+  Schema.Struct({
+    version: Schema.Literal(1),
+    next_key_id: NextKeyId,
+    api_keys: collections.api_keys,
+    projects: collections.projects,
+    operations: collections.operations
+  }),
+  Schema.typeSchema(SnapshotV2),
+  {
+    strict: true,
+    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [] }),
+    // Never used to encode: a snapshot is always written as version 2 (the union's first member).
+    encode: ({ branches: _branches, endpoints: _endpoints, ...v2 }) => ({ ...v2, version: 1 as const })
+  }
+)
 
 /**
- * A time: epoch milliseconds in memory, an RFC 3339 UTC string in JSON.
+ * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
+ * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
+ * `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0
  */
-export const SnapshotTime = Schema.DateTimeUtc.pipe(
-  Schema.transform(Schema.Number, { strict: true, decode: DateTime.toEpochMillis, encode: DateTime.unsafeMake })
-).annotations({ identifier: "SnapshotTime" })
+export const Snapshot: Schema.Schema<typeof SnapshotV2.Type, typeof SnapshotV2.Encoded | typeof SnapshotV1.Encoded> =
+  Schema.Union(SnapshotV2, SnapshotV1).annotations({ identifier: "Snapshot" })
 
 /**
- * A key as the fake keeps it: `hash` is the SHA-256 of its value, 64 lower-case hex digits.
- *
- * @since 0.1.0
- */
-export const SnapshotApiKey = Schema.Struct({
-  id: Schema.Int.pipe(Schema.positive()),
-  name: Schema.String,
-  hash: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)),
-  created_at: SnapshotTime,
-  revoked: Schema.Boolean,
-  last_used_at: Schema.NullOr(SnapshotTime),
-  last_used_from_addr: Schema.String
-}).annotations({ identifier: "SnapshotApiKey" })
-
-/**
- * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
- * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
- * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
- * account shared with this one, listed by `GET /projects/shared` and not by `GET /projects`
- * (docs/contract.md §10.6); absent (or `false`) for one of the account's own.
- *
- * @since 0.1.0
- */
-export const SnapshotProject = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  region_id: Schema.String,
-  platform_id: Schema.String,
-  provisioner: Schema.String,
-  pg_version: Schema.Int,
-  org_id: Schema.optional(Schema.String),
-  shared: Schema.optional(Schema.Boolean),
-  created_at: SnapshotTime
-}).annotations({ identifier: "SnapshotProject" })
-
-/**
- * One step of an operation's life: from `at` on, it has `status`.
- *
- * @since 0.1.0
- */
-export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
-
-/**
- * An operation with its whole life: `steps` in ascending time, the first one `scheduling` at
- * `created_at`. The fields are core's `Operation` fields, but ids are plain strings (a bad id
- * is reported with every other problem of the state, not as a decoding error), times are
- * absolute, and the `status` and `updated_at` of a moment are read from `steps`. The fake holds
- * its operations in this shape, and seeds (`Seed.SeedOperation`) take the same fields.
- *
- * @since 0.1.0
- */
-export const SnapshotOperation = Schema.Struct({
-  id: Schema.String,
-  project_id: Schema.String,
-  branch_id: Schema.optional(Schema.String),
-  endpoint_id: Schema.optional(Schema.String),
-  action: Operation.fields.action,
-  created_at: SnapshotTime,
-  steps: Schema.NonEmptyArray(SnapshotStep),
-  failures_count: Operation.fields.failures_count.pipe(Schema.nonNegative()),
-  error: Operation.fields.error,
-  retry_at: Schema.optional(SnapshotTime)
-}).annotations({ identifier: "SnapshotOperation" })
-
-/**
- * The state of a fake account, version 1. `next_key_id` is the id the next created key gets.
- *
- * @since 0.1.0
- */
-export const Snapshot = Schema.Struct({
-  version: Schema.Literal(1),
-  next_key_id: Schema.Int.pipe(Schema.positive()),
-  api_keys: Schema.Array(SnapshotApiKey),
-  projects: Schema.Array(SnapshotProject),
-  operations: Schema.Array(SnapshotOperation)
-}).annotations({ identifier: "Snapshot" })
-
-/**
- * The decoded state: `{ version: 1, next_key_id, api_keys, projects, operations }`, times in
- * epoch milliseconds.
+ * The decoded state: `{ version: 2, next_key_id, api_keys, projects, branches, endpoints,
+ * operations }`, times in epoch milliseconds.
  *
  * @since 0.1.0
  */
@@ -113,27 +131,109 @@ export type Snapshot = typeof Snapshot.Type
  */
 export const SnapshotFromJson = Schema.parseJson(Snapshot)
 
+const KindName = Schema.Literal(...kindNames)
+
 /**
- * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`):
- * the whole record after the change, to put in place of the record with the same id (or add
- * when there is none). `ApiKey`: a key created or revoked; `Project`: a project added;
- * `Operation`: an operation started, failed or cancelled; `State` (since 0.2.0): the whole state
- * replaced by `snapshot` (`FakePlatform.Service.reset`, `load`, `restore`), every record before it
- * dropped. Applying a journal's changes in order to the snapshot it started from gives the
- * state; applying one twice changes nothing.
+ * A change of a kind's item (`Upsert`: `item`) or id (`Delete`: `id`): `kind` decoded first, then
+ * the `field` with that kind's schema from the table, so a bad line is named by its field.
+ */
+const kindChange = <Tag extends string>(
+  tag: Tag,
+  field: "item" | "id",
+  schemaOf: (kind: Kind) => Schema.Schema.AnyNoContext
+) => {
+  const Encoded = Schema.TaggedStruct(tag, { kind: KindName, [field]: Schema.Unknown })
+  const convert =
+    (direction: "decode" | "encode") =>
+    (change: any, options: ParseOptions): Effect.Effect<any, ParseResult.ParseIssue> => {
+      const schema = schemaOf(change.kind as Kind)
+      const convert = direction === "decode" ? ParseResult.decodeUnknown(schema) : ParseResult.encodeUnknown(schema)
+      return Effect.mapBoth(convert(change[field], options), {
+        onFailure: (issue) => new ParseResult.Pointer(field, change, issue),
+        onSuccess: (value) => ({ ...change, [field]: value })
+      })
+    }
+  return Schema.transformOrFail(Encoded, Schema.typeSchema(Encoded), {
+    strict: false,
+    decode: convert("decode"),
+    encode: convert("encode")
+  })
+}
+
+/** `Upsert` and `Delete`, for every kind of the table. */
+const kindChanges = [
+  kindChange("Upsert", "item", (kind) => kinds[kind].schema),
+  kindChange("Delete", "id", (kind) => kinds[kind].id)
+]
+
+/** The changes a version 1 journal holds (0.1.0 to 0.2.x), read as today's. */
+const changesV1 = [
+  ["ApiKey", "api_key", "api_keys"],
+  ["Project", "project", "projects"],
+  ["Operation", "operation", "operations"]
+].map(([tag, field, kind]) =>
+  Schema.transform(
+    Schema.TaggedStruct(tag!, { [field!]: kinds[kind as Kind].schema as Schema.Schema.AnyNoContext }),
+    Schema.typeSchema(Schema.TaggedStruct("Upsert", { kind: Schema.Literal(kind!), item: Schema.Any })),
+    {
+      strict: false,
+      decode: (v1: any) => ({ _tag: "Upsert", kind, item: v1[field!] }),
+      encode: (change: any) => ({ _tag: tag, [field!]: change.item })
+    }
+  )
+)
+
+/** The encoded form of a change, as a journal line holds it. */
+type ChangeEncoded =
+  | {
+      readonly [K in Kind]: {
+        readonly _tag: "Upsert"
+        readonly kind: K
+        readonly item: Schema.Schema.Encoded<Kinds[K]["schema"]>
+      }
+    }[Kind]
+  | {
+      readonly [K in Kind]: {
+        readonly _tag: "Delete"
+        readonly kind: K
+        readonly id: Schema.Schema.Encoded<Kinds[K]["id"]>
+      }
+    }[Kind]
+  | { readonly _tag: "State"; readonly snapshot: Schema.Schema.Encoded<typeof Snapshot> }
+
+/**
+ * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`),
+ * one record for every kind (since 0.3.0): `Upsert { kind, item }` puts `item` (the whole record
+ * after the change) in place of the item of `kind` with its id, or adds it; `Delete { kind, id }`
+ * removes the item of `kind` with `id` (a cascade is one `Delete` per item: a project's branches,
+ * endpoints and operations, a branch's endpoints); `State { snapshot }` replaces the whole state
+ * (`FakePlatform.Service.reset`, `load`, `restore`). `kind` is `api_keys`, `projects`,
+ * `branches`, `endpoints` or `operations`. Applying a journal's changes in order to the snapshot
+ * it started from gives the state ({@link applyChanges}); applying one twice changes nothing.
+ * The changes of version 1 (`ApiKey`, `Project`, `Operation`) still decode, as `Upsert`s.
  *
  * @since 0.1.0
  */
 export const SnapshotChange = Schema.Union(
-  Schema.TaggedStruct("ApiKey", { api_key: SnapshotApiKey }),
-  Schema.TaggedStruct("Project", { project: SnapshotProject }),
-  Schema.TaggedStruct("Operation", { operation: SnapshotOperation }),
-  Schema.TaggedStruct("State", { snapshot: Snapshot })
-).annotations({ identifier: "SnapshotChange" })
+  ...kindChanges,
+  Schema.TaggedStruct("State", { snapshot: Snapshot }),
+  ...changesV1
+).annotations({ identifier: "SnapshotChange" }) as unknown as Schema.Schema<Change, ChangeEncoded>
 
 /**
  * A decoded change (see {@link SnapshotChange}), times in epoch milliseconds.
  *
  * @since 0.1.0
  */
-export type SnapshotChange = typeof SnapshotChange.Type
+export type SnapshotChange = Change
+
+/**
+ * `snapshot` with `changes` applied in order (since 0.3.0), as the fake applies them: the state a
+ * journal describes, from the snapshot it started from. The arrays come out in the order a
+ * fake's `snapshot` lists them (keys by id; projects newest first; each project's branches and
+ * operations, each branch's endpoints, newest first), so two equal states give equal snapshots.
+ *
+ * @since 0.3.0
+ */
+export const applyChanges = (snapshot: Snapshot, changes: ReadonlyArray<SnapshotChange>): Snapshot =>
+  changes.length === 0 ? snapshot : snapshotOf(applyAll(stateOf(snapshot), changes))

@@ -42,17 +42,26 @@ describe("FakePlatform journal", () => {
       const operationId = started.operations[0]!.id
       yield* fake.scenario.failOperation(projectId, operationId, { error: "boom", retryIn: "1 minute" })
 
-      expect(changes.map((change) => change._tag)).toEqual(["ApiKey", "ApiKey", "Project", "Operation", "Operation"])
-      expect(changes[0]).toMatchObject({ api_key: { id: created.body.id, name: "ci", revoked: false } })
-      expect(changes[1]).toMatchObject({ api_key: { id: created.body.id, revoked: true } })
-      expect(changes[2]).toMatchObject({ project: { id: "late-river-118737" } })
+      expect(changes.map((change) => (change._tag === "State" ? "State" : `${change._tag} ${change.kind}`))).toEqual([
+        "Upsert api_keys",
+        "Upsert api_keys",
+        "Upsert projects",
+        // A new project comes with its default branch.
+        "Upsert branches",
+        "Upsert operations",
+        "Upsert operations"
+      ])
+      expect(changes[0]).toMatchObject({ item: { id: created.body.id, name: "ci", revoked: false } })
+      expect(changes[1]).toMatchObject({ item: { id: created.body.id, revoked: true } })
+      expect(changes[2]).toMatchObject({ item: { id: "late-river-118737" } })
+      expect(changes[3]).toMatchObject({ item: { project_id: "late-river-118737", name: "main", default: true } })
       // The failure's fields are in the same change as its new steps.
-      expect(changes[4]).toMatchObject({
-        operation: { id: operationId, failures_count: 1, error: "boom", retry_at: expect.any(Number) }
+      expect(changes[5]).toMatchObject({
+        item: { id: operationId, failures_count: 1, error: "boom", retry_at: expect.any(Number) }
       })
       const snapshot = yield* fake.snapshot
       expect(snapshot.operations.find((operation) => operation.id === operationId)).toEqual(
-        (changes[4] as Extract<SnapshotChange, { _tag: "Operation" }>).operation
+        (changes[5] as Extract<SnapshotChange, { _tag: "Upsert" }>).item
       )
     })
   )

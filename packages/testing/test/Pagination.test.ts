@@ -11,7 +11,7 @@ import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { firstCreatedBefore } from "../src/internal/state.js"
+import { itemsBefore, stateOf } from "../src/internal/state.js"
 import type { Seed } from "../src/Seed.js"
 import { capturingClient, operationId, projectId } from "./helpers.js"
 
@@ -158,7 +158,7 @@ describe("the order of operations and the cursor", () => {
   const timesOf = (all: ReadonlyArray<{ readonly created_at: DateTime.Utc }>) =>
     all.map((operation) => DateTime.toEpochMillis(operation.created_at))
 
-  it("the cursor lookup (binary search) starts where a scan would, with equal created_at times too", () => {
+  it("the cursor lookup (in the tree) starts where a scan would, with equal created_at times too", () => {
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 60 }),
@@ -166,7 +166,23 @@ describe("the order of operations and the cursor", () => {
         (times, cursor) => {
           const list = [...times].sort((a, b) => b - a).map((created_at) => ({ created_at }))
           const scanned = list.findIndex((item) => item.created_at < cursor)
-          expect(firstCreatedBefore(list, cursor)).toBe(scanned < 0 ? list.length : scanned)
+          const state = stateOf({
+            next_key_id: 1,
+            api_keys: [],
+            projects: [],
+            branches: [],
+            endpoints: [],
+            operations: times.map((created_at, i) => ({
+              id: operationId(i + 1),
+              project_id: projectId,
+              action: "start_compute",
+              created_at,
+              steps: [{ at: created_at, status: "finished" }],
+              failures_count: 0
+            }))
+          })
+          const found = Array.from(itemsBefore(state, "operations", projectId, cursor), (item) => item.created_at)
+          expect(found).toEqual(list.slice(scanned < 0 ? list.length : scanned).map((item) => item.created_at))
         }
       ),
       { seed: 302709, numRuns: 500 }

@@ -25,7 +25,8 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { refusalResponse, router, type Table } from "../src/internal/routes.js"
-import { storeOfSeed } from "../src/internal/seed.js"
+import { stateOfSeed } from "../src/internal/seed.js"
+import { makeFakeState } from "../src/internal/state.js"
 import * as Seed from "../src/Seed.js"
 import { operationId } from "./helpers.js"
 
@@ -427,12 +428,15 @@ for (const [name, target] of targets) {
  * an answer schema, or another default page size, changes what it sends (docs/design.md §1).
  */
 describe("the fake follows the endpoint table", () => {
-  const seeded = storeOfSeed(
-    {
-      projects: [{ id: "a-project-1" }, { id: "a-project-2" }, { id: "a-project-3" }],
-      operations: [{ project_id: "a-project-1", id: operationId(1), action: "create_branch", status: "failed" }]
-    },
-    0
+  const seeded = Effect.flatMap(
+    stateOfSeed(
+      {
+        projects: [{ id: "a-project-1" }, { id: "a-project-2" }, { id: "a-project-3" }],
+        operations: [{ project_id: "a-project-1", id: operationId(1), action: "create_branch", status: "failed" }]
+      },
+      0
+    ),
+    (state) => makeFakeState(state, undefined)
   )
   /** The JSON answer of the routes of `table` to `GET path` (no authentication: routes only). */
   const answerOf = (table: Table, path: string) =>

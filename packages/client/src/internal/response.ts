@@ -207,6 +207,9 @@ const maxIssues = 8
 /**
  * A 2xx response's JSON body decoded with `schema`; a body that is not JSON or not of the
  * shape becomes a `MalformedResponse` saying what was wrong and where (never what was found).
+ * A 204, or any 2xx with an empty body, is decoded as `undefined` (an endpoint that may answer
+ * without a body takes it, e.g. `Schema.OptionFromUndefinedOr` gives `None`); a schema that
+ * refuses it makes it a `MalformedResponse` too.
  */
 export const decodeBody = <A, I, R>(
   sent: Sent,
@@ -214,6 +217,9 @@ export const decodeBody = <A, I, R>(
   schema: Schema.Schema<A, I, R>
 ): Effect.Effect<A, MalformedResponse, R> => {
   const malformed = (description: string) => new MalformedResponse({ ...sent, status: response.status, description })
+  if (response.status === 204 || body === "") {
+    return Effect.mapError(Schema.decodeUnknown(schema)(undefined), () => malformed("the body is empty"))
+  }
   const json = body === undefined ? Option.none() : parseJson(body)
   if (Option.isNone(json)) return Effect.fail(malformed("the body is not JSON"))
   // The values found are never quoted: a body may hold a created key's value.

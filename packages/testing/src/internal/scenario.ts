@@ -1,13 +1,15 @@
-import { isPending } from "@dbplatform/core"
-import * as Clock from "effect/Clock"
+import type { OperationsStarted } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
-import { hashKey, newKeyValue } from "./routes.js"
-import { defaultRunsFor, orgIdProblem, sharedProblem, seedProject } from "./seed.js"
-import { stepAt, type Store } from "./state.js"
+import { specOf, upsert } from "./kinds.js"
+import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
+import { hashKey, keyAdded, newKeyValue } from "./routes.js"
+import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
+import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "./state.js"
 import { apiKeyCreated, operationAt, operationsStarted, projectOf } from "./wire.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
@@ -20,97 +22,105 @@ const computeActions: ReadonlySet<string> = new Set([
   "start_reserved_compute"
 ])
 
-/** The `Scenario` of the fake over `store`. */
-export const scenarioOf = (store: Store): Scenario => {
-  const pendingOperation = (projectId: string, operationId: string, now: number) => {
-    const operations = store.operations.get(projectId)
-    if (operations === undefined) return Effect.fail(new UnknownProject({ projectId }))
-    const operation = store.operationsById.get(operationId)
-    if (operation === undefined || operation.project_id !== projectId) {
-      return Effect.fail(new UnknownOperation({ projectId, operationId }))
-    }
-    const step = stepAt(operation, now)
-    return isPending(step)
-      ? Effect.succeed(operation)
-      : Effect.fail(new OperationNotPending({ operationId, status: step.status }))
+/** The operation `operationId` of project `projectId`, still pending at `now`, or why not. */
+const pendingOperation = (
+  state: State,
+  projectId: string,
+  operationId: string,
+  now: number
+): Either.Either<StoredOperation, UnknownProject | UnknownOperation | OperationNotPending> => {
+  if (get(state, "projects", projectId) === undefined) return Either.left(new UnknownProject({ projectId }))
+  const operation = get(state, "operations", operationId)
+  if (operation === undefined || operation.project_id !== projectId) {
+    return Either.left(new UnknownOperation({ projectId, operationId }))
   }
+  return pendingAt(operation, now)
+    ? Either.right(operation)
+    : Either.left(new OperationNotPending({ operationId, status: stepAt(operation, now).status }))
+}
 
-  return {
-    addProject: (project) =>
-      Effect.gen(function* () {
-        const problem = store.projectProblem(project.id) ?? orgIdProblem(project) ?? sharedProblem(project)
-        if (problem !== undefined) return yield* new InvalidSeed({ problems: [problem] })
-        const now = yield* Clock.currentTimeMillis
-        return projectOf(store.addProject(seedProject({ age: 0, ...project }, now)))
-      }),
+/** The `Scenario` of the fake over `fake`: each call one mutation (`state.mutate`). */
+export const scenarioOf = (fake: FakeState): Scenario => ({
+  addProject: (project) =>
+    mutate(fake, (state, now) => {
+      const seeded = seedProject({ age: 0, ...project }, now)
+      const stored = { ...seeded, created_at: distinctTime(state, "projects", "", seeded.created_at) }
+      const branch = defaultBranchOf(stored)
+      const problem =
+        get(state, "projects", project.id) !== undefined
+          ? [`project id ${project.id} appears twice`]
+          : [...(specOf("projects").check?.(stored) ?? [])]
+      if (problem.length > 0) return Either.left(new InvalidSeed({ problems: problem }))
+      return Either.right({
+        changes: [upsert("projects", stored), upsert("branches", branch)],
+        answer: projectOf(stored)
+      })
+    }),
 
-    addApiKey: (name) =>
-      Effect.gen(function* () {
-        const value = newKeyValue()
-        return apiKeyCreated(store.addKey(name, hashKey(value), yield* Clock.currentTimeMillis), value)
-      }),
+  addApiKey: (name) => {
+    const value = newKeyValue()
+    return mutate(fake, (state, now) => {
+      const { changes, key } = keyAdded(state, name, hashKey(value), now)
+      return Either.right({ changes, answer: apiKeyCreated(key, value) })
+    })
+  },
 
-    startOperations: (projectId, starts) =>
-      Effect.gen(function* () {
-        if (!store.operations.has(projectId)) return yield* new UnknownProject({ projectId })
-        const ids = starts.map((start) => start.id ?? crypto.randomUUID())
-        const problems = ids.flatMap((id, i) => {
-          const problem = store.operationProblem(id, projectId)
-          if (problem !== undefined) return [problem]
-          return ids.indexOf(id) === i ? [] : [`operation id ${id} appears twice`]
+  startOperations: (projectId, starts) =>
+    Effect.flatMap(randomDice, (dice) => {
+      const branch = branchId(dice)
+      const endpoint = endpointId(dice)
+      const ids = starts.map((start) => start.id ?? crypto.randomUUID())
+      return mutate<OperationsStarted, UnknownProject | InvalidSeed>(fake, (state, now) => {
+        if (get(state, "projects", projectId) === undefined) return Either.left(new UnknownProject({ projectId }))
+        const found = ids.flatMap((id, i) => {
+          const problem = specOf("operations").check?.({ id } as StoredOperation) ?? []
+          if (problem.length > 0) return problem
+          const taken = get(state, "operations", id) !== undefined || ids.indexOf(id) !== i
+          return taken ? [`operation id ${id} appears twice`] : []
         })
-        if (problems.length > 0) return yield* new InvalidSeed({ problems })
-        const now = yield* Clock.currentTimeMillis
-        const dice = yield* randomDice
-        const branch = branchId(dice)
-        const endpoint = endpointId(dice)
-        let begin = now
-        const started = starts.map((start, i) => {
+        if (found.length > 0) return Either.left(new InvalidSeed({ problems: found }))
+        const planned = starts.map((start, i) => {
           const runsFor = start.runsFor === undefined ? defaultRunsFor : Duration.toMillis(start.runsFor)
-          const operation = store.addOperation(
-            {
-              id: ids[i]!,
-              project_id: projectId,
-              branch_id: start.branch_id ?? branch,
-              endpoint_id: start.endpoint_id ?? (computeActions.has(start.action) ? endpoint : undefined),
-              action: start.action,
-              created_at: now,
-              failures_count: start.failures_count ?? 0,
-              error: start.error,
-              retry_at: start.retryIn === undefined ? undefined : begin + runsFor + Duration.toMillis(start.retryIn)
-            },
-            { begin, runsFor, status: start.status ?? "finished" }
-          )
-          begin += runsFor
-          return operation
+          return {
+            id: ids[i]!,
+            action: start.action,
+            branch_id: start.branch_id ?? branch,
+            endpoint_id: start.endpoint_id ?? (computeActions.has(start.action) ? endpoint : undefined),
+            runsFor,
+            status: start.status,
+            failures_count: start.failures_count,
+            error: start.error,
+            retryIn: start.retryIn === undefined ? undefined : Duration.toMillis(start.retryIn)
+          }
         })
-        return operationsStarted(started, now)
-      }),
+        const { changes, operations } = startOperations(state, projectId, planned, now)
+        return Either.right({ changes, answer: operationsStarted(operations, now) })
+      })
+    }),
 
-    failOperation: (projectId, operationId, failure) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const operation = yield* pendingOperation(projectId, operationId, now)
+  failOperation: (projectId, operationId, failure) =>
+    mutate(fake, (state, now) =>
+      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
         const at = Math.max(now, operation.created_at)
-        store.rewrite(operation, now, [{ at, status: failure.status ?? "failed" }], {
+        const failed = rewritten(operation, now, [{ at, status: failure.status ?? "failed" }], {
           failures_count: operation.failures_count + 1,
           error: failure.error,
           retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
         })
-        return operationAt(operation, now)
-      }),
+        return { changes: [upsert("operations", failed)], answer: operationAt(failed, now) }
+      })
+    ),
 
-    cancelOperation: (projectId, operationId, options = {}) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const operation = yield* pendingOperation(projectId, operationId, now)
+  cancelOperation: (projectId, operationId, options = {}) =>
+    mutate(fake, (state, now) =>
+      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
         const cancellingFor = Duration.toMillis(options.cancellingFor ?? "1 second")
         const at = Math.max(now, operation.created_at)
-        store.rewrite(operation, now, [
+        const cancelled = rewritten(operation, now, [
           { at, status: "cancelling" },
           { at: at + cancellingFor, status: "cancelled" }
         ])
-        return operationAt(operation, now)
+        return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
       })
-  }
-}
+    )
+})

@@ -1,92 +1,227 @@
-import { Endpoint } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import { InvalidSeed, type Seed, type SeedOperation, type SeedProject } from "../Seed.js"
-import { type Life, refusalOf, Store, type StoredOperation, type StoredProject } from "./state.js"
-
-/**
- * The organization of a project that names none: every project of the fake belongs to it unless
- * its seed says otherwise (`org_id`, docs/contract.md §10.4).
- */
-export const defaultOrgId = "org-dbplatform-000000"
-
-/** A problem with a seed project's `org_id`, or `undefined` when it is good or absent. */
-export const orgIdProblem = (project: SeedProject): string | undefined => {
-  const refused = project.org_id === undefined ? undefined : refusalOf(Endpoint.OrgId, project.org_id)
-  return refused === undefined ? undefined : `project ${project.id}: org_id ${refused}`
-}
-
-/**
- * A problem with a seed project's `shared` (a seed built in code may hold anything), or
- * `undefined` when it is a boolean or absent.
- */
-export const sharedProblem = (project: SeedProject): string | undefined =>
-  project.shared === undefined || typeof project.shared === "boolean"
-    ? undefined
-    : `project ${project.id}: shared must be true or false, got ${typeof project.shared}`
+import * as Either from "effect/Either"
+import {
+  InvalidSeed,
+  type Seed,
+  type SeedBranch,
+  type SeedEndpoint,
+  type SeedOperation,
+  type SeedProject
+} from "../Seed.js"
+import { branchId, endpointId, seededDice } from "./ids.js"
+import { type Collections, defaultOrgId, present } from "./kinds.js"
+import { type Life, stepsOf } from "./operations.js"
+import {
+  load,
+  type State,
+  type StoredBranch,
+  type StoredEndpoint,
+  type StoredOperation,
+  type StoredProject
+} from "./state.js"
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
-export const seedProject = (project: SeedProject, now: number): StoredProject => ({
-  id: project.id,
-  name: project.name ?? project.id,
-  region_id: project.region_id ?? "aws-us-east-2",
-  platform_id: project.platform_id ?? "aws",
-  provisioner: project.provisioner ?? "k8s-neonvm",
-  pg_version: project.pg_version ?? 17,
-  org_id: project.org_id ?? defaultOrgId,
-  ...(project.shared === true ? { shared: true } : {}),
-  created_at: now - Duration.toMillis(project.age ?? "30 days")
-})
+export const seedProject = (project: SeedProject, now: number): StoredProject =>
+  present({
+    id: project.id,
+    name: project.name ?? project.id,
+    region_id: project.region_id ?? "aws-us-east-2",
+    platform_id: project.platform_id ?? "aws",
+    provisioner: project.provisioner ?? "k8s-neonvm",
+    pg_version: project.pg_version ?? 17,
+    org_id: project.org_id ?? defaultOrgId,
+    // `false` is left out; anything but a boolean is kept, for `kinds` to report.
+    shared: project.shared === false ? undefined : project.shared,
+    created_at: now - Duration.toMillis(project.age ?? "30 days")
+  })
 
 /** How long an operation runs when its seed or start does not say: 2 seconds. */
 export const defaultRunsFor = Duration.toMillis("2 seconds")
 
-/** A seed's operation with its defaults, its times relative to `now`, and how it lives. */
-const seedOperation = (operation: SeedOperation, id: string, now: number): [Omit<StoredOperation, "steps">, Life] => {
-  const created = now - Duration.toMillis(operation.age ?? 0)
-  return [
-    {
-      id,
-      project_id: operation.project_id,
-      branch_id: operation.branch_id,
-      endpoint_id: operation.endpoint_id,
-      action: operation.action,
-      created_at: created,
-      failures_count: operation.failures_count ?? 0,
-      error: operation.error,
-      retry_at: operation.retryIn === undefined ? undefined : now + Duration.toMillis(operation.retryIn)
-    },
-    {
-      begin: created,
-      runsFor: operation.runsFor === undefined ? defaultRunsFor : Duration.toMillis(operation.runsFor),
-      status: operation.status ?? "finished"
+/** A number from `text` (FNV-1a), to seed the dice of the ids generated for it: the same seed gives the same ids. */
+const hashOf = (text: string): number => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return hash >>> 0
+}
+
+/** The id a seed's branch without one gets: `br-...`, the same for the same project and place. */
+const generatedBranchId = (projectId: string, place: number) => branchId(seededDice(hashOf(`${projectId}/${place}`)))
+
+/**
+ * The default branch `main` of `project`, ready at its creation: what a project of a seed
+ * without branches, and one a scenario adds, starts with (as the platform creates a project).
+ */
+export const defaultBranchOf = (project: StoredProject): StoredBranch => ({
+  id: generatedBranchId(project.id, 0),
+  project_id: project.id,
+  name: "main",
+  default: true,
+  protected: false,
+  created_at: project.created_at,
+  updated_at: project.created_at,
+  ready_at: project.created_at
+})
+
+/** The branches of a seed, with their defaults, `created_at` relative to `now`. */
+const seedBranches = (seed: Seed, projects: ReadonlyArray<StoredProject>, now: number): ReadonlyArray<StoredBranch> => {
+  const byProject = new Map<string, Array<SeedBranch>>()
+  for (const branch of seed.branches ?? []) {
+    byProject.set(branch.project_id, [...(byProject.get(branch.project_id) ?? []), branch])
+  }
+  const branches: Array<StoredBranch> = []
+  const done = new Set<string>()
+  for (const project of projects) {
+    if (done.has(project.id)) continue
+    done.add(project.id)
+    const own = byProject.get(project.id) ?? []
+    byProject.delete(project.id)
+    if (own.length === 0) {
+      branches.push(defaultBranchOf(project))
+      continue
     }
-  ]
+    const marked = own.findIndex((branch) => branch.default === true)
+    const defaultAt = Math.max(0, marked)
+    const ids = own.map((branch, i) => branch.id ?? generatedBranchId(project.id, i))
+    own.forEach((branch, i) => {
+      const isDefault = i === defaultAt || branch.default === true
+      branches.push(
+        seedBranch(
+          branch,
+          ids[i]!,
+          project.created_at,
+          now,
+          isDefault ? branch.parent_id : (branch.parent_id ?? ids[defaultAt]),
+          isDefault
+        )
+      )
+    })
+  }
+  // Branches of projects the seed does not have: kept, to be reported as orphans.
+  for (const [projectId, own] of byProject) {
+    own.forEach((branch, i) =>
+      branches.push(
+        seedBranch(
+          branch,
+          branch.id ?? generatedBranchId(projectId, i),
+          now,
+          now,
+          branch.parent_id,
+          branch.default === true
+        )
+      )
+    )
+  }
+  return branches
+}
+
+const seedBranch = (
+  branch: SeedBranch,
+  id: string,
+  projectCreated: number,
+  now: number,
+  parentId: string | undefined,
+  isDefault: boolean
+): StoredBranch => {
+  const created = branch.age === undefined ? projectCreated : now - Duration.toMillis(branch.age)
+  return present({
+    id,
+    project_id: branch.project_id,
+    parent_id: parentId,
+    name: branch.name ?? (isDefault ? "main" : id),
+    default: isDefault,
+    protected: branch.protected ?? false,
+    created_at: created,
+    updated_at: created,
+    ready_at: branch.readyIn === undefined ? created : now + Duration.toMillis(branch.readyIn)
+  })
+}
+
+/** The compute endpoints of a seed, with their defaults, `created_at` relative to `now`. */
+const seedEndpoints = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  now: number
+): ReadonlyArray<StoredEndpoint> => {
+  const byId = new Map(branches.map((branch) => [branch.id, branch]))
+  return (seed.endpoints ?? []).map((endpoint: SeedEndpoint, i) => {
+    const branch = byId.get(endpoint.branch_id)
+    const created = endpoint.age !== undefined ? now - Duration.toMillis(endpoint.age) : (branch?.created_at ?? now)
+    return {
+      id: endpoint.id ?? endpointId(seededDice(hashOf(`${endpoint.branch_id}/${i}`))),
+      project_id: branch?.project_id ?? "",
+      branch_id: endpoint.branch_id,
+      type: endpoint.type ?? "read_write",
+      autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? 0.25,
+      autoscaling_limit_max_cu: endpoint.autoscaling_limit_max_cu ?? 0.25,
+      suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? 0,
+      created_at: created,
+      updated_at: created,
+      active_at: endpoint.activeIn === undefined ? created : now + Duration.toMillis(endpoint.activeIn)
+    }
+  })
+}
+
+/** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
+const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
+  const life: Life = {
+    begin: created,
+    runsFor: operation.runsFor === undefined ? defaultRunsFor : Duration.toMillis(operation.runsFor),
+    status: operation.status ?? "finished"
+  }
+  return present({
+    id: operation.id ?? crypto.randomUUID(),
+    project_id: operation.project_id,
+    branch_id: operation.branch_id,
+    endpoint_id: operation.endpoint_id,
+    action: operation.action,
+    created_at: created,
+    steps: stepsOf(created, life),
+    failures_count: operation.failures_count ?? 0,
+    error: operation.error,
+    retry_at: operation.retryIn === undefined ? undefined : now + Duration.toMillis(operation.retryIn)
+  })
+}
+
+/**
+ * `at`, or the first millisecond after it not in `taken` (then taken): items of one parent get
+ * distinct creation times, so a `created_at` cursor never skips one.
+ */
+const distinct = (taken: Set<number>, at: number): number => {
+  let time = at
+  while (taken.has(time)) time += 1
+  taken.add(time)
+  return time
+}
+
+/** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
+export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
+  const projectTimes = new Set<number>()
+  const projects = (seed.projects ?? []).map((project) => {
+    const stored = seedProject(project, now)
+    return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
+  })
+  const branches = seedBranches(seed, projects, now)
+  const operationTimes = new Map<string, Set<number>>()
+  const operations = (seed.operations ?? []).map((operation) => {
+    const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
+    operationTimes.set(operation.project_id, taken)
+    return seedOperation(operation, distinct(taken, now - Duration.toMillis(operation.age ?? 0)), now)
+  })
+  return {
+    next_key_id: 1,
+    api_keys: [],
+    projects,
+    branches,
+    endpoints: seedEndpoints(seed, branches, now),
+    operations
+  }
 }
 
 /**
  * The state a seed describes, its times relative to `now` (epoch ms), or every problem found in
- * it: a bad or repeated project id, a bad `org_id` or `shared`, a bad or repeated operation id, an operation of
- * an unknown project.
+ * it (`InvalidSeed`): a bad or repeated id, a bad `org_id` or `shared`, an item of an unknown
+ * parent, a branch tree or endpoints the platform could not have (see `state.problems`).
  */
-export const storeOfSeed = (seed: Seed, now: number): Effect.Effect<Store, InvalidSeed> => {
-  const problems: Array<string> = []
-  const store = new Store()
-  for (const project of seed.projects ?? []) {
-    const problem = store.projectProblem(project.id) ?? orgIdProblem(project) ?? sharedProblem(project)
-    if (problem !== undefined) problems.push(problem)
-    if (problem === undefined || !store.operations.has(project.id)) store.addProject(seedProject(project, now))
-  }
-  store.loadOperations(() => {
-    for (const operation of seed.operations ?? []) {
-      const id = operation.id ?? crypto.randomUUID()
-      const problem = store.operationProblem(id, operation.project_id)
-      if (problem !== undefined) {
-        problems.push(problem)
-        if (!store.operations.has(operation.project_id) || store.operationsById.has(id)) continue
-      }
-      store.addOperation(...seedOperation(operation, id, now))
-    }
-  })
-  return problems.length === 0 ? Effect.succeed(store) : Effect.fail(new InvalidSeed({ problems }))
-}
+export const stateOfSeed = (seed: Seed, now: number): Either.Either<State, InvalidSeed> =>
+  Either.mapLeft(load(collectionsOfSeed(seed, now)), (problems) => new InvalidSeed({ problems }))

@@ -1,312 +1,427 @@
-import { DecodeIssue, OperationId, ProjectId } from "@dbplatform/core"
-import * as Duration from "effect/Duration"
+/**
+ * The state of one fake account: one immutable keyed collection per kind (`kinds.ts`) in a `Ref`,
+ * changed only by change records (`Change`) applied by one function ({@link apply}), the same
+ * one the emulator's journal replay uses. A mutation is a pure step from the state and the time
+ * to the changes it makes and its answer ({@link Mutation}), run by {@link mutate}.
+ */
+import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Schema from "effect/Schema"
-import type * as Types from "effect/Types"
-import type { SnapshotApiKey, SnapshotChange, SnapshotOperation, SnapshotProject, SnapshotStep } from "../Snapshot.js"
+import * as HashMap from "effect/HashMap"
+import * as Option from "effect/Option"
+import * as Order from "effect/Order"
+import * as RedBlackTree from "effect/RedBlackTree"
+import * as Ref from "effect/Ref"
+import {
+  type Change,
+  type Collections,
+  type Id,
+  type Item,
+  type Kind,
+  kindNames,
+  kinds,
+  remove,
+  specOf
+} from "./kinds.js"
 
-/**
- * A key as the fake keeps it: the SHA-256 of its value, never the value (`docs/contract.md`
- * §10.3); `revoked` and `last_used_*` change.
- */
-export type StoredKey = Types.Mutable<typeof SnapshotApiKey.Type>
-
+/** A key as the fake keeps it: the SHA-256 of its value, never the value (`docs/contract.md` §10.3). */
+export type StoredKey = Item<"api_keys">
 /** A project as the fake keeps it; the other fields of an answer are derived (`wire.ts`). */
-export type StoredProject = typeof SnapshotProject.Type
+export type StoredProject = Item<"projects">
+/** A branch as the fake keeps it. */
+export type StoredBranch = Item<"branches">
+/** A compute endpoint as the fake keeps it. */
+export type StoredEndpoint = Item<"endpoints">
+/** An operation as the fake keeps it: its life as steps (ascending `at`). */
+export type StoredOperation = Item<"operations">
 
-/** One step of an operation's life: from `at` (epoch ms) on, it has `status`. */
-export type Step = typeof SnapshotStep.Type
+/** Where an item sits among its parent's: its kind's `rank`, then its id. */
+type Rank = readonly [rank: number, id: string | number]
 
-/**
- * An operation as the fake keeps it: its life as steps (ascending `at`), as a `Snapshot` holds
- * it. `fail` and `cancel` rewrite the steps after the moment they happen, so some fields change.
- */
-export type StoredOperation = Types.Mutable<typeof SnapshotOperation.Type>
+/** A rank after every id of its `rank`: where a page after a cursor starts. */
+const afterEveryId = Symbol("afterEveryId")
+type Probe = readonly [rank: number, id: string | number | typeof afterEveryId]
 
-/**
- * How a new operation lives: it waits (`scheduling`) until `begin`, then runs for `runsFor` ms
- * and ends `status` (see {@link stepsOf}).
- */
-export interface Life {
-  readonly begin: number
-  readonly runsFor: number
-  readonly status: string
+const byRank: Order.Order<Probe> = (a, b) => {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1
+  if (a[1] === b[1]) return 0
+  if (a[1] === afterEveryId) return 1
+  if (b[1] === afterEveryId) return -1
+  return a[1] < b[1] ? -1 : 1
+}
+
+/** The items of one parent, in their kind's order (newest first, or keys by id). */
+export type Group<A> = RedBlackTree.RedBlackTree<Rank, A>
+
+/** One kind's items: by id, and by parent (the account's own items under `""`) in order. */
+export interface Collection<K extends Kind> {
+  readonly byId: HashMap.HashMap<Id<K>, Item<K>>
+  readonly byParent: HashMap.HashMap<string, Group<Item<K>>>
 }
 
 /**
- * The step in force at `now`, or at the operation's `created_at` when that is later: operations
- * started together get `created_at`s a millisecond apart, so the later ones are created just
- * after `now`, and a step set at their creation (a failure, a cancel) is in force at once.
+ * The whole state, immutable: one collection per kind, the id the next key gets, and
+ * `revision`, which grows with every change (a key's last use too), so a caller can tell when a
+ * snapshot is worth saving again.
  */
-export const stepAt = (operation: StoredOperation, now: number): Step => {
-  const at = Math.max(now, operation.created_at)
-  let current = operation.steps[0]
-  for (const step of operation.steps) {
-    if (step.at <= at) current = step
-  }
-  return current
-}
-
-/** How long a started operation stays `scheduling` at most before it is `running`. */
-const schedulingAtMost = Duration.toMillis("1 second")
-
-/**
- * The steps of an operation that waits (`scheduling`) until `begin`, then is `scheduling` for
- * its first second (or fifth of `runsFor`, whichever is shorter), `running`, and takes
- * `status` at `begin + runsFor`; with `status` `scheduling` or `running` it stops there.
- */
-export const stepsOf = (created: number, { begin, runsFor, status }: Life): StoredOperation["steps"] => {
-  const steps: [Step, ...Array<Step>] = [{ at: created, status: "scheduling" }]
-  if (status !== "scheduling") steps.push({ at: begin + Math.min(schedulingAtMost, runsFor / 5), status: "running" })
-  if (status !== "scheduling" && status !== "running") steps.push({ at: begin + runsFor, status })
-  return steps
-}
-
-/** Distinct creation times in one list, so a `created_at` cursor never skips an item. */
-const distinct = (taken: Set<number>, at: number): number => {
-  let time = at
-  while (taken.has(time)) time += 1
-  taken.add(time)
-  return time
-}
-
-/**
- * The index of the first item of `list` (newest first by `created_at`) created before `time`,
- * by binary search: where a page after the cursor `time` starts, and where an item created at
- * `time` goes (after any item created at the same time).
- */
-export const firstCreatedBefore = (list: ReadonlyArray<{ readonly created_at: number }>, time: number): number => {
-  let low = 0
-  let high = list.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (list[middle]!.created_at >= time) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-/** Inserts `item` into `list` (newest first by `created_at`), after any item created at the same time. */
-const insertNewestFirst = <A extends { readonly created_at: number }>(list: Array<A>, item: A): void => {
-  const at = firstCreatedBefore(list, item.created_at)
-  if (at === list.length) list.push(item)
-  else list.splice(at, 0, item)
-}
-
-/** Newest first by `created_at`; `Array.prototype.sort` is stable, so items created at the same time keep their order. */
-const newestFirst = (a: { readonly created_at: number }, b: { readonly created_at: number }): number =>
-  b.created_at - a.created_at
-
-/**
- * What core's `schema` says is wrong with `value` (`DecodeIssue.format`), or `undefined` when it
- * decodes: the problems of a seed or a snapshot name what the contract expects in core's words.
- */
-export const refusalOf = <A, I>(
-  schema: Schema.Schema<A, I>,
-  value: unknown,
-  options?: DecodeIssue.Options
-): string | undefined => {
-  const decoded = Schema.decodeUnknownEither(schema)(value)
-  return Either.isLeft(decoded) ? DecodeIssue.format(decoded.left.issue, options) : undefined
-}
-
-/** A copy of `operation` as a `Snapshot` holds it (absent optional fields left out). */
-export const operationSnapshot = (operation: StoredOperation): typeof SnapshotOperation.Type => {
-  const { branch_id, endpoint_id, error, retry_at, ...always } = operation
-  return {
-    ...always,
-    ...(branch_id !== undefined ? { branch_id } : {}),
-    ...(endpoint_id !== undefined ? { endpoint_id } : {}),
-    ...(error !== undefined ? { error } : {}),
-    ...(retry_at !== undefined ? { retry_at } : {}),
-    steps: [...operation.steps]
-  }
+export type State = { readonly [K in Kind]: Collection<K> } & {
+  readonly next_key_id: number
+  readonly revision: number
 }
 
 /** The id the first key of an account gets; later keys count up from it. */
 const firstKeyId = 1_000_001
 
-/**
- * The in-memory state of one fake account. Single-threaded: every method runs to completion.
- * `revision` grows with every change, so a caller can tell when to save it. When `onChange` is
- * set, every change made through the methods below (not a key's `last_used_*`) is passed to it
- * at once, with the whole record as it is after the change.
- */
-export class Store {
-  readonly keys = new Map<number, StoredKey>()
-  readonly keysByHash = new Map<string, StoredKey>()
-  /** Newest first by `created_at`. */
-  readonly projects: Array<StoredProject> = []
-  /** Per project, newest first by `created_at`. */
-  readonly operations = new Map<string, Array<StoredOperation>>()
-  readonly operationsById = new Map<string, StoredOperation>()
-  private readonly projectTimes = new Set<number>()
-  private readonly operationTimes = new Map<string, Set<number>>()
-  /** Inside {@link loadOperations}: operations are appended, and sorted once at the end. */
-  private loading = false
-  nextKeyId = firstKeyId
-  revision = 0
-  /** Told of each change as it is made (a journal); none by default. */
-  onChange: ((change: SnapshotChange) => void) | undefined = undefined
+const emptyCollection = { byId: HashMap.empty(), byParent: HashMap.empty() }
 
-  /** Marks a change. */
-  changed(): void {
-    this.revision += 1
-  }
+/** An account with nothing in it. */
+export const empty: State = {
+  ...(Object.fromEntries(kindNames.map((kind) => [kind, emptyCollection])) as unknown as {
+    [K in Kind]: Collection<K>
+  }),
+  next_key_id: firstKeyId,
+  revision: 0
+}
 
-  /**
-   * Puts the whole state of `other` (a store just built from a seed or a snapshot) in place of
-   * this one's, in place, so that everything holding this store (the routes) sees it at once.
-   * `onChange` is not told: the caller records the whole state.
-   */
-  replaceWith(other: Store): void {
-    for (const map of [this.keys, this.keysByHash, this.operations, this.operationsById, this.operationTimes]) {
-      map.clear()
-    }
-    this.projectTimes.clear()
-    this.projects.length = 0
-    for (const [id, key] of other.keys) this.keys.set(id, key)
-    for (const [hash, key] of other.keysByHash) this.keysByHash.set(hash, key)
-    this.projects.push(...other.projects)
-    for (const [id, operations] of other.operations) this.operations.set(id, operations)
-    for (const [id, operation] of other.operationsById) this.operationsById.set(id, operation)
-    for (const at of other.projectTimes) this.projectTimes.add(at)
-    for (const [id, times] of other.operationTimes) this.operationTimes.set(id, times)
-    this.nextKeyId = other.nextKeyId
-    this.changed()
-  }
+const parentOf = <K extends Kind>(kind: K, item: Item<K>): string => specOf(kind).parent?.of(item) ?? ""
+/** A `Data.tuple`: the tree finds the node to remove by `Equal.equals`, so a rank is compared by value. */
+const rankOf = <K extends Kind>(kind: K, item: Item<K>): Rank =>
+  Data.tuple(specOf(kind).rank(item), specOf(kind).idOf(item))
 
-  addKey(name: string, hash: string, now: number): StoredKey {
-    return this.keyChanged(
-      this.restoreKey({
-        id: this.nextKeyId,
-        name,
-        hash,
-        created_at: now,
-        revoked: false,
-        last_used_at: null,
-        last_used_from_addr: ""
-      })
-    )
-  }
-
-  /** Revokes `key`. */
-  revokeKey(key: StoredKey): StoredKey {
-    key.revoked = true
-    this.changed()
-    return this.keyChanged(key)
-  }
-
-  private keyChanged(key: StoredKey): StoredKey {
-    this.onChange?.({ _tag: "ApiKey", api_key: { ...key } })
-    return key
-  }
-
-  private operationChanged(operation: StoredOperation): StoredOperation {
-    this.onChange?.({ _tag: "Operation", operation: operationSnapshot(operation) })
-    return operation
-  }
-
-  /** Adds a key as it was saved. */
-  restoreKey(key: StoredKey): StoredKey {
-    this.keys.set(key.id, key)
-    this.keysByHash.set(key.hash, key)
-    this.nextKeyId = Math.max(this.nextKeyId, key.id + 1)
-    this.changed()
-    return key
-  }
-
-  /** A problem with a new project's id, or `undefined` when it can be added. */
-  projectProblem(id: string): string | undefined {
-    const refused = refusalOf(ProjectId, id)
-    if (refused !== undefined) return `project "${DecodeIssue.excerpt(id)}": ${refused}`
-    if (this.operations.has(id)) return `project id ${id} appears twice`
-    return undefined
-  }
-
-  /** Adds a project whose id is good (see `projectProblem`); its `created_at` is made distinct. */
-  addProject(project: StoredProject): StoredProject {
-    const stored = { ...project, created_at: distinct(this.projectTimes, project.created_at) }
-    insertNewestFirst(this.projects, stored)
-    this.operations.set(stored.id, [])
-    this.changed()
-    this.onChange?.({ _tag: "Project", project: { ...stored } })
-    return stored
-  }
-
-  /** A problem with a new operation's id or project, or `undefined` when it can be added. */
-  operationProblem(id: string, projectId: string): string | undefined {
-    if (!this.operations.has(projectId)) return `operation of unknown project ${projectId}`
-    const refused = refusalOf(OperationId, id, { values: "never" })
-    if (refused !== undefined) return `operation "${DecodeIssue.excerpt(id)}": ${refused}`
-    if (this.operationsById.has(id)) return `operation id ${id} appears twice`
-    return undefined
-  }
-
-  /**
-   * Adds an operation whose id and project are good (see `operationProblem`), living `life`.
-   * `created_at` is moved forward by a millisecond or more if the project has one then.
-   */
-  addOperation(operation: Omit<StoredOperation, "steps">, life: Life): StoredOperation {
-    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
-    this.operationTimes.set(operation.project_id, taken)
-    const created = distinct(taken, operation.created_at)
-    const begin = Math.max(life.begin, created)
-    const stored = this.restoreOperation({
-      ...operation,
-      created_at: created,
-      steps: stepsOf(created, { ...life, begin })
-    })
-    return this.operationChanged(stored)
-  }
-
-  /** Adds an operation as it was saved (its project known, its id new). */
-  restoreOperation(operation: StoredOperation): StoredOperation {
-    const taken = this.operationTimes.get(operation.project_id) ?? new Set<number>()
-    this.operationTimes.set(operation.project_id, taken)
-    taken.add(operation.created_at)
-    const list = this.operations.get(operation.project_id)!
-    if (this.loading) list.push(operation)
-    else insertNewestFirst(list, operation)
-    this.operationsById.set(operation.id, operation)
-    this.changed()
-    return operation
-  }
-
-  /**
-   * Runs `add`, which adds many operations (a seed's, a snapshot's), then puts each project's
-   * operations in order once (newest first; those created at the same time in the order they
-   * were added, as when added one by one) instead of inserting each in place.
-   */
-  loadOperations<A>(add: () => A): A {
-    this.loading = true
-    try {
-      return add()
-    } finally {
-      this.loading = false
-      for (const list of this.operations.values()) list.sort(newestFirst)
-    }
-  }
-
-  /**
-   * Rewrites the life of `operation` from `now` on: the steps before `now` stay, then `steps`.
-   * The first step (`scheduling` at creation) always stays. `failure` sets `failures_count`,
-   * `error` and `retry_at` in the same change.
-   */
-  rewrite(
-    operation: StoredOperation,
-    now: number,
-    steps: ReadonlyArray<Step>,
-    failure?: Pick<StoredOperation, "failures_count" | "error" | "retry_at">
-  ): void {
-    const [first, ...later] = operation.steps
-    operation.steps = [first, ...later.filter((step) => step.at <= now), ...steps]
-    if (failure !== undefined) {
-      operation.failures_count = failure.failures_count
-      operation.error = failure.error
-      operation.retry_at = failure.retry_at
-    }
-    this.changed()
-    this.operationChanged(operation)
+const without = <K extends Kind>(collection: Collection<K>, kind: K, item: Item<K>): Collection<K> => {
+  const parent = parentOf(kind, item)
+  const group = HashMap.get(collection.byParent, parent)
+  if (Option.isNone(group)) return collection
+  const rest = RedBlackTree.removeFirst(group.value, rankOf(kind, item))
+  return {
+    byId: HashMap.remove(collection.byId, specOf(kind).idOf(item)),
+    byParent:
+      RedBlackTree.size(rest) === 0
+        ? HashMap.remove(collection.byParent, parent)
+        : HashMap.set(collection.byParent, parent, rest)
   }
 }
+
+const withItem = <K extends Kind>(collection: Collection<K>, kind: K, item: Item<K>): Collection<K> => {
+  const id = specOf(kind).idOf(item)
+  const old = HashMap.get(collection.byId, id)
+  const base = Option.isSome(old) ? without(collection, kind, old.value) : collection
+  const parent = parentOf(kind, item)
+  const group = Option.getOrElse(HashMap.get(base.byParent, parent), () => RedBlackTree.empty<Rank, Item<K>>(byRank))
+  return {
+    byId: HashMap.set(base.byId, id, item),
+    byParent: HashMap.set(base.byParent, parent, RedBlackTree.insert(group, rankOf(kind, item), item))
+  }
+}
+
+/**
+ * `state` after `change`: an `Upsert` puts its item in place of the one with its id (or adds
+ * it; a key's id keeps `next_key_id` above it), a `Delete` removes the item with its id (if
+ * any), a `State` replaces everything. `revision` is left to the caller.
+ */
+export const apply = (state: State, change: Change): State => {
+  switch (change._tag) {
+    case "State":
+      return { ...stateOf(change.snapshot), revision: state.revision }
+    case "Upsert": {
+      const kind = change.kind as Kind
+      const next = { ...state, [kind]: withItem(state[kind] as Collection<Kind>, kind, change.item as Item<Kind>) }
+      return change.kind === "api_keys"
+        ? { ...next, next_key_id: Math.max(state.next_key_id, change.item.id + 1) }
+        : next
+    }
+    case "Delete": {
+      const kind = change.kind as Kind
+      const collection = state[kind] as Collection<Kind>
+      const old = HashMap.get(collection.byId, change.id as Id<Kind>)
+      return Option.isNone(old) ? state : { ...state, [kind]: without(collection, kind, old.value) }
+    }
+  }
+}
+
+/** `state` after each of `changes`, in order. */
+export const applyAll = (state: State, changes: ReadonlyArray<Change>): State => changes.reduce(apply, state)
+
+/** The collection of `items` of `kind`, built at once (the first item with an id wins). */
+const collectionOf = <K extends Kind>(kind: K, items: ReadonlyArray<Item<K>>): Collection<K> => {
+  const spec = specOf(kind)
+  const groups = new Map<string, Array<readonly [Rank, Item<K>]>>()
+  const byId = HashMap.mutate(HashMap.empty<Id<K>, Item<K>>(), (byId) => {
+    for (const stored of items) {
+      const item = spec.upgrade === undefined ? stored : spec.upgrade(stored)
+      const id = spec.idOf(item)
+      if (HashMap.has(byId, id)) continue
+      HashMap.set(byId, id, item)
+      const parent = parentOf(kind, item)
+      const group = groups.get(parent)
+      if (group === undefined) groups.set(parent, [[rankOf(kind, item), item]])
+      else group.push([rankOf(kind, item), item])
+    }
+  })
+  const byParent = HashMap.mutate(HashMap.empty<string, Group<Item<K>>>(), (byParent) => {
+    for (const [parent, entries] of groups) HashMap.set(byParent, parent, RedBlackTree.fromIterable(entries, byRank))
+  })
+  return { byId, byParent }
+}
+
+/** The state `collections` describe, as they are (see {@link load} for the one that checks them). */
+export const stateOf = (collections: Collections): State => {
+  const keys = collections.api_keys
+  const next = keys.reduce((next, key) => Math.max(next, key.id + 1), Math.max(firstKeyId, collections.next_key_id))
+  return {
+    ...(Object.fromEntries(kindNames.map((kind) => [kind, collectionOf(kind, collections[kind])])) as unknown as {
+      [K in Kind]: Collection<K>
+    }),
+    next_key_id: next,
+    revision: 0
+  }
+}
+
+/** The item of `kind` with `id`, if any. */
+export const get = <K extends Kind>(state: State, kind: K, id: Id<K>): Item<K> | undefined =>
+  Option.getOrUndefined(HashMap.get((state[kind] as Collection<K>).byId, id))
+
+/** The items of `kind` of the parent `parentId` (`""`: the account's), in order (newest first, keys by id). */
+export const itemsOf = <K extends Kind>(state: State, kind: K, parentId = ""): IterableIterator<Item<K>> =>
+  Option.match(HashMap.get((state[kind] as Collection<K>).byParent, parentId), {
+    onNone: () => [][Symbol.iterator](),
+    onSome: RedBlackTree.values
+  })
+
+/**
+ * The items of `kind` of the parent `parentId`, newest first, created before `cursor` (epoch ms;
+ * all when `undefined`): where a page after a `created_at` cursor starts (docs/contract.md §2.6),
+ * found in the tree, not by a scan.
+ */
+export const itemsBefore = <K extends Kind>(
+  state: State,
+  kind: K,
+  parentId: string,
+  cursor: number | undefined
+): Iterable<Item<K>> => {
+  if (cursor === undefined) return itemsOf(state, kind, parentId)
+  const group = HashMap.get((state[kind] as Collection<K>).byParent, parentId)
+  if (Option.isNone(group)) return []
+  const entries = RedBlackTree.greaterThan(group.value as RedBlackTree.RedBlackTree<Probe, Item<K>>, [
+    -cursor,
+    afterEveryId
+  ])
+  return {
+    *[Symbol.iterator]() {
+      for (const [, item] of entries) yield item
+    }
+  }
+}
+
+/** The first `limit` of `items` (all when `undefined`). */
+export const take = <A>(items: Iterable<A>, limit: number | undefined, keep: (item: A) => boolean = () => true) => {
+  const page: Array<A> = []
+  if (limit === 0) return page
+  for (const item of items) {
+    if (!keep(item)) continue
+    page.push(item)
+    if (page.length === limit) break
+  }
+  return page
+}
+
+/** Whether the parent `parentId` has an item of `kind` created at `at` (a newest-first kind). */
+const createdAt = (state: State, kind: Kind, parentId: string, at: number): boolean => {
+  const first = itemsBefore(state, kind, parentId, at + 1)
+    [Symbol.iterator]()
+    .next()
+  return !first.done && (first.value as { readonly created_at: number }).created_at === at
+}
+
+/**
+ * `at`, or the first millisecond after it at which no item of `kind` of `parentId` was created:
+ * items of one parent get distinct creation times, so a `created_at` cursor never skips one.
+ * `taken` holds the times of items about to be added with it.
+ */
+export const distinctTime = (
+  state: State,
+  kind: Kind,
+  parentId: string,
+  at: number,
+  taken: ReadonlySet<number> = new Set()
+): number => {
+  let time = at
+  while (taken.has(time) || createdAt(state, kind, parentId, time)) time += 1
+  return time
+}
+
+/**
+ * The `Delete`s that remove the item of `kind` with `id` and everything under it, children
+ * first: a project's branches (and their endpoints) and operations, a branch's endpoints. A
+ * branch's operations stay: they belong to its project, as history.
+ */
+export const cascade = <K extends Kind>(state: State, kind: K, id: Id<K>): ReadonlyArray<Change> => {
+  const changes: Array<Change> = []
+  for (const child of kindNames) {
+    const spec = specOf(child)
+    if (spec.parent?.kind !== kind) continue
+    for (const item of itemsOf(state, child, String(id))) changes.push(...cascade(state, child, spec.idOf(item)))
+  }
+  if (get(state, kind, id) !== undefined) changes.push(remove(kind, id))
+  return changes
+}
+
+/**
+ * Everything wrong with `state`, one line each, kind by kind (empty when it can be served): an
+ * item of an unknown parent (an orphan), a branch whose parent is not a branch of its project, a
+ * project with branches but not exactly one default, an endpoint of a branch of another project,
+ * a branch with more than one `read_write` endpoint, two keys with one hash.
+ */
+export const problems = (state: State): Array<string> => {
+  const found: Array<string> = []
+  const hashes = new Set<string>()
+  for (const key of itemsOf(state, "api_keys")) {
+    if (hashes.has(key.hash)) found.push(`API key ${key.id} has the hash of another key`)
+    hashes.add(key.hash)
+  }
+  for (const kind of kindNames) {
+    const parent = specOf(kind).parent
+    if (parent === undefined) continue
+    for (const [parentId, group] of (state[kind] as Collection<Kind>).byParent) {
+      if (get(state, parent.kind, parentId) === undefined) {
+        const label = `${kinds[kind].label} of unknown ${kinds[parent.kind].label} ${parentId}`
+        for (let i = RedBlackTree.size(group); i > 0; i--) found.push(label)
+      }
+    }
+  }
+  for (const project of itemsOf(state, "projects")) {
+    const branches = Array.from(itemsOf(state, "branches", project.id))
+    const defaults = branches.filter((branch) => branch.default).length
+    if (branches.length > 0 && defaults !== 1) {
+      found.push(`project ${project.id} has ${defaults} default branches, not one`)
+    }
+    for (const branch of branches) {
+      const parent = branch.parent_id === undefined ? undefined : get(state, "branches", branch.parent_id)
+      if (branch.parent_id !== undefined && parent?.project_id !== project.id) {
+        found.push(`branch ${branch.id}: parent ${branch.parent_id} is not a branch of project ${project.id}`)
+      }
+      let readWrite = 0
+      for (const endpoint of itemsOf(state, "endpoints", branch.id)) {
+        if (endpoint.project_id !== project.id) {
+          found.push(`endpoint ${endpoint.id}: project ${endpoint.project_id} is not its branch's (${project.id})`)
+        }
+        if (endpoint.type === "read_write") readWrite += 1
+      }
+      if (readWrite > 1) found.push(`branch ${branch.id} has ${readWrite} read_write endpoints, at most one`)
+    }
+  }
+  return found
+}
+
+/**
+ * The state `collections` describe, or every problem in them: each item's own (a bad id, a bad
+ * `org_id`), a repeated id (the first item with it is kept), then {@link problems}.
+ */
+export const load = (collections: Collections): Either.Either<State, ReadonlyArray<string>> => {
+  const found: Array<string> = []
+  const kept = { ...collections } as { [K in Kind]: ReadonlyArray<Item<K>> } & { next_key_id: number }
+  for (const kind of kindNames) {
+    const spec = specOf(kind)
+    const ids = new Set<string | number>()
+    const items: Array<Item<Kind>> = []
+    for (const item of collections[kind] as ReadonlyArray<Item<Kind>>) {
+      const id = spec.idOf(item)
+      found.push(...(spec.check?.(item) ?? []))
+      if (ids.has(id)) {
+        found.push(`${spec.label} id ${id} appears twice`)
+        continue
+      }
+      ids.add(id)
+      items.push(item)
+    }
+    ;(kept as Record<Kind, ReadonlyArray<Item<Kind>>>)[kind] = items
+  }
+  const state = stateOf(kept)
+  found.push(...problems(state))
+  return found.length === 0 ? Either.right(state) : Either.left(found)
+}
+
+/**
+ * The state as `Snapshot` data: keys by id, projects newest first, then each parent's items of
+ * a kind newest first, parents in their own order (the order two equal states share).
+ */
+export const snapshotOf = (state: State): Collections & { readonly version: 2 } => {
+  const lists = {} as { [K in Kind]: Array<Item<K>> }
+  for (const kind of kindNames) {
+    const parent = specOf(kind).parent
+    const list: Array<Item<Kind>> = []
+    const collection = state[kind] as Collection<Kind>
+    const parentIds =
+      parent === undefined
+        ? [""]
+        : (lists[parent.kind] as ReadonlyArray<Item<Kind>>).map((item) => String(specOf(parent.kind).idOf(item)))
+    const seen = new Set(parentIds)
+    // Orphans (a state that `problems` refuses) last, by parent id, so that nothing is lost.
+    const orphans = Array.from(HashMap.keys(collection.byParent))
+      .filter((id) => !seen.has(id))
+      .sort()
+    for (const parentId of [...parentIds, ...orphans]) list.push(...itemsOf(state, kind, parentId))
+    ;(lists as Record<Kind, Array<Item<Kind>>>)[kind] = list
+  }
+  return { version: 2, next_key_id: state.next_key_id, ...lists }
+}
+
+/** The fake's state and where its changes are told (a journal), for {@link mutate}. */
+export interface FakeState {
+  readonly ref: Ref.Ref<State>
+  /** Told each change as it is applied, in order; none when the fake has no journal. */
+  readonly record: ((change: Change) => void) | undefined
+}
+
+/** A new {@link FakeState} holding `state`. */
+export const makeFakeState = (state: State, record: FakeState["record"]): Effect.Effect<FakeState> =>
+  Effect.map(Ref.make(state), (ref) => ({ ref, record }))
+
+/** What a mutation does: its changes, and what it answers. */
+export interface Outcome<A> {
+  readonly changes: ReadonlyArray<Change>
+  readonly answer: A
+}
+
+/**
+ * A mutation as a pure step: from the state and the time now (epoch ms) to its changes and
+ * answer, or a refusal `E` (nothing changes then).
+ */
+export type Mutation<A, E> = (state: State, now: number) => Either.Either<Outcome<A>, E>
+
+const run = <A, E>(fake: FakeState, mutation: Mutation<A, E>, record: FakeState["record"]): Effect.Effect<A, E> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.flatten(
+      Ref.modify(fake.ref, (state): [Either.Either<A, E>, State] => {
+        const outcome = mutation(state, now)
+        if (Either.isLeft(outcome)) return [Either.left(outcome.left), state]
+        const { answer, changes } = outcome.right
+        if (changes.length === 0) return [Either.right(answer), state]
+        if (record !== undefined) for (const change of changes) record(change)
+        return [Either.right(answer), { ...applyAll(state, changes), revision: state.revision + 1 }]
+      })
+    )
+  )
+
+/**
+ * Runs `mutation` on the `Clock`'s time, in one `Ref.modify`: its changes applied in order
+ * (`apply`, as a journal is replayed), each told to the journal, `revision` bumped; a refusal
+ * changes nothing. The one way the fake's state changes, but for {@link replace}.
+ */
+export const mutate = <A, E>(fake: FakeState, mutation: Mutation<A, E>): Effect.Effect<A, E> =>
+  run(fake, mutation, fake.record)
+
+/**
+ * {@link mutate} without telling the journal: for a key's last use, which is not a change of its
+ * own but rides along with the key's next change (and is in every snapshot).
+ */
+export const mutateUnrecorded = <A, E>(fake: FakeState, mutation: Mutation<A, E>): Effect.Effect<A, E> =>
+  run(fake, mutation, undefined)
+
+/** Puts `next` in place of the whole state, told to the journal as one `State` change. */
+export const replace = (fake: FakeState, next: State): Effect.Effect<void> =>
+  Ref.update(fake.ref, (state) => {
+    fake.record?.({ _tag: "State", snapshot: snapshotOf(next) })
+    return { ...next, revision: state.revision + 1 }
+  })

@@ -21,13 +21,25 @@ import {
   Pagination,
   Project,
   ProjectId,
-  ProjectsPage
+  ProjectsPage,
+  Branch,
+  BranchCreated,
+  BranchEnvelope,
+  BranchesCount,
+  BranchesPage,
+  BranchOperations,
+  ComputeEndpoint,
+  ComputeEndpoints,
+  ComputeEndpointSettings,
+  CursorPagination
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { type StoredKey, type StoredOperation, type StoredProject, stepAt } from "./state.js"
+import { present } from "./kinds.js"
+import { stepAt } from "./operations.js"
+import type { StoredBranch, StoredEndpoint, StoredKey, StoredOperation, StoredProject } from "./state.js"
 
 /** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
 export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
@@ -50,10 +62,6 @@ const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
 
 const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined =>
   value === undefined ? undefined : f(value)
-
-/** `fields` without its keys set to `undefined`, so a value built here equals one decoded from its JSON. */
-const present = <A extends object>(fields: A): A =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as A
 
 /**
  * An operation as a real server sends it at `now` (docs/contract.md §2.5, §10.5): its status
@@ -207,6 +215,22 @@ export const withUndeclaredSharedProjectFields = (page: Json): Json => ({
     : {})
 })
 
+/**
+ * An encoded `GET /projects/{project_id}/branches/{branch_id}` answer with the branch's
+ * `annotation` (the platform's free-form labels of a branch, which core does not declare: the
+ * fake's branches have none, so its `value` is empty).
+ */
+export const withBranchAnnotation = (answer: Json): Json => {
+  const branch = answer.branch as Json | undefined
+  return {
+    ...answer,
+    annotation: { object: { type: "console/branch", id: branch?.id }, value: {} }
+  }
+}
+
+/** An encoded `GET /projects/{project_id}/branches` page with the `annotations` of its branches (none: `{}`). */
+export const withBranchAnnotations = (page: Json): Json => ({ ...page, annotations: {} })
+
 /** An encoded `GET /projects` page with the fields core does not declare. */
 export const withUndeclaredProjectFields = (page: Json): Json => ({
   ...page,
@@ -234,3 +258,131 @@ export const errorBody = (fields: {
       request_id: fields.requestId ?? crypto.randomUUID()
     })
   )
+
+/** The host of the fake's compute endpoints in a project's region, e.g. `aws-us-east-2.dbplatform.test`. */
+const proxyHost = (project: StoredProject) => `${project.region_id}.dbplatform.test`
+
+/**
+ * A branch as a real server sends it at `now` (docs/contract.md §11): `init` until its
+ * `create_branch` operation ends (`ready_at`), `ready` from then on; usage counters at 0.
+ */
+export const branchAt = (branch: StoredBranch, now: number): Branch => {
+  const ready = now >= branch.ready_at
+  return new Branch(
+    present({
+      id: BranchId.make(branch.id, unchecked),
+      project_id: ProjectId.make(branch.project_id, unchecked),
+      parent_id: optional(branch.parent_id, (id) => BranchId.make(id, unchecked)),
+      parent_timestamp: branch.parent_id === undefined ? undefined : at(branch.created_at),
+      name: branch.name,
+      current_state: ready ? "ready" : "init",
+      pending_state: ready ? undefined : "ready",
+      state_changed_at: at(ready ? branch.ready_at : branch.created_at),
+      creation_source: "console",
+      init_source: "parent-data",
+      default: branch.default,
+      protected: branch.protected,
+      created_at: at(branch.created_at),
+      updated_at: at(branch.updated_at),
+      logical_size: 0,
+      cpu_used_sec: 0,
+      active_time_seconds: 0,
+      compute_time_seconds: 0,
+      written_data_bytes: 0,
+      data_transfer_bytes: 0
+    }),
+    unchecked
+  )
+}
+
+/**
+ * A compute endpoint as a real server sends it at `now` (docs/contract.md §11): `init` until its
+ * `start_compute` operation ends (`active_at`), `active` from then on; its host is its id under
+ * the project's region host.
+ */
+export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProject, now: number): ComputeEndpoint => {
+  const active = now >= endpoint.active_at
+  return new ComputeEndpoint(
+    present({
+      id: EndpointId.make(endpoint.id, unchecked),
+      host: `${endpoint.id}.${proxyHost(project)}`,
+      project_id: ProjectId.make(endpoint.project_id, unchecked),
+      branch_id: BranchId.make(endpoint.branch_id, unchecked),
+      region_id: project.region_id,
+      type: endpoint.type,
+      current_state: active ? "active" : "init",
+      pending_state: active ? undefined : "active",
+      autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu,
+      autoscaling_limit_max_cu: endpoint.autoscaling_limit_max_cu,
+      suspend_timeout_seconds: endpoint.suspend_timeout_seconds,
+      pooler_enabled: false,
+      pooler_mode: "transaction",
+      disabled: false,
+      passwordless_access: true,
+      creation_source: "console",
+      created_at: at(endpoint.created_at),
+      updated_at: at(endpoint.updated_at),
+      started_at: active ? at(endpoint.active_at) : undefined,
+      proxy_host: proxyHost(project),
+      provisioner: project.provisioner,
+      settings: new ComputeEndpointSettings({}, unchecked)
+    }),
+    unchecked
+  )
+}
+
+/** The answer of `GET /projects/{project_id}/branches/{branch_id}`. */
+export const branchEnvelope = (branch: StoredBranch, now: number) =>
+  new BranchEnvelope({ branch: branchAt(branch, now) }, unchecked)
+
+/** What a branch mutation answers: the branch and the operations it started, as they are `now`. */
+export const branchOperations = (branch: StoredBranch, operations: ReadonlyArray<StoredOperation>, now: number) =>
+  new BranchOperations(
+    { branch: branchAt(branch, now), operations: operations.map((operation) => operationAt(operation, now)) },
+    unchecked
+  )
+
+/**
+ * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11): the branch, its
+ * compute endpoints and the operations started; no roles, databases or connection URIs (the
+ * fake's branches hold none yet).
+ */
+export const branchCreated = (
+  branch: StoredBranch,
+  endpoints: ReadonlyArray<StoredEndpoint>,
+  project: StoredProject,
+  operations: ReadonlyArray<StoredOperation>,
+  now: number
+) =>
+  new BranchCreated(
+    {
+      branch: branchAt(branch, now),
+      endpoints: endpoints.map((endpoint) => computeEndpointAt(endpoint, project, now)),
+      operations: operations.map((operation) => operationAt(operation, now)),
+      roles: [],
+      databases: []
+    },
+    unchecked
+  )
+
+/** A page of `GET /projects/{project_id}/branches`; `next` is the cursor of the page after it, if any. */
+export const branchesPage = (
+  branches: ReadonlyArray<StoredBranch>,
+  next: string | undefined,
+  sort: { readonly sort_by: string; readonly sort_order: string },
+  now: number
+) =>
+  new BranchesPage(
+    {
+      branches: branches.map((branch) => branchAt(branch, now)),
+      pagination: new CursorPagination(present({ next, ...sort }), unchecked)
+    },
+    unchecked
+  )
+
+/** The answer of `GET /projects/{project_id}/branches/count`. */
+export const branchesCount = (count: number) => new BranchesCount({ count }, unchecked)
+
+/** The answer of `GET /projects/{project_id}/branches/{branch_id}/endpoints`. */
+export const computeEndpoints = (endpoints: ReadonlyArray<StoredEndpoint>, project: StoredProject, now: number) =>
+  new ComputeEndpoints({ endpoints: endpoints.map((endpoint) => computeEndpointAt(endpoint, project, now)) }, unchecked)

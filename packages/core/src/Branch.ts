@@ -1,0 +1,229 @@
+/**
+ * Branches: a project's copies of its data, each with its own compute endpoints, roles and
+ * databases; the request bodies of the branch endpoints and the shapes they answer with
+ * (`docs/contract.md` §11).
+ *
+ * @since 0.3.0
+ */
+import * as Schema from "effect/Schema"
+import { ComputeEndpoint, KnownComputeEndpointType } from "./ComputeEndpoint.js"
+import { ConnectionDetails } from "./ConnectionDetails.js"
+import { Database } from "./Database.js"
+import { BranchId, ProjectId } from "./Ids.js"
+import { BranchIdInput, withMessage } from "./internal/input.js"
+import { openEnum } from "./internal/openEnum.js"
+import { Operation } from "./Operation.js"
+import { CursorPagination } from "./Pagination.js"
+import { Role } from "./Role.js"
+import { Timestamp } from "./Timestamp.js"
+
+/**
+ * The branch states known today: `init` (being created, not yet queryable), `ready`,
+ * `archived` (in archival storage: slow queries), `resetting` (being reset to a point in time)
+ * (§11.1).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const KnownBranchState = Schema.Literal("init", "ready", "archived", "resetting")
+
+/**
+ * A branch's state: one of {@link KnownBranchState}, or any other string a newer server sends
+ * (kept as is).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export type BranchState = typeof KnownBranchState.Type | (string & {})
+
+/**
+ * Open enum schema of {@link BranchState}.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const BranchState: Schema.Schema<BranchState> = openEnum(KnownBranchState, "BranchState")
+
+/**
+ * A branch (§11.1). `parent_id` is absent on a project's root branch; `default` marks the
+ * project's default branch (one per project); a `protected` branch is kept from some changes.
+ * `pending_state` is the state it is moving to, while it changes. Units: `cpu_used_sec`,
+ * `active_time_seconds` and `compute_time_seconds` in seconds (`cpu_used_sec` deprecated by the
+ * platform, reset each billing period); `written_data_bytes`, `data_transfer_bytes` and
+ * `logical_size` in bytes. `parent_lsn` is a Postgres log sequence number (`0/1F2E3D4`). Unknown
+ * fields are ignored.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class Branch extends Schema.Class<Branch>("Branch")({
+  id: BranchId,
+  project_id: ProjectId,
+  parent_id: Schema.optional(BranchId),
+  name: Schema.String,
+  current_state: BranchState,
+  pending_state: Schema.optional(BranchState),
+  state_changed_at: Timestamp,
+  creation_source: Schema.String,
+  default: Schema.Boolean,
+  protected: Schema.Boolean,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  cpu_used_sec: Schema.Number,
+  active_time_seconds: Schema.Number,
+  compute_time_seconds: Schema.Number,
+  written_data_bytes: Schema.Number,
+  data_transfer_bytes: Schema.Number,
+  logical_size: Schema.optional(Schema.Number),
+  parent_lsn: Schema.optional(Schema.String),
+  parent_timestamp: Schema.optional(Timestamp),
+  last_reset_at: Schema.optional(Timestamp),
+  expires_at: Schema.optional(Timestamp),
+  init_source: Schema.optional(Schema.String)
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches/{branch_id}`: `{ branch }` (§11.4).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchEnvelope extends Schema.Class<BranchEnvelope>("BranchEnvelope")({
+  branch: Branch
+}) {}
+
+/**
+ * Answer of a request that changes a branch (update, delete, restore, set as default):
+ * `{ branch, operations }`, the branch as it is now and the operations the request started,
+ * possibly none (§11.4, §11.5).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchOperations extends Schema.Class<BranchOperations>("BranchOperations")({
+  branch: Branch,
+  operations: Schema.Array(Operation)
+}) {}
+
+/**
+ * Answer of `POST /projects/{project_id}/branches` (201): the new branch, the compute endpoints
+ * created with it, the operations started (`create_branch`, and `start_compute` per compute
+ * endpoint), its roles and databases (copies of the parent's), and `connection_uris` where the
+ * platform sends them, secrets `Redacted` (§11.4, §11.5).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchCreated extends Schema.Class<BranchCreated>("BranchCreated")({
+  branch: Branch,
+  endpoints: Schema.Array(ComputeEndpoint),
+  operations: Schema.Array(Operation),
+  roles: Schema.Array(Role),
+  databases: Schema.Array(Database),
+  // Exact: an optional field is a union with `undefined`, and a union that fails names the value
+  // it was given, URIs and passwords included.
+  connection_uris: Schema.optionalWith(Schema.Array(ConnectionDetails), { exact: true })
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches`: `{ branches, pagination? }`, one page in
+ * the order asked for (§11.4). Other fields the platform sends (`annotations`) are ignored.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchesPage extends Schema.Class<BranchesPage>("BranchesPage")({
+  branches: Schema.Array(Branch),
+  pagination: Schema.optional(CursorPagination)
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches/count`: `{ count }`, how many branches match
+ * the `search` (all when none) (§11.4).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class BranchesCount extends Schema.Class<BranchesCount>("BranchesCount")({
+  count: Schema.Int
+}) {}
+
+/** A branch name: 1 to 256 characters. */
+const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)).annotations(
+  withMessage("must be 1 to 256 characters")
+)
+
+/** A number of compute units: 0.25 and up. */
+const ComputeUnits = Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(0.25)).annotations(
+  withMessage("must be a number of compute units, 0.25 or more")
+)
+
+/**
+ * A compute endpoint to create with a branch (§11.4): its `type` (`read_write`, at most one per
+ * branch, or `read_only`), its autoscaling limits in compute units (0.25 and up), and
+ * `suspend_timeout_seconds`, seconds of inactivity before it is suspended (`0`: the platform's
+ * default, `-1`: never, at most 604 800).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const BranchCreateEndpoint = Schema.Struct({
+  type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
+  autoscaling_limit_min_cu: Schema.optional(ComputeUnits),
+  autoscaling_limit_max_cu: Schema.optional(ComputeUnits),
+  suspend_timeout_seconds: Schema.optional(
+    Schema.Int.pipe(Schema.between(-1, 604_800)).annotations(
+      withMessage("must be an integer from -1 to 604800 (seconds)")
+    )
+  )
+}).annotations({ identifier: "BranchCreateEndpoint" })
+
+/**
+ * Body of `POST /projects/{project_id}/branches` (§11.4), every part optional (no body is `{}`):
+ * `branch.name` (1 to 256 characters; the platform names it when absent), `branch.parent_id`
+ * (the project's default branch when absent), `branch.protected`, and `endpoints`, the
+ * compute endpoints to create with it.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const BranchCreateRequest = Schema.Struct({
+  branch: Schema.optional(
+    Schema.Struct({
+      name: Schema.optional(BranchName),
+      parent_id: Schema.optional(BranchIdInput),
+      protected: Schema.optional(Schema.Boolean)
+    })
+  ),
+  endpoints: Schema.optional(Schema.Array(BranchCreateEndpoint))
+}).annotations({ identifier: "BranchCreateRequest" })
+
+/**
+ * Body of `PATCH /projects/{project_id}/branches/{branch_id}` (§11.4): `{ branch: { name?,
+ * protected? } }`, the fields to change (a name of 1 to 256 characters).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const BranchUpdateRequest = Schema.Struct({
+  branch: Schema.Struct({
+    name: Schema.optional(BranchName),
+    protected: Schema.optional(Schema.Boolean)
+  })
+}).annotations({ identifier: "BranchUpdateRequest" })
+
+/**
+ * Body of `POST /projects/{project_id}/branches/{branch_id}/restore` (§11.4): the branch whose
+ * data to restore from (`source_branch_id`; the branch itself for a point in its own past), the
+ * time to restore to (`source_timestamp`, the source's latest when absent), and
+ * `preserve_under_name`, a name under which the branch's data before the restore is kept as a
+ * new branch.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const BranchRestoreRequest = Schema.Struct({
+  source_branch_id: BranchIdInput,
+  source_timestamp: Schema.optional(Timestamp),
+  preserve_under_name: Schema.optional(BranchName)
+}).annotations({ identifier: "BranchRestoreRequest" })

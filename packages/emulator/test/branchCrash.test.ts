@@ -1,0 +1,288 @@
+/**
+ * "Acknowledged means durable" for branches (docs/contract.md §11) under `--state`, on the shipped
+ * command, as crash.test.ts does for API keys: workers create branches (with and without a
+ * read_write compute endpoint), rename them and delete them over plain `fetch`, two per seeded
+ * project, and the emulator is killed with SIGKILL after a random number of acknowledged changes
+ * (seeded RNGs, so a failure replays), then restarted on the same state file.
+ *
+ * Time: the emulator's clock is frozen and moved through the control API only. A mutation starts
+ * operations that hold its project (423 Locked, a refusal that changes nothing) until the clock
+ * passes their end: a worker moves it on after each change that started some, and after a 423.
+ * A restarted emulator's clock starts from real time again, behind the operations saved: before
+ * its checks the test moves it on by everything it ever asked to advance, plus the longest run of
+ * operations one change starts, so that every saved operation has ended.
+ *
+ * After each restart: every acknowledged creation is listed, under the name last acknowledged,
+ * with the compute endpoints it was created with; every acknowledged deletion is gone (404); the
+ * operations of every acknowledged change of the last run exist and, the clock moved on, none is
+ * pending; no id is handed out twice; and no branch is listed that no request created (the
+ * seed's and the acknowledged ones, and those of requests that got no answer, which may or may
+ * not have happened: what a restart shows of those is what holds from then on).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { type Answer, random, type Running, send, start } from "./spawned.js"
+
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-branch-crash-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const apiKey = "branch-crash-test-key"
+const token = "branch-crash-test-control-token"
+const kills = 10
+const projects = ["crash-branches-0", "crash-branches-1", "crash-branches-2"]
+const workersPerProject = 2
+/** The longest the operations of one change run, in ms: create_branch 2 s + start_compute 3 s. */
+const longestChange = 5_000
+
+/** A branch as the test knows it. */
+interface Tracked {
+  readonly id: string
+  readonly project: string
+  /** The names it may have: one, or two after a rename that got no answer (resolved at the next restart). */
+  names: ReadonlyArray<string>
+  /** `undefined` after a deletion that got no answer (resolved at the next restart). */
+  deleted: boolean | undefined
+  /** Its compute endpoints' ids, as created. */
+  readonly endpoints: ReadonlyArray<string>
+  /** The worker that changes it; -1 for none (the default branch, a creation seen only after a restart). */
+  readonly owner: number
+}
+
+describe("--state under kill -9: branches", () => {
+  it(`${kills} kills at random moments: every acknowledged create, rename and delete survives, nothing else appears`, async () => {
+    const state = join(dir, "state.json")
+    const seed = join(dir, "seed.json")
+    // Each project: its default branch, and a child with a compute endpoint, both changed by the workers too.
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        projects: projects.map((id) => ({ id })),
+        branches: projects.flatMap((project, i) => [
+          { project_id: project, id: `br-main-${i}`, name: "main", default: true },
+          { project_id: project, id: `br-seeded-${i}`, name: `seeded-${i}` }
+        ]),
+        endpoints: projects.map((_, i) => ({ branch_id: `br-seeded-${i}`, id: `ep-seeded-${i}` }))
+      })
+    )
+    const tracked = new Map<string, Tracked>()
+    projects.forEach((project, i) => {
+      tracked.set(`br-main-${i}`, {
+        id: `br-main-${i}`,
+        project,
+        names: ["main"],
+        deleted: false,
+        endpoints: [],
+        owner: -1
+      })
+      tracked.set(`br-seeded-${i}`, {
+        id: `br-seeded-${i}`,
+        project,
+        names: [`seeded-${i}`],
+        deleted: false,
+        endpoints: [`ep-seeded-${i}`],
+        owner: i * workersPerProject
+      })
+    })
+    /** Every branch and compute endpoint id ever handed out or seen: none may come twice. */
+    const ids = new Set<string>([...tracked.keys(), ...projects.map((_, i) => `ep-seeded-${i}`)])
+    /** Per project, the names of creations that got no answer in the last run: they may appear once. */
+    const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
+    /** Operations of changes acknowledged in the last run, checked after the restart. */
+    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    /**
+     * How far ahead of real time the running emulator's clock may be, in ms: every advance asked
+     * for since it started, answered or not (one without an answer may have taken effect).
+     */
+    let ahead = 0
+    /** Moves the clock of `running` on by `ms`; a failure is one only while `answers()` says it should answer. */
+    const advance = async (running: Running, ms: number, answers: () => boolean) => {
+      ahead += ms
+      try {
+        const answer = await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })
+        expect(answer.status).toBe(200)
+      } catch (error) {
+        if (answers()) throw error
+      }
+    }
+    /** Starts the emulator on the state file; freezes its clock past every operation saved. */
+    const restart = async (args: ReadonlyArray<string>) => {
+      const running = await start(["--state", state, ...args, "--port", "0"], {
+        DBPLATFORM_EMULATOR_KEY: apiKey,
+        DBPLATFORM_EMULATOR_TOKEN: token
+      })
+      expect((await send("POST", `${running.controlUrl}/clock/freeze`, token)).status).toBe(200)
+      // The clock starts from real time, which has moved on since the last run's clock read
+      // (real time + ahead): catch up, plus the longest run of operations a change that got
+      // no answer may have started after the last advance.
+      const behind = ahead + longestChange
+      ahead = 0
+      await advance(running, behind, () => true)
+      return running
+    }
+    const counts = { creates: 0, withEndpoint: 0, renames: 0, deletes: 0, locked: 0, unanswered: 0, adopted: 0 }
+
+    /** The checks after a restart; resolves what requests without an answer did. */
+    const check = async (running: Running) => {
+      const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
+      for (const project of projects) {
+        const listed = await api(`/projects/${project}/branches`)
+        expect(listed.status).toBe(200)
+        const byId = new Map<string, string>(listed.body.branches.map((branch: any) => [branch.id, branch.name]))
+        expect(byId.size, "a branch listed twice").toBe(listed.body.branches.length)
+        for (const branch of tracked.values()) {
+          if (branch.project !== project) continue
+          const name = byId.get(branch.id)
+          if (branch.deleted !== undefined) {
+            expect(name === undefined, `branch ${branch.id} (${branch.names}) deleted: ${branch.deleted}`).toBe(
+              branch.deleted
+            )
+          }
+          branch.deleted = name === undefined
+          if (name === undefined) continue
+          expect(branch.names, `the name of branch ${branch.id}`).toContain(name)
+          branch.names = [name]
+          if (branch.endpoints.length > 0) {
+            const endpoints = await api(`/projects/${project}/branches/${branch.id}/endpoints`)
+            expect(endpoints.body.endpoints.map((endpoint: any) => endpoint.id)).toEqual(branch.endpoints)
+          }
+        }
+        for (const [id, name] of byId) {
+          if (tracked.has(id)) continue
+          // Only a creation without an answer may show a branch the test did not know of.
+          expect(unanswered.get(project)!.has(name), `branch ${id} (${name}) that no request created`).toBe(true)
+          expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+          ids.add(id)
+          tracked.set(id, { id, project, names: [name], deleted: false, endpoints: [], owner: -1 })
+          counts.adopted += 1
+        }
+        // What the restart does not show of them never happened, and never will.
+        unanswered.get(project)!.clear()
+        const gone = Array.from(tracked.values()).filter((branch) => branch.project === project && branch.deleted)
+        for (const branch of gone.slice(-3)) {
+          expect((await api(`/projects/${project}/branches/${branch.id}`)).status).toBe(404)
+        }
+        // The clock moved on past every saved operation: none is pending.
+        const operations = await api(`/projects/${project}/operations?limit=50`)
+        expect(operations.status).toBe(200)
+        for (const operation of operations.body.operations) {
+          expect(operation.status, `operation ${operation.id} (${operation.action})`).toBe("finished")
+        }
+      }
+      for (const operation of recentOperations) {
+        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
+        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
+      }
+    }
+
+    const killPoint = random(20261124)
+    for (let run = 0; run <= kills; run++) {
+      const running = await restart(["--seed", seed])
+      await check(running)
+      if (run === kills) {
+        // A clean stop folds the journal into the state file; a last start reads it back.
+        running.child.kill("SIGTERM")
+        expect(await running.exited).toBe(0)
+        const last = await restart([])
+        recentOperations = []
+        await check(last)
+        last.child.kill("SIGTERM")
+        expect(await last.exited).toBe(0)
+        break
+      }
+      let killed = false
+      const answers = () => !killed
+      recentOperations = []
+      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
+      let acknowledged = 0
+      /** Counts an acknowledged change; kills the emulator at the kill point (other requests are in flight). */
+      const acknowledge = (answer: Answer, project: string) => {
+        for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
+        acknowledged += 1
+        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+          killed = true
+          running.child.kill("SIGKILL")
+        }
+      }
+      const worker = async (w: number) => {
+        const project = projects[Math.floor(w / workersPerProject)]!
+        const next = random(run * 1000 + w)
+        let op = 0
+        while (!killed) {
+          const mine = Array.from(tracked.values()).filter(
+            (branch) => branch.owner === w && branch.deleted === false && branch.names.length === 1
+          )
+          const choice = next()
+          const branch = mine.length === 0 || choice < 0.4 ? undefined : mine[Math.floor(next() * mine.length)]!
+          const name = `r${run}-w${w}-${op++}`
+          const url = `${running.baseUrl}/projects/${project}/branches`
+          const action = branch === undefined ? "create" : choice < 0.7 ? "rename" : "delete"
+          const withEndpoint = action === "create" && next() < 0.5
+          if (action === "create") unanswered.get(project)!.add(name) // until answered
+          if (action === "rename") branch!.names = [branch!.names[0]!, name]
+          if (action === "delete") branch!.deleted = undefined
+          let answer: Answer
+          try {
+            answer =
+              action === "create"
+                ? await send("POST", url, apiKey, {
+                    branch: { name },
+                    ...(withEndpoint ? { endpoints: [{ type: "read_write" }] } : {})
+                  })
+                : action === "rename"
+                  ? await send("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { name } })
+                  : await send("DELETE", `${url}/${branch!.id}`, apiKey)
+          } catch (error) {
+            if (!killed) throw error
+            counts.unanswered += 1
+            continue // no (whole) answer: it may have happened or not, the next restart shows which
+          }
+          if (answer.status === 423) {
+            // Refused: nothing changed. Move the clock past the operations that hold the project.
+            counts.locked += 1
+            if (action === "create") unanswered.get(project)!.delete(name)
+            if (action === "rename") branch!.names = [branch!.names[0]!]
+            if (action === "delete") branch!.deleted = false
+            await advance(running, longestChange, answers)
+            continue
+          }
+          expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(action === "create" ? 201 : 200)
+          if (action === "create") {
+            unanswered.get(project)!.delete(name)
+            const id: string = answer.body.branch.id
+            const endpoints: Array<string> = answer.body.endpoints.map((endpoint: any) => endpoint.id)
+            for (const handedOut of [id, ...endpoints]) {
+              expect(ids.has(handedOut), `id ${handedOut} handed out twice`).toBe(false)
+              ids.add(handedOut)
+            }
+            expect(endpoints).toHaveLength(withEndpoint ? 1 : 0)
+            tracked.set(id, { id, project, names: [name], deleted: false, endpoints, owner: w })
+            counts.creates += 1
+            if (withEndpoint) counts.withEndpoint += 1
+          } else if (action === "rename") {
+            expect(answer.body.branch.name).toBe(name)
+            branch!.names = [name]
+            counts.renames += 1
+          } else {
+            branch!.deleted = true
+            counts.deletes += 1
+          }
+          acknowledge(answer, project)
+          if (answer.body.operations.length > 0) await advance(running, longestChange, answers)
+        }
+      }
+      await Promise.all(Array.from({ length: projects.length * workersPerProject }, (_, w) => worker(w)))
+      await running.exited
+    }
+
+    expect(counts.creates).toBeGreaterThan(kills)
+    expect(counts.renames).toBeGreaterThan(kills)
+    expect(counts.deletes).toBeGreaterThan(kills)
+    console.log(
+      `branch crash test: ${kills} kills; acknowledged ${counts.creates} creates (${counts.withEndpoint} with a compute endpoint), ` +
+        `${counts.renames} renames, ${counts.deletes} deletes; ${counts.locked} refused with 423, ${counts.unanswered} unanswered ` +
+        `(${counts.adopted} creations among them shown after a restart); 0 lost, 0 ids reused, nothing unasked for`
+    )
+  }, 300_000)
+})

@@ -1,0 +1,468 @@
+/**
+ * What the fake's branch routes do (docs/contract.md §11): each mutation a pure step over the
+ * state (`state.ts` `Mutation`), its changes, its answer and the operations it starts following
+ * from the same step; reads over the state as it is.
+ *
+ * - A mutation of a project with a pending operation answers 423 and changes nothing (§11.6).
+ * - Creating a branch starts `create_branch`, then `start_compute` per compute endpoint created
+ *   with it, one after another; the branch is `ready` once `create_branch` ends, each compute
+ *   endpoint `active` once its `start_compute` ends.
+ * - Deleting a branch removes it and its compute endpoints at once (later reads are 404), and
+ *   starts `suspend_compute` per compute endpoint, then `delete_timeline`; the default branch,
+ *   and a branch with children, cannot be deleted (400).
+ * - Restoring starts `suspend_compute` and `start_compute` per compute endpoint of the branch
+ *   (restarted on the restored data), and `create_branch` for the branch that keeps its previous
+ *   state when `preserve_under_name` is given (the published reference does not say which
+ *   operations a restore starts: this is the fake's choice).
+ * - Renaming, protecting and setting as default start no operation.
+ */
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Encoding from "effect/Encoding"
+import * as Order from "effect/Order"
+import { type Dice, branchId as newBranchId, endpointId as newEndpointId, uuid } from "./ids.js"
+import { type Change, upsert } from "./kinds.js"
+import type { Refused } from "./limits.js"
+import { type OperationToStart, lockedBy, startOperations } from "./operations.js"
+import {
+  cascade,
+  distinctTime,
+  get,
+  itemsOf,
+  type Mutation,
+  type State,
+  type StoredBranch,
+  type StoredEndpoint,
+  type StoredOperation,
+  type StoredProject
+} from "./state.js"
+import { Status } from "./status.js"
+
+/** How long each operation a branch mutation starts runs, in ms. */
+export const runsFor = {
+  create_branch: Duration.toMillis("2 seconds"),
+  start_compute: Duration.toMillis("3 seconds"),
+  suspend_compute: Duration.toMillis("1 second"),
+  delete_timeline: Duration.toMillis("2 seconds")
+} as const
+
+/**
+ * The settings of a compute endpoint created without them, as a seed's: 0.25 compute units (the
+ * maximum at least the minimum), and a suspend timeout of 0 s (the platform's default one).
+ */
+export const endpointDefaults = {
+  autoscaling_limit_min_cu: 0.25,
+  suspend_timeout_seconds: 0
+} as const
+
+const refused = (status: number, message: string): Either.Either<never, Refused> => Either.left({ status, message })
+
+const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
+
+/** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
+const locked = refused(423, "project already has running conflicting operations")
+
+/** The project `projectId`, or a 404. */
+const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
+  const project = get(state, "projects", projectId)
+  return project === undefined ? notFound("project") : Either.right(project)
+}
+
+/** The branch `branchId` of project `projectId`, or a 404 (for either). */
+export const branchOf = (
+  state: State,
+  projectId: string,
+  branchId: string
+): Either.Either<readonly [StoredProject, StoredBranch], Refused> =>
+  Either.flatMap(projectOf(state, projectId), (project) => {
+    const branch = get(state, "branches", branchId)
+    return branch === undefined || branch.project_id !== projectId
+      ? notFound("branch")
+      : Either.right([project, branch] as const)
+  })
+
+/** The project `projectId` for a mutation: a 404 when unknown, a 423 while it has a pending operation. */
+const unlockedProject = (state: State, projectId: string, now: number) =>
+  Either.flatMap(projectOf(state, projectId), (project) =>
+    lockedBy(state, projectId, now) === undefined ? Either.right(project) : locked
+  )
+
+/** The branch of project `projectId` named `name` (other than `except`), if any. */
+const namedBranch = (state: State, projectId: string, name: string, except?: string) => {
+  for (const branch of itemsOf(state, "branches", projectId)) {
+    if (branch.name === name && branch.id !== except) return branch
+  }
+  return undefined
+}
+
+const nameTaken = (name: string) => refused(Status.conflict, `branch with name ${JSON.stringify(name)} already exists`)
+
+/** The project's default branch, if it has branches. */
+const defaultBranch = (state: State, projectId: string): StoredBranch | undefined => {
+  for (const branch of itemsOf(state, "branches", projectId)) if (branch.default) return branch
+  return undefined
+}
+
+/** A new id from `make` that no item of `kind` has (the dice decide, so `TestRandom` does too). */
+const freshId = (state: State, kind: "branches" | "endpoints" | "operations", make: () => string): string => {
+  let id = make()
+  while (get(state, kind, id) !== undefined) id = make()
+  return id
+}
+
+/** A compute endpoint to create with a branch, as the request body gives it. */
+export interface EndpointToCreate {
+  readonly type: string
+  readonly autoscaling_limit_min_cu?: number | undefined
+  readonly autoscaling_limit_max_cu?: number | undefined
+  readonly suspend_timeout_seconds?: number | undefined
+}
+
+/** What `POST /projects/{project_id}/branches` creates. */
+export interface BranchToCreate {
+  readonly name?: string | undefined
+  readonly parent_id?: string | undefined
+  readonly protected?: boolean | undefined
+  readonly endpoints: ReadonlyArray<EndpointToCreate>
+}
+
+/** What a branch creation made: the answer's parts. */
+export interface BranchCreation {
+  readonly project: StoredProject
+  readonly branch: StoredBranch
+  readonly endpoints: ReadonlyArray<StoredEndpoint>
+  readonly operations: ReadonlyArray<StoredOperation>
+}
+
+/**
+ * Creates a branch of project `projectId` (docs/contract.md §11.4, §11.5): from `parent_id` (the
+ * default branch when absent; 404 when it is not a branch of the project), named `name` (a
+ * generated `br-…` name when absent; 409 when another branch has it), with its compute
+ * endpoints (at most one `read_write`: 400 for more; `min` ≤ `max` compute units: 400).
+ */
+export const createBranch =
+  (projectId: string, request: BranchToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const project = yield* unlockedProject(state, projectId, now)
+      const parentId = request.parent_id ?? defaultBranch(state, projectId)?.id
+      const parent = parentId === undefined ? undefined : get(state, "branches", parentId)
+      if (parentId !== undefined && parent?.project_id !== projectId) return yield* notFound("parent branch")
+      const readWrite = request.endpoints.filter((endpoint) => endpoint.type === "read_write").length
+      if (readWrite > 1) {
+        return yield* refused(
+          Status.badRequest,
+          `a branch has at most one read_write endpoint, ${readWrite} were asked for`
+        )
+      }
+      const id = freshId(state, "branches", () => newBranchId(dice))
+      const name = request.name ?? id
+      if (namedBranch(state, projectId, name) !== undefined) return yield* nameTaken(name)
+      const created = distinctTime(state, "branches", projectId, now)
+      const endpoints = request.endpoints.map((endpoint): StoredEndpoint => {
+        return {
+          id: freshId(state, "endpoints", () => newEndpointId(dice)),
+          project_id: projectId,
+          branch_id: id,
+          type: endpoint.type,
+          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
+          autoscaling_limit_max_cu:
+            endpoint.autoscaling_limit_max_cu ??
+            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
+          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
+          created_at: created,
+          updated_at: created,
+          active_at: 0
+        }
+      })
+      const upsidedown = endpoints.find(
+        (endpoint) => endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
+      )
+      if (upsidedown !== undefined) {
+        return yield* refused(
+          Status.badRequest,
+          `autoscaling_limit_min_cu (${upsidedown.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${upsidedown.autoscaling_limit_max_cu})`
+        )
+      }
+      const started = startOperations(
+        state,
+        projectId,
+        [
+          {
+            id: freshId(state, "operations", () => uuid(dice)),
+            action: "create_branch",
+            branch_id: id,
+            runsFor: runsFor.create_branch
+          },
+          ...endpoints.map(
+            (endpoint): OperationToStart => ({
+              id: freshId(state, "operations", () => uuid(dice)),
+              action: "start_compute",
+              branch_id: id,
+              endpoint_id: endpoint.id,
+              runsFor: runsFor.start_compute
+            })
+          )
+        ],
+        now
+      )
+      const endOf = (operation: StoredOperation) => operation.steps[operation.steps.length - 1]!.at
+      const branch: StoredBranch = {
+        id,
+        project_id: projectId,
+        ...(parentId === undefined ? {} : { parent_id: parentId }),
+        name,
+        // The first branch of a project is its default one.
+        default: parentId === undefined,
+        protected: request.protected ?? false,
+        created_at: created,
+        updated_at: created,
+        ready_at: endOf(started.operations[0]!)
+      }
+      const active = endpoints.map((endpoint, i) => ({ ...endpoint, active_at: endOf(started.operations[i + 1]!) }))
+      return {
+        changes: [
+          upsert("branches", branch),
+          ...active.map((endpoint) => upsert("endpoints", endpoint)),
+          ...started.changes
+        ],
+        answer: { project, branch, endpoints: active, operations: started.operations }
+      }
+    })
+
+/** What a branch mutation answers: the branch and the operations it started. */
+export interface BranchChange {
+  readonly branch: StoredBranch
+  readonly operations: ReadonlyArray<StoredOperation>
+}
+
+/** Renames and/or (un)protects a branch (docs/contract.md §11.4): 409 for a name another branch has; no operation. */
+export const updateBranch =
+  (
+    projectId: string,
+    branchId: string,
+    update: { readonly name?: string | undefined; readonly protected?: boolean | undefined }
+  ): Mutation<BranchChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const [, branch] = yield* branchOf(state, projectId, branchId)
+      yield* unlockedProject(state, projectId, now)
+      if (update.name !== undefined && namedBranch(state, projectId, update.name, branchId) !== undefined) {
+        return yield* nameTaken(update.name)
+      }
+      const changed: StoredBranch = {
+        ...branch,
+        name: update.name ?? branch.name,
+        protected: update.protected ?? branch.protected,
+        updated_at: Math.max(now, branch.updated_at)
+      }
+      return { changes: [upsert("branches", changed)], answer: { branch: changed, operations: [] } }
+    })
+
+/**
+ * Deletes a branch and its compute endpoints (docs/contract.md §11.4, §11.5): `undefined` (a 204) when
+ * the project has no such branch; 400 for the default branch or one with children; otherwise
+ * `suspend_compute` per compute endpoint, then `delete_timeline`.
+ */
+export const deleteBranch =
+  (projectId: string, branchId: string, dice: Dice): Mutation<BranchChange | undefined, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      yield* projectOf(state, projectId)
+      const branch = get(state, "branches", branchId)
+      if (branch === undefined || branch.project_id !== projectId) return { changes: [], answer: undefined }
+      yield* unlockedProject(state, projectId, now)
+      if (branch.default) return yield* refused(Status.badRequest, "the project's default branch cannot be deleted")
+      for (const child of itemsOf(state, "branches", projectId)) {
+        if (child.parent_id === branchId) {
+          return yield* refused(Status.badRequest, `branch ${branchId} has children (${child.id}): delete them first`)
+        }
+      }
+      const endpoints = Array.from(itemsOf(state, "endpoints", branchId))
+      const started = startOperations(
+        state,
+        projectId,
+        [
+          ...endpoints.map(
+            (endpoint): OperationToStart => ({
+              id: freshId(state, "operations", () => uuid(dice)),
+              action: "suspend_compute",
+              branch_id: branchId,
+              endpoint_id: endpoint.id,
+              runsFor: runsFor.suspend_compute
+            })
+          ),
+          {
+            id: freshId(state, "operations", () => uuid(dice)),
+            action: "delete_timeline",
+            branch_id: branchId,
+            runsFor: runsFor.delete_timeline
+          }
+        ],
+        now
+      )
+      return {
+        changes: [...cascade(state, "branches", branchId), ...started.changes],
+        answer: { branch, operations: started.operations }
+      }
+    })
+
+/**
+ * Restores a branch from `source_branch_id` of the same project (docs/contract.md §11.5): 404 for
+ * an unknown source; with `preserve_under_name`, its state before is kept as a new branch of that
+ * name (409 when taken), beside it (same parent). Starts `suspend_compute` then `start_compute`
+ * per compute endpoint of the branch, and `create_branch` for the preserved one.
+ */
+export const restoreBranch =
+  (
+    projectId: string,
+    branchId: string,
+    request: { readonly source_branch_id: string; readonly preserve_under_name?: string | undefined },
+    dice: Dice
+  ): Mutation<BranchChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const [, branch] = yield* branchOf(state, projectId, branchId)
+      yield* unlockedProject(state, projectId, now)
+      const source = get(state, "branches", request.source_branch_id)
+      if (source === undefined || source.project_id !== projectId) return yield* notFound("source branch")
+      const preserve = request.preserve_under_name
+      if (preserve !== undefined && namedBranch(state, projectId, preserve) !== undefined)
+        return yield* nameTaken(preserve)
+      const preservedId = preserve === undefined ? undefined : freshId(state, "branches", () => newBranchId(dice))
+      const starts: Array<OperationToStart> = []
+      if (preservedId !== undefined) {
+        starts.push({
+          id: freshId(state, "operations", () => uuid(dice)),
+          action: "create_branch",
+          branch_id: preservedId,
+          runsFor: runsFor.create_branch
+        })
+      }
+      for (const endpoint of itemsOf(state, "endpoints", branchId)) {
+        for (const action of ["suspend_compute", "start_compute"] as const) {
+          starts.push({
+            id: freshId(state, "operations", () => uuid(dice)),
+            action,
+            branch_id: branchId,
+            endpoint_id: endpoint.id,
+            runsFor: runsFor[action]
+          })
+        }
+      }
+      const started = startOperations(state, projectId, starts, now)
+      const restored: StoredBranch = { ...branch, updated_at: Math.max(now, branch.updated_at) }
+      const changes: Array<Change> = [upsert("branches", restored)]
+      if (preservedId !== undefined && preserve !== undefined) {
+        const created = distinctTime(state, "branches", projectId, now)
+        changes.push(
+          upsert("branches", {
+            id: preservedId,
+            project_id: projectId,
+            ...(branch.parent_id === undefined ? {} : { parent_id: branch.parent_id }),
+            name: preserve,
+            default: false,
+            protected: false,
+            created_at: created,
+            updated_at: created,
+            ready_at: started.operations[0]!.steps[started.operations[0]!.steps.length - 1]!.at
+          })
+        )
+      }
+      return { changes: [...changes, ...started.changes], answer: { branch: restored, operations: started.operations } }
+    })
+
+/** Makes a branch the project's default (docs/contract.md §11.4): the previous default is no longer; no operation. */
+export const setDefaultBranch =
+  (projectId: string, branchId: string): Mutation<BranchChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const [, branch] = yield* branchOf(state, projectId, branchId)
+      yield* unlockedProject(state, projectId, now)
+      const previous = defaultBranch(state, projectId)
+      const updated = Math.max(now, branch.updated_at)
+      const made: StoredBranch = { ...branch, default: true, updated_at: updated }
+      const changes: Array<Change> = []
+      if (previous !== undefined && previous.id !== branchId) {
+        changes.push(
+          upsert("branches", { ...previous, default: false, updated_at: Math.max(now, previous.updated_at) })
+        )
+      }
+      changes.push(upsert("branches", made))
+      return { changes, answer: { branch: made, operations: [] } }
+    })
+
+/** The branches of a project whose name or id holds `search` (all without it). */
+export const matchingBranches = (state: State, projectId: string, search: string | undefined) => {
+  const found: Array<StoredBranch> = []
+  for (const branch of itemsOf(state, "branches", projectId)) {
+    if (search === undefined || branch.name.includes(search) || branch.id.includes(search)) found.push(branch)
+  }
+  return found
+}
+
+/** How `GET /projects/{project_id}/branches` sorts: by `sort_by`, then by id, `sort_order` (desc by default). */
+export interface BranchSort {
+  readonly sort_by: "name" | "created_at" | "updated_at"
+  readonly sort_order: "asc" | "desc"
+}
+
+type Position = readonly [key: string | number, id: string]
+
+const keyOrder = Order.make<string | number>((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+
+const positionOrder: Order.Order<Position> = Order.combine(
+  Order.mapInput(keyOrder, (position: Position) => position[0]),
+  Order.mapInput(Order.string, (position: Position) => position[1])
+)
+
+const positionOf = (branch: StoredBranch, sort: BranchSort): Position => [branch[sort.sort_by], branch.id]
+
+/** The opaque cursor of the page after `branch`: base64url of its sort key and id. */
+const cursorOf = (branch: StoredBranch, sort: BranchSort): string =>
+  Encoding.encodeBase64Url(JSON.stringify(positionOf(branch, sort)))
+
+/** The position a cursor stands for, or `undefined` when it is not one this fake sent. */
+const positionOfCursor = (cursor: string): Position | undefined => {
+  const text = Encoding.decodeBase64UrlString(cursor)
+  if (Either.isLeft(text)) return undefined
+  try {
+    const position: unknown = JSON.parse(text.right)
+    return Array.isArray(position) &&
+      position.length === 2 &&
+      (typeof position[0] === "string" || typeof position[0] === "number") &&
+      typeof position[1] === "string"
+      ? (position as unknown as Position)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * One page of `branches`, sorted by `sort`, after `cursor` (a `pagination.next` of an earlier
+ * page; 400 for anything else), at most `limit` (all without one); `next` only when more follow.
+ */
+export const branchesPageOf = (
+  branches: ReadonlyArray<StoredBranch>,
+  sort: BranchSort,
+  cursor: string | undefined,
+  limit: number | undefined
+): Either.Either<{ readonly page: ReadonlyArray<StoredBranch>; readonly next: string | undefined }, Refused> => {
+  const after = cursor === undefined ? undefined : positionOfCursor(cursor)
+  if (cursor !== undefined && after === undefined) {
+    return refused(Status.badRequest, "cursor must be a pagination.next of a previous page")
+  }
+  const order = sort.sort_order === "asc" ? positionOrder : Order.reverse(positionOrder)
+  const sorted = [...branches].sort((a, b) => order(positionOf(a, sort), positionOf(b, sort)))
+  const rest = after === undefined ? sorted : sorted.filter((branch) => order(positionOf(branch, sort), after) > 0)
+  const page = limit === undefined ? rest : rest.slice(0, limit)
+  return Either.right({
+    page,
+    next: page.length < rest.length && page.length > 0 ? cursorOf(page[page.length - 1]!, sort) : undefined
+  })
+}
+
+/** The compute endpoints of a branch, newest first. */
+export const endpointsOfBranch = (state: State, branchId: string): ReadonlyArray<StoredEndpoint> =>
+  Array.from(itemsOf(state, "endpoints", branchId))
