@@ -277,8 +277,8 @@ interface Call<A> {
 const anyAnswer = (): undefined => undefined
 
 /**
- * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
- * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header, and
+ * Builds the service over the `HttpClient` in context. The scope holds the fiber that times
+ * requests out, and the rate limiter when one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header, and
  * with `InvalidBaseUrl` when the base URL is not one to send requests to (see `Options.baseUrl`).
  *
  * Each call is one span, kind `client`, named after its endpoint (e.g. `Operations.list`), with
