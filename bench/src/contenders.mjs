@@ -8,7 +8,9 @@
  *   our client turns it off: it makes one span per call of its own), with
  *   `HttpClientResponse.schemaBodyJson` and core's schemas (each endpoint's `success` schema);
  * - `ours`: `@dbplatform/client` with its defaults (`DbPlatform.layer` over `FetchHttpClient`);
- * - `sdk`: the platform's official TypeScript SDK, `@neon/sdk` 6.1.2 (`createNeonClient`).
+ * - `sdk`: the platform's official TypeScript SDK, `@neon/sdk` 6.1.2 (`createNeonClient`);
+ * - `baseline`, only when `BENCH_BASELINE` names another build of our client (`baseline.mjs`):
+ *   that build, as `ours`, on its own copy of `effect` (before and after a change, in one run).
  *
  * Effect contenders run their requests in one Effect (a loop of `yield*`), as an Effect program
  * does; the others in an `async` loop.
@@ -24,9 +26,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import { baselineDist } from "./baseline.mjs"
 
 /** @typedef {"operation" | "projects" | "operations10"} Request */
-/** @typedef {"fetch" | "floor" | "ours" | "sdk"} Name */
+/** @typedef {"fetch" | "floor" | "ours" | "baseline" | "sdk"} Name */
 
 /**
  * @typedef {object} Target
@@ -43,14 +47,32 @@ import * as Redacted from "effect/Redacted"
  */
 
 /** @type {ReadonlyArray<Name>} */
-export const names = ["fetch", "floor", "ours", "sdk"]
+export const names =
+  baselineDist === undefined ? ["fetch", "floor", "ours", "sdk"] : ["fetch", "floor", "ours", "baseline", "sdk"]
 
 /** @type {Record<Name, string>} */
 export const labels = {
   fetch: "fetch + JSON.parse",
   floor: "Effect floor (no http.client span)",
   ours: "@dbplatform/client",
+  baseline: "@dbplatform/client before (BENCH_BASELINE)",
   sdk: "@neon/sdk 6.1.2"
+}
+
+/** This workspace's build of our client, and the `effect` it runs on. */
+/** @type {import("./baseline.mjs").ClientModules} */
+export const ownModules = {
+  DbPlatform,
+  Operations,
+  Projects,
+  ProjectId,
+  OperationId,
+  Effect,
+  Layer,
+  ManagedRuntime,
+  Redacted,
+  Stream,
+  FetchHttpClient
 }
 
 /**
@@ -122,31 +144,47 @@ export const floorContender = (target, fetchFunction) => {
 }
 
 /**
- * The layer of our client with its defaults over `FetchHttpClient` (with `fetchFunction`).
+ * The layer of our client (of the build `modules` come from) with its defaults over
+ * `FetchHttpClient` (with `fetchFunction`).
+ * @param {import("./baseline.mjs").ClientModules} modules
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction]
  */
-export const oursLayer = (target, fetchFunction) =>
-  DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
-    Layer.provide(fetchLayer(fetchFunction))
+export const clientLayer = (modules, target, fetchFunction) => {
+  const { DbPlatform, Layer, Redacted } = modules
+  return DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
+    Layer.provide(fetchLayer(fetchFunction, modules))
   )
+}
 
 /**
- * `FetchHttpClient.layer`, sending with `fetchFunction` when given.
+ * The layer of this workspace's client with its defaults over `FetchHttpClient` (with `fetchFunction`).
+ * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction]
  */
-const fetchLayer = (fetchFunction) =>
+export const oursLayer = (target, fetchFunction) => clientLayer(ownModules, target, fetchFunction)
+
+/**
+ * `FetchHttpClient.layer` (of the `effect` copy `modules` come from), sending with
+ * `fetchFunction` when given.
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ * @param {Pick<import("./baseline.mjs").ClientModules, "FetchHttpClient" | "Layer">} [modules]
+ */
+const fetchLayer = (fetchFunction, { FetchHttpClient, Layer } = ownModules) =>
   fetchFunction === undefined
     ? FetchHttpClient.layer
     : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
 
 /**
+ * Our client, of the build `modules` come from (this workspace's, or the baseline's).
+ * @param {import("./baseline.mjs").ClientModules} modules
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction]
  * @returns {Contender}
  */
-export const oursContender = (target, fetchFunction) => {
-  const runtime = ManagedRuntime.make(oursLayer(target, fetchFunction))
+export const clientContender = (modules, target, fetchFunction) => {
+  const { Effect, ManagedRuntime, OperationId, Operations, ProjectId, Projects } = modules
+  const runtime = ManagedRuntime.make(clientLayer(modules, target, fetchFunction))
   const projectId = ProjectId.make(target.projectId)
   const operationId = OperationId.make(target.operationId)
   return {
@@ -214,13 +252,21 @@ export const sdkContender = (target, fetchFunction) => {
  * @param {Name} name
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction] the `fetch` every contender sends with (the global one by default)
+ * @param {import("./baseline.mjs").ClientModules} [baseline] the baseline build's modules, for `baseline`
  * @returns {Contender}
  */
-export const contender = (name, target, fetchFunction) =>
-  name === "fetch"
-    ? fetchContender(target, fetchFunction)
-    : name === "floor"
-      ? floorContender(target, fetchFunction)
-      : name === "ours"
-        ? oursContender(target, fetchFunction)
-        : sdkContender(target, fetchFunction)
+export const contender = (name, target, fetchFunction, baseline) => {
+  switch (name) {
+    case "fetch":
+      return fetchContender(target, fetchFunction)
+    case "floor":
+      return floorContender(target, fetchFunction)
+    case "ours":
+      return clientContender(ownModules, target, fetchFunction)
+    case "baseline":
+      if (baseline === undefined) throw new Error("the baseline contender needs BENCH_BASELINE")
+      return clientContender(baseline, target, fetchFunction)
+    case "sdk":
+      return sdkContender(target, fetchFunction)
+  }
+}

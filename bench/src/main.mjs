@@ -4,7 +4,14 @@
  * this with `node --expose-gc`). `--quick` (or `BENCH_QUICK=1`) shrinks every count for a smoke
  * run; `BENCH_N` sets the requests per contender per round on the canned server (1000 by
  * default; half of it on the emulator), `BENCH_ROUNDS` the rounds (7), `BENCH_ONLY` the sections
- * (`requests,decode,stream,wait,first,emulator`; all by default).
+ * (`requests,decode,stream,wait,first,emulator`; all by default), `BENCH_SERVERS` the servers of
+ * the per-request section (`canned,emulator,memory`; all by default). `BENCH_BASELINE` names the
+ * `dist` folder of another build of `@dbplatform/client` (e.g. `main`'s, built in a checkout of its
+ * own), run as one more contender, `baseline`, in the per-request and streaming sections:
+ * before and after a change, side by side in one run (`baseline.mjs`); `BENCH_CONTENDERS` (e.g.
+ * `ours,baseline`) keeps only those in the per-request section. `BENCH_TIME=cpu` times the
+ * per-request section in this process's CPU time (user + system) rather than elapsed time: on a
+ * shared machine, other processes' load shows less in it.
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
  * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
@@ -27,7 +34,8 @@ import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { contender, labels, names, oursLayer, paths, sdkClient } from "./contenders.mjs"
+import { baselineDist, loadBaseline } from "./baseline.mjs"
+import { names as allNames, contender, labels, oursLayer, paths, sdkClient } from "./contenders.mjs"
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
@@ -45,6 +53,22 @@ const pendingLeadMs = 1000
 /** `BENCH_ONLY=requests,decode,stream,wait,first,emulator` runs only those sections. */
 const only = process.env.BENCH_ONLY?.split(",")
 const section = (/** @type {string} */ name) => only === undefined || only.includes(name)
+/** `BENCH_TIME=cpu`: the per-request section counts this process's CPU time, not elapsed time. */
+const cpuTime = process.env.BENCH_TIME === "cpu"
+/** Now, in µs: this process's CPU time so far (`BENCH_TIME=cpu`), or the time elapsed. */
+const micros = () => {
+  if (!cpuTime) return performance.now() * 1000
+  const { system, user } = process.cpuUsage()
+  return user + system
+}
+/** `BENCH_SERVERS=canned,emulator,memory` runs the per-request section on those servers only. */
+const onlyServers = process.env.BENCH_SERVERS?.split(",")
+/** `BENCH_CONTENDERS=ours,baseline` runs the per-request section with those contenders only. */
+const onlyContenders = process.env.BENCH_CONTENDERS?.split(",")
+/** The contenders of the import + first request section: all but the baseline. */
+const firstNames = allNames.filter((name) => name !== "baseline")
+/** The baseline build's modules, when `BENCH_BASELINE` names one. */
+const baseline = baselineDist === undefined ? undefined : await loadBaseline(baselineDist)
 const here = (/** @type {string} */ file) => fileURLToPath(new URL(file, import.meta.url))
 
 /** @param {ReadonlyArray<number>} values */
@@ -97,7 +121,8 @@ console.log(
     .map((n) => n.toFixed(2))
     .join(" ")} (1/5/15 min)`
 )
-console.log(`rounds: ${rounds} x ${perRound} requests per contender (canned), ${perRound / 2} (emulator)\n`)
+console.log(`rounds: ${rounds} x ${perRound} requests per contender (canned), ${perRound / 2} (emulator)`)
+console.log(baselineDist === undefined ? "" : `baseline (BENCH_BASELINE): ${baselineDist}\n`)
 
 // --- The servers, in their own process ------------------------------------------------------------
 const servers = spawn(process.execPath, [here("servers.mjs")], { stdio: ["ignore", "pipe", "inherit"] })
@@ -112,6 +137,7 @@ process.on("exit", stopServers)
 try {
   // --- Per request ---------------------------------------------------------------------------------
   if (section("requests")) {
+    const names = onlyContenders === undefined ? allNames : allNames.filter((name) => onlyContenders.includes(name))
     /** @type {ReadonlyArray<[import("./contenders.mjs").Request, string]>} */
     const requests = [
       ["operation", "GET one operation"],
@@ -149,8 +175,9 @@ try {
       ["emulator", addresses.emulator, Math.max(1, Math.floor(perRound / 2)), undefined],
       ["memory", memoryBaseUrl, perRound * 2, memoryFetch]
     ])) {
+      if (onlyServers !== undefined && !onlyServers.includes(server)) continue
       const target = { ...addresses, baseUrl }
-      const clients = Object.fromEntries(names.map((name) => [name, contender(name, target, fetchFunction)]))
+      const clients = Object.fromEntries(names.map((name) => [name, contender(name, target, fetchFunction, baseline)]))
       for (const [request, label] of requests) {
         /** @type {Record<string, Array<number>>} */
         const times = Object.fromEntries(names.map((name) => [name, []]))
@@ -158,16 +185,18 @@ try {
         for (const name of names) await clients[name]?.run(request, n)
         for (let round = 0; round < rounds; round++) {
           for (const name of rotate(names, round)) {
-            const started = performance.now()
+            const started = micros()
             await clients[name]?.run(request, n)
-            times[name]?.push(((performance.now() - started) * 1000) / n)
+            times[name]?.push((micros() - started) / n)
           }
         }
         perRequest.push([server, label, Object.fromEntries(names.map((name) => [name, median(times[name] ?? [])]))])
       }
       for (const name of names) await clients[name]?.dispose()
     }
-    console.log("## µs per request (median of the rounds; one request at a time)\n")
+    console.log(
+      `## µs${cpuTime ? " of this process's CPU time" : ""} per request (median of the rounds; one request at a time)\n`
+    )
     console.log(
       table([
         ["server", "request", ...names.map((name) => labels[name])],
@@ -175,7 +204,14 @@ try {
       ])
     )
     /** @type {ReadonlyArray<[import("./contenders.mjs").Name, import("./contenders.mjs").Name]>} */
-    const pairs = [
+    const allPairs = [
+      ...(baseline === undefined
+        ? []
+        : /** @type {ReadonlyArray<[import("./contenders.mjs").Name, import("./contenders.mjs").Name]>} */ ([
+            ["ours", "baseline"],
+            ["baseline", "floor"],
+            ["baseline", "sdk"]
+          ])),
       ["ours", "floor"],
       ["ours", "sdk"],
       ["ours", "fetch"],
@@ -183,6 +219,7 @@ try {
       ["sdk", "fetch"],
       ["floor", "sdk"]
     ]
+    const pairs = allPairs.filter(([a, b]) => names.includes(a) && names.includes(b))
     console.log("\n## ratios (a / b of the medians above)\n")
     console.log(
       table([
@@ -280,9 +317,9 @@ try {
     /** @type {Record<string, Record<string, Array<any>>>} */
     const walks = {}
     for (const count of walkCounts) {
-      walks[count] = Object.fromEntries(names.map((name) => [name, []]))
+      walks[count] = Object.fromEntries(allNames.map((name) => [name, []]))
       for (let round = 0; round < (count === 100_000 ? walkRounds : 1); round++) {
-        for (const name of rotate(names, round)) {
+        for (const name of rotate(allNames, round)) {
           const result = await nodeJson([
             "--expose-gc",
             here("walk.mjs"),
@@ -310,15 +347,17 @@ try {
           "µs per operation",
           "/ fetch",
           "/ floor",
+          ...(baseline === undefined ? [] : ["/ before"]),
           "peak RSS (MB)",
           ...walkCounts.map((count) => `heap retained after ${count / 1000}k (MB)`)
         ],
-        ...names.map((name) => [
-          `${labels[name]}${name === "ours" ? " (Operations.list)" : name === "sdk" ? " (raw listProjectOperations loop)" : " (cursor loop)"}`,
+        ...allNames.map((name) => [
+          `${labels[name]}${name === "ours" || name === "baseline" ? " (Operations.list)" : name === "sdk" ? " (raw listProjectOperations loop)" : " (cursor loop)"}`,
           fixed(walkMs(name, longest)),
           fixed((walkMs(name, longest) * 1000) / longest, 2),
           `${fixed(walkMs(name, longest) / walkMs("fetch", longest), 2)}x`,
           `${fixed(walkMs(name, longest) / walkMs("floor", longest), 2)}x`,
+          ...(baseline === undefined ? [] : [`${fixed(walkMs(name, longest) / walkMs("baseline", longest), 2)}x`]),
           fixed(median((walks[longest]?.[name] ?? []).map((result) => result.peakRssMb))),
           ...walkCounts.map((count) => fixed(median((walks[count]?.[name] ?? []).map((r) => r.retainedHeapMb)), 2))
         ])
@@ -503,6 +542,8 @@ try {
     // files) and bundled as an application's build would (esbuild, one file, its branch only).
     /** @type {Record<string, string>} */
     const bundles = {}
+    // The baseline build is measured per request and streaming only.
+    const names = firstNames
     for (const name of names) {
       const outfile = join(tmpdir(), `dbplatform-bench-first-${name}.mjs`)
       await esbuild.build({

@@ -7,18 +7,19 @@
  *
  * The floor is the bare client without the platform's `http.client` span, as in `contenders.mjs`.
  *
- * `node --expose-gc walk.mjs <fetch|floor|ours|sdk> <count> <baseUrl> <apiKey>`
+ * `baseline` walks as `ours` does, with the build `BENCH_BASELINE` names (`baseline.mjs`).
+ *
+ * `node --expose-gc walk.mjs <fetch|floor|ours|baseline|sdk> <count> <baseUrl> <apiKey>`
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Operations } from "@dbplatform/client"
-import { Endpoint, ProjectId } from "@dbplatform/core"
+import { Endpoint } from "@dbplatform/core"
 import { listProjectOperations } from "@neon/sdk/raw"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Stream from "effect/Stream"
-import { oursLayer, sdkClient } from "./contenders.mjs"
+import { baselineDist, loadBaseline } from "./baseline.mjs"
+import { clientLayer, ownModules, sdkClient } from "./contenders.mjs"
 
 const [name = "fetch", countText = "10000", baseUrl = "", apiKey = ""] = process.argv.slice(2)
 const projectId = `walk-${countText}`
@@ -71,12 +72,16 @@ if (name === "fetch") {
     )
   dispose = () => runtime.dispose()
   prepare = () => runtime.runtime()
-} else if (name === "ours") {
-  const runtime = ManagedRuntime.make(oursLayer(target))
-  const project = ProjectId.make(projectId)
+} else if (name === "ours" || name === "baseline") {
+  if (name === "baseline" && baselineDist === undefined) throw new Error("the baseline walk needs BENCH_BASELINE")
+  const modules = name === "baseline" && baselineDist !== undefined ? await loadBaseline(baselineDist) : ownModules
+  const runtime = modules.ManagedRuntime.make(clientLayer(modules, target))
+  const project = modules.ProjectId.make(projectId)
   walk = () =>
     runtime.runPromise(
-      Effect.flatMap(Operations.Operations, (operations) => Stream.runCount(operations.list(project, { pageSize })))
+      modules.Effect.flatMap(modules.Operations.Operations, (operations) =>
+        modules.Stream.runCount(operations.list(project, { pageSize }))
+      )
     )
   dispose = () => runtime.dispose()
   prepare = () => runtime.runtime()

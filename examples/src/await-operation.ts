@@ -38,7 +38,7 @@ export const program = Effect.gen(function* () {
   const { projectId, operationId } = found
   const options = { schedule: Schedule.spaced("2 seconds"), timeout: "2 minutes" } as const
   // Each state read, as it is read; ends after the first terminal one.
-  const states = yield* operations.poll(projectId, operationId, options).pipe(Stream.runCollect)
+  const states = yield* operations.states(projectId, operationId, options).pipe(Stream.runCollect)
   const done = yield* operations.await(projectId, operationId, options)
   return [
     ...Chunk.toReadonlyArray(states).map((operation) => `  ${operation.action} ${operation.status}`),

@@ -32,15 +32,16 @@ import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
 import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -58,8 +59,9 @@ import {
   timeoutError,
   transportError
 } from "./internal/response.js"
-import { type AttemptError, type Decision, policy, type Rules, resent, stopped } from "./internal/retry.js"
+import { type AttemptError, heldPastDeadline, policy, type Retry, type Rules, stopped } from "./internal/retry.js"
 import { sender } from "./internal/send.js"
+import * as Timer from "./internal/timer.js"
 import { version } from "./internal/version.js"
 
 export type {
@@ -148,6 +150,7 @@ export interface Options {
    * every `@effect/platform` client honours; an `HttpClient` that ignores its signal (a
    * hand-written test double, say) is not stopped, and neither is its call's `deadline`.
    * Decoding the body is not counted: a body that arrived is never reported as no response.
+   * Timed on the `Clock` the client was built with (its Layer's), as its rate limiter is.
    */
   readonly requestTimeout?: Duration.DurationInput | undefined
   /**
@@ -241,6 +244,20 @@ export class DbPlatformClient extends Context.Tag("@dbplatform/client/DbPlatform
  */
 export const userAgent = `dbplatform-effect/${version} (@dbplatform/client)`
 
+/**
+ * Where the `X-Request-ID` of each call comes from: `next` gives a new one per call (its retries
+ * send the same). A UUID v4 from `crypto.randomUUID()` unless another is provided, e.g. in a test:
+ * `Effect.provideService(DbPlatformClient.RequestIds, { next: Effect.succeed("req-1") })` (`docs/contract.md` §10.1).
+ *
+ * @since 0.3.0
+ * @category tags
+ */
+export class RequestIds extends Context.Reference<RequestIds>()("@dbplatform/client/RequestIds", {
+  defaultValue: (): { readonly next: Effect.Effect<string> } => ({
+    next: Effect.sync(() => globalThis.crypto.randomUUID())
+  })
+}) {}
+
 /** A request is sent only with at least this much of the call's deadline left. */
 const minimumRequestTime = Duration.millis(100)
 
@@ -256,18 +273,12 @@ interface Call<A> {
   readonly span: Tracer.Span
 }
 
-/** Why an attempt is sent again: the retry policy's decision, and how many times the call was retried. */
-interface Resent {
-  readonly decision: Extract<Decision, { readonly _tag: "Retry" }>
-  readonly recurrence: number
-}
-
 /** An answer every call takes. */
 const anyAnswer = (): undefined => undefined
 
 /**
- * Builds the service over the `HttpClient` in context. The scope holds the rate limiter, when
- * one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header, and
+ * Builds the service over the `HttpClient` in context. The scope holds the fiber that times
+ * requests out, and the rate limiter when one is configured. Fails with `InvalidApiKey` when the key cannot be sent in a header, and
  * with `InvalidBaseUrl` when the base URL is not one to send requests to (see `Options.baseUrl`).
  *
  * Each call is one span, kind `client`, named after its endpoint (e.g. `Operations.list`), with
@@ -317,11 +328,14 @@ export const make = (
               Effect.map(Option.isSome)
             )
           )
-    const send = sender(yield* HttpClient.HttpClient, (client) =>
-      client.pipe(
-        options.transformClient ?? identity,
-        HttpClient.withTracerDisabledWhen(() => true)
-      )
+    const send = sender(
+      yield* HttpClient.HttpClient,
+      (client) =>
+        client.pipe(
+          options.transformClient ?? identity,
+          HttpClient.withTracerDisabledWhen(() => true)
+        ),
+      yield* Timer.make
     )
     /** The headers of every request; `authorization` is redacted wherever the platform shows headers. */
     const headers = {
@@ -330,49 +344,33 @@ export const make = (
       "user-agent": userAgent
     }
 
-    /**
-     * One attempt of `call`, `retry` the decision that sent it again (none for the first):
-     * sends the request unless less than 100 ms of the deadline is left, reads the response
-     * within the request timeout, and decodes and checks a 200 answer. The timeout covers the
-     * response and its body; decoding comes after it.
-     */
-    const attempt = <A>(call: Call<A>, retry: Resent | undefined): Effect.Effect<A, AttemptError> =>
-      Effect.flatMap(admitted(call.rules), (sendable) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          // The wait for the rate limiter can use up the deadline: then the request is not sent,
-          // and the call fails as the attempt before it did.
-          if (!sendable) return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
-          return sendAt(call, retry, now)
-        })
-      )
+    /** Whether a request may start at `now` (epoch ms): with at least `minimumRequestTime` of the deadline left. */
+    const inTime = (rules: Rules, now: number) => rules.deadlineAt - now >= Duration.toMillis(minimumRequestTime)
 
     /**
-     * The attempt of `call` at `now` (epoch ms), once admitted: sent unless less than
-     * `minimumRequestTime` of the deadline is left.
+     * Sends `call` at `now`, `retry` the decision that sent it again (none for the first): its
+     * response read within the request timeout (cut to the deadline), and a 2xx answer decoded
+     * and checked. The timeout covers the response and its body; decoding comes after it.
      */
-    const sendAt = <A>(call: Call<A>, retry: Resent | undefined, now: number): Effect.Effect<A, AttemptError> => {
-      const left = call.rules.deadlineAt - now
-      if (left < Duration.toMillis(minimumRequestTime)) {
-        return Effect.fail(retry === undefined ? deadlinePassed(call.sent) : retry.decision.error)
-      }
-      const timeout = Duration.min(requestTimeout, Duration.millis(left))
-      const answer = send(
-        call.request,
-        timeout,
-        receive(call.sent, scrub, maxResponseBytes),
+    const exchange = <A>(call: Call<A>, retry: Retry | undefined, now: number): Effect.Effect<A, AttemptError> => {
+      const timeout = Duration.min(requestTimeout, Duration.millis(call.rules.deadlineAt - now))
+      const answer = send({
+        request: call.request,
+        read: receive(call.sent, scrub, maxResponseBytes),
         // An error body over its cap is left unread: the request is then aborted.
-        (received) => received.body !== undefined,
-        transportError(call.sent, scrub),
-        () => timeoutError(call.sent, timeout)
-      ).pipe(Effect.flatMap((received) => answerOf(call, received)))
+        ended: (received) => received.body !== undefined,
+        onError: transportError(call.sent, scrub),
+        timeout,
+        onTimeout: () => timeoutError(call.sent, timeout)
+      }).pipe(Effect.flatMap((received) => answerOf(call, received)))
       if (retry === undefined) return answer
-      call.span.attribute("http.request.resend_count", retry.recurrence)
+      call.span.attribute("http.request.resend_count", retry.attempts)
       return Effect.zipRight(
-        Effect.logDebug(`retrying ${call.name} after ${Duration.format(retry.decision.delay)}`).pipe(
+        Effect.logDebug(`retrying ${call.name} after ${Duration.format(retry.delay)}`).pipe(
           Effect.annotateLogs({
-            status: "status" in retry.decision.error ? retry.decision.error.status : "no response",
-            delayMillis: Duration.toMillis(retry.decision.delay),
-            attempt: retry.decision.attempts,
+            status: "status" in retry.error ? retry.error.status : "no response",
+            delayMillis: Duration.toMillis(retry.delay),
+            attempt: retry.attempts,
             requestId: call.sent.requestId
           })
         ),
@@ -395,15 +393,80 @@ export const make = (
     }
 
     /**
-     * The attempts after the first failed with `first`, under the retry policy: entered only
-     * when an attempt failed. The policy's schedule starts from `first` (its first run fails with
-     * it at once, sending nothing), and each later run is an attempt sent again.
+     * An attempt of `call` (see {@link exchange}) once the rate limiter let it go, if it did so
+     * in time: `None` when it was not sent (its turn, or its retry's wait, would leave less than
+     * `minimumRequestTime` of the deadline).
      */
-    const retried = <A>(call: Call<A>, first: AttemptError): Effect.Effect<A, AttemptError> =>
-      Effect.flatMap(Schedule.CurrentIterationMetadata, ({ output, recurrence }) => {
-        const decision = resent(output)
-        return recurrence === 0 || decision === undefined ? Effect.fail(first) : attempt(call, { decision, recurrence })
-      }).pipe(Effect.retryOrElse(policy(retrySchedule, call.rules), (error, last) => Effect.fail(stopped(error, last))))
+    const attempt = <A>(call: Call<A>, retry: Retry | undefined): Effect.Effect<Option.Option<A>, AttemptError> =>
+      Effect.flatMap(admitted(call.rules), (sendable) =>
+        sendable
+          ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              inTime(call.rules, now) ? Effect.asSome(exchange(call, retry, now)) : Effect.succeedNone
+            )
+          : Effect.succeedNone
+      )
+
+    /**
+     * The first attempt of `call`, the call started at `now`: without a rate limiter it is sent
+     * at once. One not sent fails with a `TransportError` saying so.
+     */
+    const first = <A>(call: Call<A>, now: number): Effect.Effect<A, AttemptError> =>
+      limiter === undefined && inTime(call.rules, now)
+        ? exchange(call, undefined, now)
+        : Effect.flatMap(
+            attempt(call, undefined),
+            Option.match({ onNone: () => Effect.fail(deadlinePassed(call.sent)), onSome: Effect.succeed })
+          )
+
+    /**
+     * The attempts after the first one failed with `error`, as the retry policy decides
+     * (`Effect.retryOrElse` with {@link policy}): entered only once an attempt failed. The policy's
+     * first decision is on `error` itself: the first run of the retried effect fails with it and
+     * sends nothing; each later run is the attempt the decision before it sent again, which it
+     * reads from `resent` (set by the schedule as it decides). A retry not sent in time (held by
+     * the rate limiter) ends the call with the error before it.
+     */
+    const retried = <A>(call: Call<A>, error: AttemptError): Effect.Effect<A, AttemptError> =>
+      Effect.flatMap(Ref.make(Option.none<Retry>()), (resent) =>
+        Effect.flatMap(
+          Ref.get(resent),
+          Option.match({
+            onNone: () => Effect.fail(error),
+            onSome: (retry): Effect.Effect<Either.Either<A, Retry>, AttemptError> =>
+              Effect.map(
+                attempt(call, retry),
+                Either.fromOption(() => retry)
+              )
+          })
+        ).pipe(
+          Effect.retryOrElse(
+            policy(retrySchedule, call.rules).pipe(
+              Schedule.tapOutput((decision) =>
+                decision._tag === "Retry" ? Ref.set(resent, Option.some(decision)) : Effect.void
+              )
+            ),
+            (last, decision) => Effect.fail(stopped(last, decision))
+          ),
+          Effect.flatMap(
+            Either.match({
+              onLeft: (held) => Effect.fail(heldPastDeadline(held, call.rules)),
+              onRight: Effect.succeed
+            })
+          )
+        )
+      )
+
+    /**
+     * What a call reads as it starts: its request id, the time (epoch ms) and whether to
+     * propagate its span. One step after another (`Effect.zip` would cost more than the reads).
+     */
+    const start = Effect.flatMap(RequestIds, ({ next }) =>
+      Effect.flatMap(next, (requestId) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.map(FiberRef.get(HttpClient.currentTracerPropagation), (propagate) => ({ requestId, now, propagate }))
+        )
+      )
+    )
 
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
@@ -422,58 +485,57 @@ export const make = (
             "http.request.resend_count": 0
           }
         },
-        (span) => {
-          const requestId = globalThis.crypto.randomUUID()
-          span.attribute("dbplatform.request_id", requestId)
-          // Read in one step: the time the call starts, and whether to propagate its span.
-          return Effect.withFiberRuntime((fiber): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
-            const now = Context.get(
-              fiber.getFiberRef(DefaultServices.currentServices),
-              Clock.Clock
-            ).unsafeCurrentTimeMillis()
-            const propagate = fiber.getFiberRef(HttpClient.currentTracerPropagation)
-            const unsent = toRequest(endpoint, input, baseUrl, {
-              ...headers,
-              "x-request-id": requestId,
-              ...(propagate ? HttpTraceContext.toHeaders(span) : {})
-            })
-            if (Either.isLeft(unsent)) {
-              span.attribute("error.type", unsent.left._tag)
-              return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
-            }
-            const sent: Sent = { method: endpoint.method, route: endpoint.route, path: unsent.right.path, requestId }
-            const call: Call<Endpoint.Success<E>> = {
-              name: endpoint.name,
-              request: unsent.right.request,
-              sent,
-              rules: {
+        (span) =>
+          Effect.flatMap(
+            start,
+            ({ now, propagate, requestId }): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+              span.attribute("dbplatform.request_id", requestId)
+              const unsent = toRequest(endpoint, input, baseUrl, {
+                ...headers,
+                "x-request-id": requestId,
+                ...(propagate ? HttpTraceContext.toHeaders(span) : {})
+              })
+              if (Either.isLeft(unsent)) {
+                span.attribute("error.type", unsent.left._tag)
+                return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
+              }
+              const sent: Sent = {
                 method: endpoint.method,
-                deadlineAt: now + Duration.toMillis(deadline),
-                deadline,
-                maxRetryAfter,
-                minimumRequestTime
-              },
-              schema: endpoint.success,
-              check,
-              span
+                route: endpoint.route,
+                path: unsent.right.path,
+                requestId
+              }
+              const call: Call<Endpoint.Success<E>> = {
+                name: endpoint.name,
+                request: unsent.right.request,
+                sent,
+                rules: {
+                  method: endpoint.method,
+                  deadlineAt: now + Duration.toMillis(deadline),
+                  deadline,
+                  maxRetryAfter,
+                  minimumRequestTime
+                },
+                schema: endpoint.success,
+                check,
+                span
+              }
+              // One handler on the way out of a call that succeeds at once: the retries and what
+              // a failed call shows are entered only on failure.
+              return first(call, now).pipe(
+                Effect.catchAll((error) =>
+                  Effect.catchAll(retried(call, error), (last) => {
+                    const error = narrow<ExecuteError<E>>(endpoint, last)
+                    // The span shows how the call ended: the last status, or why there was none.
+                    if ("status" in error) span.attribute("http.response.status_code", error.status)
+                    else span.attribute("error.type", (error as ExecuteError<Endpoint.Endpoint>)._tag)
+                    return Effect.fail(error)
+                  })
+                ),
+                Effect.withParentSpan(span)
+              )
             }
-            // Without a rate limiter the first attempt is sent at once, at the call's start.
-            // One handler on the way out of a call that succeeds at once: the retries and what a
-            // failed call shows are entered only on failure.
-            return (limiter === undefined ? sendAt(call, undefined, now) : attempt(call, undefined)).pipe(
-              Effect.catchAll((first) =>
-                Effect.catchAll(retried(call, first), (last) => {
-                  const error = narrow<ExecuteError<E>>(endpoint, last)
-                  // The span shows how the call ended: the last status, or why there was none.
-                  if ("status" in error) span.attribute("http.response.status_code", error.status)
-                  else span.attribute("error.type", (error as ExecuteError<Endpoint.Endpoint>)._tag)
-                  return Effect.fail(error)
-                })
-              ),
-              Effect.withParentSpan(span)
-            )
-          })
-        }
+          )
       )
 
     return DbPlatformClient.of({ execute })

@@ -28,6 +28,7 @@ import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as RateLimiter from "effect/RateLimiter"
@@ -98,7 +99,7 @@ export interface ListOptions {
 }
 
 /**
- * Options of `poll` and `await`: when to read the operation again, and for how long.
+ * Options of `states` (formerly `poll`) and `await`: when to read the operation again, and for how long.
  *
  * @since 0.1.0
  */
@@ -110,7 +111,7 @@ export interface PollOptions {
   readonly schedule?: Schedule.Schedule<unknown, Operation> | undefined
   /**
    * How long to keep reading, from the first read: no read starts after it. For `await`,
-   * {@link defaultAwaitTimeout} (10 minutes) by default; for `poll`, none.
+   * {@link defaultAwaitTimeout} (10 minutes) by default; for `states`, none.
    */
   readonly timeout?: Duration.DurationInput | undefined
 }
@@ -192,9 +193,23 @@ export interface Service {
    */
   readonly get: (projectId: ProjectId, operationId: OperationId) => Effect.Effect<Operation, ReadError>
   /**
-   * Reads the operation now, then again on `schedule`, emitting every state read; ends after
-   * the first terminal one (finished, skipped, failed, error, cancelled), when the schedule
-   * ends, or at the timeout. For progress displays that tick on every read.
+   * The states of one operation as it is read: now, then again on `schedule`, every state read
+   * emitted; ends after the first terminal one (finished, skipped, failed, error, cancelled),
+   * when the schedule ends, or at the timeout. For progress displays that tick on every read.
+   *
+   * @since 0.3.0
+   */
+  readonly states: (
+    projectId: ProjectId,
+    operationId: OperationId,
+    options?: PollOptions
+  ) => Stream.Stream<Operation, ReadError>
+  /**
+   * The same as `states`.
+   *
+   * @deprecated Use `states`: in Effect, `poll` names a look that does not wait and answers an
+   * `Option` (`Fiber.poll`, `Queue.poll`, `Deferred.poll`); this is a `Stream` of reads until the
+   * operation ends. Kept until 1.0.
    */
   readonly poll: (
     projectId: ProjectId,
@@ -220,8 +235,9 @@ export interface Service {
    * pages of 1000, from just above the newest to the page that reaches the oldest, answers for
    * them all: at most 1 + ⌈spread / 1000⌉ requests a round, spread being the number of the
    * project's operations from the newest pending one to the oldest. The others (no
-   * `created_at` known yet, or not found on those pages) are read one by one. A wait sends no
-   * more than 40 requests to a route in any second (the deployed API's burst limit, §10.2).
+   * `created_at` known yet, or not found on those pages) are read one by one. The waits of a
+   * client (`awaitAll` and `watch`), however many at once, send together no more than 40
+   * requests to a route in any second (the deployed API's burst limit, §10.2).
    * Rounds follow `schedule` (5 s by default) until all ended or the timeout (10 minutes by
    * default) passes.
    */
@@ -251,9 +267,10 @@ export class Operations extends Context.Tag("@dbplatform/client/Operations")<Ope
 const readConcurrency = 8
 
 /**
- * A wait's limit on each route it reads (`list`: the operations list, `get`: one operation):
- * a token bucket of 20 refilled at 20 a second, so that no second holds more than 40 requests
- * to a route, the burst the deployed API allows per route (`docs/contract.md` §10.2).
+ * The limit on each route the waits of a client read (`list`: the operations list, `get`: one
+ * operation): a token bucket of 20 refilled at 20 a second, one per client and shared by all
+ * its waits, so that no second holds more than 40 requests to a route, the burst the deployed
+ * API allows per route (`docs/contract.md` §10.2).
  */
 interface Limiters {
   readonly list: RateLimiter.RateLimiter
@@ -293,12 +310,15 @@ const pageProblem = (projectId: ProjectId, limit: number | undefined, page: Oper
 }
 
 /**
- * Builds the {@link Service} over the `DbPlatformClient` in context.
+ * Builds the {@link Service} over the `DbPlatformClient` in context. The scope holds the rate
+ * limiters its waits share (one per route read; see `awaitAll`): since 0.3.0 it needs a
+ * `Scope`, which {@link layer} provides.
  *
  * @since 0.1.0
  */
-export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
+export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
+  const limiters: Limiters = { list: yield* burstLimiter, get: yield* burstLimiter }
   /** One page; what {@link pageProblem} or `check` finds is a `MalformedResponse`. */
   const fetch = (
     projectId: ProjectId,
@@ -339,31 +359,33 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     limiter: RateLimiter.RateLimiter,
     newest: DateTime.Utc,
     oldest: DateTime.Utc,
-    wanted: ReadonlySet<OperationId>
-  ): Stream.Stream<Operation, ReadError> => {
-    // What the pages have not shown yet; `last` may see a page more than once, and removing
-    // what a page shows is the same each time.
-    const unseen = new Set(wanted)
-    return paginate(
+    wanted: HashSet.HashSet<OperationId>
+  ): Stream.Stream<Operation, ReadError> =>
+    paginate(
       maxPageSize,
       (limit, cursor, check) =>
         limiter(fetch(projectId, { limit, cursor }, (page) => olderThan(cursor, page) ?? check(page))),
       (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor }),
       {
         cursor: DateTime.formatIso(DateTime.add(newest, { millis: 1 })),
-        last: (page, previousEnd) => {
-          for (const operation of page.items) unseen.delete(operation.id)
-          const end = page.items.at(-1)
-          return (
-            end === undefined ||
-            DateTime.lessThanOrEqualTo(end.created_at, oldest) ||
-            unseen.size <= 1 ||
-            (previousEnd !== undefined && DateTime.greaterThanOrEqualTo(end.created_at, previousEnd.created_at))
-          )
+        // The state: what the pages have not shown yet, and the last operation of the page before.
+        stop: {
+          initial: { unseen: wanted, end: undefined as Operation | undefined },
+          step: ({ end: previousEnd, unseen }, page) => {
+            const left = HashSet.difference(unseen, HashSet.fromIterable(page.items.map((operation) => operation.id)))
+            const end = page.items.at(-1)
+            return {
+              state: { unseen: left, end },
+              last:
+                end === undefined ||
+                DateTime.lessThanOrEqualTo(end.created_at, oldest) ||
+                HashSet.size(left) <= 1 ||
+                (previousEnd !== undefined && DateTime.greaterThanOrEqualTo(end.created_at, previousEnd.created_at))
+            }
+          }
         }
       }
     )
-  }
 
   /**
    * The states of one project's pending operations, for one round. With two or more of known
@@ -384,7 +406,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
             limiters.list,
             others.reduce((newest, at) => DateTime.max(newest, at), first),
             others.reduce((oldest, at) => DateTime.min(oldest, at), first),
-            new Set(dated.map((target) => target.id))
+            HashSet.fromIterable(dated.map((target) => target.id))
           ).pipe(
             Stream.filter((operation) => wanted.has(operation.id)),
             Stream.runCollect
@@ -403,25 +425,23 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   }
 
   /**
-   * A reader of pending operations for one wait, per project as {@link readProject} does; its
-   * requests keep under the deployed API's burst limit per route (see {@link Limiters}).
+   * The reader of pending operations of every wait of this client, per project as
+   * {@link readProject} does; its requests keep under the deployed API's burst limit per route
+   * (see {@link Limiters}), whatever the number of waits at once.
    */
-  const reader: Effect.Effect<Read<ReadError, never>, never, Scope.Scope> = Effect.map(
-    Effect.all({ list: burstLimiter, get: burstLimiter }),
-    (limiters) => (pending) =>
-      Effect.forEach(
-        Object.values(Arr.groupBy(pending, (target) => target.project_id)),
-        (targets) => readProject(targets[0].project_id, targets, limiters),
-        { concurrency: readConcurrency }
-      ).pipe(
-        Effect.map((projects) => {
-          const byId = new Map(projects.flat().map((state) => [state.id, state]))
-          return pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id))))
-        })
-      )
-  )
+  const read: Read<ReadError, never> = (pending) =>
+    Effect.forEach(
+      Object.values(Arr.groupBy(pending, (target) => target.project_id)),
+      (targets) => readProject(targets[0].project_id, targets, limiters),
+      { concurrency: readConcurrency }
+    ).pipe(
+      Effect.map((projects) => {
+        const byId = new Map(projects.flat().map((state) => [state.id, state]))
+        return pending.flatMap((target) => Option.toArray(Option.fromNullable(byId.get(target.id))))
+      })
+    )
 
-  const poll = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
+  const states = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
     Stream.unwrap(
       Effect.map(rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout), (schedule) =>
         Stream.repeatEffectWithSchedule(get(projectId, operationId), schedule)
@@ -429,9 +449,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     )
 
   const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
-    Stream.unwrapScoped(
+    Stream.unwrap(
       Effect.zipWith(
-        Effect.flatMap(reader, (read) => round(operations, read)),
+        round(operations, read),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout),
         Stream.repeatEffectWithSchedule
       )
@@ -452,7 +472,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
         (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor })
       ),
     get,
-    poll,
+    states,
+    poll: states,
     await: (projectId, operationId, options = {}) =>
       rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout ?? defaultAwaitTimeout).pipe(
         Effect.flatMap((schedule) => Effect.repeat(get(projectId, operationId), schedule)),
@@ -465,12 +486,11 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
       ),
     awaitAll: (operations, options = {}) =>
       Effect.zipWith(
-        Effect.flatMap(reader, (read) => round(operations, read)),
+        round(operations, read),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout),
         (next, schedule) => Effect.repeat(next, schedule)
       ).pipe(
         Effect.flatten,
-        Effect.scoped,
         Effect.map((states) => ({
           operations: states,
           succeeded: states.filter(isSucceeded),
@@ -488,4 +508,4 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Operations, never, DbPlatformClient> = Layer.effect(Operations, make)
+export const layer: Layer.Layer<Operations, never, DbPlatformClient> = Layer.scoped(Operations, make)

@@ -297,6 +297,21 @@ describe("headers", () => {
     }).pipe(Effect.provide(layerFor(script)))
   })
 
+  it.effect("X-Request-ID comes from the RequestIds service a program provides, one per call", () => {
+    const script = scripted([raw(503, null), calls.GET.ok, calls.GET.ok])
+    let issued = 0
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(calls.GET.run)
+      yield* settle
+      yield* Fiber.join(fiber)
+      yield* calls.GET.run
+      expect(script.requests.map((request) => request.headers["x-request-id"])).toEqual(["req-1", "req-1", "req-2"])
+    }).pipe(
+      Effect.provide(layerFor(script)),
+      Effect.provideService(DbPlatformClient.RequestIds, { next: Effect.sync(() => `req-${++issued}`) })
+    )
+  })
+
   it("the version in User-Agent is the package's", () => {
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
     expect(version).toBe(pkg.version)

@@ -285,6 +285,35 @@ describe("awaitAll", () => {
     }).pipe(withServer(script))
   })
 
+  it.effect("two waits at once share one budget of 40 requests a second to a route", () => {
+    // Two waits of 60 projects each, one pending operation per project: 120 single reads in all
+    const rows = Array.from({ length: 120 }, (_, n) => row(`project-${String(n).padStart(3, "0")}`, n))
+    const script = server(rows)
+    const times: Array<number> = []
+    return Effect.gen(function* () {
+      const operations = yield* Operations.Operations
+      const waits = yield* Effect.fork(
+        Effect.all([operations.awaitAll(rows.slice(0, 60).map(ref)), operations.awaitAll(rows.slice(60).map(ref))], {
+          concurrency: 2
+        })
+      )
+      for (let step = 0; step < 70; step++) {
+        const before = script.requests.length
+        yield* TestClock.adjust("100 millis")
+        const now = yield* Clock.currentTimeMillis
+        for (let i = before; i < script.requests.length; i++) times.push(now)
+      }
+      expect(script.requests).toHaveLength(120)
+      for (const at of times) {
+        expect(times.filter((t) => t >= at && t < at + 1000).length).toBeLessThanOrEqual(40)
+      }
+      for (const r of rows) r.status = "finished"
+      yield* TestClock.adjust("10 seconds")
+      const [first, second] = yield* Fiber.join(waits)
+      expect(first.succeeded.length + second.succeeded.length).toBe(120)
+    }).pipe(withServer(script))
+  })
+
   it.effect("the same operation given twice is read and reported once", () => {
     const rows = [row(projectA, 1, "finished")]
     const script = server(rows)

@@ -13,24 +13,20 @@ import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import { TaggedError, type TaggedErrorClass, TypeId } from "./internal/error.js"
 import type { OperationFailed, OperationStillPending } from "./Operation.js"
 
-/**
- * The type id every error of the SDK carries (`@dbplatform/core/DbPlatformError`), so that
- * {@link isDbPlatformError} can tell them from any other error.
- *
- * @since 0.2.0
- * @category type ids
- */
-export const TypeId: unique symbol = Symbol.for("@dbplatform/core/DbPlatformError")
-
-/**
- * The type of {@link TypeId}.
- *
- * @since 0.2.0
- * @category type ids
- */
-export type TypeId = typeof TypeId
+export {
+  /**
+   * The type id every error of the SDK carries (`@dbplatform/core/DbPlatformError`), so that
+   * {@link isDbPlatformError} can tell them from any other error; its type, `TypeId`, is the type
+   * of the `[TypeId]` field of each.
+   *
+   * @since 0.2.0
+   * @category type ids
+   */
+  TypeId
+} from "./internal/error.js"
 
 /**
  * Why a call stopped sending an error it could have retried (`docs/contract.md` §10.2); set on
@@ -145,28 +141,32 @@ const responseMessage = (error: {
   }${requestIdText(error.requestId)}${retryText(error.retryStop)}`
 
 /**
+ * The class of an error response with `tag`: a {@link TaggedError} of `fields` (the
+ * {@link ResponseFields}, with or without `retryAfter`) whose message is {@link responseMessage}.
+ */
+const StatusError =
+  <Self>() =>
+  <Tag extends string, Fields extends typeof ResponseFields>(
+    tag: Tag,
+    fields: Fields
+  ): TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields> =>
+    class extends TaggedError<Self>()(tag, fields as typeof ResponseFields) {
+      /**
+       * The method, route and status, the server's message and request id when there were some,
+       * and why retrying stopped.
+       */
+      override get message(): string {
+        return responseMessage(this)
+      }
+    } as unknown as TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields>
+
+/**
  * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
  *
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class BadRequest extends StatusError<BadRequest>()("BadRequest", ResponseFields) {}
 
 /**
  * 401: missing, invalid or revoked API key (§5 rule 2, §7). Not safe to retry.
@@ -174,23 +174,7 @@ export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", R
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class Unauthorized extends StatusError<Unauthorized>()("Unauthorized", ResponseFields) {}
 
 /**
  * 403: the key is valid but not allowed for this object. Not safe to retry.
@@ -198,23 +182,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthoriz
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class Forbidden extends StatusError<Forbidden>()("Forbidden", ResponseFields) {}
 
 /**
  * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
@@ -222,23 +190,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", Resp
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class NotFound extends StatusError<NotFound>()("NotFound", ResponseFields) {}
 
 /**
  * 409: conflict, e.g. the object already exists. Not safe to retry.
@@ -246,23 +198,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", Respons
  * @since 0.1.0
  * @category errors
  */
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class Conflict extends StatusError<Conflict>()("Conflict", ResponseFields) {}
 
 /**
  * 423: the resource is locked, e.g. by another operation in progress. The request was not
@@ -272,23 +208,7 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", Respons
  * @since 0.1.0
  * @category errors
  */
-export class Locked extends Schema.TaggedError<Locked>()("Locked", RetryableFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class Locked extends StatusError<Locked>()("Locked", RetryableFields) {}
 
 /**
  * 429: rate limited. The request was not carried out: safe to retry with any method.
@@ -299,23 +219,7 @@ export class Locked extends Schema.TaggedError<Locked>()("Locked", RetryableFiel
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", RetryableFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class RateLimited extends StatusError<RateLimited>()("RateLimited", RetryableFields) {}
 
 /**
  * 500, 502, 504 or another 5xx but 503: a server or gateway error. The request may have been
@@ -324,23 +228,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends Schema.TaggedError<ServerError>()("ServerError", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class ServerError extends StatusError<ServerError>()("ServerError", ResponseFields) {}
 
 /**
  * 503: unavailable; the request was not carried out: safe to retry with any method.
@@ -349,26 +237,7 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
  * @since 0.1.0
  * @category errors
  */
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
-  "ServiceUnavailable",
-  RetryableFields
-) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class ServiceUnavailable extends StatusError<ServiceUnavailable>()("ServiceUnavailable", RetryableFields) {}
 
 /**
  * A status the endpoint does not answer with: a redirect, 418, or an error status that is not
@@ -377,23 +246,7 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-  /**
-   * The method, route and status, the server's message and request id when there were some,
-   * and why retrying stopped.
-   *
-   * @since 0.2.0
-   */
-  override get message(): string {
-    return responseMessage(this)
-  }
-}
+export class UnexpectedStatus extends StatusError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
 
 /**
  * A success response the client cannot take as an answer: a body that is not JSON, does not
@@ -407,7 +260,7 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
  * @since 0.1.0
  * @category errors
  */
-export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
+export class MalformedResponse extends TaggedError<MalformedResponse>()("MalformedResponse", {
   method: Schema.String,
   route: Schema.String,
   path: Schema.String,
@@ -415,12 +268,6 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
   description: Schema.String,
   requestId: Schema.optional(Schema.String)
 }) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
   /**
    * The method and route, the status, what is wrong with the answer, and the request id.
    *
@@ -440,7 +287,7 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+export class TransportError extends TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
   route: Schema.String,
   path: Schema.String,
@@ -449,12 +296,6 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
   retryStop: Schema.optional(RetryStop),
   cause: Schema.optional(Schema.Defect)
 }) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
   /**
    * The method and route, what happened instead of a response, the request id, and why
    * retrying stopped.
@@ -473,16 +314,9 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+export class InvalidRequest extends TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
-}) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-}
+}) {}
 
 /**
  * An API key the client cannot send: empty, or holding a character an HTTP header cannot
@@ -494,16 +328,9 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
  * @since 0.1.0
  * @category errors
  */
-export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
+export class InvalidApiKey extends TaggedError<InvalidApiKey>()("InvalidApiKey", {
   message: Schema.String
-}) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-}
+}) {}
 
 /**
  * A base URL the client cannot use: not an absolute `http:` or `https:` URL, or one holding a
@@ -516,16 +343,9 @@ export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidA
  * @since 0.2.0
  * @category errors
  */
-export class InvalidBaseUrl extends Schema.TaggedError<InvalidBaseUrl>()("InvalidBaseUrl", {
+export class InvalidBaseUrl extends TaggedError<InvalidBaseUrl>()("InvalidBaseUrl", {
   message: Schema.String
-}) {
-  /**
-   * Marks an error of the SDK, for `isDbPlatformError`.
-   *
-   * @since 0.2.0
-   */
-  readonly [TypeId]: TypeId = TypeId
-}
+}) {}
 
 /**
  * An error response, by status.

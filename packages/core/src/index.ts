@@ -16,6 +16,14 @@
 export * from "./ApiError.js"
 
 /**
+ * A body read whole up to a limit (`text`, `bytes`), as the client reads a response and the fake
+ * a request: past the limit a typed `TooLarge`, bytes that are not UTF-8 a `NotUtf8` or U+FFFD.
+ *
+ * @since 0.3.0
+ */
+export * as Body from "./Body.js"
+
+/**
  * What is wrong with a value that did not decode, as one short line (`format`), quoting values
  * only as short excerpts (`excerpt`) or not at all.
  *

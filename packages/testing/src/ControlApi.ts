@@ -40,9 +40,8 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ApiKeyCreated, DecodeIssue, Operation, OperationsStarted, Project } from "@dbplatform/core"
+import { ApiKeyCreated, Body, DecodeIssue, Operation, OperationsStarted, Project } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -305,30 +304,19 @@ const bodyText = Effect.gen(function* () {
     message: `the request body is larger than ${bodyLimitBytes} bytes`
   })
   if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) return yield* tooLarge
-  const read = yield* request.stream.pipe(
+  const text = yield* Body.text(
     // A request without a body (e.g. from a web `Request`) has no stream: it is an empty body.
-    Stream.catchAll((error) =>
+    Stream.catchAll(request.stream, (error) =>
       error.reason === "Decode" && /empty body/.test(error.description ?? "") ? Stream.empty : Stream.fail(error)
     ),
-    Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
-      const size = read.size + chunk.length
-      return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
-    }),
-    Effect.mapError(() => badRequest("the request body cannot be read"))
+    { maxBytes: bodyLimitBytes, past: "drain", malformed: "fail" }
+  ).pipe(
+    Effect.catchTags({
+      BodyTooLarge: () => tooLarge,
+      BodyNotUtf8: () => badRequest("the request body is not valid UTF-8"),
+      RequestError: () => badRequest("the request body cannot be read")
+    })
   )
-  if (read.size > bodyLimitBytes) return yield* tooLarge
-  const bytes = new Uint8Array(read.size)
-  let offset = 0
-  for (const chunk of read.chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.length
-  }
-  let text: string
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-  } catch {
-    return yield* badRequest("the request body is not valid UTF-8")
-  }
   return text.trim() === "" ? "{}" : text
 })
 

@@ -15,13 +15,23 @@ export interface Page<A> {
 export const defaultPageSize = 100
 
 /**
- * Where a walk is: the cursor to send next, every cursor the server sent so far, and the last
- * item of the page before (what `options.last` compares a page with).
+ * When a walk stops early: `initial` state, and `step`, which gives for each page, from the
+ * state before it, the state after it and whether that page is the last one wanted. Pure: it may
+ * be called more than once for a page.
  */
-interface Walk<A> {
+export interface Stop<A, S> {
+  readonly initial: S
+  readonly step: (state: S, page: Page<A>) => { readonly state: S; readonly last: boolean }
+}
+
+/**
+ * Where a walk is: the cursor to send next, every cursor the server sent so far, and the state
+ * of its {@link Stop}.
+ */
+interface Walk<S> {
   readonly cursor: string | undefined
   readonly seen: HashSet.HashSet<string>
-  readonly previousEnd: A | undefined
+  readonly state: S
 }
 
 /**
@@ -33,11 +43,10 @@ interface Walk<A> {
  * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
  * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page
  * shorter than `pageSize`, an empty page, a full page without a cursor, or a page
- * `options.last(page, previousEnd)` says is the last one wanted (`previousEnd`: the last item of
- * the page before, if any; it may be called more than once for a page); it starts at
- * `options.cursor` (the newest items) when given.
+ * `options.stop` says is the last one wanted; it starts at `options.cursor` (the newest items)
+ * when given.
  */
-export const paginate = <P, A, E, R>(
+export const paginate = <P, A, E, R, S = undefined>(
   pageSize: number | undefined,
   fetch: (
     limit: number,
@@ -47,31 +56,39 @@ export const paginate = <P, A, E, R>(
   toPage: (answer: P) => Page<A>,
   options: {
     readonly cursor?: string | undefined
-    readonly last?: ((page: Page<A>, previousEnd: A | undefined) => boolean) | undefined
+    readonly stop?: Stop<A, S> | undefined
   } = {}
 ): Stream.Stream<A, E, R> => {
   const limit = pageSize ?? defaultPageSize
-  /** The cursor to follow after `page`: none after a short page, one without a cursor, or the last one wanted. */
-  const nextCursor = (page: Page<A>, walk: Walk<A>) =>
-    page.items.length < limit || options.last?.(page, walk.previousEnd) === true ? undefined : page.cursor
-  return Stream.paginateChunkEffect<Walk<A>, A, E, R>(
-    { cursor: options.cursor, seen: HashSet.empty(), previousEnd: undefined },
+  const { stop } = options
+  /** Where the walk is after `page`: the cursor to follow next (none after a short page, one without a cursor, or the last one wanted). */
+  const after = (page: Page<A>, walk: Walk<S>) => {
+    const next = stop?.step(walk.state, page)
+    return {
+      cursor: page.items.length < limit || next?.last === true ? undefined : page.cursor,
+      state: next === undefined ? walk.state : next.state
+    }
+  }
+  return Stream.paginateChunkEffect<Walk<S>, A, E, R>(
+    // Without a stop there is no state to keep: `S` is `undefined`.
+    { cursor: options.cursor, seen: HashSet.empty(), state: stop?.initial as S },
     (walk) =>
       Effect.map(
         fetch(limit, walk.cursor, (answer) => {
-          const next = nextCursor(toPage(answer), walk)
-          return next !== undefined && HashSet.has(walk.seen, next)
-            ? `the server sent the cursor ${excerpt(next)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
+          const { cursor } = after(toPage(answer), walk)
+          return cursor !== undefined && HashSet.has(walk.seen, cursor)
+            ? `the server sent the cursor ${excerpt(cursor)} a second time, after ${HashSet.size(walk.seen) + 1} pages: following it would loop`
             : undefined
         }),
         (answer) => {
           const page = toPage(answer)
+          const { cursor, state } = after(page, walk)
           return [
             Chunk.fromIterable(page.items),
-            Option.map(Option.fromNullable(nextCursor(page, walk)), (cursor) => ({
+            Option.map(Option.fromNullable(cursor), (cursor) => ({
               cursor,
               seen: HashSet.add(walk.seen, cursor),
-              previousEnd: page.items.at(-1)
+              state
             }))
           ] as const
         }

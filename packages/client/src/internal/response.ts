@@ -1,6 +1,7 @@
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import {
+  Body,
   DecodeIssue,
   fromResponse,
   GeneralError,
@@ -10,11 +11,9 @@ import {
 } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
 
 const decodeGeneralError = Schema.decodeUnknownOption(GeneralError)
 
@@ -105,53 +104,26 @@ export interface Received {
 /** The most of an error response's body that is read, in bytes (64 KiB); past it the status alone decides. */
 const maxErrorBodyBytes = 64 * 1024
 
-const utf8 = new TextDecoder()
-
-/** Reading a body stopped past `maxBytes`. */
-class TooLarge {
-  readonly _tag = "TooLarge"
-}
-
 /**
  * The body's text (UTF-8), at most `maxBytes` bytes: a declared `Content-Length` over it fails
- * at once, and reading a body without one stops as soon as it passes the cap (the rest is never
- * read). An absent body is empty.
+ * at once, and reading a body without one stops as soon as it passes the cap (`Body.text`: the
+ * rest is never read). An absent body is empty.
  */
 const readCapped = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number
-): Effect.Effect<string, TooLarge | HttpClientError.ResponseError> => {
+): Effect.Effect<string, Body.TooLarge | HttpClientError.ResponseError> => {
   const declared = response.headers["content-length"]
   if (declared !== undefined && /^\d+$/.test(declared)) {
     // The transport ends the body at its declared length: reading it whole is bounded. Read as
     // text by the transport itself: a tenth of a millisecond less a page of 1000 operations
     // than its bytes decoded here.
-    return Number(declared) > maxBytes ? Effect.fail(new TooLarge()) : response.text
+    return Number(declared) > maxBytes ? Effect.fail(new Body.TooLarge({ maxBytes })) : response.text
   }
-  // Failures come out as values (`Stream.either`), and the fold stops pulling past the cap.
-  return Effect.suspend(() =>
-    response.stream.pipe(
-      Stream.either,
-      Stream.runFoldWhile(
-        { size: 0, chunks: [] as Array<Uint8Array>, error: undefined as HttpClientError.ResponseError | undefined },
-        (read) => read.size <= maxBytes && read.error === undefined,
-        (read, item) => {
-          if (Either.isLeft(item)) return { ...read, error: item.left }
-          read.chunks.push(item.right)
-          return { ...read, size: read.size + item.right.length }
-        }
-      ),
-      Effect.flatMap(({ chunks, error, size }): Effect.Effect<string, TooLarge | HttpClientError.ResponseError> => {
-        if (error !== undefined) return error.reason === "EmptyBody" ? Effect.succeed("") : Effect.fail(error)
-        if (size > maxBytes) return Effect.fail(new TooLarge())
-        const bytes = new Uint8Array(size)
-        let offset = 0
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset)
-          offset += chunk.length
-        }
-        return Effect.succeed(utf8.decode(bytes))
-      })
+  return Body.text(response.stream, { maxBytes }).pipe(
+    Effect.catchIf(
+      (error) => error._tag === "ResponseError" && error.reason === "EmptyBody",
+      () => Effect.succeed("")
     )
   )
 }
@@ -170,7 +142,7 @@ export const receive = (sent: Sent, scrub: Scrub, maxBytes: number) => {
     return readCapped(response, success ? maxBytes : maxErrorBodyBytes).pipe(
       Effect.map((body): Received => ({ response, body })),
       Effect.catchAll((error): Effect.Effect<Received, MalformedResponse | TransportError> => {
-        if (error._tag === "ResponseError") return Effect.fail(toTransportError(error))
+        if (error._tag !== "BodyTooLarge") return Effect.fail(toTransportError(error))
         return success
           ? Effect.fail(
               new MalformedResponse({

@@ -10,7 +10,6 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Predicate from "effect/Predicate"
 import * as Schedule from "effect/Schedule"
 
 /** What one attempt can fail with once sent. */
@@ -111,45 +110,44 @@ export const decide = (
   return { _tag: "Retry", delay, attempts, error }
 }
 
+/** A decision to send an attempt again. */
+export type Retry = Extract<Decision, { readonly _tag: "Retry" }>
+
 /**
- * `schedule` under the call's {@link Rules}: each recurrence's output is the {@link decide}
- * decision for the error it was given, its delay the decision's; it stops at the first `Stop`,
- * or when `schedule` itself ends (its last output is then a `Retry` it did not make).
- *
- * An attempt the rate limiter held past the deadline is not sent, and fails again with the
- * error of the attempt before it: the same error given twice counts one attempt, and stops at
- * the deadline.
+ * `schedule` under the call's {@link Rules}, for `Effect.retry`: its input the error of each
+ * attempt sent, its output the {@link decide} decision for it (the attempts counted by the
+ * schedule's own recurrences), its delay the decision's (`Schedule.modifyDelay`: the schedule's
+ * wait, raised to what a `Retry-After` asks). It stops at the first `Stop`, or when `schedule`
+ * itself ends (its last output is then a `Retry` it did not make).
  */
 export const policy = <Out, R>(
   schedule: Schedule.Schedule<Out, AttemptError, R>,
   rules: Rules
 ): Schedule.Schedule<Decision, AttemptError, R> =>
   Schedule.delays(schedule).pipe(
-    Schedule.intersect(
-      Schedule.identity<AttemptError>().pipe(
-        Schedule.reduce({ last: undefined as AttemptError | undefined, sent: 0 }, (seen, error) =>
-          error === seen.last ? seen : { last: error, sent: seen.sent + 1 }
-        )
-      )
-    ),
     Schedule.intersect(Schedule.identity<AttemptError>()),
-    // `reduce` outputs what it had before this recurrence: the errors of the attempts before.
-    Schedule.mapEffect(([[scheduled, before], error]) =>
-      Effect.map(Clock.currentTimeMillis, (now) =>
-        decide(rules, error, before.sent + (error === before.last ? 0 : 1), scheduled, now)
-      )
+    Schedule.intersect(Schedule.count),
+    Schedule.mapEffect(([[scheduled, error], retries]) =>
+      Effect.map(Clock.currentTimeMillis, (now) => decide(rules, error, retries + 1, scheduled, now))
     ),
     Schedule.whileOutput((decision) => decision._tag === "Retry"),
     Schedule.modifyDelay((decision, delay) => (decision._tag === "Retry" ? decision.delay : delay))
   )
 
 /**
- * The decision that let the current attempt be sent, read from `Schedule.CurrentIterationMetadata`'s
- * `output` inside a retried effect: `undefined` for the first attempt.
+ * The error a call fails with when the rate limiter held its retry `retry` past the deadline:
+ * the error of the attempt before it, stopped at the deadline (the retry was not sent).
  */
-export const resent = (output: unknown): Extract<Decision, { readonly _tag: "Retry" }> | undefined =>
-  // The metadata is untyped; inside a call's retries its output is always a `Decision`.
-  Predicate.isTagged(output, "Retry") ? (output as Extract<Decision, { readonly _tag: "Retry" }>) : undefined
+export const heldPastDeadline = (retry: Retry, rules: Rules): AttemptError =>
+  stopped(retry.error, {
+    _tag: "Stop",
+    stop: {
+      _tag: "DeadlineReached",
+      attempts: retry.attempts,
+      delayMillis: Duration.toMillis(retry.delay),
+      deadlineMillis: Duration.toMillis(rules.deadline)
+    }
+  })
 
 /**
  * The error a call fails with once retrying stopped: `error` itself when it was not safe to

@@ -1,8 +1,6 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { DecodeIssue } from "@dbplatform/core"
-import * as Chunk from "effect/Chunk"
+import { Body, DecodeIssue } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
 import { Status } from "./status.js"
 
 /** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
@@ -39,28 +37,13 @@ export const bodyDepthLimit = 64
 const readBodyBytes: Effect.Effect<Uint8Array, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
   HttpServerRequest.HttpServerRequest,
   (request) =>
-    request.stream.pipe(
-      Stream.runFold({ chunks: Chunk.empty<Uint8Array>(), size: 0 }, (read, chunk) => {
-        const size = read.size + chunk.length
-        return { chunks: size <= bodyLimitBytes ? Chunk.append(read.chunks, chunk) : Chunk.empty(), size }
-      }),
-      Effect.mapError((): Refused => ({ status: Status.badRequest, message: "request body could not be read" })),
-      Effect.filterOrFail(
-        (read) => read.size <= bodyLimitBytes,
-        (): Refused => ({
-          status: Status.payloadTooLarge,
-          message: `request body is larger than ${bodyLimitBytes} bytes`
-        })
-      ),
-      Effect.map(({ chunks, size }) => {
-        const bytes = new Uint8Array(size)
-        let offset = 0
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset)
-          offset += chunk.length
-        }
-        return bytes
-      })
+    Body.bytes(request.stream, { maxBytes: bodyLimitBytes, past: "drain" }).pipe(
+      Effect.mapError(
+        (error): Refused =>
+          error._tag === "BodyTooLarge"
+            ? { status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` }
+            : { status: Status.badRequest, message: "request body could not be read" }
+      )
     )
 )
 
@@ -114,12 +97,9 @@ export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.Htt
             : `Content-Type must be application/json, not "${DecodeIssue.excerpt(contentType)}"`
       })
     }
-    let text: string
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-    } catch {
-      return yield* Effect.fail<Refused>({ status: Status.badRequest, message: "request body is not valid UTF-8" })
-    }
+    const text = yield* Body.decodeUtf8(bytes, "fail").pipe(
+      Effect.mapError((): Refused => ({ status: Status.badRequest, message: "request body is not valid UTF-8" }))
+    )
     if (nestedDeeperThan(text, bodyDepthLimit)) {
       return yield* Effect.fail<Refused>({
         status: Status.badRequest,

@@ -1,0 +1,62 @@
+// @ts-check
+/**
+ * A second build of `@dbplatform/client` to run beside this one, "before" beside "after":
+ * `BENCH_BASELINE` names its `dist` folder (e.g. `/work/main/packages/client/dist`, a checkout
+ * of `main` built with `turbo run build`).
+ *
+ * That build must run on its own copy of `effect` and `@effect/platform` (those its package
+ * resolves), not this workspace's: an Effect value of one copy is not one of the other. So its
+ * modules are imported through a module written to a temporary folder whose `node_modules` is
+ * a link to the baseline package's own: the bare imports of both resolve to the same files.
+ */
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+
+/** The `dist` folder of the baseline build, or `undefined` when `BENCH_BASELINE` is not set. */
+export const baselineDist = process.env.BENCH_BASELINE === undefined ? undefined : resolve(process.env.BENCH_BASELINE)
+
+/**
+ * The modules a contender of our client uses, from one build and its own `effect`.
+ * @typedef {object} ClientModules
+ * @property {typeof import("@dbplatform/client").DbPlatform} DbPlatform
+ * @property {typeof import("@dbplatform/client").Operations} Operations
+ * @property {typeof import("@dbplatform/client").Projects} Projects
+ * @property {typeof import("@dbplatform/core").ProjectId} ProjectId
+ * @property {typeof import("@dbplatform/core").OperationId} OperationId
+ * @property {typeof import("effect/Effect")} Effect
+ * @property {typeof import("effect/Layer")} Layer
+ * @property {typeof import("effect/ManagedRuntime")} ManagedRuntime
+ * @property {typeof import("effect/Redacted")} Redacted
+ * @property {typeof import("effect/Stream")} Stream
+ * @property {typeof import("@effect/platform/FetchHttpClient")} FetchHttpClient
+ */
+
+/** @type {Promise<ClientModules> | undefined} */
+let loaded
+
+/**
+ * The baseline build's modules (imported once per process).
+ * @param {string} dist
+ * @returns {Promise<ClientModules>}
+ */
+export const loadBaseline = (dist) => {
+  if (loaded !== undefined) return loaded
+  const folder = mkdtempSync(join(tmpdir(), "dbplatform-bench-baseline-"))
+  symlinkSync(join(dirname(dist), "node_modules"), join(folder, "node_modules"), "dir")
+  const client = JSON.stringify(pathToFileURL(join(dist, "esm", "index.js")).href)
+  writeFileSync(
+    join(folder, "modules.mjs"),
+    [
+      `export { DbPlatform, Operations, Projects } from ${client}`,
+      `export { OperationId, ProjectId } from "@dbplatform/core"`,
+      ...["Effect", "Layer", "ManagedRuntime", "Redacted", "Stream"].map(
+        (name) => `export * as ${name} from "effect/${name}"`
+      ),
+      `export * as FetchHttpClient from "@effect/platform/FetchHttpClient"`
+    ].join("\n")
+  )
+  loaded = import(pathToFileURL(join(folder, "modules.mjs")).href)
+  return loaded
+}
