@@ -63,7 +63,7 @@ const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 const locked = refused(423, "project already has running conflicting operations")
 
 /** The project `projectId`, or a 404. */
-const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
+export const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
   const project = get(state, "projects", projectId)
   return project === undefined ? notFound("project") : Either.right(project)
 }

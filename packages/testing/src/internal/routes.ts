@@ -23,6 +23,7 @@ import {
   deleteBranch,
   endpointsOfBranch,
   matchingBranches,
+  projectOf,
   restoreBranch,
   setDefaultBranch,
   updateBranch
@@ -355,14 +356,11 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
       ({ params, query }) =>
         read(fake, (state, now) => {
           const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
-          return Either.flatMap(
-            get(state, "projects", params.project_id) === undefined
-              ? Either.left({ status: Status.notFound, message: "project not found" })
-              : Either.right(matchingBranches(state, params.project_id, query.search)),
-            (branches) =>
-              Either.map(branchesPageOf(branches, sort, query.cursor, query.limit), ({ page, next }) =>
-                branchesPage(page, next, sort, now)
-              )
+          return Either.flatMap(projectOf(state, params.project_id), () =>
+            Either.map(
+              branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
+              ({ page, next }) => branchesPage(page, next, sort, now)
+            )
           )
         }),
       withBranchAnnotations
