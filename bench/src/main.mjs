@@ -40,7 +40,8 @@ import { names as allNames, contender, labels, oursLayer, paths, sdkClient } fro
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
 const perRound = Number(process.env.BENCH_N ?? (quick ? 100 : 1000))
-const walkRounds = quick ? 1 : 3
+/** `BENCH_WALKS`: the walks of 100 000 operations per contender (3), a process each. */
+const walkRounds = Number(process.env.BENCH_WALKS ?? (quick ? 1 : 3))
 const firstRuns = quick ? 2 : 5
 const loadSeconds = quick ? 1 : 3
 const pendingCount = quick ? 200 : 1000
