@@ -30,8 +30,14 @@ describe("the timer of request timeouts", () => {
     Effect.gen(function* () {
       const timer = yield* Timer.make
       const ran = yield* Ref.make(0)
-      const first = yield* timer.schedule(Duration.seconds(1), Ref.update(ran, (n) => n + 1))
-      yield* timer.schedule(Duration.seconds(2), Ref.update(ran, (n) => n + 10))
+      const first = yield* timer.schedule(
+        Duration.seconds(1),
+        Ref.update(ran, (n) => n + 1)
+      )
+      yield* timer.schedule(
+        Duration.seconds(2),
+        Ref.update(ran, (n) => n + 10)
+      )
       expect(yield* first).toBe(true)
       yield* TestClock.adjust("2 seconds")
       expect(yield* Ref.get(ran)).toBe(10)

@@ -110,6 +110,20 @@ const freshId = (state: State, kind: "branches" | "endpoints" | "operations", ma
   return id
 }
 
+/**
+ * How a mutation names the operations it starts: `action` on `branchId` (and `endpointId`),
+ * with a fresh id and the run time of {@link runsFor}.
+ */
+const starter =
+  (state: State, dice: Dice) =>
+  (action: keyof typeof runsFor, branchId: string, endpointId?: string): OperationToStart => ({
+    id: freshId(state, "operations", () => uuid(dice)),
+    action,
+    branch_id: branchId,
+    ...(endpointId === undefined ? {} : { endpoint_id: endpointId }),
+    runsFor: runsFor[action]
+  })
+
 /** A compute endpoint to create with a branch, as the request body gives it. */
 export interface EndpointToCreate {
   readonly type: string
@@ -159,9 +173,13 @@ export const createBranch =
       const name = request.name ?? id
       if (namedBranch(state, projectId, name) !== undefined) return yield* nameTaken(name)
       const created = distinctTime(state, "branches", projectId, now)
-      const endpoints = request.endpoints.map((endpoint): StoredEndpoint => {
+      const endpointIds = new Set<string>()
+      const endpoints = request.endpoints.map((endpoint, i): StoredEndpoint => {
+        let endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
+        while (endpointIds.has(endpointId)) endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
+        endpointIds.add(endpointId)
         return {
-          id: freshId(state, "endpoints", () => newEndpointId(dice)),
+          id: endpointId,
           project_id: projectId,
           branch_id: id,
           type: endpoint.type,
@@ -170,8 +188,9 @@ export const createBranch =
             endpoint.autoscaling_limit_max_cu ??
             Math.max(endpoint.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
           suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
-          created_at: created,
-          updated_at: created,
+          // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
+          created_at: created + i,
+          updated_at: created + i,
           active_at: 0
         }
       })
@@ -184,26 +203,11 @@ export const createBranch =
           `autoscaling_limit_min_cu (${upsidedown.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${upsidedown.autoscaling_limit_max_cu})`
         )
       }
+      const start = starter(state, dice)
       const started = startOperations(
         state,
         projectId,
-        [
-          {
-            id: freshId(state, "operations", () => uuid(dice)),
-            action: "create_branch",
-            branch_id: id,
-            runsFor: runsFor.create_branch
-          },
-          ...endpoints.map(
-            (endpoint): OperationToStart => ({
-              id: freshId(state, "operations", () => uuid(dice)),
-              action: "start_compute",
-              branch_id: id,
-              endpoint_id: endpoint.id,
-              runsFor: runsFor.start_compute
-            })
-          )
-        ],
+        [start("create_branch", id), ...endpoints.map((endpoint) => start("start_compute", id, endpoint.id))],
         now
       )
       const endOf = (operation: StoredOperation) => operation.steps[operation.steps.length - 1]!.at
@@ -279,25 +283,13 @@ export const deleteBranch =
         }
       }
       const endpoints = Array.from(itemsOf(state, "endpoints", branchId))
+      const start = starter(state, dice)
       const started = startOperations(
         state,
         projectId,
         [
-          ...endpoints.map(
-            (endpoint): OperationToStart => ({
-              id: freshId(state, "operations", () => uuid(dice)),
-              action: "suspend_compute",
-              branch_id: branchId,
-              endpoint_id: endpoint.id,
-              runsFor: runsFor.suspend_compute
-            })
-          ),
-          {
-            id: freshId(state, "operations", () => uuid(dice)),
-            action: "delete_timeline",
-            branch_id: branchId,
-            runsFor: runsFor.delete_timeline
-          }
+          ...endpoints.map((endpoint) => start("suspend_compute", branchId, endpoint.id)),
+          start("delete_timeline", branchId)
         ],
         now
       )
@@ -330,25 +322,10 @@ export const restoreBranch =
       if (preserve !== undefined && namedBranch(state, projectId, preserve) !== undefined)
         return yield* nameTaken(preserve)
       const preservedId = preserve === undefined ? undefined : freshId(state, "branches", () => newBranchId(dice))
-      const starts: Array<OperationToStart> = []
-      if (preservedId !== undefined) {
-        starts.push({
-          id: freshId(state, "operations", () => uuid(dice)),
-          action: "create_branch",
-          branch_id: preservedId,
-          runsFor: runsFor.create_branch
-        })
-      }
+      const start = starter(state, dice)
+      const starts: Array<OperationToStart> = preservedId === undefined ? [] : [start("create_branch", preservedId)]
       for (const endpoint of itemsOf(state, "endpoints", branchId)) {
-        for (const action of ["suspend_compute", "start_compute"] as const) {
-          starts.push({
-            id: freshId(state, "operations", () => uuid(dice)),
-            action,
-            branch_id: branchId,
-            endpoint_id: endpoint.id,
-            runsFor: runsFor[action]
-          })
-        }
+        starts.push(start("suspend_compute", branchId, endpoint.id), start("start_compute", branchId, endpoint.id))
       }
       const started = startOperations(state, projectId, starts, now)
       const restored: StoredBranch = { ...branch, updated_at: Math.max(now, branch.updated_at) }
