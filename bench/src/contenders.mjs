@@ -9,7 +9,7 @@
  *   `HttpClientResponse.schemaBodyJson` and core's schemas (each endpoint's `success` schema);
  * - `ours`: `@dbplatform/client` with its defaults (`DbPlatform.layer` over `FetchHttpClient`);
  * - `sdk`: the platform's official TypeScript SDK, `@neon/sdk` 6.1.2 (`createNeonClient`);
- * - `baseline`, only when `BENCH_BASELINE` names another build of our client (`baseline.mjs`):
+ * - `baseline`, only when `BENCH_BASELINE` names another build of our client (`builds.mjs`):
  *   that build, as `ours`, on its own copy of `effect` (before and after a change, in one run).
  *
  * Effect contenders run their requests in one Effect (a loop of `yield*`), as an Effect program
@@ -27,7 +27,7 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { baselineDist } from "./baseline.mjs"
+import { baselineDist, clientLayer, fetchLayer } from "./builds.mjs"
 
 /** @typedef {"operation" | "projects" | "operations10"} Request */
 /** @typedef {"fetch" | "floor" | "ours" | "baseline" | "sdk"} Name */
@@ -60,7 +60,7 @@ export const labels = {
 }
 
 /** This workspace's build of our client, and the `effect` it runs on. */
-/** @type {import("./baseline.mjs").ClientModules} */
+/** @type {import("./builds.mjs").ClientModules} */
 export const ownModules = {
   DbPlatform,
   Operations,
@@ -116,7 +116,7 @@ export const fetchContender = (target, fetchFunction = globalThis.fetch) => {
  * @returns {Contender}
  */
 export const floorContender = (target, fetchFunction) => {
-  const runtime = ManagedRuntime.make(fetchLayer(fetchFunction))
+  const runtime = ManagedRuntime.make(fetchLayer(ownModules, fetchFunction))
   const headers = { authorization: `Bearer ${target.apiKey}`, accept: "application/json" }
   const urls = paths(target)
   const success = {
@@ -144,20 +144,6 @@ export const floorContender = (target, fetchFunction) => {
 }
 
 /**
- * The layer of our client (of the build `modules` come from) with its defaults over
- * `FetchHttpClient` (with `fetchFunction`).
- * @param {import("./baseline.mjs").ClientModules} modules
- * @param {Target} target
- * @param {typeof globalThis.fetch} [fetchFunction]
- */
-export const clientLayer = (modules, target, fetchFunction) => {
-  const { DbPlatform, Layer, Redacted } = modules
-  return DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
-    Layer.provide(fetchLayer(fetchFunction, modules))
-  )
-}
-
-/**
  * The layer of this workspace's client with its defaults over `FetchHttpClient` (with `fetchFunction`).
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction]
@@ -165,19 +151,8 @@ export const clientLayer = (modules, target, fetchFunction) => {
 export const oursLayer = (target, fetchFunction) => clientLayer(ownModules, target, fetchFunction)
 
 /**
- * `FetchHttpClient.layer` (of the `effect` copy `modules` come from), sending with
- * `fetchFunction` when given.
- * @param {typeof globalThis.fetch} [fetchFunction]
- * @param {Pick<import("./baseline.mjs").ClientModules, "FetchHttpClient" | "Layer">} [modules]
- */
-const fetchLayer = (fetchFunction, { FetchHttpClient, Layer } = ownModules) =>
-  fetchFunction === undefined
-    ? FetchHttpClient.layer
-    : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
-
-/**
  * Our client, of the build `modules` come from (this workspace's, or the baseline's).
- * @param {import("./baseline.mjs").ClientModules} modules
+ * @param {import("./builds.mjs").ClientModules} modules
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction]
  * @returns {Contender}
@@ -252,7 +227,7 @@ export const sdkContender = (target, fetchFunction) => {
  * @param {Name} name
  * @param {Target} target
  * @param {typeof globalThis.fetch} [fetchFunction] the `fetch` every contender sends with (the global one by default)
- * @param {import("./baseline.mjs").ClientModules} [baseline] the baseline build's modules, for `baseline`
+ * @param {import("./builds.mjs").ClientModules} [baseline] the baseline build's modules, for `baseline`
  * @returns {Contender}
  */
 export const contender = (name, target, fetchFunction, baseline) => {

@@ -8,7 +8,7 @@
  * the per-request section (`canned,emulator,memory`; all by default). `BENCH_BASELINE` names the
  * `dist` folder of another build of `@dbplatform/client` (e.g. `main`'s, built in a checkout of its
  * own), run as one more contender, `baseline`, in the per-request and streaming sections:
- * before and after a change, side by side in one run (`baseline.mjs`); `BENCH_CONTENDERS` (e.g.
+ * before and after a change, side by side in one run (`builds.mjs`); `BENCH_CONTENDERS` (e.g.
  * `ours,baseline`) keeps only those in the per-request section. `BENCH_TIME=cpu` times the
  * per-request section in this process's CPU time (user + system) rather than elapsed time: on a
  * shared machine, other processes' load shows less in it.
@@ -34,13 +34,14 @@ import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { baselineDist, loadBaseline } from "./baseline.mjs"
+import { baselineDist, loadBaseline } from "./builds.mjs"
 import { names as allNames, contender, labels, oursLayer, paths, sdkClient } from "./contenders.mjs"
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
 const perRound = Number(process.env.BENCH_N ?? (quick ? 100 : 1000))
-const walkRounds = quick ? 1 : 3
+/** `BENCH_WALKS`: the walks of 100 000 operations per contender (3), a process each. */
+const walkRounds = Number(process.env.BENCH_WALKS ?? (quick ? 1 : 3))
 const firstRuns = quick ? 2 : 5
 const loadSeconds = quick ? 1 : 3
 const pendingCount = quick ? 200 : 1000

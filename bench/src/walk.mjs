@@ -2,24 +2,16 @@
 /**
  * One walk of every operation of project `walk-<count>` on the canned server at pages of 1000,
  * by one contender, in a process of its own (run with `--expose-gc`), so that its peak RSS is
- * its own. Prints one JSON line: the time (ms), the operations seen, the peak RSS (MB), and the
+ * its own: it imports only that contender's modules. Prints one JSON line: the time (ms), the operations seen, the peak RSS (MB), and the
  * heap used after a forced GC before and after the walk (MB), the client being built and kept.
  *
  * The floor is the bare client without the platform's `http.client` span, as in `contenders.mjs`.
  *
- * `baseline` walks as `ours` does, with the build `BENCH_BASELINE` names (`baseline.mjs`).
+ * `baseline` walks as `ours` does, with the build `BENCH_BASELINE` names (`builds.mjs`).
  *
  * `node --expose-gc walk.mjs <fetch|floor|ours|baseline|sdk> <count> <baseUrl> <apiKey>`
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Endpoint } from "@dbplatform/core"
-import { listProjectOperations } from "@neon/sdk/raw"
-import * as Effect from "effect/Effect"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import { baselineDist, loadBaseline } from "./baseline.mjs"
-import { clientLayer, ownModules, sdkClient } from "./contenders.mjs"
+import { baselineDist, clientLayer, loadBaseline, loadOwn } from "./builds.mjs"
 
 const [name = "fetch", countText = "10000", baseUrl = "", apiKey = ""] = process.argv.slice(2)
 const projectId = `walk-${countText}`
@@ -51,6 +43,14 @@ if (name === "fetch") {
     }
   }
 } else if (name === "floor") {
+  const [FetchHttpClient, HttpClient, HttpClientResponse, { Endpoint }, Effect, ManagedRuntime] = await Promise.all([
+    import("@effect/platform/FetchHttpClient"),
+    import("@effect/platform/HttpClient"),
+    import("@effect/platform/HttpClientResponse"),
+    import("@dbplatform/core"),
+    import("effect/Effect"),
+    import("effect/ManagedRuntime")
+  ])
   const runtime = ManagedRuntime.make(FetchHttpClient.layer)
   const decode = HttpClientResponse.schemaBodyJson(Endpoint.listOperations.success)
   walk = () =>
@@ -74,7 +74,7 @@ if (name === "fetch") {
   prepare = () => runtime.runtime()
 } else if (name === "ours" || name === "baseline") {
   if (name === "baseline" && baselineDist === undefined) throw new Error("the baseline walk needs BENCH_BASELINE")
-  const modules = name === "baseline" && baselineDist !== undefined ? await loadBaseline(baselineDist) : ownModules
+  const modules = name === "baseline" && baselineDist !== undefined ? await loadBaseline(baselineDist) : await loadOwn()
   const runtime = modules.ManagedRuntime.make(clientLayer(modules, target))
   const project = modules.ProjectId.make(projectId)
   walk = () =>
@@ -86,7 +86,12 @@ if (name === "fetch") {
   dispose = () => runtime.dispose()
   prepare = () => runtime.runtime()
 } else {
-  const neon = sdkClient(target)
+  const [{ createNeonClient }, { listProjectOperations }] = await Promise.all([
+    import("@neon/sdk"),
+    import("@neon/sdk/raw")
+  ])
+  // As `sdkClient` in `contenders.mjs` makes it.
+  const neon = createNeonClient({ apiKey, baseUrl, throwOnError: true })
   walk = async () => {
     let seen = 0
     /** @type {string | undefined} */
@@ -107,8 +112,10 @@ if (name === "fetch") {
 
 const gc = /** @type {() => void} */ (globalThis.gc)
 const mb = (/** @type {number} */ bytes) => bytes / 1024 / 1024
-// The client is built before the baseline, so that the baseline holds what it keeps anyway.
+// The client is built before the baseline, so that the baseline holds what it keeps anyway; so is
+// Node's `fetch` (every contender sends with it), which loads its modules on its first request.
 await prepare()
+await fetch(`${baseUrl}/projects/${projectId}/operations?limit=1`, { headers }).then((response) => response.text())
 gc()
 const baseline = process.memoryUsage().heapUsed
 const started = performance.now()

@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * A second build of `@dbplatform/client` to run beside this one, "before" beside "after":
- * `BENCH_BASELINE` names its `dist` folder (e.g. `/work/main/packages/client/dist`, a checkout
- * of `main` built with `turbo run build`).
+ * The builds of `@dbplatform/client` a contender runs: this workspace's (`loadOwn`), and a second
+ * one to run beside it, "before" beside "after": `BENCH_BASELINE` names its `dist` folder (e.g.
+ * `/work/main/packages/client/dist`, a checkout of `main` built with `turbo run build`).
  *
  * That build must run on its own copy of `effect` and `@effect/platform` (those its package
  * resolves), not this workspace's: an Effect value of one copy is not one of the other. So its
@@ -32,6 +32,65 @@ export const baselineDist = process.env.BENCH_BASELINE === undefined ? undefined
  * @property {typeof import("effect/Stream")} Stream
  * @property {typeof import("@effect/platform/FetchHttpClient")} FetchHttpClient
  */
+
+/**
+ * This workspace's build and the `effect` it runs on, imported when called (a process that walks
+ * with the baseline loads no other client).
+ * @returns {Promise<ClientModules>}
+ */
+export const loadOwn = async () => {
+  const [{ DbPlatform, Operations, Projects }, { OperationId, ProjectId }, Effect, Layer, ManagedRuntime, Redacted] =
+    await Promise.all([
+      import("@dbplatform/client"),
+      import("@dbplatform/core"),
+      import("effect/Effect"),
+      import("effect/Layer"),
+      import("effect/ManagedRuntime"),
+      import("effect/Redacted")
+    ])
+  const [Stream, FetchHttpClient] = await Promise.all([
+    import("effect/Stream"),
+    import("@effect/platform/FetchHttpClient")
+  ])
+  return {
+    DbPlatform,
+    Operations,
+    Projects,
+    OperationId,
+    ProjectId,
+    Effect,
+    Layer,
+    ManagedRuntime,
+    Redacted,
+    Stream,
+    FetchHttpClient
+  }
+}
+
+/**
+ * `FetchHttpClient.layer` (of the `effect` copy `modules` come from), sending with
+ * `fetchFunction` when given.
+ * @param {Pick<ClientModules, "FetchHttpClient" | "Layer">} modules
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ */
+export const fetchLayer = ({ FetchHttpClient, Layer }, fetchFunction) =>
+  fetchFunction === undefined
+    ? FetchHttpClient.layer
+    : Layer.provide(FetchHttpClient.layer, Layer.succeed(FetchHttpClient.Fetch, fetchFunction))
+
+/**
+ * The layer of our client (of the build `modules` come from) with its defaults over
+ * `FetchHttpClient` (with `fetchFunction`).
+ * @param {ClientModules} modules
+ * @param {{ readonly baseUrl: string, readonly apiKey: string }} target
+ * @param {typeof globalThis.fetch} [fetchFunction]
+ */
+export const clientLayer = (modules, target, fetchFunction) => {
+  const { DbPlatform, Layer, Redacted } = modules
+  return DbPlatform.layer({ baseUrl: target.baseUrl, apiKey: Redacted.make(target.apiKey) }).pipe(
+    Layer.provide(fetchLayer(modules, fetchFunction))
+  )
+}
 
 /** @type {Promise<ClientModules> | undefined} */
 let loaded
