@@ -48,14 +48,13 @@ import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
+import { Gate, Refusal } from "./internal/route.js"
 import {
   authenticate,
-  Gate,
   hashKey,
   keyAdded,
   keyWithHash,
   newKeyValue,
-  Refusal,
   refusalResponse,
   router
 } from "./internal/routes.js"

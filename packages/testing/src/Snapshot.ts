@@ -42,6 +42,22 @@ export {
    */
   SnapshotEndpoint,
   /**
+   * A database of a branch (since 0.3.0): `id` (an integer unique in the account),
+   * `project_id`, `branch_id`, `name`, `owner_name` (a role of the same branch), `created_at`,
+   * `updated_at` (docs/contract.md §15).
+   *
+   * @since 0.3.0
+   */
+  SnapshotDatabase,
+  /**
+   * A role of a branch (since 0.3.0): `id` (`{branch_id}/{name}`), `project_id`, `branch_id`,
+   * `name`, `password`, `protected`, `created_at`, `updated_at` (docs/contract.md §15). It holds
+   * the role's password in clear, so the fake can reveal it: a snapshot with roles is a secret.
+   *
+   * @since 0.3.0
+   */
+  SnapshotRole,
+  /**
    * An operation with its whole life: `steps` in ascending time, the first one `scheduling` at
    * `created_at`. The fields are core's `Operation` fields, but ids are plain strings (a bad id
    * is reported with every other problem of the state, not as a decoding error), times are
@@ -84,8 +100,14 @@ const collections = Object.fromEntries(kindNames.map((kind) => [kind, Schema.Arr
 
 const NextKeyId = Schema.Int.pipe(Schema.positive())
 
-/** Version 2: one array per kind. */
-const SnapshotV2 = Schema.Struct({ version: Schema.Literal(2), next_key_id: NextKeyId, ...collections })
+/** Version 2: one array per kind; `roles` and `databases` (added in the same release) may be absent: none. */
+const SnapshotV2 = Schema.Struct({
+  version: Schema.Literal(2),
+  next_key_id: NextKeyId,
+  ...collections,
+  roles: Schema.optionalWith(collections.roles, { default: () => [] }),
+  databases: Schema.optionalWith(collections.databases, { default: () => [] })
+})
 
 /** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 without branches. */
 const SnapshotV1 = Schema.transform(
@@ -99,16 +121,19 @@ const SnapshotV1 = Schema.transform(
   Schema.typeSchema(SnapshotV2),
   {
     strict: true,
-    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [] }),
+    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [], roles: [], databases: [] }),
     // Never used to encode: a snapshot is always written as version 2 (the union's first member).
-    encode: ({ branches: _branches, endpoints: _endpoints, ...v2 }) => ({ ...v2, version: 1 as const })
+    encode: ({ branches: _branches, endpoints: _endpoints, roles: _roles, databases: _databases, ...v2 }) => ({
+      ...v2,
+      version: 1 as const
+    })
   }
 )
 
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `roles`, `databases`, `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0
@@ -118,7 +143,7 @@ export const Snapshot: Schema.Schema<typeof SnapshotV2.Type, typeof SnapshotV2.E
 
 /**
  * The decoded state: `{ version: 2, next_key_id, api_keys, projects, branches, endpoints,
- * operations }`, times in epoch milliseconds.
+ * roles, databases, operations }`, times in epoch milliseconds.
  *
  * @since 0.1.0
  */

@@ -172,6 +172,8 @@ describe("the order of operations and the cursor", () => {
             projects: [],
             branches: [],
             endpoints: [],
+            roles: [],
+            databases: [],
             operations: times.map((created_at, i) => ({
               id: operationId(i + 1),
               project_id: projectId,

@@ -66,6 +66,33 @@ export const SnapshotEndpoint = Schema.Struct({
   active_at: SnapshotTime
 }).annotations({ identifier: "SnapshotEndpoint" })
 
+/**
+ * A role of a branch (a Postgres user). `id` is `{branch_id}/{name}`: a role is named uniquely
+ * on its branch, and a branch's roles are copied to a child under the child's id. `password` is
+ * kept so the fake can reveal it (docs/contract.md §15): a state that holds roles holds secrets.
+ */
+export const SnapshotRole = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  branch_id: Schema.String,
+  name: Schema.String,
+  password: Schema.String,
+  protected: Schema.Boolean,
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime
+}).annotations({ identifier: "SnapshotRole" })
+
+/** A database of a branch, owned by the role of that branch named `owner_name`. `id` is unique in the account. */
+export const SnapshotDatabase = Schema.Struct({
+  id: Schema.Int.pipe(Schema.positive()),
+  project_id: Schema.String,
+  branch_id: Schema.String,
+  name: Schema.String,
+  owner_name: Schema.String,
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime
+}).annotations({ identifier: "SnapshotDatabase" })
+
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
 
@@ -188,6 +215,26 @@ export const kinds = {
     rank: newestFirst,
     check: (endpoint) => slugProblem("endpoint", endpoint.id)
   }),
+  roles: kind({
+    label: "role",
+    schema: SnapshotRole,
+    id: Schema.String,
+    idOf: (role) => role.id,
+    parent: { kind: "branches", of: (role) => role.branch_id },
+    rank: newestFirst,
+    check: (role) =>
+      role.id === `${role.branch_id}/${role.name}`
+        ? []
+        : [`role "${DecodeIssue.excerpt(role.id)}": its id is not {branch_id}/{name}`]
+  }),
+  databases: kind({
+    label: "database",
+    schema: SnapshotDatabase,
+    id: Schema.Number,
+    idOf: (database) => database.id,
+    parent: { kind: "branches", of: (database) => database.branch_id },
+    rank: newestFirst
+  }),
   operations: kind({
     label: "operation",
     schema: SnapshotOperation,
@@ -206,7 +253,7 @@ export const kinds = {
 /** The kinds table's type. */
 export type Kinds = typeof kinds
 
-/** A kind's name: `api_keys`, `projects`, `branches`, `endpoints`, `operations`. */
+/** A kind's name: `api_keys`, `projects`, `branches`, `endpoints`, `roles`, `databases`, `operations`. */
 export type Kind = keyof Kinds
 
 /** The kinds' names, in table order. */

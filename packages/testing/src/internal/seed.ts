@@ -214,6 +214,8 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),
+    roles: [],
+    databases: [],
     operations
   }
 }

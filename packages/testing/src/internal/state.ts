@@ -33,6 +33,10 @@ export type StoredProject = Item<"projects">
 export type StoredBranch = Item<"branches">
 /** A compute endpoint as the fake keeps it. */
 export type StoredEndpoint = Item<"endpoints">
+/** A role as the fake keeps it, with its password (docs/contract.md §15). */
+export type StoredRole = Item<"roles">
+/** A database as the fake keeps it. */
+export type StoredDatabase = Item<"databases">
 /** An operation as the fake keeps it: its life as steps (ascending `at`). */
 export type StoredOperation = Item<"operations">
 
@@ -271,7 +275,8 @@ export const cascade = <K extends Kind>(state: State, kind: K, id: Id<K>): Reado
  * Everything wrong with `state`, one line each, kind by kind (empty when it can be served): an
  * item of an unknown parent (an orphan), a branch whose parent is not a branch of its project, a
  * project with branches but not exactly one default, an endpoint of a branch of another project,
- * a branch with more than one `read_write` endpoint, two keys with one hash.
+ * a branch with more than one `read_write` endpoint, a database whose owner is not a role of its
+ * branch, two keys with one hash.
  */
 export const problems = (state: State): Array<string> => {
   const found: Array<string> = []
@@ -309,6 +314,11 @@ export const problems = (state: State): Array<string> => {
         if (endpoint.type === "read_write") readWrite += 1
       }
       if (readWrite > 1) found.push(`branch ${branch.id} has ${readWrite} read_write endpoints, at most one`)
+      for (const database of itemsOf(state, "databases", branch.id)) {
+        if (get(state, "roles", `${branch.id}/${database.owner_name}`) === undefined) {
+          found.push(`database ${database.id}: owner ${database.owner_name} is not a role of branch ${branch.id}`)
+        }
+      }
     }
   }
   return found

@@ -1,0 +1,122 @@
+/**
+ * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's table
+ * and runs a mutation or a read of `branches.ts`.
+ */
+import type { Endpoint } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import {
+  type BranchChange,
+  branchesPageOf,
+  branchOf,
+  createBranch,
+  deleteBranch,
+  endpointsOfBranch,
+  matchingBranches,
+  projectOf,
+  restoreBranch,
+  setDefaultBranch,
+  updateBranch
+} from "./branches.js"
+import { randomDice } from "./ids.js"
+import { mutateWith, read, route, withProject } from "./route.js"
+import type { FakeState } from "./state.js"
+import {
+  branchCreated,
+  branchEnvelope,
+  branchesCount,
+  branchesPage,
+  branchOperations,
+  computeEndpoints,
+  withBranchAnnotation,
+  withBranchAnnotations
+} from "./wire.js"
+
+/** The table entries the branch routes serve. */
+export interface BranchTable {
+  readonly listBranches: typeof Endpoint.listBranches
+  readonly countBranches: typeof Endpoint.countBranches
+  readonly createBranch: typeof Endpoint.createBranch
+  readonly getBranch: typeof Endpoint.getBranch
+  readonly updateBranch: typeof Endpoint.updateBranch
+  readonly deleteBranch: typeof Endpoint.deleteBranch
+  readonly restoreBranch: typeof Endpoint.restoreBranch
+  readonly setDefaultBranch: typeof Endpoint.setDefaultBranch
+  readonly listBranchEndpoints: typeof Endpoint.listBranchEndpoints
+}
+
+/** The branch routes over `fake`, one per entry of `table`. */
+export const branchRoutes = (fake: FakeState, table: BranchTable) => [
+  route(
+    table.listBranches,
+    ({ params, query }) =>
+      read(fake, (state, now) => {
+        const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+        return Either.flatMap(projectOf(state, params.project_id), () =>
+          Either.map(
+            branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
+            ({ page, next }) => branchesPage(page, next, sort, now)
+          )
+        )
+      }),
+    withBranchAnnotations
+  ),
+  route(table.countBranches, ({ params, query }) =>
+    Effect.map(withProject(fake, params.project_id), (state) =>
+      branchesCount(matchingBranches(state, params.project_id, query.search).length)
+    )
+  ),
+  route(table.createBranch, ({ params, body }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(
+        mutateWith(fake, createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice)),
+        Clock.currentTimeMillis,
+        ({ branch, endpoints, operations, project }, now) => branchCreated(branch, endpoints, project, operations, now)
+      )
+    )
+  ),
+  route(
+    table.getBranch,
+    ({ params }) =>
+      read(fake, (state, now) =>
+        Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
+      ),
+    withBranchAnnotation
+  ),
+  route(table.updateBranch, ({ params, body }) =>
+    answerBranchChange(mutateWith(fake, updateBranch(params.project_id, params.branch_id, body.branch)))
+  ),
+  route(table.deleteBranch, ({ params }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(
+        mutateWith(fake, deleteBranch(params.project_id, params.branch_id, dice)),
+        Clock.currentTimeMillis,
+        (deleted, now) =>
+          deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
+      )
+    )
+  ),
+  route(table.restoreBranch, ({ params, body }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      answerBranchChange(mutateWith(fake, restoreBranch(params.project_id, params.branch_id, body, dice)))
+    )
+  ),
+  route(table.setDefaultBranch, ({ params }) =>
+    answerBranchChange(mutateWith(fake, setDefaultBranch(params.project_id, params.branch_id)))
+  ),
+  route(table.listBranchEndpoints, ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
+        computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
+      )
+    )
+  )
+]
+
+/** The answer of a branch mutation: the branch and the operations it started, as they are now. */
+const answerBranchChange = <E>(change: Effect.Effect<BranchChange, E>) =>
+  Effect.zipWith(change, Clock.currentTimeMillis, ({ branch, operations }, now) =>
+    branchOperations(branch, operations, now)
+  )

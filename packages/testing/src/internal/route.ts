@@ -1,0 +1,135 @@
+/**
+ * How one route of the fake is built from its entry in core's endpoint table: decoding, the
+ * `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes (`branchRoutes.ts`
+ * and the like) are built with {@link route}; `routes.ts` puts them together.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { DecodeIssue, type Endpoint } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { identity } from "effect/Function"
+import * as ParseResult from "effect/ParseResult"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import { readJsonBody, type Refused } from "./limits.js"
+import { type FakeState, get, type Mutation, mutate, type State } from "./state.js"
+import { Status } from "./status.js"
+
+/** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
+export class Refusal extends Data.TaggedError("Refusal")<{
+  readonly status: number
+  readonly message: string
+  readonly code?: string
+  /** Headers of the answer, e.g. `retry-after`. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}> {}
+
+/** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
+export const badRequest = (issue: ParseResult.ParseIssue) =>
+  new Refusal({ status: Status.badRequest, message: DecodeIssue.format(issue) })
+
+export const orBadRequest = <A, R>(
+  effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
+): Effect.Effect<A, Refusal, R> =>
+  Effect.catchIf(effect, ParseResult.isParseError, (error) => Effect.fail(badRequest(error.issue)))
+
+/** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
+export const routerPath = (route: string): HttpRouter.PathInput =>
+  route.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput
+
+/** The decoded path parameters, query and body of a request to `E`. */
+export type Input<E> =
+  E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
+    ? { readonly params: P; readonly query: Q; readonly body: B }
+    : never
+
+/**
+ * The route of `endpoint`: its method and route template, its path parameters, query and body
+ * decoded with its schemas (400 when they do not decode), `handle`'s answer encoded with its
+ * `success` schema, then passed to `undeclared` (fields core does not declare, see `wire.ts`).
+ * The answer goes out with the first success status the endpoint declares (201 for a create);
+ * one that encodes to nothing, with 204 and no body (docs/contract.md §11.4).
+ */
+export const route = <E extends Endpoint.Endpoint>(
+  endpoint: E,
+  handle: (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>,
+  undeclared: (encoded: any) => unknown = identity
+) => {
+  const readBody =
+    endpoint.body === undefined
+      ? undefined
+      : Effect.flatMap(
+          Effect.mapError(
+            jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
+            (refused) => new Refusal(refused)
+          ),
+          Schema.decodeUnknown(endpoint.body)
+        )
+  return HttpRouter.makeRoute(
+    endpoint.method,
+    routerPath(endpoint.route),
+    Effect.gen(function* () {
+      yield* (yield* Gate)(endpoint)
+      const params =
+        endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
+      const query =
+        endpoint.query === undefined
+          ? undefined
+          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query))
+      const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
+      const answer = yield* handle({ params, query, body } as Input<E>)
+      // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
+      const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
+      return encoded === undefined
+        ? HttpServerResponse.empty({ status: 204 })
+        : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
+    })
+  )
+}
+
+/**
+ * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
+ * `POST /projects/{project_id}/branches`, a request without one (no `Content-Type`, and no
+ * `Content-Length` or one of 0) reads as `{}` (docs/contract.md §11.4).
+ */
+const jsonBody = (acceptsEmpty: boolean) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const length = request.headers["content-length"]
+    const none = request.headers["content-type"] === undefined && (length === undefined || length === "0")
+    return acceptsEmpty && none ? Effect.succeed({}) : readJsonBody
+  })
+
+/** A 404 for `what` (`project`, `branch`). */
+export const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
+
+/** Runs a mutation (`branches.ts` and the like); its refusal is answered with its status and a `GeneralError`. */
+export const mutateWith = <A>(fake: FakeState, mutation: Mutation<A, Refused>) =>
+  Effect.mapError(mutate(fake, mutation), (refused) => new Refusal(refused))
+
+/** A read of the state now (`branches.ts` and the like) that may be refused. */
+export const read = <A>(fake: FakeState, query: (state: State, now: number) => Either.Either<A, Refused>) =>
+  Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
+    Either.mapLeft(query(state, now), (refused) => new Refusal(refused))
+  )
+
+/** The state now, and a 404 unless it has the project `projectId`. */
+export const withProject = (fake: FakeState, projectId: string) =>
+  Effect.flatMap(Ref.get(fake.ref), (state) =>
+    get(state, "projects", projectId) === undefined ? Effect.fail(notFound("project")) : Effect.succeed(state)
+  )
+
+/**
+ * What a route runs first, with its endpoint, before reading anything of the request: the
+ * fake's rate limit, which may refuse it. Lets everything through unless provided.
+ */
+export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/internal/Gate", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
