@@ -1,8 +1,8 @@
 /**
  * Databases: the Postgres databases of a branch: list, create, read, rename or give another
  * owner, delete (`docs/contract.md` §15.1). Each method is core's table entry
- * (`Endpoint.databases`): its input, answer and exact errors come from there (`docs/design.md`
- * §1.2).
+ * (`Endpoint.databases`): its input, answer and exact errors come from there
+ * (`docs/design.md` §1.2).
  *
  * @since 0.3.0
  */
