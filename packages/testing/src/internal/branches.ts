@@ -43,7 +43,8 @@ export const runsFor = {
   create_branch: Duration.toMillis("2 seconds"),
   start_compute: Duration.toMillis("3 seconds"),
   suspend_compute: Duration.toMillis("1 second"),
-  delete_timeline: Duration.toMillis("2 seconds")
+  delete_timeline: Duration.toMillis("2 seconds"),
+  apply_config: Duration.toMillis("1 second")
 } as const
 
 /**
@@ -55,9 +56,12 @@ export const endpointDefaults = {
   suspend_timeout_seconds: 0
 } as const
 
-const refused = (status: number, message: string): Either.Either<never, Refused> => Either.left({ status, message })
+/** A refusal with `status` and `message`. */
+export const refused = (status: number, message: string): Either.Either<never, Refused> =>
+  Either.left({ status, message })
 
-const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
+/** A 404: `{what} not found`. */
+export const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
 const locked = refused(423, "project already has running conflicting operations")
@@ -82,7 +86,7 @@ export const branchOf = (
   })
 
 /** The project `projectId` for a mutation: a 404 when unknown, a 423 while it has a pending operation. */
-const unlockedProject = (state: State, projectId: string, now: number) =>
+export const unlockedProject = (state: State, projectId: string, now: number) =>
   Either.flatMap(projectOf(state, projectId), (project) =>
     lockedBy(state, projectId, now) === undefined ? Either.right(project) : locked
   )
@@ -114,7 +118,7 @@ const freshId = (state: State, kind: "branches" | "endpoints" | "operations", ma
  * How a mutation names the operations it starts: `action` on `branchId` (and `endpointId`),
  * with a fresh id and the run time of {@link runsFor}.
  */
-const starter =
+export const starter =
   (state: State, dice: Dice) =>
   (action: keyof typeof runsFor, branchId: string, endpointId?: string): OperationToStart => ({
     id: freshId(state, "operations", () => uuid(dice)),
