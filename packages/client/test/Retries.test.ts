@@ -175,6 +175,48 @@ describe("Retry-After", () => {
   })
 })
 
+/** A failed name lookup as Node's `fetch` reports it: `TypeError: fetch failed`, caused by getaddrinfo's error and its `code`. */
+const lookupFailure = (code: string, viaFetch = true) => {
+  const lookup = Object.assign(new Error(`getaddrinfo ${code} nohost.invalid`), {
+    code,
+    syscall: "getaddrinfo",
+    hostname: "nohost.invalid"
+  })
+  return transportFailure(viaFetch ? new TypeError("fetch failed", { cause: lookup }) : lookup)
+}
+
+describe("host names that do not resolve", () => {
+  for (const viaFetch of [true, false]) {
+    it.effect(
+      `ENOTFOUND${viaFetch ? " (fetch's TypeError, caused by it)" : " (the error itself)"} is not retried`,
+      () => {
+        const script = scripted([lookupFailure("ENOTFOUND", viaFetch)])
+        return Effect.gen(function* () {
+          const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+          yield* settle
+          const error = yield* Fiber.join(fiber)
+          expect(script.requests).toHaveLength(1)
+          expect(error._tag).toBe("TransportError")
+          expect((error as { readonly retryStop?: unknown }).retryStop).toBeUndefined()
+          expect(error.message).toContain("getaddrinfo ENOTFOUND nohost.invalid")
+          expect(error.message).not.toMatch(/retried|gave up/)
+        }).pipe(Effect.provide(layerFor(script)))
+      }
+    )
+  }
+
+  it.effect("EAI_AGAIN (the resolver did not answer: temporary) is retried as any no-response", () => {
+    const script = scripted([lookupFailure("EAI_AGAIN")])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* settle
+      const error = yield* Fiber.join(fiber)
+      expect(script.requests).toHaveLength(5)
+      expect(error).toMatchObject({ _tag: "TransportError", retryStop: { _tag: "RetriesExhausted", attempts: 5 } })
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+})
+
 describe("timeouts and interruption", () => {
   it.effect("interrupting a call aborts its request in flight", () => {
     const script = scripted([hang])
