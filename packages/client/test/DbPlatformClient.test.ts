@@ -26,7 +26,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as util from "node:util"
-import { ApiKeys, DbPlatform, Operations, Projects } from "../src/index.js"
+import { ApiKeys, Branches, DbPlatform, Operations, Projects } from "../src/index.js"
 import {
   apiKeyCreated,
   baseUrl,
@@ -643,18 +643,33 @@ describe("InvalidRequest: nothing is sent", () => {
     })
   }
 
-  it.effect("Operations.list and Projects.list with a page size out of range", () => {
-    const script = scripted([json(200, projectsPage)])
-    return Effect.gen(function* () {
-      const operations = yield* Operations.Operations
-      const projects = yield* Projects.Projects
-      const opsError = yield* Effect.flip(Stream.runCollect(operations.list(projectId, { pageSize: 1001 })))
-      const projectsError = yield* Effect.flip(Stream.runCollect(projects.list({ pageSize: 401 })))
-      expect(opsError._tag).toBe("InvalidRequest")
-      expect(projectsError._tag).toBe("InvalidRequest")
-      expect(script.requests).toHaveLength(0)
-    }).pipe(withScript(script))
-  })
+  // The caller wrote `pageSize`: the error names it, not the `limit` it would have been sent as.
+  for (const pageSize of [100_000, 0, 2.5]) {
+    it.effect(`every list with pageSize ${pageSize}: InvalidRequest naming pageSize, nothing sent`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const projects = yield* Projects.Projects
+        const branches = yield* Branches.Branches
+        const refused = [
+          ["GET /projects/{project_id}/operations", 1000, operations.list(projectId, { pageSize })],
+          ["GET /projects", 400, projects.list({ pageSize })],
+          ["GET /projects/shared", 400, projects.listShared({ pageSize })],
+          [
+            "GET /projects/{project_id}/branches",
+            10_000,
+            branches.list({ params: { project_id: projectId } }, { pageSize })
+          ]
+        ] as const
+        for (const [call, max, stream] of refused) {
+          const error = yield* Effect.flip(Stream.runCollect(stream))
+          expect(error._tag).toBe("InvalidRequest")
+          expect(error.message).toBe(`${call}: pageSize: must be an integer from 1 to ${max}, got ${pageSize}`)
+        }
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
 
   it.effect("the largest limits are accepted and sent", () => {
     const script = scripted((request) =>
