@@ -651,18 +651,20 @@ describe("InvalidRequest: nothing is sent", () => {
         const operations = yield* Operations.Operations
         const projects = yield* Projects.Projects
         const branches = yield* Branches.Branches
-        const refused = [
-          ["GET /projects/{project_id}/operations", 1000, operations.list(projectId, { pageSize })],
-          ["GET /projects", 400, projects.list({ pageSize })],
-          ["GET /projects/shared", 400, projects.listShared({ pageSize })],
+        const refused: ReadonlyArray<
+          readonly [string, number, Effect.Effect<void, { readonly _tag: string; readonly message: string }>]
+        > = [
+          ["GET /projects/{project_id}/operations", 1000, Stream.runDrain(operations.list(projectId, { pageSize }))],
+          ["GET /projects", 400, Stream.runDrain(projects.list({ pageSize }))],
+          ["GET /projects/shared", 400, Stream.runDrain(projects.listShared({ pageSize }))],
           [
             "GET /projects/{project_id}/branches",
             10_000,
-            branches.list({ params: { project_id: projectId } }, { pageSize })
+            Stream.runDrain(branches.list({ params: { project_id: projectId } }, { pageSize }))
           ]
-        ] as const
-        for (const [call, max, stream] of refused) {
-          const error = yield* Effect.flip(Stream.runCollect(stream))
+        ]
+        for (const [call, max, drain] of refused) {
+          const error = yield* Effect.flip(drain)
           expect(error._tag).toBe("InvalidRequest")
           expect(error.message).toBe(`${call}: pageSize: must be an integer from 1 to ${max}, got ${pageSize}`)
         }
