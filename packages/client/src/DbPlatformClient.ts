@@ -381,7 +381,7 @@ export const make = (
     /** A 2xx response's answer, decoded and checked; another status's typed error. */
     const answerOf = <A>(call: Call<A>, received: Received): Effect.Effect<A, AttemptError> => {
       const { status } = received.response
-      if (status < 200 || status >= 300) return Effect.fail(statusError(call.sent, received, scrub))
+      if (status < 200 || status >= 300) return Effect.fail(statusError(call.sent, received, scrub, baseUrl))
       return Effect.flatMap(decodeBody(call.sent, received, call.schema), (answer) => {
         const problem = call.check(answer)
         if (problem !== undefined) {

@@ -190,8 +190,8 @@ describe("error statuses", () => {
           expect(fieldOf(error, "retryStop")).toEqual(retryable(status, probe.method) ? notRetried : undefined)
           expect(error.message).toBe(
             `${probe.method} ${probe.route}: ${status} ${reasons[status]}: the server says no (request id req-7f3a)${
-              retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""
-            }`
+              status === 404 ? `; sent to ${baseUrl}${probe.path}` : ""
+            }${retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""}`
           )
           expect(script.requests).toHaveLength(1)
           expectNoSecret(error)
@@ -229,8 +229,52 @@ describe("error statuses", () => {
       expect(fieldOf(error, "description")).toBeUndefined()
       expect(fieldOf(error, "path")).toBe(operationGetProbe.path)
       expect(error.message).toBe(
-        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]})`
+        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${baseUrl}${operationGetProbe.path}`
       )
+    }).pipe(withScript(script))
+  })
+
+  // A base URL without the version segment: every route is unknown to the server.
+  for (const [label, withoutVersion] of [
+    ["the server's root", "http://fake.test"],
+    ["a trailing slash", "http://fake.test/"],
+    ["a path of its own", "http://fake.test/platform"]
+  ] as const) {
+    it.effect(
+      `a 404 "route not found" with a base URL at ${label}, no /api/v2: the URL sent and the missing segment`,
+      () => {
+        const script = scripted([json(404, { code: "", message: "route not found" })])
+        return Effect.gen(function* () {
+          const error = yield* Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
+          const base = withoutVersion.replace(/\/$/, "")
+          expect(error._tag).toBe("UnexpectedStatus")
+          expect(error).toMatchObject({ status: 404, path: "/projects", baseUrl: base })
+          expect(error.message).toBe(
+            `GET /projects: 404 Not Found: route not found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${base}/projects: the base URL ${base} does not end with the API's version segment /api/v2 (is it ${base}/api/v2?)`
+          )
+          expect(script.requests[0]?.url).toBe(`${base}/projects`)
+          expectNoSecret(error)
+        }).pipe(
+          Effect.provide(
+            Layer.orDie(
+              DbPlatform.layer({
+                baseUrl: withoutVersion,
+                apiKey: Redacted.make(secret),
+                retrySchedule: Schedule.stop
+              }).pipe(Layer.provide(script.layer))
+            )
+          )
+        )
+      }
+    )
+  }
+
+  it.effect("only a 404 names the URL: a 403 on the same base URL does not", () => {
+    const script = scripted([json(403, { code: "", message: "forbidden" })])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(operationGetProbe.run)
+      expect(error.message).not.toContain("sent to")
+      expect(error.message).not.toContain("http://")
     }).pipe(withScript(script))
   })
 

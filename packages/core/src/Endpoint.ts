@@ -30,6 +30,7 @@ import {
 } from "./Branch.js"
 import { ComputeEndpoints } from "./ComputeEndpoint.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
+import { basePath as apiBasePath } from "./internal/basePath.js"
 import { BranchIdInput, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import { ProjectsPage } from "./Project.js"
@@ -41,7 +42,7 @@ import { ProjectsPage } from "./Project.js"
  * @since 0.2.0
  * @category constants
  */
-export const basePath = "/api/v2"
+export const basePath: "/api/v2" = apiBasePath
 
 /**
  * An error status an endpoint may answer with beyond those every endpoint may answer with

@@ -195,6 +195,7 @@ export const stopped = (error: AttemptError, last: Decision): AttemptError => {
     method: error.method,
     route: error.route,
     path: error.path,
+    baseUrl: error.baseUrl,
     status: error.status,
     code: error.code,
     message: error.description,
