@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * Smoke test of the packed packages, as a user meets them: installs the tarballs that
- * `pack-check` left in `packages/<name>/.pack/` into a new project outside the workspace (in the
- * OS temp folder), with pnpm from the workspace's store, as the READMEs' install lines say (their
- * `pnpm add` lines are parsed: the @dbplatform names become the tarballs, every other package
- * keeps the README's range, e.g. `effect@^3.22`), then
+ * Smoke test of the packed packages, as a user meets them: runs the root README's "Install from
+ * a clone" steps and checks what they give. `scripts/pack-packages.mjs` (what `pnpm
+ * pack-packages` runs once the packages are built) packs them into `packed/`; then, in a new
+ * project outside the workspace (in the OS temp folder), the README's `npm install` lines are
+ * run as written, the clone's path put in for theirs. Every install line of the READMEs (the root
+ * README's `npm install` lines and the packages' `pnpm add` lines, for after the first release)
+ * must name `effect`, `@effect/platform` and every other package outside @dbplatform with a range
+ * on the Effect 3 line, the same in every README. Then
  *
  * 1. typechecks `smoke/program.mts` (ESM) and `smoke/program.cts` (CommonJS) with
  *    `moduleResolution: node16` and compiles them;
@@ -12,35 +15,37 @@
  * 3. runs the compiled ESM program and the CommonJS one with node, against the fake platform
  *    (`@dbplatform/testing`'s `DbPlatformTest.layer`).
  *
- * Installs offline from the store when it can (it can once the store holds every package, as
- * after `pnpm install` in the workspace), else with `--prefer-offline` (store first, registry
- * for the rest). Keeps the project when a step fails, and says where it is.
+ * npm installs with `--prefer-offline`: from its cache when it holds a package, else from the
+ * registry (a first run on a machine, or with an empty `HOME`, downloads effect, vitest and
+ * typescript). Keeps the project when a step fails, and says where it is.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pnpm, root, run, runAsync } from "./lib.mjs"
+import { root, run, runAsync } from "./lib.mjs"
 
 const started = Date.now()
 const fixture = path.join(root, "scripts", "smoke")
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"))
 
 const publishable = ["core", "client", "testing"].map((name) => {
-  const dir = path.join(root, "packages", name)
-  const pkg = readJson(path.join(dir, "package.json"))
-  const tarball = path.join(dir, ".pack", `${pkg.name.replace("@", "").replace("/", "-")}-${pkg.version}.tgz`)
-  if (!fs.existsSync(tarball)) throw new Error(`${tarball} is missing: run the pack-check task first`)
-  return { name: pkg.name, pkg, tarball }
+  const pkg = readJson(path.join(root, "packages", name, "package.json"))
+  return { name: pkg.name, pkg }
 })
 
+/** An install line's word naming a tarball `pack-packages` writes: `<clone>/packed/dbplatform-<name>.tgz`. */
+const packedTarball = /(?:^|\/)packed\/(dbplatform-[a-z]+\.tgz)$/
+
 /**
- * What the READMEs tell a user to install: every `pnpm add` line of a ```sh block in the root
+ * What the READMEs tell a user to install: every `npm install` line of a ```sh block in the root
+ * README (kept, as `npm`, the lines the smoke test runs) and every `pnpm add` line of the root
  * README and the packages' READMEs, as `{ name: range }` for `dependencies` and (`-D`)
  * `devDependencies`. Each package named outside @dbplatform must carry a range (a bare `effect`
- * gets Effect 4 from npm's `latest`), and the same range in every README.
+ * gets Effect 4 from npm's `latest`), and the same range in every README; an @dbplatform package
+ * is named by its tarball in an `npm install` line.
  */
 const readmeInstall = () => {
-  const found = { dependencies: {}, devDependencies: {} }
+  const found = { dependencies: {}, devDependencies: {}, npm: [] }
   const seen = new Map()
   const readmes = [
     "README.md",
@@ -51,13 +56,25 @@ const readmeInstall = () => {
     for (const [, block] of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
       for (const line of block.split("\n")) {
         const words = line.replace(/#.*/, "").trim().split(/\s+/)
-        if (words[0] !== "pnpm" || words[1] !== "add") continue
+        const npm = words[0] === "npm" && words[1] === "install"
+        if (!npm && !(words[0] === "pnpm" && words[1] === "add")) continue
+        if (npm && readme !== "README.md") throw new Error(`${readme}: npm install lines belong in the root README`)
         const dev = words.includes("-D")
-        for (const spec of words.slice(2).filter((word) => !word.startsWith("-"))) {
+        const specs = words.slice(2).filter((word) => !word.startsWith("-"))
+        if (npm) found.npm.push(words.slice(2))
+        for (const spec of specs) {
+          const tarball = spec.match(packedTarball)
+          if (tarball !== null) {
+            if (!npm) throw new Error(`${readme}: \`${line.trim()}\` installs a tarball with pnpm`)
+            const name = tarball[1].replace(/^dbplatform-/, "@dbplatform/").replace(/\.tgz$/, "")
+            found[dev ? "devDependencies" : "dependencies"][name] = "tarball"
+            continue
+          }
           const at = spec.lastIndexOf("@")
           const [name, range] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, undefined]
           if (name.startsWith("@dbplatform/")) {
-            found[dev ? "devDependencies" : "dependencies"][name] = "tarball"
+            if (npm)
+              throw new Error(`${readme}: \`${line.trim()}\` installs ${name} from the registry, where it is not yet`)
             continue
           }
           if (range === undefined) throw new Error(`${readme}: \`${line.trim()}\` installs ${name} without a range`)
@@ -67,13 +84,18 @@ const readmeInstall = () => {
             )
           }
           seen.set(name, { range, readme })
-          found[dev ? "devDependencies" : "dependencies"][name] = range
+          if (npm) found[dev ? "devDependencies" : "dependencies"][name] = range
         }
       }
     }
   }
   for (const name of ["effect", "@effect/platform"]) {
-    if (found.dependencies[name] === undefined) throw new Error(`no README install line names ${name}`)
+    if (found.dependencies[name] === undefined) throw new Error(`no npm install line of the README names ${name}`)
+  }
+  for (const { name } of publishable) {
+    if (found.dependencies[name] === undefined && found.devDependencies[name] === undefined) {
+      throw new Error(`no npm install line of the README installs ${name}'s tarball`)
+    }
   }
   return found
 }
@@ -84,7 +106,7 @@ const readmeInstall = () => {
 const effect3 = { effect: /^\^3\.\d+(\.\d+)?$/, "@effect/platform": /^\^0\.97(\.\d+)?$/ }
 const readme = readmeInstall()
 const declared = [
-  ["the READMEs' install lines", readme.dependencies],
+  ["the README's install lines", readme.dependencies],
   ...publishable.map((p) => [`${p.name} peerDependencies`, p.pkg.peerDependencies ?? {}]),
   ["@dbplatform/emulator dependencies", readJson(path.join(root, "packages", "emulator", "package.json")).dependencies]
 ]
@@ -96,69 +118,42 @@ for (const [where, ranges] of declared) {
   }
 }
 
-// The tarballs stand for the @dbplatform names; every other package at the README's range.
-const tarballOf = Object.fromEntries(publishable.map((p) => [p.name, `file:${p.tarball}`]))
-const withTarballs = (specs) =>
-  Object.fromEntries(Object.entries(specs).map(([name, range]) => [name, tarballOf[name] ?? range]))
-const dependencies = withTarballs(readme.dependencies)
-const devDependencies = withTarballs(readme.devDependencies)
-for (const name of Object.keys(dependencies)) delete devDependencies[name]
-for (const { name } of publishable) {
-  if (dependencies[name] === undefined && devDependencies[name] === undefined) {
-    throw new Error(`no README install line names ${name}`)
-  }
-}
-const rootPkg = readJson(path.join(root, "package.json"))
-devDependencies.typescript = rootPkg.devDependencies.typescript
-const specs = (ranges) =>
-  Object.entries(ranges)
-    .map(([name, range]) => (range === "tarball" ? name : `${name}@${range}`))
-    .join(" ")
-console.log(
-  `as the READMEs say: pnpm add ${specs(readme.dependencies)}, pnpm add -D ${specs(readme.devDependencies)} (@dbplatform/* packed)`
-)
+// The README's first step, in this clone: the packages (built by turbo before this task) packed.
+run(process.execPath, [path.join(root, "scripts", "pack-packages.mjs")], { cwd: root, capture: true })
+/** An install line's words, the clone's `packed/` put in for the README's. */
+const inThisClone = (words) =>
+  words.map((word) => {
+    const tarball = word.match(packedTarball)
+    return tarball === null ? word : path.join(root, "packed", tarball[1])
+  })
+console.log(`as the README says: ${readme.npm.map((words) => `npm install ${words.join(" ")}`).join("; ")}`)
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dbplatform-smoke-"))
 let ok = false
 try {
+  // The project: only the typescript the checks below need, at the workspace's version.
+  const rootPkg = readJson(path.join(root, "package.json"))
   fs.writeFileSync(
     path.join(dir, "package.json"),
-    `${JSON.stringify(
-      {
-        name: "dbplatform-smoke",
-        private: true,
-        dependencies,
-        devDependencies,
-        // The tarballs depend on each other by version (^0.x); point those at the tarballs too.
-        pnpm: { overrides: Object.fromEntries(publishable.map((p) => [p.name, `file:${p.tarball}`])) }
-      },
-      null,
-      2
-    )}\n`
+    `${JSON.stringify({ name: "dbplatform-smoke", private: true, devDependencies: { typescript: rootPkg.devDependencies.typescript } }, null, 2)}\n`
   )
   for (const file of fs.readdirSync(fixture)) fs.copyFileSync(path.join(fixture, file), path.join(dir, file))
 
-  const storeDir = pnpm(["store", "path"], { cwd: root, capture: true }).trim()
-  const install = (mode) =>
-    pnpm(["install", mode, "--store-dir", storeDir, "--config.confirmModulesPurge=false", "--reporter=silent"], {
+  // npm, without the settings pnpm and turbo pass to the scripts they run (npm_config_*).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+  for (const words of readme.npm) {
+    run("npm", ["install", ...inThisClone(words), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: dir,
       capture: true,
-      env: { ...process.env, npm_config_update_notifier: "false" }
+      env
     })
-  try {
-    install("--offline")
-    console.log(`installed the tarballs in ${dir} offline, from the store ${storeDir}`)
-  } catch (error) {
-    console.log(
-      `offline install failed (${String(error.message)
-        .split("\n")
-        .filter((line) => !line.startsWith("npm warn"))
-        .slice(-3)
-        .join(" ")
-        .trim()}); retrying with --prefer-offline`
-    )
-    install("--prefer-offline")
-    console.log(`installed the tarballs in ${dir} (store ${storeDir}, registry for what it lacked)`)
+  }
+  console.log(`installed in ${dir} with npm ${run("npm", ["--version"], { cwd: dir, capture: true, env }).trim()}`)
+  // The @dbplatform packages came from the tarballs, not a registry.
+  const project = readJson(path.join(dir, "package.json"))
+  for (const { name } of publishable) {
+    const spec = project.dependencies?.[name] ?? project.devDependencies?.[name]
+    if (!spec?.startsWith("file:")) throw new Error(`${name} is installed as ${spec}, not from its tarball`)
   }
   const installed = (name) => readJson(path.join(dir, "node_modules", name, "package.json")).version
   const versions = [...publishable.map((p) => p.name), ...Object.keys(readme.dependencies)]

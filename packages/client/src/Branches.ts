@@ -147,6 +147,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
     ...methods,
     list: ({ params, query }, { pageSize } = {}) =>
       paginate(
+        Endpoint.listBranches,
         pageSize,
         (limit, cursor, check) =>
           client.execute(

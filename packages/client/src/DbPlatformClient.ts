@@ -107,14 +107,16 @@ export const defaultRetrySchedule: Schedule.Schedule<unknown, AttemptError> = Sc
 
 /**
  * Defaults of {@link Options}: a request gets 30 s to answer, a call (all its attempts and
- * the waits between them) 2 minutes, a `Retry-After` of more than 60 s is not waited for, and
- * a response body is read up to 16 MiB (a page of 1000 operations is about 0.5 MB).
+ * the waits between them) 30 s too, so a server that accepts a request and never answers fails
+ * the call with a `TransportError` after 30 s, not sent again; a `Retry-After` of more than 60 s
+ * is not waited for (nor one that would pass the deadline), and a response body is read up to
+ * 16 MiB (a page of 1000 operations is about 0.5 MB).
  *
  * @since 0.1.0
  */
 export const defaults = {
   requestTimeout: Duration.seconds(30),
-  deadline: Duration.minutes(2),
+  deadline: Duration.seconds(30),
   maxRetryAfter: Duration.seconds(60),
   maxResponseBytes: 16 * 1024 * 1024
 } as const
@@ -161,10 +163,13 @@ export interface Options {
    */
   readonly maxResponseBytes?: number | undefined
   /**
-   * How long a call may take in all, retries, their waits and the rate limiter's included; 2
-   * minutes by default. No request is sent with less than 100 ms of it left: a retry that would
-   * start later is not made, and the call fails with the last error (a first request held by
-   * the rate limiter that long fails with a `TransportError` saying it was not sent).
+   * How long a call may take in all, retries, their waits and the rate limiter's included; 30 s
+   * by default, as the request timeout: a server that never answers fails the call after 30 s,
+   * its request not sent again (raise the deadline to retry after a timeout, or to wait for a
+   * `Retry-After` of more than about half a minute). No request is sent with less than 100 ms
+   * of it left: a retry that would start later is not made, and the call fails with the last
+   * error (a first request held by the rate limiter that long fails with a `TransportError`
+   * saying it was not sent).
    */
   readonly deadline?: Duration.DurationInput | undefined
   /**
@@ -381,7 +386,7 @@ export const make = (
     /** A 2xx response's answer, decoded and checked; another status's typed error. */
     const answerOf = <A>(call: Call<A>, received: Received): Effect.Effect<A, AttemptError> => {
       const { status } = received.response
-      if (status < 200 || status >= 300) return Effect.fail(statusError(call.sent, received, scrub))
+      if (status < 200 || status >= 300) return Effect.fail(statusError(call.sent, received, scrub, baseUrl))
       return Effect.flatMap(decodeBody(call.sent, received, call.schema), (answer) => {
         const problem = call.check(answer)
         if (problem !== undefined) {

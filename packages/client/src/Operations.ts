@@ -362,6 +362,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
     wanted: HashSet.HashSet<OperationId>
   ): Stream.Stream<Operation, ReadError> =>
     paginate(
+      Endpoint.listOperations,
       maxPageSize,
       (limit, cursor, check) =>
         limiter(fetch(projectId, { limit, cursor }, (page) => olderThan(cursor, page) ?? check(page))),
@@ -467,6 +468,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
     page: (projectId, options = {}) => fetch(projectId, options),
     list: (projectId, options = {}) =>
       paginate(
+        Endpoint.listOperations,
         options.pageSize,
         (limit, cursor, check) => fetch(projectId, { limit, cursor }, check),
         (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor })

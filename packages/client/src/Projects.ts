@@ -188,10 +188,20 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   return Projects.of({
     page: (options = {}) => fetch(options),
     list: ({ pageSize, ...filter } = {}) =>
-      paginate(pageSize, (limit, cursor, check) => fetch({ ...filter, limit, cursor }, check), toPage),
+      paginate(
+        Endpoint.listProjects,
+        pageSize,
+        (limit, cursor, check) => fetch({ ...filter, limit, cursor }, check),
+        toPage
+      ),
     sharedPage: (options = {}) => fetchShared(options),
     listShared: ({ pageSize, ...filter } = {}) =>
-      paginate(pageSize, (limit, cursor, check) => fetchShared({ ...filter, limit, cursor }, check), toPage)
+      paginate(
+        Endpoint.listSharedProjects,
+        pageSize,
+        (limit, cursor, check) => fetchShared({ ...filter, limit, cursor }, check),
+        toPage
+      )
   })
 })
 

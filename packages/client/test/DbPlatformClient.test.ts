@@ -26,7 +26,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as util from "node:util"
-import { ApiKeys, DbPlatform, Operations, Projects } from "../src/index.js"
+import { ApiKeys, Branches, DbPlatform, Operations, Projects } from "../src/index.js"
 import {
   apiKeyCreated,
   baseUrl,
@@ -190,8 +190,8 @@ describe("error statuses", () => {
           expect(fieldOf(error, "retryStop")).toEqual(retryable(status, probe.method) ? notRetried : undefined)
           expect(error.message).toBe(
             `${probe.method} ${probe.route}: ${status} ${reasons[status]}: the server says no (request id req-7f3a)${
-              retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""
-            }`
+              status === 404 ? `; sent to ${baseUrl}${probe.path}` : ""
+            }${retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""}`
           )
           expect(script.requests).toHaveLength(1)
           expectNoSecret(error)
@@ -229,8 +229,52 @@ describe("error statuses", () => {
       expect(fieldOf(error, "description")).toBeUndefined()
       expect(fieldOf(error, "path")).toBe(operationGetProbe.path)
       expect(error.message).toBe(
-        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]})`
+        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${baseUrl}${operationGetProbe.path}`
       )
+    }).pipe(withScript(script))
+  })
+
+  // A base URL without the version segment: every route is unknown to the server.
+  for (const [label, withoutVersion] of [
+    ["the server's root", "http://fake.test"],
+    ["a trailing slash", "http://fake.test/"],
+    ["a path of its own", "http://fake.test/platform"]
+  ] as const) {
+    it.effect(
+      `a 404 "route not found" with a base URL at ${label}, no /api/v2: the URL sent and the missing segment`,
+      () => {
+        const script = scripted([json(404, { code: "", message: "route not found" })])
+        return Effect.gen(function* () {
+          const error = yield* Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
+          const base = withoutVersion.replace(/\/$/, "")
+          expect(error._tag).toBe("UnexpectedStatus")
+          expect(error).toMatchObject({ status: 404, path: "/projects", baseUrl: base })
+          expect(error.message).toBe(
+            `GET /projects: 404 Not Found: route not found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${base}/projects: the base URL ${base} does not end with the API's version segment /api/v2 (is it ${base}/api/v2?)`
+          )
+          expect(script.requests[0]?.url).toBe(`${base}/projects`)
+          expectNoSecret(error)
+        }).pipe(
+          Effect.provide(
+            Layer.orDie(
+              DbPlatform.layer({
+                baseUrl: withoutVersion,
+                apiKey: Redacted.make(secret),
+                retrySchedule: Schedule.stop
+              }).pipe(Layer.provide(script.layer))
+            )
+          )
+        )
+      }
+    )
+  }
+
+  it.effect("only a 404 names the URL: a 403 on the same base URL does not", () => {
+    const script = scripted([json(403, { code: "", message: "forbidden" })])
+    return Effect.gen(function* () {
+      const error = yield* Effect.flip(operationGetProbe.run)
+      expect(error.message).not.toContain("sent to")
+      expect(error.message).not.toContain("http://")
     }).pipe(withScript(script))
   })
 
@@ -643,18 +687,35 @@ describe("InvalidRequest: nothing is sent", () => {
     })
   }
 
-  it.effect("Operations.list and Projects.list with a page size out of range", () => {
-    const script = scripted([json(200, projectsPage)])
-    return Effect.gen(function* () {
-      const operations = yield* Operations.Operations
-      const projects = yield* Projects.Projects
-      const opsError = yield* Effect.flip(Stream.runCollect(operations.list(projectId, { pageSize: 1001 })))
-      const projectsError = yield* Effect.flip(Stream.runCollect(projects.list({ pageSize: 401 })))
-      expect(opsError._tag).toBe("InvalidRequest")
-      expect(projectsError._tag).toBe("InvalidRequest")
-      expect(script.requests).toHaveLength(0)
-    }).pipe(withScript(script))
-  })
+  // The caller wrote `pageSize`: the error names it, not the `limit` it would have been sent as.
+  for (const pageSize of [100_000, 0, 2.5]) {
+    it.effect(`every list with pageSize ${pageSize}: InvalidRequest naming pageSize, nothing sent`, () => {
+      const script = scripted([json(200, projectsPage)])
+      return Effect.gen(function* () {
+        const operations = yield* Operations.Operations
+        const projects = yield* Projects.Projects
+        const branches = yield* Branches.Branches
+        const refused: ReadonlyArray<
+          readonly [string, number, Effect.Effect<void, { readonly _tag: string; readonly message: string }>]
+        > = [
+          ["GET /projects/{project_id}/operations", 1000, Stream.runDrain(operations.list(projectId, { pageSize }))],
+          ["GET /projects", 400, Stream.runDrain(projects.list({ pageSize }))],
+          ["GET /projects/shared", 400, Stream.runDrain(projects.listShared({ pageSize }))],
+          [
+            "GET /projects/{project_id}/branches",
+            10_000,
+            Stream.runDrain(branches.list({ params: { project_id: projectId } }, { pageSize }))
+          ]
+        ]
+        for (const [call, max, drain] of refused) {
+          const error = yield* Effect.flip(drain)
+          expect(error._tag).toBe("InvalidRequest")
+          expect(error.message).toBe(`${call}: pageSize: must be an integer from 1 to ${max}, got ${pageSize}`)
+        }
+        expect(script.requests).toHaveLength(0)
+      }).pipe(withScript(script))
+    })
+  }
 
   it.effect("the largest limits are accepted and sent", () => {
     const script = scripted((request) =>

@@ -6,6 +6,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
@@ -175,6 +176,48 @@ describe("Retry-After", () => {
   })
 })
 
+/** A failed name lookup as Node's `fetch` reports it: `TypeError: fetch failed`, caused by getaddrinfo's error and its `code`. */
+const lookupFailure = (code: string, viaFetch = true) => {
+  const lookup = Object.assign(new Error(`getaddrinfo ${code} nohost.invalid`), {
+    code,
+    syscall: "getaddrinfo",
+    hostname: "nohost.invalid"
+  })
+  return transportFailure(viaFetch ? new TypeError("fetch failed", { cause: lookup }) : lookup)
+}
+
+describe("host names that do not resolve", () => {
+  for (const viaFetch of [true, false]) {
+    it.effect(
+      `ENOTFOUND${viaFetch ? " (fetch's TypeError, caused by it)" : " (the error itself)"} is not retried`,
+      () => {
+        const script = scripted([lookupFailure("ENOTFOUND", viaFetch)])
+        return Effect.gen(function* () {
+          const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+          yield* settle
+          const error = yield* Fiber.join(fiber)
+          expect(script.requests).toHaveLength(1)
+          expect(error._tag).toBe("TransportError")
+          expect((error as { readonly retryStop?: unknown }).retryStop).toBeUndefined()
+          expect(error.message).toContain("getaddrinfo ENOTFOUND nohost.invalid")
+          expect(error.message).not.toMatch(/retried|gave up/)
+        }).pipe(Effect.provide(layerFor(script)))
+      }
+    )
+  }
+
+  it.effect("EAI_AGAIN (the resolver did not answer: temporary) is retried as any no-response", () => {
+    const script = scripted([lookupFailure("EAI_AGAIN")])
+    return Effect.gen(function* () {
+      const fiber = yield* Effect.fork(Effect.flip(calls.GET.run))
+      yield* settle
+      const error = yield* Fiber.join(fiber)
+      expect(script.requests).toHaveLength(5)
+      expect(error).toMatchObject({ _tag: "TransportError", retryStop: { _tag: "RetriesExhausted", attempts: 5 } })
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+})
+
 describe("timeouts and interruption", () => {
   it.effect("interrupting a call aborts its request in flight", () => {
     const script = scripted([hang])
@@ -234,6 +277,29 @@ describe("timeouts and interruption", () => {
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { requestTimeout: "20 millis" })))
   })
+
+  // The defaults: a server that accepts a request and never answers holds a call 30 s, no more.
+  for (const method of ["GET", "POST"] as const) {
+    it.effect(`with the defaults, a ${method} to a server that never answers fails at 30 s with TransportError`, () => {
+      const script = scripted([hang])
+      return Effect.gen(function* () {
+        const fiber = yield* Effect.fork(Effect.flip(calls[method].run))
+        yield* TestClock.adjust("29999 millis")
+        expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+        yield* TestClock.adjust("1 millis")
+        // Ended at 30 s (polled: a call still running would fail here, not wait on the TestClock).
+        expect(Option.isSome(yield* Fiber.poll(fiber))).toBe(true)
+        const error = yield* Fiber.join(fiber)
+        expect(error).toMatchObject({
+          _tag: "TransportError",
+          description: "no complete response within 30s; the request was aborted"
+        })
+        expect(error.message).toContain("no response: no complete response within 30s")
+        expect(script.requests).toHaveLength(1)
+        expect(script.signals[0]?.aborted).toBe(true)
+      }).pipe(Effect.provide(layerFor(script)))
+    })
+  }
 
   it.effect("a GET that timed out is sent again; the last attempt's timeout is cut to the deadline", () => {
     const script = scripted([hang])

@@ -13,6 +13,7 @@ import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import { basePath } from "./internal/basePath.js"
 import { TaggedError, type TaggedErrorClass, TypeId } from "./internal/error.js"
 import type { OperationFailed, OperationStillPending } from "./Operation.js"
 
@@ -84,14 +85,16 @@ const retryText = (stop: RetryStop | undefined): string => {
 /**
  * Fields of every error that carries an HTTP response: the request's `method`, `route` (the
  * endpoint's path template, e.g. `/projects/{project_id}/operations`) and `path` (the path
- * sent, relative to the base URL, without query); the response `status`; from a
- * `GeneralError` body, `code`, `description` (its `message`) and `requestId` (`request_id`, or
- * the `X-Request-ID` the client sent); and `retryStop` when retrying stopped.
+ * sent, relative to the base URL, without query); the `baseUrl` it was appended to, when known;
+ * the response `status`; from a `GeneralError` body, `code`, `description` (its `message`) and
+ * `requestId` (`request_id`, or the `X-Request-ID` the client sent); and `retryStop` when
+ * retrying stopped.
  */
 const ResponseFields = {
   method: Schema.String,
   route: Schema.String,
   path: Schema.String,
+  baseUrl: Schema.optional(Schema.String),
   status: Schema.Int,
   code: Schema.optional(Schema.String),
   description: Schema.optional(Schema.String),
@@ -124,13 +127,34 @@ const requestLine = (error: { readonly method: string; readonly route: string })
 const requestIdText = (requestId: string | undefined) => (requestId === undefined ? "" : ` (request id ${requestId})`)
 
 /**
+ * What a 404 adds when the base URL is known: the URL sent, and, when the base URL does not end
+ * with the API's version segment (`/api/v2`, §9), that it may be missing: the usual cause of a
+ * 404 "route not found" on every call. `""` otherwise.
+ */
+const notFoundText = (error: {
+  readonly status: number
+  readonly path: string
+  readonly baseUrl?: string | undefined
+}): string => {
+  if (error.status !== 404 || error.baseUrl === undefined) return ""
+  const base = error.baseUrl.replace(/\/+$/, "")
+  const sent = `; sent to ${base}${error.path}`
+  return base.endsWith(basePath)
+    ? sent
+    : `${sent}: the base URL ${base} does not end with the API's version segment ${basePath} (is it ${base}${basePath}?)`
+}
+
+/**
  * The message of an error response: request, status, the server's message and request id when
- * there were some, and why retrying stopped, e.g. `GET /projects: 401 Unauthorized: API key
- * is not valid (request id 3f2c…)`.
+ * there were some, the URL sent for a 404 (with a hint when the base URL lacks `/api/v2`), and
+ * why retrying stopped, e.g. `GET /projects: 401 Unauthorized: API key is not valid (request id
+ * 3f2c…)`.
  */
 const responseMessage = (error: {
   readonly method: string
   readonly route: string
+  readonly path: string
+  readonly baseUrl?: string | undefined
   readonly status: number
   readonly description?: string | undefined
   readonly requestId?: string | undefined
@@ -138,7 +162,7 @@ const responseMessage = (error: {
 }): string =>
   `${requestLine(error)}: ${error.status} ${reasons[error.status] ?? "HTTP error"}${
     error.description === undefined || error.description === "" ? "" : `: ${error.description}`
-  }${requestIdText(error.requestId)}${retryText(error.retryStop)}`
+  }${requestIdText(error.requestId)}${notFoundText(error)}${retryText(error.retryStop)}`
 
 /**
  * The class of an error response with `tag`: a {@link TaggedError} of `fields` (the
@@ -185,7 +209,10 @@ export class Unauthorized extends StatusError<Unauthorized>()("Unauthorized", Re
 export class Forbidden extends StatusError<Forbidden>()("Forbidden", ResponseFields) {}
 
 /**
- * 404: unknown project, operation or key id, or unknown route. Not safe to retry.
+ * 404: unknown project, operation or key id, or unknown route. Not safe to retry. When
+ * `baseUrl` is set (the client sets it), the message names the URL sent, and says when the
+ * base URL does not end with `/api/v2` (`docs/contract.md` §9): a base URL without it gets a
+ * 404 "route not found" on every call.
  *
  * @since 0.1.0
  * @category errors
@@ -410,6 +437,11 @@ export interface ErrorResponse {
   readonly route: string
   /** The path sent, relative to the base URL, without query. */
   readonly path: string
+  /**
+   * The base URL the path was appended to (no credentials, query or fragment), when known: a
+   * 404's message names the URL sent.
+   */
+  readonly baseUrl?: string | undefined
   readonly status: number
   /** The body's `code`, if the body was a `GeneralError`. */
   readonly code?: string | undefined
@@ -445,6 +477,7 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
     method: response.method,
     route: response.route,
     path: response.path,
+    ...(response.baseUrl !== undefined ? { baseUrl: response.baseUrl } : {}),
     status,
     ...(response.message !== undefined && response.message !== "" ? { description: response.message } : {}),
     ...(response.code !== undefined ? { code: response.code } : {}),

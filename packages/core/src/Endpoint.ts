@@ -37,6 +37,7 @@ import {
   DatabaseUpdateRequest
 } from "./Database.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
+import { basePath as apiBasePath } from "./internal/basePath.js"
 import { BranchIdInput, NameParameter, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import { ProjectsPage } from "./Project.js"
@@ -49,7 +50,7 @@ import { RoleCreateRequest, RoleEnvelope, RoleList, RoleOperations, RolePassword
  * @since 0.2.0
  * @category constants
  */
-export const basePath = "/api/v2"
+export const basePath: "/api/v2" = apiBasePath
 
 /**
  * An error status an endpoint may answer with beyond those every endpoint may answer with

@@ -224,6 +224,26 @@ describe("fromResponse", () => {
       expect(error.message).toBe("GET /projects/{project_id}: 404 Not Found: project not found")
     })
   )
+
+  it("a 404 with its base URL names the URL sent, and the missing /api/v2 when the base URL lacks it", () => {
+    const at = (baseUrl: string, status = 404) =>
+      fromResponse({
+        method: "GET",
+        route: "/projects",
+        path: "/projects",
+        baseUrl,
+        status,
+        message: "route not found"
+      })
+    expect(at("https://host/api/v2").message).toBe(
+      "GET /projects: 404 Not Found: route not found; sent to https://host/api/v2/projects"
+    )
+    expect(at("https://host").message).toBe(
+      "GET /projects: 404 Not Found: route not found; sent to https://host/projects: the base URL https://host does not end with the API's version segment /api/v2 (is it https://host/api/v2?)"
+    )
+    expect(at("https://host", 401).message).toBe("GET /projects: 401 Unauthorized: route not found")
+    expect(at("https://host").baseUrl).toBe("https://host")
+  })
 })
 
 describe("RetryStop", () => {

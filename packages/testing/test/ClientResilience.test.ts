@@ -313,6 +313,22 @@ describe("deadline and request timeout", () => {
     }).pipe(withClient({ requestTimeout: "1 second", retrySchedule: Schedule.stop }))
   )
 
+  it.effect("with the client's defaults, a server that never answers fails a GET after 30 s, sent once", () =>
+    Effect.gen(function* () {
+      const platform = yield* fake
+      yield* platform.faults.inject(Fault.hang, { method: "GET" })
+      const fiber = yield* Effect.fork(Effect.flip(listProjects))
+      yield* TestClock.adjust("29999 millis")
+      expect(yield* isRunning(fiber)).toBe(true)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* isRunning(fiber)).toBe(false)
+      const error = yield* Fiber.join(fiber)
+      expect({ ...error }).toMatchObject({ _tag: "TransportError", method: "GET", path: "/projects" })
+      expect(error.message).toContain("no complete response within 30s")
+      expect(yield* requestsTo("GET", projectsPath)).toHaveLength(1)
+    }).pipe(withClient())
+  )
+
   it.effect("a hung GET with retries on: aborted after the timeout, sent again, and the call succeeds", () =>
     Effect.gen(function* () {
       const platform = yield* fake

@@ -71,11 +71,12 @@ export const narrow = <E>(endpoint: Endpoint.Endpoint, error: AttemptError | Inv
   ) {
     return error as E
   }
-  const { code, description, method, path, requestId, retryStop, route, status } = error
+  const { baseUrl, code, description, method, path, requestId, retryStop, route, status } = error
   return new UnexpectedStatus({
     method,
     route,
     path,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
     status,
     ...(code === undefined ? {} : { code }),
     ...(description === undefined ? {} : { description }),

@@ -1,3 +1,4 @@
+import { type Endpoint, InvalidRequest } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as HashSet from "effect/HashSet"
@@ -35,10 +36,26 @@ interface Walk<S> {
 }
 
 /**
- * Every item of a cursor-paginated list, newest first, fetching a page only when the consumer
- * pulls and holding one page at a time (`docs/contract.md` §4 rules 1–3, §10.5). `fetch` gets
- * the `limit` (`pageSize`, 100 by default; the endpoint's schema refuses one out of range with
- * `InvalidRequest`, and nothing is sent), the cursor, and a `check` to pass to the call, which
+ * `pageSize` refused by `endpoint`'s page limits, by its own name (the caller wrote `pageSize`,
+ * not the `limit` it is sent as): an `InvalidRequest`, e.g. `GET /projects: pageSize: must be an
+ * integer from 1 to 400`; `undefined` when it is absent or in range.
+ */
+const refusedPageSize = (endpoint: Endpoint.Endpoint, pageSize: number | undefined): InvalidRequest | undefined => {
+  const max = endpoint.pageLimits?.max
+  if (pageSize === undefined || max === undefined || (Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= max)) {
+    return undefined
+  }
+  return new InvalidRequest({
+    message: `${endpoint.method} ${endpoint.route}: pageSize: must be an integer from 1 to ${max}, got ${pageSize}`
+  })
+}
+
+/**
+ * Every item of a cursor-paginated list of `endpoint`, newest first, fetching a page only when
+ * the consumer pulls and holding one page at a time (`docs/contract.md` §4 rules 1–3, §10.5).
+ * `fetch` gets the `limit` (`pageSize`, 100 by default; one out of the endpoint's page limits
+ * fails the stream with an `InvalidRequest` naming `pageSize`, and nothing is sent), the cursor,
+ * and a `check` to pass to the call, which
  * refuses a full page whose cursor the server already sent in this walk (a server or proxy that
  * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
  * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page
@@ -47,6 +64,7 @@ interface Walk<S> {
  * when given.
  */
 export const paginate = <P, A, E, R, S = undefined>(
+  endpoint: Endpoint.Endpoint,
   pageSize: number | undefined,
   fetch: (
     limit: number,
@@ -58,7 +76,9 @@ export const paginate = <P, A, E, R, S = undefined>(
     readonly cursor?: string | undefined
     readonly stop?: Stop<A, S> | undefined
   } = {}
-): Stream.Stream<A, E, R> => {
+): Stream.Stream<A, E | InvalidRequest, R> => {
+  const refused = refusedPageSize(endpoint, pageSize)
+  if (refused !== undefined) return Stream.fail(refused)
   const limit = pageSize ?? defaultPageSize
   const { stop } = options
   /** Where the walk is after `page`: the cursor to follow next (none after a short page, one without a cursor, or the last one wanted). */

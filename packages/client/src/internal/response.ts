@@ -179,9 +179,15 @@ const parseJson = (text: string): Option.Option<unknown> => {
  * `code`, `message` and `requestId` (the key removed, at most 500 characters each); an empty,
  * text, HTML or oversized body leaves the status alone to decide. Without a `request_id` in
  * the body, the response's `X-Request-ID` header or else the id the client sent (`requestId`)
- * is kept.
+ * is kept. The error keeps `baseUrl` (checked: no credentials, query or fragment), which a
+ * 404's message names with the path sent.
  */
-export const statusError = (sent: Sent, { body: raw, response }: Received, scrub: Scrub): HttpStatusError => {
+export const statusError = (
+  sent: Sent,
+  { body: raw, response }: Received,
+  scrub: Scrub,
+  baseUrl: string
+): HttpStatusError => {
   const body = Option.getOrUndefined(
     Option.flatMap(raw === undefined ? Option.none() : parseJson(raw), decodeGeneralError)
   )
@@ -190,6 +196,7 @@ export const statusError = (sent: Sent, { body: raw, response }: Received, scrub
     method: sent.method,
     route: sent.route,
     path: sent.path,
+    baseUrl,
     status: response.status,
     code: text(body?.code),
     message: text(body?.message),

@@ -19,9 +19,29 @@ export type AttemptError = HttpStatusError | MalformedResponse | TransportError
 const idempotent: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
 
 /**
+ * The transport's error codes that no retry can heal: `ENOTFOUND`, the base URL's host name does
+ * not resolve (a typo, a host that does not exist). `EAI_AGAIN` (the resolver did not answer in
+ * time) is a temporary failure, and is retried as any other no-response.
+ */
+const permanent: ReadonlySet<string> = new Set(["ENOTFOUND"])
+
+/** The links of a transport error's `cause` chain read, at most this many (it is at most 5 deep). */
+const maxCauseDepth = 5
+
+/** Whether `cause`, or one of its causes, carries an error code in {@link permanent}. */
+const isPermanent = (cause: unknown, depth = 0): boolean =>
+  depth < maxCauseDepth &&
+  typeof cause === "object" &&
+  cause !== null &&
+  (("code" in cause && typeof cause.code === "string" && permanent.has(cause.code)) ||
+    ("cause" in cause && isPermanent(cause.cause, depth + 1)))
+
+/**
  * Whether a failed attempt may be sent again (`docs/contract.md` §10.2): 423, 429 and 503 said
  * the request was not carried out, so any method; another 5xx or no response leaves it
- * unknown, so only an idempotent method.
+ * unknown, so only an idempotent method, and never a host name that does not resolve
+ * (`ENOTFOUND` anywhere in the transport's error chain: nothing was sent, and sending again
+ * would meet the same answer).
  */
 export const isRetryable = (method: string, error: AttemptError): boolean => {
   switch (error._tag) {
@@ -30,8 +50,9 @@ export const isRetryable = (method: string, error: AttemptError): boolean => {
     case "ServiceUnavailable":
       return true
     case "ServerError":
-    case "TransportError":
       return idempotent.has(method)
+    case "TransportError":
+      return idempotent.has(method) && !isPermanent(error.cause)
     default:
       return false
   }
@@ -174,6 +195,7 @@ export const stopped = (error: AttemptError, last: Decision): AttemptError => {
     method: error.method,
     route: error.route,
     path: error.path,
+    baseUrl: error.baseUrl,
     status: error.status,
     code: error.code,
     message: error.description,
