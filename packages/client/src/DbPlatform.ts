@@ -1,5 +1,5 @@
 /**
- * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations` and `Branches` over one
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`, `Databases` and `Roles` over one
  * `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
@@ -14,16 +14,24 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Branches from "./Branches.js"
+import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
+import * as Roles from "./Roles.js"
 
 /**
  * The services a program gets from {@link layer}.
  *
  * @since 0.1.0
  */
-export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operations | Branches.Branches
+export type DbPlatform =
+  | ApiKeys.ApiKeys
+  | Projects.Projects
+  | Operations.Operations
+  | Branches.Branches
+  | Databases.Databases
+  | Roles.Roles
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -34,7 +42,9 @@ export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operat
 export const layerFrom = <E, R>(
   client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
-  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer).pipe(Layer.provideMerge(client))
+  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer, Databases.layer, Roles.layer).pipe(
+    Layer.provideMerge(client)
+  )
 
 /**
  * Every service from explicit settings (base URL with the version segment, API key as

@@ -20,6 +20,12 @@ export * as ApiKeys from "./ApiKeys.js"
  */
 export * as Branches from "./Branches.js"
 /**
+ * Databases of a branch: `list`, `create`, `get`, `update`, `delete` (§15.1).
+ *
+ * @since 0.3.0
+ */
+export * as Databases from "./Databases.js"
+/**
  * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
  * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.
  *
@@ -53,3 +59,10 @@ export * as Projects from "./Projects.js"
  * @since 0.3.0
  */
 export * as Resource from "./Resource.js"
+/**
+ * Roles of a branch: `list`, `create`, `get`, `delete`, `revealPassword`, `resetPassword`
+ * (passwords `Redacted`) (§15.2).
+ *
+ * @since 0.3.0
+ */
+export * as Roles from "./Roles.js"

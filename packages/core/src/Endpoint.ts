@@ -29,8 +29,15 @@ import {
   BranchUpdateRequest
 } from "./Branch.js"
 import { ComputeEndpoints } from "./ComputeEndpoint.js"
+import {
+  DatabaseCreateRequest,
+  DatabaseEnvelope,
+  DatabaseList,
+  DatabaseOperations,
+  DatabaseUpdateRequest
+} from "./Database.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
-import { BranchIdInput, withMessage } from "./internal/input.js"
+import { BranchIdInput, NameParameter, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import {
   ProjectCreated,
@@ -41,6 +48,7 @@ import {
   ProjectsPage,
   ProjectUpdateRequest
 } from "./Project.js"
+import { RoleCreateRequest, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "./Role.js"
 
 /**
  * The path of the API's version under a server's root: a base URL ends with it
@@ -722,6 +730,259 @@ export const branches = {
   listEndpoints: listBranchEndpoints
 } as const
 
+/** A branch's database in a path: `project_id`, `branch_id` and `database_name`. */
+const databaseParams = Schema.Struct({
+  project_id: ProjectIdParameter,
+  branch_id: BranchIdParameter,
+  database_name: NameParameter
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/databases`: the branch's databases,
+ * `{ databases }` (§15.1). 404 for an unknown project or branch, 403, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const listDatabases = make({
+  name: "Databases.list",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/databases",
+  params: branchParams,
+  success: DatabaseList,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/databases` with `{ database: { name,
+ * owner_name } }`: creates a database owned by a role of the branch; answers 201 with the
+ * database and the operations started (`apply_config`) (§15.1, §15.3). 400 for a body the server
+ * refuses, 404 for an unknown project or branch, or an owner that is not a role of the branch,
+ * 409 for a name another database of the branch has, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const createDatabase = make({
+  name: "Databases.create",
+  method: "POST",
+  route: "/projects/{project_id}/branches/{branch_id}/databases",
+  params: branchParams,
+  body: DatabaseCreateRequest,
+  success: DatabaseOperations,
+  statuses: [201],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}`: one database,
+ * `{ database }` (§15.1). 404 for an unknown project, branch or database.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getDatabase = make({
+  name: "Databases.get",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  params: databaseParams,
+  success: DatabaseEnvelope,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}` with
+ * `{ database: { name?, owner_name? } }`: renames a database or gives it another owner; answers
+ * the database and the operations started (`apply_config`) (§15.1, §15.3). 404 for an unknown
+ * database or an owner that is not a role of the branch, 409 for a name another database of the
+ * branch has, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const updateDatabase = make({
+  name: "Databases.update",
+  method: "PATCH",
+  route: "/projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  params: databaseParams,
+  body: DatabaseUpdateRequest,
+  success: DatabaseOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}`: deletes a
+ * database. Answers 200 with the database and the operations started (`apply_config`), decoded
+ * as `Some`; or 204 with no body, decoded as `None` (no such database: nothing to delete)
+ * (§15.1, §15.3). 404 for an unknown project or branch, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const deleteDatabase = make({
+  name: "Databases.delete",
+  method: "DELETE",
+  route: "/projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+  params: databaseParams,
+  success: Schema.OptionFromUndefinedOr(DatabaseOperations),
+  statuses: [200, 204],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * The database endpoints by their client method name (`Databases.list` is `databases.list`).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const databases = {
+  list: listDatabases,
+  create: createDatabase,
+  get: getDatabase,
+  update: updateDatabase,
+  delete: deleteDatabase
+} as const
+
+/** A branch's role in a path: `project_id`, `branch_id` and `role_name`. */
+const roleParams = Schema.Struct({
+  project_id: ProjectIdParameter,
+  branch_id: BranchIdParameter,
+  role_name: NameParameter
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/roles`: the branch's roles, `{ roles }`,
+ * without passwords (§15.2). 404 for an unknown project or branch, 403, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const listRoles = make({
+  name: "Roles.list",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/roles",
+  params: branchParams,
+  success: RoleList,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/roles` with `{ role: { name } }`: creates a
+ * role; answers 201 with the role, its `password` (`Redacted`, shown this once) and the operations
+ * started (`apply_config`) (§15.2, §15.3). 400 for a body the server refuses, 404 for an unknown
+ * project or branch, 409 for a name another role of the branch has, 423 while a conflicting
+ * operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const createRole = make({
+  name: "Roles.create",
+  method: "POST",
+  route: "/projects/{project_id}/branches/{branch_id}/roles",
+  params: branchParams,
+  body: RoleCreateRequest,
+  success: RoleOperations,
+  statuses: [201],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}`: one role, `{ role }`,
+ * without its password (§15.2). 404 for an unknown project, branch or role.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getRole = make({
+  name: "Roles.get",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+  params: roleParams,
+  success: RoleEnvelope,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}`: deletes a role.
+ * Answers 200 with the role and the operations started (`apply_config`), decoded as `Some`; or
+ * 204 with no body, decoded as `None` (no such role: nothing to delete) (§15.2, §15.3). 400 for
+ * a role that owns a database of the branch (delete the database or give it another owner first)
+ * or a protected role, 404 for an unknown project or branch, 423 while a conflicting operation
+ * runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const deleteRole = make({
+  name: "Roles.delete",
+  method: "DELETE",
+  route: "/projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+  params: roleParams,
+  success: Schema.OptionFromUndefinedOr(RoleOperations),
+  statuses: [200, 204],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password`: the
+ * role's password, `{ password }` (`Redacted`) (§15.2). 404 for an unknown project, branch or
+ * role. The platform may also answer 412 when it cannot reveal a password (it did not keep it):
+ * an `UnexpectedStatus`.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const revealRolePassword = make({
+  name: "Roles.revealPassword",
+  method: "GET",
+  route: "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+  params: roleParams,
+  success: RolePassword,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password`: gives
+ * the role a new password; answers the role with it (`Redacted`, shown this once) and the
+ * operations started (`apply_config`): the new password works once they finish (§15.2, §15.3).
+ * 400 for a protected role, 404 for an unknown project, branch or role, 423 while a conflicting
+ * operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const resetRolePassword = make({
+  name: "Roles.resetPassword",
+  method: "POST",
+  route: "/projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+  params: roleParams,
+  success: RoleOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * The role endpoints by their client method name (`Roles.revealPassword` is
+ * `roles.revealPassword`).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const roles = {
+  list: listRoles,
+  create: createRole,
+  get: getRole,
+  delete: deleteRole,
+  revealPassword: revealRolePassword,
+  resetPassword: resetRolePassword
+} as const
+
 /** A project in a path: `project_id`. */
 const projectParams = Schema.Struct({ project_id: ProjectIdParameter })
 
@@ -817,8 +1078,8 @@ export const projects = {
 
 /**
  * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
- * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4), then those of the later
- * resources (projects: §14).
+ * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4), the database and role
+ * endpoints (§15), the project endpoints (§14).
  *
  * @since 0.2.0
  * @category endpoints
@@ -840,6 +1101,17 @@ export const all = [
   setDefaultBranch,
   listBranchEndpoints,
   countBranches,
+  listDatabases,
+  createDatabase,
+  getDatabase,
+  updateDatabase,
+  deleteDatabase,
+  listRoles,
+  createRole,
+  getRole,
+  deleteRole,
+  revealRolePassword,
+  resetRolePassword,
   createProject,
   getProject,
   updateProject,

@@ -1,10 +1,13 @@
 /**
- * Roles: the Postgres roles of a branch (`docs/contract.md` §11.3).
+ * Roles: the Postgres roles of a branch, the request body that creates one and the answers of
+ * the role endpoints (`docs/contract.md` §11.3, §15).
  *
  * @since 0.3.0
  */
 import * as Schema from "effect/Schema"
 import { BranchId } from "./Ids.js"
+import { PostgresName } from "./internal/input.js"
+import { Operation } from "./Operation.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
@@ -25,3 +28,60 @@ export class Role extends Schema.Class<Role>("Role")({
   created_at: Timestamp,
   updated_at: Timestamp
 }) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches/{branch_id}/roles`: `{ roles }`, the branch's
+ * roles, without their passwords (§15.2).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class RoleList extends Schema.Class<RoleList>("RoleList")({
+  roles: Schema.Array(Role)
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}`: `{ role }`,
+ * without its password (§15.2).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class RoleEnvelope extends Schema.Class<RoleEnvelope>("RoleEnvelope")({
+  role: Role
+}) {}
+
+/**
+ * Answer of a request that changes a role (create, delete, reset its password): `{ role,
+ * operations }`, the role and the operations the request started (`apply_config`). A create
+ * and a password reset carry the role's new `password` (`Redacted`), this once (§15.2, §15.3).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class RoleOperations extends Schema.Class<RoleOperations>("RoleOperations")({
+  role: Role,
+  operations: Schema.Array(Operation)
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password`:
+ * `{ password }`, the role's current password, decoded to a `Redacted<string>` (§15.2).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class RolePassword extends Schema.Class<RolePassword>("RolePassword")({
+  password: Schema.Redacted(Schema.String)
+}) {}
+
+/**
+ * Body of `POST /projects/{project_id}/branches/{branch_id}/roles` (§15.2): `{ role: { name }
+ * }`, a name of 1 to 63 bytes (UTF-8), unique on the branch.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const RoleCreateRequest = Schema.Struct({
+  role: Schema.Struct({ name: PostgresName })
+}).annotations({ identifier: "RoleCreateRequest" })

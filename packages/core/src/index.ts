@@ -43,7 +43,8 @@ export * as ErrorLine from "./ErrorLine.js"
  * The endpoints in scope (the contract's six, `GET /projects/shared` and the branch endpoints),
  * each declared once (method, route template, schemas of its path parameters, query, body and
  * answer, its success and error statuses, whether it starts operations): `Endpoint.listOperations`,
- * `Endpoint.createBranch`, `Endpoint.branches`, `Endpoint.all`... (§4, §10, §11).
+ * `Endpoint.createBranch`, `Endpoint.branches`, `Endpoint.databases`, `Endpoint.roles`,
+ * `Endpoint.all`... (§4, §10, §11, §15).
  *
  * @since 0.2.0
  */
@@ -83,7 +84,9 @@ export * from "./ComputeEndpoint.js"
 export * from "./ConnectionDetails.js"
 
 /**
- * `Database`: a Postgres database of a branch (§11.3).
+ * Databases: `Database`, a Postgres database of a branch (§11.3), the bodies that create and
+ * change one (`DatabaseCreateRequest`, `DatabaseUpdateRequest`) and the answers
+ * (`DatabaseList`, `DatabaseEnvelope`, `DatabaseOperations`) (§15).
  *
  * @since 0.3.0
  */
@@ -131,7 +134,9 @@ export * from "./Pagination.js"
 export * from "./Project.js"
 
 /**
- * `Role`: a Postgres role of a branch, its password `Redacted` (§11.3).
+ * Roles: `Role`, a Postgres role of a branch, its password `Redacted` (§11.3), the body that
+ * creates one (`RoleCreateRequest`) and the answers (`RoleList`, `RoleEnvelope`,
+ * `RoleOperations`, `RolePassword`) (§15).
  *
  * @since 0.3.0
  */

@@ -45,7 +45,18 @@ describe("Endpoint.all", () => {
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
-      "GET /projects/{project_id}/branches/count"
+      "GET /projects/{project_id}/branches/count",
+      "GET /projects/{project_id}/branches/{branch_id}/databases",
+      "POST /projects/{project_id}/branches/{branch_id}/databases",
+      "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/roles",
+      "POST /projects/{project_id}/branches/{branch_id}/roles",
+      "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
+      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password"
     ])
   })
 
@@ -68,7 +79,18 @@ describe("Endpoint.all", () => {
       "Branches.restore",
       "Branches.setAsDefault",
       "Branches.listEndpoints",
-      "Branches.count"
+      "Branches.count",
+      "Databases.list",
+      "Databases.create",
+      "Databases.get",
+      "Databases.update",
+      "Databases.delete",
+      "Roles.list",
+      "Roles.create",
+      "Roles.get",
+      "Roles.delete",
+      "Roles.revealPassword",
+      "Roles.resetPassword"
     ])
   })
 
@@ -132,7 +154,18 @@ describe("Endpoint.all", () => {
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
-      "Branches.count": [200]
+      "Branches.count": [200],
+      "Databases.list": [200],
+      "Databases.create": [201],
+      "Databases.get": [200],
+      "Databases.update": [200],
+      "Databases.delete": [200, 204],
+      "Roles.list": [200],
+      "Roles.create": [201],
+      "Roles.get": [200],
+      "Roles.delete": [200, 204],
+      "Roles.revealPassword": [200],
+      "Roles.resetPassword": [200]
     })
   })
 
@@ -142,7 +175,13 @@ describe("Endpoint.all", () => {
       "Branches.update",
       "Branches.delete",
       "Branches.restore",
-      "Branches.setAsDefault"
+      "Branches.setAsDefault",
+      "Databases.create",
+      "Databases.update",
+      "Databases.delete",
+      "Roles.create",
+      "Roles.delete",
+      "Roles.resetPassword"
     ])
   })
 
@@ -150,7 +189,7 @@ describe("Endpoint.all", () => {
     const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Endpoint.all.filter((endpoint) =>
       endpoint.statuses.includes(204)
     )
-    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete"])
+    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete", "Databases.delete", "Roles.delete"])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
     }
@@ -181,6 +220,52 @@ describe("Endpoint.all", () => {
       "setAsDefault Branches.setAsDefault",
       "listEndpoints Branches.listEndpoints"
     ])
+  })
+})
+
+describe("Endpoint.databases and Endpoint.roles (§15)", () => {
+  it("group the database and role endpoints by method name", () => {
+    const named = (group: Readonly<Record<string, Endpoint.Endpoint>>) =>
+      Object.entries(group).map(([method, endpoint]) => `${method} ${endpoint.name}`)
+    expect(named(Endpoint.databases)).toEqual([
+      "list Databases.list",
+      "create Databases.create",
+      "get Databases.get",
+      "update Databases.update",
+      "delete Databases.delete"
+    ])
+    expect(named(Endpoint.roles)).toEqual([
+      "list Roles.list",
+      "create Roles.create",
+      "get Roles.get",
+      "delete Roles.delete",
+      "revealPassword Roles.revealPassword",
+      "resetPassword Roles.resetPassword"
+    ])
+  })
+
+  it("take names of 1 to 63 bytes of UTF-8 in bodies, as Postgres keeps them", () => {
+    const create = Endpoint.createDatabase.body!
+    expect(
+      Schema.decodeUnknownSync(create)({ database: { name: "d".repeat(63), owner_name: "é".repeat(31) } })
+    ).toEqual({ database: { name: "d".repeat(63), owner_name: "é".repeat(31) } })
+    expect(decodeFailure(create, { database: { name: "d".repeat(64), owner_name: "app" } })).toBe(
+      "database.name: must be 1 to 63 bytes"
+    )
+    // 32 two-byte characters: 64 bytes.
+    expect(decodeFailure(Endpoint.createRole.body!, { role: { name: "é".repeat(32) } })).toBe(
+      "role.name: must be 1 to 63 bytes"
+    )
+    expect(decodeFailure(Endpoint.createRole.body!, { role: { name: "" } })).toBe("role.name: must be 1 to 63 bytes")
+    expect(decodeFailure(Endpoint.updateDatabase.body!, { database: { owner_name: "" } })).toBe(
+      "database.owner_name: must be 1 to 63 bytes"
+    )
+  })
+
+  it("decode a revealed password to a Redacted value", () => {
+    const answer = Schema.decodeUnknownSync(Endpoint.revealRolePassword.success)({ password: "s3cret-Pa55" })
+    expect(String(answer.password)).not.toContain("s3cret")
+    expect(JSON.stringify(answer)).not.toContain("s3cret")
   })
 })
 

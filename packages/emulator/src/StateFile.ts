@@ -1,7 +1,7 @@
 /**
  * The emulator's `--state FILE`: the fake's whole state (`Snapshot` from `@dbplatform/testing`:
- * API keys as SHA-256 hashes, never their values; projects, branches, compute endpoints;
- * operations with their whole life; written as version 2, a version 1 file still loads)
+ * API keys as SHA-256 hashes, never their values; projects, branches, compute endpoints, roles
+ * (with their passwords) and databases; operations with their whole life; written as version 2, a version 1 file still loads)
  * kept across restarts and crashes, in two files:
  *
  * - `FILE`: a whole snapshot, as JSON. It is only ever replaced whole: written to `FILE.tmp`,
@@ -15,6 +15,10 @@
  *   commit. A change is answered only once its line is flushed to disk; changes made at the same
  *   time share one line and one `fsync` (group commit). At start, at shutdown and every
  *   `compactEvery` changes the journal is folded into `FILE` and emptied.
+ *
+ * Both files are created with mode 0600 (read and write by their owner only; an existing file is
+ * narrowed to it when written): the state holds every role's password in clear, since the fake
+ * answers `reveal_password` with it (`docs/design.md` §4).
  *
  * Loading reads `FILE` and applies the journal's lines in order; a torn last line (a crash in
  * the middle of an append) is ignored, as it was never acknowledged: a commit is applied whole
@@ -57,6 +61,15 @@ export class StateFileError extends Data.TaggedError("StateFileError")<{
     return `state file ${this.path}: ${this.reason}`
   }
 }
+
+/**
+ * The mode of the state file and its journal: read and write by their owner only (`0o600`).
+ * They hold secrets: the role passwords the fake keeps to answer `reveal_password`
+ * (`docs/contract.md` §15.2).
+ *
+ * @since 0.3.0
+ */
+export const fileMode = 0o600
 
 /**
  * Where a save writes before it renames over `path`.
@@ -183,8 +196,8 @@ const syncDirectory = (path: string) =>
   })
 
 /**
- * Saves `snapshot` in `path`: writes `FILE.tmp`, flushes it (`fsync`), renames it over `FILE`,
- * flushes the directory. Uninterruptible, so an interruption cannot stop it between the write
+ * Saves `snapshot` in `path`: writes `FILE.tmp` (mode 0600, {@link fileMode}), flushes it
+ * (`fsync`), renames it over `FILE`, flushes the directory. Uninterruptible, so an interruption cannot stop it between the write
  * and the rename. Fails with `StateFileError` (the previous `FILE` is then untouched). Leaves
  * `FILE.journal` alone.
  *
@@ -200,7 +213,9 @@ export const save = (
     const temporary = temporaryPath(path)
     yield* Effect.scoped(
       Effect.gen(function* () {
-        const file = yield* fs.open(temporary, { flag: "w" })
+        const file = yield* fs.open(temporary, { flag: "w", mode: fileMode })
+        // `mode` applies to a file created; one left by an earlier version keeps its own unless narrowed.
+        yield* fs.chmod(temporary, fileMode)
         yield* file.writeAll(new TextEncoder().encode(`${text}\n`))
         yield* file.sync
       })
@@ -250,7 +265,7 @@ export interface Journal extends FakePlatform.Journal {
 }
 
 /**
- * Opens the journal of `path` for as long as the scope is open. When the scope closes (close
+ * Opens the journal of `path` (mode 0600, {@link fileMode}) for as long as the scope is open. When the scope closes (close
  * the HTTP server first, so that no change comes after it): waits for the changes recorded to be
  * written, then folds the journal into `FILE` (which also saves every key's `last_used_at`);
  * after a failure it writes nothing more and reports on stderr. Fails with `StateFileError`
@@ -269,7 +284,10 @@ export const journal = (
     const journalFile = journalPath(path)
     const writeError = (error: { readonly message: string }) =>
       new StateFileError({ path: journalFile, reason: `cannot be written (${error.message})` })
-    const file = yield* fs.open(journalFile, { flag: "a" }).pipe(Effect.mapError(writeError))
+    const file = yield* fs.open(journalFile, { flag: "a", mode: fileMode }).pipe(
+      Effect.tap(() => fs.chmod(journalFile, fileMode)),
+      Effect.mapError(writeError)
+    )
     /** The changes recorded and not yet written, each as JSON. */
     const pending = yield* Queue.unbounded<string>()
     const failed = yield* Deferred.make<never, StateFileError>()

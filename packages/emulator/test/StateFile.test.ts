@@ -87,6 +87,30 @@ describe("StateFile", () => {
     }).pipe(Effect.provide(NodeContext.layer))
   )
 
+  it.scoped("the state file and its journal are created with mode 0600, and narrowed to it when they exist", () =>
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* statePath
+      const modeOf = (file: string) => Effect.map(fs.stat(file), (info) => info.mode & 0o777)
+      // Left by an earlier version, readable by anyone.
+      yield* fs.writeFileString(StateFile.journalPath(path), "", { mode: 0o644 })
+      yield* fs.chmod(StateFile.journalPath(path), 0o644)
+      const journal = yield* StateFile.journal(path)
+      const fake = yield* FakePlatform.make(seed, { journal })
+      yield* journal.start(fake.snapshot)
+      yield* fake.scenario.addApiKey("after the start")
+      expect(yield* modeOf(path)).toBe(0o600)
+      expect(yield* modeOf(StateFile.journalPath(path))).toBe(0o600)
+      expect(StateFile.fileMode).toBe(0o600)
+      // A save over an existing file with a wider mode narrows it too.
+      yield* fs.chmod(path, 0o644)
+      yield* fs.writeFileString(StateFile.temporaryPath(path), "torn", { mode: 0o644 })
+      yield* fs.chmod(StateFile.temporaryPath(path), 0o644)
+      yield* StateFile.save(path, yield* fake.snapshot)
+      expect(yield* modeOf(path)).toBe(0o600)
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
   it.scoped(
     "a crash mid-write leaves a torn temporary file and the state file intact; the torn file is never read",
     () =>

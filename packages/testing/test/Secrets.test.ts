@@ -1,9 +1,11 @@
 /**
- * No API key value reaches what a program observes of the client: its logs (Debug and up),
- * its spans (names, attributes, events, exits) and its errors however they are printed. One
- * run goes through retries and failures, collecting all of it, then looks for the keys in it.
+ * No API key value, and no role password, reaches what a program observes of the client: its
+ * logs (Debug and up), its spans (names, attributes, events, exits), its errors however they are
+ * printed, and (for passwords) its results printed (`JSON.stringify`, `util.inspect`). Each run
+ * goes through retries and failures, collecting all of it, then looks for the secrets in it.
  */
-import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
+import { ApiKeys, Databases, DbPlatform, Operations, Projects, Roles } from "@dbplatform/client"
+import { BranchId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -92,40 +94,82 @@ const stringify = (value: unknown): string => {
   })
 }
 
+/**
+ * What a run shows: every log line (Debug and up, as text, as JSON and its cause), every span
+ * (`spans`; `spanText` prints each: name, attributes, events, exit) and every printing of the
+ * errors `failing` saw. `observe` runs an effect with the collecting logger and tracer.
+ */
+const observing = () => {
+  const logs: Array<string> = []
+  const spans: Array<CollectedSpan> = []
+  const errors: Array<string> = []
+  const collector = Logger.make((options) => {
+    logs.push(Logger.stringLogger.log(options))
+    logs.push(stringify(Logger.structuredLogger.log(options)))
+    if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
+  })
+  const tracer = Tracer.make({
+    span: (name, parent, context, links, startTime, kind) => {
+      const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
+      spans.push(span)
+      return span
+    },
+    context: (f) => f()
+  })
+  /** Runs `self`, expecting it to fail, and keeps every printing of its error. */
+  const failing = <A, E extends object, R>(self: Effect.Effect<A, E, R>, tag: string) =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(self)
+      expect((error as { _tag?: string })._tag).toBe(tag)
+      errors.push(
+        "message" in error ? String(error.message) : "",
+        String(error),
+        JSON.stringify(error),
+        util.inspect(error, { depth: 10 }),
+        Cause.pretty(Cause.fail(error), { renderErrorCause: true })
+      )
+      return error
+    })
+  const spanText = () =>
+    spans.map((span) =>
+      [
+        span.name,
+        stringify([...span.attributes]),
+        stringify(span.events),
+        span.status._tag === "Ended"
+          ? [
+              Exit.match(span.status.exit, {
+                onFailure: (cause) => Cause.pretty(cause, { renderErrorCause: true }),
+                onSuccess: () => "success"
+              }),
+              stringify(span.status.exit),
+              util.inspect(span.status.exit, { depth: 20 })
+            ].join("\n")
+          : "not ended"
+      ].join("\n")
+    )
+  const observe = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    self.pipe(
+      Effect.provide(Logger.replace(Logger.defaultLogger, collector)),
+      Logger.withMinimumLogLevel(LogLevel.All),
+      Effect.withTracer(tracer)
+    )
+  return { logs, spans, errors, failing, spanText, observe }
+}
+
+/** Runs `run` forked, moving the `TestClock` a second at a time (at most 2 minutes) until it ends. */
+const drive = <A, E, R>(run: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.fork(run)
+    for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+      yield* TestClock.adjust("1 second")
+    }
+    return yield* Fiber.join(fiber)
+  })
+
 describe("secrets", () => {
   it.effect("no key value in logs, spans or errors of a run with retries and failures", () => {
-    const logs: Array<string> = []
-    const spans: Array<CollectedSpan> = []
-    const errors: Array<string> = []
-
-    const collector = Logger.make((options) => {
-      logs.push(Logger.stringLogger.log(options))
-      logs.push(stringify(Logger.structuredLogger.log(options)))
-      if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
-    })
-    const tracer = Tracer.make({
-      span: (name, parent, context, links, startTime, kind) => {
-        const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
-        spans.push(span)
-        return span
-      },
-      context: (f) => f()
-    })
-
-    /** Runs `self`, expecting it to fail, and keeps every printing of its error. */
-    const failing = <A, E extends object, R>(self: Effect.Effect<A, E, R>, tag: string) =>
-      Effect.gen(function* () {
-        const error = yield* Effect.flip(self)
-        expect((error as { _tag?: string })._tag).toBe(tag)
-        errors.push(
-          "message" in error ? String(error.message) : "",
-          String(error),
-          JSON.stringify(error),
-          util.inspect(error, { depth: 10 }),
-          Cause.pretty(Cause.fail(error), { renderErrorCause: true })
-        )
-        return error
-      })
+    const { logs, spans, errors, failing, spanText: spansPrinted, observe } = observing()
 
     const run = Effect.gen(function* () {
       const platform = yield* FakePlatform.FakePlatform
@@ -202,32 +246,10 @@ describe("secrets", () => {
     })
 
     return Effect.gen(function* () {
-      const fiber = yield* Effect.fork(run)
-      for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
-        yield* TestClock.adjust("1 second")
-      }
-      const created = yield* Fiber.join(fiber)
+      const created = yield* drive(run)
       const platform = yield* FakePlatform.FakePlatform
       const requests = yield* platform.requests
-
-      const spanText = spans.map((span) =>
-        [
-          span.name,
-          stringify([...span.attributes]),
-          stringify(span.events),
-          span.status._tag === "Ended"
-            ? [
-                Exit.match(span.status.exit, {
-                  onFailure: (cause) => Cause.pretty(cause, { renderErrorCause: true }),
-                  onSuccess: () => "success"
-                }),
-                stringify(span.status.exit),
-                util.inspect(span.status.exit, { depth: 20 })
-              ].join("\n")
-            : "not ended"
-        ].join("\n")
-      )
-      const collected = [...logs, ...spanText, ...errors].join("\n")
+      const collected = [...logs, ...spansPrinted(), ...errors].join("\n")
 
       // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
       expect(logs.some((line) => line.includes("retrying ApiKeys.create after 1s"))).toBe(true)
@@ -265,11 +287,79 @@ describe("secrets", () => {
       })
       expect(span.kind).toBe("client")
       expect(span.status._tag === "Ended" && Exit.isSuccess(span.status.exit)).toBe(true)
+    }).pipe(Effect.provide(DbPlatformTest.layer({ seed })), observe)
+  })
+
+  it.effect("no role password in logs, spans, errors or printed results of a run with retries and failures", () => {
+    const { logs, spans, errors, failing, spanText, observe } = observing()
+    const branch = BranchId.make("br-main-100001")
+    const params = { project_id: projectId, branch_id: branch }
+    const role = { ...params, role_name: "app" }
+
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const roles = yield* Roles.Roles
+      const databases = yield* Databases.Databases
+      const operations = yield* Operations.Operations
+      // A create and a reset retried after a 503 each (not processed), a reveal after a 429.
+      yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+      const created = yield* roles.create({ params, body: { role: { name: "app" } } })
+      yield* operations.awaitAll(created.operations)
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
+      const revealed = yield* roles.revealPassword({ params: role })
+      yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+      const reset = yield* roles.resetPassword({ params: role })
+      yield* operations.awaitAll(reset.operations)
+      const revealedAgain = yield* roles.revealPassword({ params: role })
+      const shop = yield* databases.create({ params, body: { database: { name: "shop", owner_name: "app" } } })
+      yield* operations.awaitAll(shop.operations)
+      // Failures: a taken name, an owner of a database, a locked project (retries given up), a hostile body.
+      yield* failing(roles.create({ params, body: { role: { name: "app" } } }), "Conflict")
+      yield* failing(roles.delete({ params: role }), "BadRequest")
+      yield* platform.scenario.startOperations(projectId, [{ action: "apply_config", runsFor: "1 hour" }])
+      yield* failing(roles.resetPassword({ params: role }), "Locked")
+      yield* platform.faults.inject(Fault.malformedJson, { method: "GET" })
+      yield* failing(roles.revealPassword({ params: role }), "MalformedResponse")
+      return { created, revealed, reset, revealedAgain }
+    })
+
+    return Effect.gen(function* () {
+      const results = yield* drive(run)
+      const passwords = [results.created.role.password, results.reset.role.password].map((password) =>
+        Redacted.value(password!)
+      )
+      // What the answers say: the created password is revealed, the reset one replaces it.
+      expect(Redacted.value(results.revealed.password)).toBe(passwords[0])
+      expect(Redacted.value(results.revealedAgain.password)).toBe(passwords[1])
+      expect(passwords[0]).not.toBe(passwords[1])
+
+      const printedResults = [
+        JSON.stringify(results),
+        String(results.created.role),
+        util.inspect(results, { depth: 20 }),
+        stringify(results)
+      ]
+      const collected = [...logs, ...spanText(), ...errors, ...printedResults].join("\n")
+      // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
+      expect(logs.some((line) => line.includes("retrying Roles.create"))).toBe(true)
+      expect(logs.some((line) => line.includes("retrying Roles.revealPassword"))).toBe(true)
+      expect(spans.some((span) => span.name === "Roles.resetPassword")).toBe(true)
+      expect(errors.length).toBe(4 * 5)
+      for (const password of passwords) {
+        expect(password.length).toBeGreaterThanOrEqual(16)
+        expect(collected).not.toContain(password)
+      }
     }).pipe(
-      Effect.provide(DbPlatformTest.layer({ seed })),
-      Effect.provide(Logger.replace(Logger.defaultLogger, collector)),
-      Logger.withMinimumLogLevel(LogLevel.All),
-      Effect.withTracer(tracer)
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            branches: [{ project_id: projectId, id: branch, name: "main", default: true }],
+            endpoints: [{ branch_id: branch, type: "read_write" }]
+          }
+        })
+      ),
+      observe
     )
   })
 })

@@ -70,6 +70,55 @@ interface Case {
   readonly anonymous?: boolean
 }
 
+/**
+ * The fake with roles and databases on `dev` (the seed has none): `owner` owns the databases `app`
+ * and `other`, `loose` owns none, `system` is protected (docs/contract.md §15).
+ */
+const withData = (fake: FakePlatform.Service) =>
+  Effect.gen(function* () {
+    const snapshot = yield* fake.snapshot
+    const at = 1_700_000_000_000
+    const role = (name: string, isProtected = false) => ({
+      id: `${dev}/${name}`,
+      project_id: project,
+      branch_id: dev,
+      name,
+      password: `pw-${name}-0123456789`,
+      protected: isProtected,
+      created_at: at,
+      updated_at: at
+    })
+    const database = (id: number, name: string) => ({
+      id,
+      project_id: project,
+      branch_id: dev,
+      name,
+      owner_name: "owner",
+      created_at: at + id,
+      updated_at: at + id
+    })
+    yield* fake.restore({
+      ...snapshot,
+      roles: [role("owner"), role("loose"), role("system", true)],
+      databases: [database(1, "app"), database(2, "other")]
+    })
+  }).pipe(Effect.orDie)
+
+/** `request` sent to the fake {@link withData} filled. */
+const given =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake }: Fixture) =>
+    Effect.zipRight(withData(fake), request)
+
+/** `request` sent to the fake {@link withData} filled, while the project has a pending operation. */
+const givenBusy =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake }: Fixture) =>
+    Effect.zipRight(Effect.zipRight(withData(fake), busy(fake)), request)
+
+const databases = `${branches}/${dev}/databases`
+const roles = `${branches}/${dev}/roles`
+
 const get = (path: string) => Effect.succeed(HttpClientRequest.get(path))
 const del = (path: string) => Effect.succeed(HttpClientRequest.del(path))
 
@@ -402,6 +451,240 @@ const cases: ReadonlyArray<Case> = [
     request: () => get(`${branches}/BR_NONE/endpoints`)
   },
   {
+    endpoint: Endpoint.listDatabases,
+    label: "a branch's",
+    status: 200,
+    request: given(get(databases))
+  },
+  {
+    endpoint: Endpoint.listDatabases,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000/databases`)
+  },
+  {
+    endpoint: Endpoint.listDatabases,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/databases`)
+  },
+  {
+    endpoint: Endpoint.createDatabase,
+    label: "owned by a role of the branch",
+    status: 201,
+    request: given(post(databases, { database: { name: "shop", owner_name: "loose" } }))
+  },
+  {
+    endpoint: Endpoint.createDatabase,
+    label: "no owner",
+    status: 400,
+    request: given(post(databases, { database: { name: "shop" } }))
+  },
+  {
+    endpoint: Endpoint.createDatabase,
+    label: "an owner the branch does not have",
+    status: 404,
+    request: given(post(databases, { database: { name: "shop", owner_name: "nobody" } }))
+  },
+  {
+    endpoint: Endpoint.createDatabase,
+    label: "a taken name",
+    status: 409,
+    request: given(post(databases, { database: { name: "app", owner_name: "loose" } }))
+  },
+  {
+    endpoint: Endpoint.createDatabase,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(post(databases, { database: { name: "shop", owner_name: "loose" } }))
+  },
+  { endpoint: Endpoint.getDatabase, label: "a database", status: 200, request: given(get(`${databases}/app`)) },
+  {
+    endpoint: Endpoint.getDatabase,
+    label: "an unknown database",
+    status: 404,
+    request: given(get(`${databases}/none`))
+  },
+  {
+    endpoint: Endpoint.getDatabase,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/databases/app`)
+  },
+  {
+    endpoint: Endpoint.updateDatabase,
+    label: "renamed, another owner",
+    status: 200,
+    request: given(patch(`${databases}/app`, { database: { name: "shop", owner_name: "loose" } }))
+  },
+  {
+    endpoint: Endpoint.updateDatabase,
+    label: "a name of 64 bytes",
+    status: 400,
+    request: given(patch(`${databases}/app`, { database: { name: "d".repeat(64) } }))
+  },
+  {
+    endpoint: Endpoint.updateDatabase,
+    label: "an unknown database",
+    status: 404,
+    request: given(patch(`${databases}/none`, { database: { name: "shop" } }))
+  },
+  {
+    endpoint: Endpoint.updateDatabase,
+    label: "a taken name",
+    status: 409,
+    request: given(patch(`${databases}/app`, { database: { name: "other" } }))
+  },
+  {
+    endpoint: Endpoint.updateDatabase,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(patch(`${databases}/app`, { database: { name: "shop" } }))
+  },
+  { endpoint: Endpoint.deleteDatabase, label: "a database", status: 200, request: given(del(`${databases}/app`)) },
+  {
+    endpoint: Endpoint.deleteDatabase,
+    label: "a database already gone",
+    status: 204,
+    request: given(del(`${databases}/none`))
+  },
+  {
+    endpoint: Endpoint.deleteDatabase,
+    label: "a bad branch id",
+    status: 400,
+    request: () => del(`${branches}/BR_NONE/databases/app`)
+  },
+  {
+    endpoint: Endpoint.deleteDatabase,
+    label: "an unknown branch",
+    status: 404,
+    request: () => del(`${branches}/br-none-000000/databases/app`)
+  },
+  {
+    endpoint: Endpoint.deleteDatabase,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(del(`${databases}/app`))
+  },
+  { endpoint: Endpoint.listRoles, label: "a branch's", status: 200, request: given(get(roles)) },
+  {
+    endpoint: Endpoint.listRoles,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000/roles`)
+  },
+  {
+    endpoint: Endpoint.listRoles,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/roles`)
+  },
+  {
+    endpoint: Endpoint.createRole,
+    label: "with its password",
+    status: 201,
+    request: given(post(roles, { role: { name: "ci" } }))
+  },
+  {
+    endpoint: Endpoint.createRole,
+    label: "a name of 64 bytes",
+    status: 400,
+    request: given(post(roles, { role: { name: "r".repeat(64) } }))
+  },
+  {
+    endpoint: Endpoint.createRole,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-000000/roles`, { role: { name: "ci" } })
+  },
+  {
+    endpoint: Endpoint.createRole,
+    label: "a taken name",
+    status: 409,
+    request: given(post(roles, { role: { name: "owner" } }))
+  },
+  {
+    endpoint: Endpoint.createRole,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(post(roles, { role: { name: "ci" } }))
+  },
+  { endpoint: Endpoint.getRole, label: "a role", status: 200, request: given(get(`${roles}/owner`)) },
+  { endpoint: Endpoint.getRole, label: "an unknown role", status: 404, request: given(get(`${roles}/none`)) },
+  {
+    endpoint: Endpoint.getRole,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/roles/owner`)
+  },
+  {
+    endpoint: Endpoint.deleteRole,
+    label: "a role that owns no database",
+    status: 200,
+    request: given(del(`${roles}/loose`))
+  },
+  { endpoint: Endpoint.deleteRole, label: "a role already gone", status: 204, request: given(del(`${roles}/none`)) },
+  {
+    endpoint: Endpoint.deleteRole,
+    label: "a role that owns a database",
+    status: 400,
+    request: given(del(`${roles}/owner`))
+  },
+  {
+    endpoint: Endpoint.deleteRole,
+    label: "an unknown branch",
+    status: 404,
+    request: () => del(`${branches}/br-none-000000/roles/owner`)
+  },
+  {
+    endpoint: Endpoint.deleteRole,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(del(`${roles}/loose`))
+  },
+  {
+    endpoint: Endpoint.revealRolePassword,
+    label: "a role's",
+    status: 200,
+    request: given(get(`${roles}/owner/reveal_password`))
+  },
+  {
+    endpoint: Endpoint.revealRolePassword,
+    label: "an unknown role",
+    status: 404,
+    request: given(get(`${roles}/none/reveal_password`))
+  },
+  {
+    endpoint: Endpoint.revealRolePassword,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/roles/owner/reveal_password`)
+  },
+  {
+    endpoint: Endpoint.resetRolePassword,
+    label: "a new password",
+    status: 200,
+    request: given(post(`${roles}/owner/reset_password`))
+  },
+  {
+    endpoint: Endpoint.resetRolePassword,
+    label: "a protected role",
+    status: 400,
+    request: given(post(`${roles}/system/reset_password`))
+  },
+  {
+    endpoint: Endpoint.resetRolePassword,
+    label: "an unknown role",
+    status: 404,
+    request: given(post(`${roles}/none/reset_password`))
+  },
+  {
+    endpoint: Endpoint.resetRolePassword,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenBusy(post(`${roles}/owner/reset_password`))
+  },
+  {
     endpoint: Endpoint.createProject,
     label: "the defaults",
     status: 201,
@@ -527,7 +810,18 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.listEndpoints": ["Forbidden"],
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
-  "Projects.delete": ["Forbidden"]
+  "Projects.delete": ["Forbidden"],
+  "Databases.list": ["Forbidden"],
+  "Databases.create": ["Forbidden"],
+  "Databases.get": ["Forbidden"],
+  "Databases.update": ["Forbidden"],
+  "Databases.delete": ["Forbidden"],
+  "Roles.list": ["Forbidden"],
+  "Roles.create": ["Forbidden"],
+  "Roles.get": ["Forbidden"],
+  "Roles.delete": ["Forbidden"],
+  "Roles.revealPassword": ["Forbidden"],
+  "Roles.resetPassword": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {

@@ -12,3 +12,17 @@ export const BranchIdInput = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9-]{1,60}$/),
   Schema.compose(BranchId)
 ).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+
+/**
+ * A Postgres name (a role's, a database's) as a client sends it in a body: 1 to 63 bytes of
+ * UTF-8, the longest identifier Postgres keeps (`docs/contract.md` §15.1).
+ */
+export const PostgresName = Schema.String.pipe(
+  Schema.filter((name) => {
+    const bytes = new TextEncoder().encode(name).length
+    return bytes >= 1 && bytes <= 63
+  })
+).annotations(withMessage("must be 1 to 63 bytes"))
+
+/** A role's or a database's name in a path: not empty (a name no item has is a 404). */
+export const NameParameter = Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty"))

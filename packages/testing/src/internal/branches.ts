@@ -46,7 +46,8 @@ export const runsFor = {
   delete_timeline: Duration.toMillis("2 seconds"),
   create_timeline: Duration.toMillis("3 seconds"),
   apply_storage_config: Duration.toMillis("1 second"),
-  delete_tenant: Duration.toMillis("2 seconds")
+  delete_tenant: Duration.toMillis("2 seconds"),
+  apply_config: Duration.toMillis("1 second")
 } as const
 
 /**

@@ -47,16 +47,3 @@ export const uuid = (dice: Dice): string =>
     const r = dice.below(16)
     return (c === "x" ? r : (r & 0x3) | 0x8).toString(16)
   })
-
-/** A database id like the platform's: a positive integer of seven digits. */
-export const databaseId = (dice: Dice): number => 1_000_000 + dice.below(9_000_000)
-
-/** The characters of a role password. */
-const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-
-/** A role password: 16 letters and digits (the dice decide, so `TestRandom` does too). */
-export const rolePassword = (dice: Dice): string => {
-  let password = ""
-  for (let i = 0; i < 16; i++) password += passwordAlphabet[dice.below(passwordAlphabet.length)]
-  return password
-}

@@ -8,17 +8,10 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
+import { databaseAt } from "./databases.js"
 import { randomDice } from "./ids.js"
-import {
-  connectionOf,
-  createdDatabaseAt,
-  createdRoleAt,
-  createProject,
-  deleteProject,
-  type ProjectChange,
-  projectAt,
-  updateProject
-} from "./projects.js"
+import { connectionOf, createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
+import { roleAt } from "./roles.js"
 import { mutateWith, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
 import { branchAt, computeEndpointAt, operationAt } from "./wire.js"
@@ -49,8 +42,9 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
             branch: branchAt(made.branch, now),
             endpoints: made.endpoints.map((endpoint) => computeEndpointAt(endpoint, made.project, now)),
             operations: made.operations.map((operation) => operationAt(operation, now)),
-            roles: made.roles.map(createdRoleAt),
-            databases: made.databases.map(createdDatabaseAt),
+            // The role's password is shown this once.
+            roles: made.roles.map((role) => roleAt(role, true)),
+            databases: made.databases.map(databaseAt),
             connection_uris:
               endpoint === undefined || role === undefined || database === undefined
                 ? []

@@ -16,12 +16,13 @@
  *   Its data goes with a `delete_tenant` operation, which the delete's answer carries and no read
  *   can reach: it is of a project that is gone, so it is not kept either.
  */
-import { BranchId, ConnectionDetails, ConnectionParameters, Database, Project, Role } from "@dbplatform/core"
+import { ConnectionDetails, ConnectionParameters, Project } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { createBranch, defaultBranch, freshId, refused, starter, unlockedProject } from "./branches.js"
-import { databaseId, type Dice, rolePassword, slug } from "./ids.js"
+import { freshDatabaseId } from "./databases.js"
+import { type Dice, slug } from "./ids.js"
 import { type Change, defaultOrgId, present, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { type OperationToStart, startOperations } from "./operations.js"
@@ -37,6 +38,7 @@ import {
   type StoredProject,
   type StoredRole
 } from "./state.js"
+import { newPassword } from "./roles.js"
 import { Status } from "./status.js"
 import { projectOf } from "./wire.js"
 
@@ -144,13 +146,13 @@ export const createProject =
         project_id: id,
         branch_id: branch.id,
         name: roleName,
-        password: rolePassword(dice),
+        password: newPassword(dice),
         protected: false,
         created_at: branch.created_at,
         updated_at: branch.created_at
       }
       const database: StoredDatabase = {
-        id: freshId(state, "databases", () => databaseId(dice)),
+        id: freshDatabaseId(state, dice),
         project_id: id,
         branch_id: branch.id,
         name: request.branch?.database_name ?? projectDefaults.database_name,
@@ -266,34 +268,6 @@ export const projectAt = (project: StoredProject, now: number): Project => {
     true
   )
 }
-
-/** A role as a new project's answer has it: with its password (shown this once), `Redacted`. */
-export const createdRoleAt = (role: StoredRole): Role =>
-  new Role(
-    {
-      branch_id: BranchId.make(role.branch_id, true),
-      name: role.name,
-      password: Redacted.make(role.password),
-      protected: role.protected,
-      created_at: DateTime.unsafeMake(role.created_at),
-      updated_at: DateTime.unsafeMake(role.updated_at)
-    },
-    true
-  )
-
-/** A database as a new project's answer has it. */
-export const createdDatabaseAt = (database: StoredDatabase): Database =>
-  new Database(
-    {
-      id: database.id,
-      branch_id: BranchId.make(database.branch_id, true),
-      name: database.name,
-      owner_name: database.owner_name,
-      created_at: DateTime.unsafeMake(database.created_at),
-      updated_at: DateTime.unsafeMake(database.updated_at)
-    },
-    true
-  )
 
 /**
  * How to connect to `database` as `role` through `endpoint` (docs/contract.md §14): the URI

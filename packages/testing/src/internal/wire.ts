@@ -57,10 +57,10 @@ const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
  * schema checks every field anyway (a value it refuses is a bug of the fake, answered 500), and
  * checking twice made a page of 1000 operations ten times slower to answer.
  */
-const unchecked = true
+export const unchecked = true
 
 /** Epoch ms as a `Timestamp`. */
-const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
+export const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
 
 const optional = <A, B>(value: A | undefined, f: (value: A) => B): B | undefined =>
   value === undefined ? undefined : f(value)

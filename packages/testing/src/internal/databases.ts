@@ -1,0 +1,183 @@
+/**
+ * What the fake's database routes do (docs/contract.md §15): each mutation a pure step over the
+ * state (`state.ts` `Mutation`), its changes, its answer and the operation it starts following
+ * from the same step; reads over the state as it is.
+ *
+ * - A database is named uniquely on its branch (409 for a taken name) and owned by a role of its
+ *   branch (404 for an owner the branch does not have); its id is a positive integer unique in
+ *   the account.
+ * - Creating, changing and deleting a database start one `apply_config`, on the branch's
+ *   read_write compute endpoint when it has one (`roles.ts` `applyConfig`).
+ * - A mutation of a project with a pending operation answers 423 and changes nothing.
+ */
+import { BranchId, Database } from "@dbplatform/core"
+import * as Either from "effect/Either"
+import { branchOf, notFound, refused, unlockedProject } from "./branches.js"
+import type { Dice } from "./ids.js"
+import { type Change, remove, upsert } from "./kinds.js"
+import type { Refused } from "./limits.js"
+import { applyConfig, roleId } from "./roles.js"
+import {
+  distinctTime,
+  get,
+  itemsOf,
+  type Mutation,
+  type State,
+  type StoredDatabase,
+  type StoredOperation
+} from "./state.js"
+import { Status } from "./status.js"
+import { at, unchecked } from "./wire.js"
+
+/** The database of branch `branchId` named `name`, if any. */
+const named = (state: State, branchId: string, name: string): StoredDatabase | undefined => {
+  for (const database of itemsOf(state, "databases", branchId)) if (database.name === name) return database
+  return undefined
+}
+
+/** The database `name` of branch `branchId` of project `projectId`, or a 404 (for any of them). */
+export const databaseOf = (
+  state: State,
+  projectId: string,
+  branchId: string,
+  name: string
+): Either.Either<StoredDatabase, Refused> =>
+  Either.flatMap(branchOf(state, projectId, branchId), () => {
+    const database = named(state, branchId, name)
+    return database === undefined ? notFound("database") : Either.right(database)
+  })
+
+/** The databases of a branch, newest first; a 404 for an unknown project or branch. */
+export const databasesOfBranch = (state: State, projectId: string, branchId: string) =>
+  Either.map(branchOf(state, projectId, branchId), () => Array.from(itemsOf(state, "databases", branchId)))
+
+/** 409 when another database of the branch than `except` is named `name`. */
+const nameFree = (state: State, branchId: string, name: string, except?: number) => {
+  const other = named(state, branchId, name)
+  return other !== undefined && other.id !== except
+    ? refused(Status.conflict, `database ${JSON.stringify(name)} already exists`)
+    : Either.void
+}
+
+/** 404 unless the branch has a role named `owner`. */
+const ownerExists = (state: State, branchId: string, owner: string) =>
+  get(state, "roles", roleId(branchId, owner)) === undefined
+    ? refused(Status.notFound, `role ${JSON.stringify(owner)} not found: a database's owner is a role of its branch`)
+    : Either.void
+
+/** A new database id: a positive integer no database of the account has (the dice decide). */
+export const freshDatabaseId = (state: State, dice: Dice): number => {
+  let id = 100_000 + dice.below(9_900_000)
+  while (get(state, "databases", id) !== undefined) id = 100_000 + dice.below(9_900_000)
+  return id
+}
+
+/** The outcome of a database mutation that makes `change` to `database` of a branch. */
+const changing = (
+  state: State,
+  projectId: string,
+  dice: Dice,
+  now: number,
+  database: StoredDatabase,
+  change: Change
+) => {
+  const { changes, operations } = applyConfig(state, projectId, database.branch_id, dice, now, [change])
+  return { changes, answer: { database, operations } }
+}
+
+/** What a database mutation answers: the database and the operations it started. */
+export interface DatabaseChange {
+  readonly database: StoredDatabase
+  readonly operations: ReadonlyArray<StoredOperation>
+}
+
+/**
+ * Creates the database `name` owned by the role `owner_name` on a branch (docs/contract.md
+ * §15.1): 404 for an unknown project or branch, or an owner the branch does not have; 423 while
+ * the project is locked; 409 for a name another database of the branch has; starts
+ * `apply_config`.
+ */
+export const createDatabase =
+  (
+    projectId: string,
+    branchId: string,
+    request: { readonly name: string; readonly owner_name: string },
+    dice: Dice
+  ): Mutation<DatabaseChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      yield* branchOf(state, projectId, branchId)
+      yield* unlockedProject(state, projectId, now)
+      yield* nameFree(state, branchId, request.name)
+      yield* ownerExists(state, branchId, request.owner_name)
+      const created = distinctTime(state, "databases", branchId, now)
+      const database: StoredDatabase = {
+        id: freshDatabaseId(state, dice),
+        project_id: projectId,
+        branch_id: branchId,
+        name: request.name,
+        owner_name: request.owner_name,
+        created_at: created,
+        updated_at: created
+      }
+      return changing(state, projectId, dice, now, database, upsert("databases", database))
+    })
+
+/**
+ * Renames the database `name` of a branch and/or gives it another owner (docs/contract.md
+ * §15.1): 404 for an unknown project, branch or database, or an owner the branch does not have;
+ * 423 while the project is locked; 409 for a name another database of the branch has; starts
+ * `apply_config`.
+ */
+export const updateDatabase =
+  (
+    projectId: string,
+    branchId: string,
+    name: string,
+    update: { readonly name?: string | undefined; readonly owner_name?: string | undefined },
+    dice: Dice
+  ): Mutation<DatabaseChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const database = yield* databaseOf(state, projectId, branchId, name)
+      yield* unlockedProject(state, projectId, now)
+      if (update.name !== undefined) yield* nameFree(state, branchId, update.name, database.id)
+      if (update.owner_name !== undefined) yield* ownerExists(state, branchId, update.owner_name)
+      const changed: StoredDatabase = {
+        ...database,
+        name: update.name ?? database.name,
+        owner_name: update.owner_name ?? database.owner_name,
+        updated_at: Math.max(now, database.updated_at)
+      }
+      return changing(state, projectId, dice, now, changed, upsert("databases", changed))
+    })
+
+/**
+ * Deletes the database `name` of a branch (docs/contract.md §15.1): `undefined` (a 204) when the
+ * branch has no such database; 404 for an unknown project or branch; 423 while the project is
+ * locked; starts `apply_config`.
+ */
+export const deleteDatabase =
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<DatabaseChange | undefined, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      yield* branchOf(state, projectId, branchId)
+      const database = named(state, branchId, name)
+      if (database === undefined) return { changes: [], answer: undefined }
+      yield* unlockedProject(state, projectId, now)
+      return changing(state, projectId, dice, now, database, remove("databases", database.id))
+    })
+
+/** A database as a real server sends it (docs/contract.md §15.1). */
+export const databaseAt = (database: StoredDatabase): Database =>
+  new Database(
+    {
+      id: database.id,
+      branch_id: BranchId.make(database.branch_id, unchecked),
+      name: database.name,
+      owner_name: database.owner_name,
+      created_at: at(database.created_at),
+      updated_at: at(database.updated_at)
+    },
+    unchecked
+  )

@@ -1,0 +1,184 @@
+/**
+ * What the fake's role routes do (docs/contract.md §15): each mutation a pure step over the state
+ * (`state.ts` `Mutation`), its changes, its answer and the operation it starts following from the
+ * same step; reads over the state as it is.
+ *
+ * - A role is named uniquely on its branch (409 for a taken name); its id is `{branch_id}/{name}`.
+ * - The fake keeps each role's password in clear, to answer `reveal_password`: a state holding
+ *   roles holds secrets (the emulator's state file is created with mode 0600).
+ * - Creating, deleting a role and resetting its password start one `apply_config`, on the
+ *   branch's read_write compute endpoint when it has one ({@link applyConfig}).
+ * - A role that owns a database of its branch, and a protected role, cannot be deleted (400); a
+ *   protected role's password cannot be reset (400).
+ * - A mutation of a project with a pending operation answers 423 and changes nothing.
+ */
+import { BranchId, Role } from "@dbplatform/core"
+import * as Redacted from "effect/Redacted"
+import * as Either from "effect/Either"
+import { branchOf, notFound, refused, starter, unlockedProject } from "./branches.js"
+import type { Dice } from "./ids.js"
+import { type Change, remove, upsert } from "./kinds.js"
+import type { Refused } from "./limits.js"
+import { startOperations } from "./operations.js"
+import {
+  distinctTime,
+  get,
+  itemsOf,
+  type Mutation,
+  type State,
+  type StoredOperation,
+  type StoredRole
+} from "./state.js"
+import { Status } from "./status.js"
+import { at, unchecked } from "./wire.js"
+
+/** The characters of a new password. */
+const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/** A new role password: 16 letters and digits (the dice decide, so `TestRandom` does too). */
+export const newPassword = (dice: Dice): string => {
+  let password = ""
+  for (let i = 0; i < 16; i++) password += passwordAlphabet[dice.below(passwordAlphabet.length)]
+  return password
+}
+
+/** The id of the role named `name` of branch `branchId`: `{branch_id}/{name}`. */
+export const roleId = (branchId: string, name: string): string => `${branchId}/${name}`
+
+/** The role `name` of branch `branchId` of project `projectId`, or a 404 (for any of them). */
+export const roleOf = (
+  state: State,
+  projectId: string,
+  branchId: string,
+  name: string
+): Either.Either<StoredRole, Refused> =>
+  Either.flatMap(branchOf(state, projectId, branchId), () => {
+    const role = get(state, "roles", roleId(branchId, name))
+    return role === undefined ? notFound("role") : Either.right(role)
+  })
+
+/**
+ * `changes` of a branch's roles or databases, followed by the one operation they start:
+ * `apply_config`, on the branch's read_write compute endpoint when it has one (docs/contract.md
+ * §15.3). Answers every change and the operations started.
+ */
+export const applyConfig = (
+  state: State,
+  projectId: string,
+  branchId: string,
+  dice: Dice,
+  now: number,
+  changes: ReadonlyArray<Change>
+) => {
+  let endpointId: string | undefined
+  for (const endpoint of itemsOf(state, "endpoints", branchId)) {
+    if (endpoint.type === "read_write") endpointId = endpoint.id
+  }
+  const started = startOperations(state, projectId, [starter(state, dice)("apply_config", branchId, endpointId)], now)
+  return { changes: [...changes, ...started.changes], operations: started.operations }
+}
+
+/** What a role mutation answers: the role (with its password where the answer shows it) and the operations it started. */
+export interface RoleChange {
+  readonly role: StoredRole
+  readonly operations: ReadonlyArray<StoredOperation>
+}
+
+/** The outcome of a role mutation that makes `changes` to `role` of a branch. */
+const changing = (state: State, projectId: string, dice: Dice, now: number, role: StoredRole, change: Change) => {
+  const { changes, operations } = applyConfig(state, projectId, role.branch_id, dice, now, [change])
+  return { changes, answer: { role, operations } }
+}
+
+/**
+ * Creates the role `name` on a branch, with a new password (docs/contract.md §15.2): 404 for an
+ * unknown project or branch, 423 while the project is locked, 409 for a name another role of the
+ * branch has; starts `apply_config`.
+ */
+export const createRole =
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      yield* branchOf(state, projectId, branchId)
+      yield* unlockedProject(state, projectId, now)
+      if (get(state, "roles", roleId(branchId, name)) !== undefined) {
+        return yield* refused(Status.conflict, `role ${JSON.stringify(name)} already exists`)
+      }
+      const created = distinctTime(state, "roles", branchId, now)
+      const role: StoredRole = {
+        id: roleId(branchId, name),
+        project_id: projectId,
+        branch_id: branchId,
+        name,
+        password: newPassword(dice),
+        protected: false,
+        created_at: created,
+        updated_at: created
+      }
+      return changing(state, projectId, dice, now, role, upsert("roles", role))
+    })
+
+/** 400 for a change of a protected role. */
+const unprotected = (role: StoredRole, what: string) =>
+  role.protected ? refused(Status.badRequest, `role ${JSON.stringify(role.name)} is protected: ${what}`) : Either.void
+
+/**
+ * Deletes the role `name` of a branch (docs/contract.md §15.2): `undefined` (a 204) when the
+ * branch has no such role; 404 for an unknown project or branch; 400 for a protected role or one
+ * that owns a database of the branch; starts `apply_config`.
+ */
+export const deleteRole =
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange | undefined, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      yield* branchOf(state, projectId, branchId)
+      const role = get(state, "roles", roleId(branchId, name))
+      if (role === undefined) return { changes: [], answer: undefined }
+      yield* unlockedProject(state, projectId, now)
+      yield* unprotected(role, "it cannot be deleted")
+      for (const database of itemsOf(state, "databases", branchId)) {
+        if (database.owner_name === name) {
+          return yield* refused(
+            Status.badRequest,
+            `role ${JSON.stringify(name)} owns database ${JSON.stringify(database.name)}: delete the database or give it another owner first`
+          )
+        }
+      }
+      return changing(state, projectId, dice, now, role, remove("roles", role.id))
+    })
+
+/**
+ * Gives the role `name` of a branch a new password (docs/contract.md §15.2): 404 for an unknown
+ * project, branch or role; 400 for a protected role; starts `apply_config`.
+ */
+export const resetRolePassword =
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refused> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const role = yield* roleOf(state, projectId, branchId, name)
+      yield* unlockedProject(state, projectId, now)
+      yield* unprotected(role, "its password cannot be reset")
+      const reset: StoredRole = { ...role, password: newPassword(dice), updated_at: Math.max(now, role.updated_at) }
+      return changing(state, projectId, dice, now, reset, upsert("roles", reset))
+    })
+
+/** The roles of a branch, newest first; a 404 for an unknown project or branch. */
+export const rolesOfBranch = (state: State, projectId: string, branchId: string) =>
+  Either.map(branchOf(state, projectId, branchId), () => Array.from(itemsOf(state, "roles", branchId)))
+
+/**
+ * A role as a real server sends it (docs/contract.md §15.2): with its `password` only where
+ * `withPassword` (a create, a reset), `Redacted`.
+ */
+export const roleAt = (role: StoredRole, withPassword: boolean): Role =>
+  new Role(
+    {
+      branch_id: BranchId.make(role.branch_id, unchecked),
+      name: role.name,
+      ...(withPassword ? { password: Redacted.make(role.password) } : {}),
+      protected: role.protected,
+      created_at: at(role.created_at),
+      updated_at: at(role.updated_at)
+    },
+    unchecked
+  )
