@@ -10,7 +10,7 @@ import { ComputeEndpoint } from "./ComputeEndpoint.js"
 import { ConnectionDetails } from "./ConnectionDetails.js"
 import { Database } from "./Database.js"
 import { ProjectId } from "./Ids.js"
-import { withMessage } from "./internal/input.js"
+import { PostgresName, withMessage } from "./internal/input.js"
 import { Operation } from "./Operation.js"
 import { Pagination } from "./Pagination.js"
 import { Role } from "./Role.js"
@@ -180,18 +180,13 @@ const Slug = Schema.optional(
   Schema.String.pipe(Schema.pattern(/^[a-z0-9-]{1,60}$/)).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
 )
 
-/** A Postgres name of a role or database: 1 to 63 characters. */
-const PostgresName = Schema.optional(
-  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(63)).annotations(withMessage("must be 1 to 63 characters"))
-)
-
 /**
  * Body of `POST /projects` (§14): `{ project: { ... } }`, every field optional: `name` (1 to
  * 256 characters; the project's id when absent), `region_id` (`aws-us-east-2` when absent),
  * `pg_version` (14 to 18; 17 when absent), `history_retention_seconds` (0 to 2 592 000;
  * 86 400 when absent), `default_endpoint_settings`, `org_id`, and `branch`: the default
  * branch's `name` (`main`), and the names of the role and database created on it
- * (`role_name`, `database_name`: 1 to 63 characters; `neondb_owner` and `neondb`).
+ * (`role_name`, `database_name`: 1 to 63 bytes; `neondb_owner` and `neondb`).
  *
  * @since 0.3.0
  * @category schemas
@@ -206,7 +201,13 @@ export const ProjectCreateRequest = Schema.Struct({
     history_retention_seconds: HistoryRetention,
     default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest),
     org_id: Slug,
-    branch: Schema.optional(Schema.Struct({ name: ProjectName, role_name: PostgresName, database_name: PostgresName }))
+    branch: Schema.optional(
+      Schema.Struct({
+        name: ProjectName,
+        role_name: Schema.optional(PostgresName),
+        database_name: Schema.optional(PostgresName)
+      })
+    )
   })
 }).annotations({ identifier: "ProjectCreateRequest" })
 

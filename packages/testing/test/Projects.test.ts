@@ -6,7 +6,7 @@
  * and a database, branch it, change its history retention (`apply_storage_config`), delete it
  * (`delete_tenant`) and see every read of it answer 404.
  */
-import { Branches, Operations, Projects } from "@dbplatform/client"
+import { Branches, Databases, Operations, Projects, Roles } from "@dbplatform/client"
 import { type Operation, type ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
@@ -46,6 +46,8 @@ describe("Projects over the fake", () => {
       const projects = yield* Projects.Projects
       const branches = yield* Branches.Branches
       const operations = yield* Operations.Operations
+      const roles = yield* Roles.Roles
+      const databases = yield* Databases.Databases
       const fake = yield* FakePlatform.FakePlatform
 
       // Create: the project, its default branch `main` with a read_write compute endpoint, the
@@ -84,40 +86,18 @@ describe("Projects over the fake", () => {
       expect((yield* branches.get({ params: branch })).branch.current_state).toBe("ready")
       expect((yield* branches.listEndpoints({ params: branch })).endpoints).toMatchObject([{ current_state: "active" }])
 
-      // A role and a database on the default branch. The client's Roles and Databases services
-      // are another part of the work: until they are here, they go in through the fake's state.
-      const before = yield* fake.snapshot
-      const at = before.branches.find((stored) => stored.id === created.branch.id)!.created_at + 1
-      yield* fake.restore({
-        ...before,
-        roles: [
-          ...before.roles,
-          {
-            id: `${created.branch.id}/app`,
-            project_id,
-            branch_id: created.branch.id,
-            name: "app",
-            password: "app-password-0001",
-            protected: false,
-            created_at: at,
-            updated_at: at
-          }
-        ],
-        databases: [
-          ...before.databases,
-          {
-            id: 4_242_424,
-            project_id,
-            branch_id: created.branch.id,
-            name: "app",
-            owner_name: "app",
-            created_at: at,
-            updated_at: at
-          }
-        ]
+      // A role and a database on the default branch: each an apply_config on its compute endpoint.
+      const role = yield* roles.create({ params: branch, body: { role: { name: "app" } } })
+      yield* awaitAll(role.operations)
+      const database = yield* databases.create({
+        params: branch,
+        body: { database: { name: "app", owner_name: "app" } }
       })
+      expect(database.operations).toMatchObject([{ action: "apply_config", endpoint_id: created.endpoints[0]!.id }])
+      yield* awaitAll(database.operations)
 
-      // Branch it.
+      // Branch it. (That the child starts with copies of its parent's roles and databases is the
+      // work of another branch of this change, `i23-conn`: its assertion joins this test there.)
       const child = yield* branches.create({ params, body: { branch: { name: "child" } } })
       expect(child.branch.parent_id).toBe(created.branch.id)
       yield* awaitAll(child.operations)
@@ -151,11 +131,13 @@ describe("Projects over the fake", () => {
           notFound(branches.page({ params })),
           notFound(branches.get({ params: branch })),
           notFound(branches.listEndpoints({ params: branch })),
+          notFound(roles.list({ params: branch })),
+          notFound(databases.get({ params: { ...branch, database_name: "app" } })),
           notFound(operations.page(project_id)),
           notFound(operations.get(project_id, created.operations[0]!.id)),
           notFound(operations.get(project_id, deleted.operations![0]!.id))
         ])
-      ).toEqual(Array.from({ length: 9 }, () => "NotFound"))
+      ).toEqual(Array.from({ length: 11 }, () => "NotFound"))
       expect(yield* listedIds).toEqual(["spring-example-302709"])
       const after = yield* fake.snapshot
       for (const kind of ["branches", "endpoints", "roles", "databases", "operations"] as const) {
