@@ -5,15 +5,11 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Branch, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
-import { ComputeEndpoint } from "./ComputeEndpoint.js"
-import { ConnectionDetails } from "./ConnectionDetails.js"
-import { Database } from "./Database.js"
+import { BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
 import { ProjectId } from "./Ids.js"
 import { PostgresName, withMessage } from "./internal/input.js"
 import { Operation } from "./Operation.js"
 import { Pagination } from "./Pagination.js"
-import { Role } from "./Role.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
@@ -143,13 +139,8 @@ export class ProjectDeleted extends Schema.Class<ProjectDeleted>("ProjectDeleted
  */
 export class ProjectCreated extends Schema.Class<ProjectCreated>("ProjectCreated")({
   project: Project,
-  branch: Branch,
-  endpoints: Schema.Array(ComputeEndpoint),
-  operations: Schema.Array(Operation),
-  roles: Schema.Array(Role),
-  databases: Schema.Array(Database),
-  // Exact: a union that fails names the value it was given, URIs and passwords included.
-  connection_uris: Schema.optionalWith(Schema.Array(ConnectionDetails), { exact: true })
+  // The fields of a branch creation's answer: the default branch is created as any branch is.
+  ...BranchCreated.fields
 }) {}
 
 /** A project name: 1 to 256 characters (as a branch name). */

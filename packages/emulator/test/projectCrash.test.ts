@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, random, type Running, send, start } from "./spawned.js"
+import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-project-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -59,26 +59,11 @@ describe("--state under kill -9: projects, roles and databases", () => {
     /** Names of project creations that got no answer in the last run: they may appear once. */
     const unanswered = new Set<string>()
     const ids = new Set<string>(["crash-projects-seeded"])
-    let ahead = 0
-    const advance = async (running: Running, ms: number, answers: () => boolean) => {
-      ahead += ms
-      try {
-        expect((await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })).status).toBe(200)
-      } catch (error) {
-        if (answers()) throw error
-      }
-    }
-    const restart = async (args: ReadonlyArray<string>) => {
-      const running = await start(["--state", state, ...args, "--port", "0"], {
-        DBPLATFORM_EMULATOR_KEY: apiKey,
-        DBPLATFORM_EMULATOR_TOKEN: token
-      })
-      expect((await send("POST", `${running.controlUrl}/clock/freeze`, token)).status).toBe(200)
-      const behind = ahead + longestChange
-      ahead = 0
-      await advance(running, behind, () => true)
-      return running
-    }
+    const { advance, restart } = frozenRestarts(
+      state,
+      { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
+      longestChange
+    )
     const counts = {
       creates: 0,
       renames: 0,

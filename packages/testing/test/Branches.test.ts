@@ -5,8 +5,8 @@
  * once; a rename while another operation runs is a 423 the client retries until it passes),
  * count and list, delete it, wait for the deletion, and see it gone.
  */
-import { Branches, Operations } from "@dbplatform/client"
-import { Endpoint, type Operation } from "@dbplatform/core"
+import { Branches } from "@dbplatform/client"
+import { Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -19,7 +19,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { projectId } from "./helpers.js"
+import { awaitAll, projectId } from "./helpers.js"
 
 /** A project with its default branch `main` and nothing else. */
 const provideFake = Effect.provide(DbPlatformTest.layer({ seed: { projects: [{ id: projectId }] } }))
@@ -32,16 +32,6 @@ const requestsTo = (method: string, path: string) =>
       requests.filter((request) => request.method === method && request.path === `/api/v2${path}`)
     )
   )
-
-/** Waits for `operations` to end, moving the `TestClock` a poll (5 s) at a time: answers those that succeeded. */
-const awaitAll = (operations: ReadonlyArray<Operation>) =>
-  Effect.gen(function* () {
-    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
-    for (let poll = 0; poll < 4; poll++) yield* TestClock.adjust("5 seconds")
-    const { failed, succeeded } = yield* Fiber.join(waiting)
-    expect(failed).toEqual([])
-    return succeeded
-  })
 
 describe("Branches over the fake", () => {
   it.effect(

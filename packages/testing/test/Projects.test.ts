@@ -7,16 +7,15 @@
  * (`delete_tenant`) and see every read of it answer 404.
  */
 import { Branches, Databases, Operations, Projects, Roles } from "@dbplatform/client"
-import { type Operation, type ProjectId } from "@dbplatform/core"
+import { type ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import { awaitAll } from "./helpers.js"
 
 /** An account with one project of its own and one shared with it. */
 const provideFake = Effect.provide(
@@ -24,16 +23,6 @@ const provideFake = Effect.provide(
     seed: { projects: [{ id: "spring-example-302709" }, { id: "shared-leaf-100001", shared: true }] }
   })
 )
-
-/** Waits for `operations` to end, moving the `TestClock` a poll (5 s) at a time: answers those that succeeded. */
-const awaitAll = (operations: ReadonlyArray<Operation>) =>
-  Effect.gen(function* () {
-    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
-    for (let poll = 0; poll < 4; poll++) yield* TestClock.adjust("5 seconds")
-    const { failed, succeeded } = yield* Fiber.join(waiting)
-    expect(failed).toEqual([])
-    return succeeded
-  })
 
 /** The ids of every project `GET /projects` lists (all pages). */
 const listedIds = Effect.flatMap(Projects.Projects, (projects) =>
