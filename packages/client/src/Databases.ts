@@ -1,16 +1,17 @@
 /**
  * Databases: the Postgres databases of a branch: list, create, read, rename or give another
  * owner, delete (`docs/contract.md` §15.1). Each method is core's table entry
- * (`Endpoint.databases`): its input, answer and exact errors come from there (`docs/design.md`
- * §1.2).
+ * (`Endpoint.databases`): its input, answer and exact errors come from there
+ * (`docs/design.md` §1.2).
  *
  * @since 0.3.0
  */
-import { type Database, Endpoint } from "@dbplatform/core"
+import { Endpoint } from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { DbPlatformClient } from "./DbPlatformClient.js"
+import { notAbout, notAllOf } from "./internal/branchItem.js"
 import * as Resource from "./Resource.js"
 
 /**
@@ -46,14 +47,6 @@ export interface Service {
  */
 export class Databases extends Context.Tag("@dbplatform/client/Databases")<Databases, Service>() {}
 
-/** What is wrong with `database` as the answer about the database `name` of the branch `branchId`, if anything. */
-const notAbout = (branchId: string, name: string | undefined, database: Database): string | undefined =>
-  database.branch_id !== branchId
-    ? `the answer is about a database of branch ${database.branch_id}, not ${branchId}`
-    : name !== undefined && database.name !== name
-      ? `the answer is about database ${database.name}, not ${name}`
-      : undefined
-
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
  *
@@ -62,16 +55,15 @@ const notAbout = (branchId: string, name: string | undefined, database: Database
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(DbPlatformClient, (client) =>
   Databases.of(
     Resource.methods(client, Endpoint.databases, {
-      list: ({ params }, answer) =>
-        answer.databases
-          .map((database) => notAbout(params.branch_id, undefined, database))
-          .find((x) => x !== undefined),
-      create: ({ params, body }, answer) => notAbout(params.branch_id, body.database.name, answer.database),
-      get: ({ params }, answer) => notAbout(params.branch_id, params.database_name, answer.database),
+      list: ({ params }, answer) => notAllOf("database", params.branch_id, answer.databases),
+      create: ({ params, body }, answer) => notAbout("database", params.branch_id, body.database.name, answer.database),
+      get: ({ params }, answer) => notAbout("database", params.branch_id, params.database_name, answer.database),
       update: ({ params, body }, answer) =>
-        notAbout(params.branch_id, body.database.name ?? params.database_name, answer.database),
+        notAbout("database", params.branch_id, body.database.name ?? params.database_name, answer.database),
       delete: ({ params }, answer) =>
-        answer._tag === "Some" ? notAbout(params.branch_id, params.database_name, answer.value.database) : undefined
+        answer._tag === "Some"
+          ? notAbout("database", params.branch_id, params.database_name, answer.value.database)
+          : undefined
     })
   )
 )

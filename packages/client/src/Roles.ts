@@ -6,11 +6,12 @@
  *
  * @since 0.3.0
  */
-import { Endpoint, type Role } from "@dbplatform/core"
+import { Endpoint } from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { DbPlatformClient } from "./DbPlatformClient.js"
+import { notAbout, notAllOf } from "./internal/branchItem.js"
 import * as Resource from "./Resource.js"
 
 /**
@@ -50,14 +51,6 @@ export interface Service {
  */
 export class Roles extends Context.Tag("@dbplatform/client/Roles")<Roles, Service>() {}
 
-/** What is wrong with `role` as the answer about the role `name` of the branch `branchId`, if anything. */
-const notAbout = (branchId: string, name: string | undefined, role: Role): string | undefined =>
-  role.branch_id !== branchId
-    ? `the answer is about a role of branch ${role.branch_id}, not ${branchId}`
-    : name !== undefined && role.name !== name
-      ? `the answer is about role ${role.name}, not ${name}`
-      : undefined
-
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
  *
@@ -66,13 +59,12 @@ const notAbout = (branchId: string, name: string | undefined, role: Role): strin
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(DbPlatformClient, (client) =>
   Roles.of(
     Resource.methods(client, Endpoint.roles, {
-      list: ({ params }, answer) =>
-        answer.roles.map((role) => notAbout(params.branch_id, undefined, role)).find((x) => x !== undefined),
-      create: ({ params, body }, answer) => notAbout(params.branch_id, body.role.name, answer.role),
-      get: ({ params }, answer) => notAbout(params.branch_id, params.role_name, answer.role),
+      list: ({ params }, answer) => notAllOf("role", params.branch_id, answer.roles),
+      create: ({ params, body }, answer) => notAbout("role", params.branch_id, body.role.name, answer.role),
+      get: ({ params }, answer) => notAbout("role", params.branch_id, params.role_name, answer.role),
       delete: ({ params }, answer) =>
-        answer._tag === "Some" ? notAbout(params.branch_id, params.role_name, answer.value.role) : undefined,
-      resetPassword: ({ params }, answer) => notAbout(params.branch_id, params.role_name, answer.role)
+        answer._tag === "Some" ? notAbout("role", params.branch_id, params.role_name, answer.value.role) : undefined,
+      resetPassword: ({ params }, answer) => notAbout("role", params.branch_id, params.role_name, answer.role)
     })
   )
 )
