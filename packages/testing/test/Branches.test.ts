@@ -15,6 +15,7 @@ import * as HashMap from "effect/HashMap"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import * as Random from "effect/Random"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
@@ -125,6 +126,11 @@ describe("Branches over the fake", () => {
         expect(yield* branches.count({ params: { project_id: projectId } })).toEqual({ count: 2 })
         expect(yield* branches.delete({ params })).toEqual(Option.none())
         expect((yield* fake.snapshot).endpoints).toEqual([])
-      }).pipe(provideFake)
+      }).pipe(
+        provideFake,
+        // The retry policy's waits are drawn at random (full jitter): all four retries may fall
+        // within the 2 s lock, and the call give up. A fixed seed makes the run the same each time.
+        Effect.withRandom(Random.make(20261124))
+      )
   )
 })
