@@ -1,7 +1,8 @@
 /**
  * Projects: one page of the project list, or every project as a `Stream`
  * (`docs/contract.md` §2.4, §4, §10.4); the same for the projects other accounts shared with
- * this one (`GET /projects/shared`, §10.6).
+ * this one (`GET /projects/shared`, §10.6); and since 0.3.0 create, read, update and delete a
+ * project (§14), each core's table entry (`Endpoint.projects`).
  *
  * @since 0.1.0
  */
@@ -13,6 +14,7 @@ import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
 import { paginate } from "./internal/pagination.js"
+import * as Resource from "./Resource.js"
 
 /**
  * The largest `limit` of `GET /projects`: 400 (observed behaviour of the deployed API,
@@ -102,8 +104,11 @@ export interface SharedListOptions extends SharedFilter {
 }
 
 /**
- * The `Projects` service: one page of the project list, or every project as a `Stream` (§2.4, §4).
- * Both fail with `InvalidRequest` for a `limit` or `pageSize` out of 1..400, an `orgId` that is
+ * The `Projects` service: one page of the project list, or every project as a `Stream` (§2.4, §4);
+ * since 0.3.0, create, read, update and delete one (§14): each of those sends one request and
+ * fails with exactly the errors of its endpoint (`InvalidRequest` for input the table's schemas
+ * refuse, nothing sent; the statuses its entry declares; a `CallError`); an answer about another
+ * project than the one asked for is a `MalformedResponse`. The lists fail with `InvalidRequest` for a `limit` or `pageSize` out of 1..400, an `orgId` that is
  * not `^[a-z0-9-]{1,60}$` or a `timeout` out of 100 ms..30 s (nothing is sent), with
  * `BadRequest` when the server refuses the query, and with a `CallError`.
  *
@@ -135,6 +140,26 @@ export interface Service {
    * memory, the same checks and errors (§10.6).
    */
   readonly listShared: (options?: SharedListOptions) => Stream.Stream<Project, InvalidRequest | BadRequest | CallError>
+  /**
+   * `POST /projects` (201) with `{ project: { name?, region_id?, pg_version?, history_retention_seconds?, default_endpoint_settings?, org_id?, branch?: { name?, role_name?, database_name? } } }`:
+   * the project, its default branch, its read_write compute endpoint, role and database, the
+   * connection URIs (`Redacted`) and `operations` (`create_timeline`, `start_compute`: wait for
+   * them before the next change of the project). Since 0.3.0.
+   */
+  readonly create: Resource.Method<typeof Endpoint.createProject>
+  /** `GET /projects/{p}`: `{ project }`; 404 `NotFound` for an unknown or deleted project. Since 0.3.0. */
+  readonly get: Resource.Method<typeof Endpoint.getProject>
+  /**
+   * `PATCH /projects/{p}` with `{ project: { name?, history_retention_seconds?, default_endpoint_settings? } }`:
+   * the project as changed and `operations` (`apply_storage_config` when the history retention
+   * changes, else none). Since 0.3.0.
+   */
+  readonly update: Resource.Method<typeof Endpoint.updateProject>
+  /**
+   * `DELETE /projects/{p}`: the project as it was; it and everything in it are gone (later reads
+   * answer 404 `NotFound`). Since 0.3.0.
+   */
+  readonly delete: Resource.Method<typeof Endpoint.deleteProject>
 }
 
 /**
@@ -163,6 +188,16 @@ const checkLength =
       : check(page)
   }
 
+/** What is wrong with `project` as the answer about the project `params` names, if anything. */
+const notAbout = (
+  { params }: { readonly params: { readonly project_id: string } },
+  { project }: { readonly project: Project }
+): string | undefined =>
+  project.id === params.project_id ? undefined : `the answer is about project ${project.id}, not ${params.project_id}`
+
+/** The table entries of the one-request methods (the lists have methods of their own). */
+const { page: _page, sharedPage: _sharedPage, ...entries } = Endpoint.projects
+
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
  *
@@ -170,6 +205,7 @@ const checkLength =
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
+  const methods = Resource.methods(client, entries, { get: notAbout, update: notAbout, delete: notAbout })
   /**
    * One page; more projects than asked for (or than 400) is `MalformedResponse`, as is what
    * `check` refuses.
@@ -186,6 +222,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   ) => client.execute(Endpoint.listSharedProjects, { query: sharedQuery(options) }, checkLength(options, check))
   const toPage = (page: ProjectsPage) => ({ items: page.projects, cursor: page.pagination?.cursor })
   return Projects.of({
+    ...methods,
     page: (options = {}) => fetch(options),
     list: ({ pageSize, ...filter } = {}) =>
       paginate(

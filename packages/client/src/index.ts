@@ -47,7 +47,7 @@ export * as DbPlatformClient from "./DbPlatformClient.js"
  */
 export * as Operations from "./Operations.js"
 /**
- * Projects: `page` and `list` (a `Stream`) (§2.4).
+ * Projects: `page` and `list` (a `Stream`) (§2.4); `create`, `get`, `update`, `delete` (§14).
  *
  * @since 0.1.0
  */

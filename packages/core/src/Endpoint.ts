@@ -40,7 +40,15 @@ import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
 import { basePath as apiBasePath } from "./internal/basePath.js"
 import { BranchIdInput, NameParameter, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
-import { ProjectsPage } from "./Project.js"
+import {
+  ProjectCreated,
+  ProjectCreateRequest,
+  ProjectDeleted,
+  ProjectEnvelope,
+  ProjectOperations,
+  ProjectsPage,
+  ProjectUpdateRequest
+} from "./Project.js"
 import { RoleCreateRequest, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "./Role.js"
 
 /**
@@ -976,10 +984,103 @@ export const roles = {
   resetPassword: resetRolePassword
 } as const
 
+/** A project in a path: `project_id`. */
+const projectParams = Schema.Struct({ project_id: ProjectIdParameter })
+
+/**
+ * `POST /projects`: creates a project with its default branch (`main`), a read_write compute
+ * endpoint on it, a role (`neondb_owner`) and a database (`neondb`) owned by it, and answers 201
+ * with all of them, the connection URIs to the database (secrets) and the operations started:
+ * `create_timeline`, then `start_compute` (§14). 400 for a body the server refuses.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const createProject = make({
+  name: "Projects.create",
+  method: "POST",
+  route: "/projects",
+  body: ProjectCreateRequest,
+  success: ProjectCreated,
+  statuses: [201],
+  startsOperations: true,
+  errors: ["BadRequest"]
+})
+
+/**
+ * `GET /projects/{project_id}`: one project, `{ project }` (§14). 404 for an unknown (or
+ * deleted) project, 403 for one the key may not see, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getProject = make({
+  name: "Projects.get",
+  method: "GET",
+  route: "/projects/{project_id}",
+  params: projectParams,
+  success: ProjectEnvelope,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `PATCH /projects/{project_id}`: renames a project, changes its history retention (which starts
+ * `apply_storage_config`) or its default compute endpoint settings; answers the project and the
+ * operations started (§14). 404 for an unknown project, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const updateProject = make({
+  name: "Projects.update",
+  method: "PATCH",
+  route: "/projects/{project_id}",
+  params: projectParams,
+  body: ProjectUpdateRequest,
+  success: ProjectOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `DELETE /projects/{project_id}`: deletes a project and everything in it (branches, compute
+ * endpoints, roles, databases, operations); answers the project as it was. Its data is deleted
+ * by a `delete_tenant` operation that no read can reach: every later read of the project
+ * answers 404 (§14). 404 for an unknown project, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const deleteProject = make({
+  name: "Projects.delete",
+  method: "DELETE",
+  route: "/projects/{project_id}",
+  params: projectParams,
+  success: ProjectDeleted,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * The project endpoints by their client method name (`Projects.create` is `projects.create`;
+ * `page` and `sharedPage` are the two lists): the table the client's `Projects` service is
+ * derived from (§14, `docs/design.md` §1.2).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const projects = {
+  page: listProjects,
+  sharedPage: listSharedProjects,
+  create: createProject,
+  get: getProject,
+  update: updateProject,
+  delete: deleteProject
+} as const
+
 /**
  * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
  * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4), the database and role
- * endpoints (§15).
+ * endpoints (§15), the project endpoints (§14).
  *
  * @since 0.2.0
  * @category endpoints
@@ -1011,5 +1112,9 @@ export const all = [
   getRole,
   deleteRole,
   revealRolePassword,
-  resetRolePassword
+  resetRolePassword,
+  createProject,
+  getProject,
+  updateProject,
+  deleteProject
 ] as const

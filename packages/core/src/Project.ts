@@ -1,12 +1,31 @@
 /**
- * Projects, as the project list reports them (`docs/contract.md` §2.4, §4, §10.4).
+ * Projects, as the project list reports them (`docs/contract.md` §2.4, §4, §10.4), and as the
+ * project endpoints create, read, change and delete them, with their request bodies (§14).
  *
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
 import { ProjectId } from "./Ids.js"
+import { PostgresName, withMessage } from "./internal/input.js"
+import { Operation } from "./Operation.js"
 import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
+
+/**
+ * The settings a project gives the compute endpoints created in it without their own (§14):
+ * autoscaling limits in compute units (0.25 and up) and `suspend_timeout_seconds`, seconds of
+ * inactivity before one is suspended (`0`: the platform's default, `-1`: never). Unknown fields
+ * (Postgres settings) are ignored.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class DefaultEndpointSettings extends Schema.Class<DefaultEndpointSettings>("DefaultEndpointSettings")({
+  autoscaling_limit_min_cu: Schema.optional(Schema.Number),
+  autoscaling_limit_max_cu: Schema.optional(Schema.Number),
+  suspend_timeout_seconds: Schema.optional(Schema.Number)
+}) {}
 
 /**
  * Item of `GET /projects`. The fields of §2.4 are required but `locked`, which §10.4 does not
@@ -15,7 +34,15 @@ import { Timestamp } from "./Timestamp.js"
  *
  * Units, which the contract leaves open and the deployed API's reference states (observed
  * behaviour, §10.4): `cpu_used_sec` and `active_time` in seconds; `branch_logical_size_limit` in MiB;
- * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18).
+ * `branch_logical_size_limit_bytes` in bytes; `pg_version` is the major version (14..18);
+ * `history_retention_seconds` in seconds.
+ *
+ * Since 0.3.0 it also decodes the fields a project has where it is read one at a time
+ * (`GET /projects/{project_id}` and the other project endpoints, §14), all optional, since the
+ * list does not send them: `default_endpoint_settings`, the usage of the current consumption
+ * period (`consumption_period_start` to `consumption_period_end`): `active_time_seconds` and
+ * `compute_time_seconds` in seconds, `written_data_bytes` and `data_transfer_bytes` in bytes,
+ * `data_storage_bytes_hour` in byte-hours.
  *
  * @since 0.1.0
  * @category schemas
@@ -40,7 +67,15 @@ export class Project extends Schema.Class<Project>("Project")({
   owner_id: Schema.optional(Schema.String),
   org_id: Schema.optional(Schema.String),
   history_retention_seconds: Schema.optional(Schema.Number),
-  compute_last_active_at: Schema.optional(Timestamp)
+  compute_last_active_at: Schema.optional(Timestamp),
+  default_endpoint_settings: Schema.optional(DefaultEndpointSettings),
+  active_time_seconds: Schema.optional(Schema.Number),
+  compute_time_seconds: Schema.optional(Schema.Number),
+  written_data_bytes: Schema.optional(Schema.Number),
+  data_transfer_bytes: Schema.optional(Schema.Number),
+  data_storage_bytes_hour: Schema.optional(Schema.Number),
+  consumption_period_start: Schema.optional(Timestamp),
+  consumption_period_end: Schema.optional(Timestamp)
 }) {}
 
 /**
@@ -55,3 +90,130 @@ export class ProjectsPage extends Schema.Class<ProjectsPage>("ProjectsPage")({
   pagination: Schema.optional(Pagination),
   unavailable_project_ids: Schema.optional(Schema.Array(Schema.String))
 }) {}
+
+/**
+ * Answer of `GET /projects/{project_id}`: `{ project }` (§14).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ProjectEnvelope extends Schema.Class<ProjectEnvelope>("ProjectEnvelope")({
+  project: Project
+}) {}
+
+/**
+ * Answer of `PATCH /projects/{project_id}`: `{ project, operations }`, the project as changed
+ * and the operations the change started (`apply_storage_config` for a new history retention;
+ * possibly none) (§14).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ProjectOperations extends Schema.Class<ProjectOperations>("ProjectOperations")({
+  project: Project,
+  operations: Schema.Array(Operation)
+}) {}
+
+/**
+ * Answer of `DELETE /projects/{project_id}`: `{ project }`, the project as it was (§14).
+ * `operations` is what the fake of `@dbplatform/testing` adds: the `delete_tenant` that deletes
+ * the project's data. It cannot be awaited (its project is gone: a read of it answers 404), and
+ * the published answer does not have it: absent from a real server.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ProjectDeleted extends Schema.Class<ProjectDeleted>("ProjectDeleted")({
+  project: Project,
+  operations: Schema.optional(Schema.Array(Operation))
+}) {}
+
+/**
+ * Answer of `POST /projects` (201): the project, its default branch, the read_write compute
+ * endpoint on it, the role and the database created with it, the connection URIs to that
+ * database (secrets `Redacted`), and the operations started: `create_timeline`, then
+ * `start_compute` (§14).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ProjectCreated extends Schema.Class<ProjectCreated>("ProjectCreated")({
+  project: Project,
+  // The fields of a branch creation's answer: the default branch is created as any branch is.
+  ...BranchCreated.fields
+}) {}
+
+/** A project name: 1 to 256 characters (as a branch name). */
+const ProjectName = BranchUpdateRequest.fields.branch.fields.name
+
+/** History retention: 0 to 2 592 000 seconds (30 days). */
+const HistoryRetention = Schema.optional(
+  Schema.Int.pipe(Schema.between(0, 2_592_000)).annotations(
+    withMessage("must be an integer from 0 to 2592000 (seconds)")
+  )
+)
+
+/**
+ * The default compute endpoint settings of a request body (§14): autoscaling limits in compute
+ * units (0.25 and up), `suspend_timeout_seconds` from -1 to 604 800.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const DefaultEndpointSettingsRequest = Schema.Struct({
+  autoscaling_limit_min_cu: BranchCreateEndpoint.fields.autoscaling_limit_min_cu,
+  autoscaling_limit_max_cu: BranchCreateEndpoint.fields.autoscaling_limit_max_cu,
+  suspend_timeout_seconds: BranchCreateEndpoint.fields.suspend_timeout_seconds
+}).annotations({ identifier: "DefaultEndpointSettingsRequest" })
+
+/** A region or organization id: `^[a-z0-9-]{1,60}$`. */
+const Slug = Schema.optional(
+  Schema.String.pipe(Schema.pattern(/^[a-z0-9-]{1,60}$/)).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+)
+
+/**
+ * Body of `POST /projects` (§14): `{ project: { ... } }`, every field optional: `name` (1 to
+ * 256 characters; the project's id when absent), `region_id` (`aws-us-east-2` when absent),
+ * `pg_version` (14 to 18; 17 when absent), `history_retention_seconds` (0 to 2 592 000;
+ * 86 400 when absent), `default_endpoint_settings`, `org_id`, and `branch`: the default
+ * branch's `name` (`main`), and the names of the role and database created on it
+ * (`role_name`, `database_name`: 1 to 63 bytes; `neondb_owner` and `neondb`).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const ProjectCreateRequest = Schema.Struct({
+  project: Schema.Struct({
+    name: ProjectName,
+    region_id: Slug,
+    pg_version: Schema.optional(
+      Schema.Int.pipe(Schema.between(14, 18)).annotations(withMessage("must be an integer from 14 to 18"))
+    ),
+    history_retention_seconds: HistoryRetention,
+    default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest),
+    org_id: Slug,
+    branch: Schema.optional(
+      Schema.Struct({
+        name: ProjectName,
+        role_name: Schema.optional(PostgresName),
+        database_name: Schema.optional(PostgresName)
+      })
+    )
+  })
+}).annotations({ identifier: "ProjectCreateRequest" })
+
+/**
+ * Body of `PATCH /projects/{project_id}` (§14): `{ project: { name?, history_retention_seconds?,
+ * default_endpoint_settings? } }`, the fields to change (a name of 1 to 256 characters, a
+ * retention of 0 to 2 592 000 seconds).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const ProjectUpdateRequest = Schema.Struct({
+  project: Schema.Struct({
+    name: ProjectName,
+    history_retention_seconds: HistoryRetention,
+    default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest)
+  })
+}).annotations({ identifier: "ProjectUpdateRequest" })

@@ -125,7 +125,9 @@ export * from "./Operation.js"
 export * from "./Pagination.js"
 
 /**
- * Projects: `Project` and the `GET /projects` answer `ProjectsPage` (§2.4, §4).
+ * Projects: `Project`, the `GET /projects` answer `ProjectsPage` (§2.4, §4), and the bodies and
+ * answers of the project endpoints: `ProjectCreateRequest`, `ProjectCreated`, `ProjectEnvelope`,
+ * `ProjectUpdateRequest`, `ProjectOperations`, `ProjectDeleted` (§14).
  *
  * @since 0.1.0
  */

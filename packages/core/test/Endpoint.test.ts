@@ -56,7 +56,11 @@ describe("Endpoint.all", () => {
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
-      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password"
+      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+      "POST /projects",
+      "GET /projects/{project_id}",
+      "PATCH /projects/{project_id}",
+      "DELETE /projects/{project_id}"
     ])
   })
 
@@ -90,7 +94,11 @@ describe("Endpoint.all", () => {
       "Roles.get",
       "Roles.delete",
       "Roles.revealPassword",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Projects.create",
+      "Projects.get",
+      "Projects.update",
+      "Projects.delete"
     ])
   })
 
@@ -165,7 +173,11 @@ describe("Endpoint.all", () => {
       "Roles.get": [200],
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
-      "Roles.resetPassword": [200]
+      "Roles.resetPassword": [200],
+      "Projects.create": [201],
+      "Projects.get": [200],
+      "Projects.update": [200],
+      "Projects.delete": [200]
     })
   })
 
@@ -181,7 +193,9 @@ describe("Endpoint.all", () => {
       "Databases.delete",
       "Roles.create",
       "Roles.delete",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Projects.create",
+      "Projects.update"
     ])
   })
 
@@ -504,5 +518,73 @@ describe("Endpoint.createApiKey", () => {
 
   it("refuses an empty key_name in the body", () => {
     expect(decodeFailure(Endpoint.createApiKey.body!, { key_name: "  " })).toBe("key_name: must not be empty")
+  })
+})
+
+describe("Endpoint.projects (§14)", () => {
+  it("groups the project endpoints by the client's method names, the two lists as page and sharedPage", () => {
+    expect(Object.entries(Endpoint.projects).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
+      "page Projects.list",
+      "sharedPage Projects.listShared",
+      "create Projects.create",
+      "get Projects.get",
+      "update Projects.update",
+      "delete Projects.delete"
+    ])
+  })
+
+  it("takes a create body of `{ project }`, every field optional, and refuses what the platform refuses", () => {
+    const create = Endpoint.createProject.body!
+    expect(Schema.decodeUnknownSync(create)({ project: {} })).toEqual({ project: {} })
+    expect(decodeFailure(create, {})).toMatch(/project/)
+    expect(decodeFailure(create, { project: { pg_version: 13 } })).toMatch(/14 to 18/)
+    expect(decodeFailure(create, { project: { history_retention_seconds: 2_592_001 } })).toMatch(/0 to 2592000/)
+    expect(decodeFailure(create, { project: { region_id: "US East" } })).toMatch(/a-z, 0-9 and -/)
+    expect(decodeFailure(create, { project: { branch: { role_name: "r".repeat(64) } } })).toMatch(/1 to 63 bytes/)
+    expect(
+      decodeFailure(create, { project: { default_endpoint_settings: { autoscaling_limit_min_cu: 0.1 } } })
+    ).toMatch(/0.25 or more/)
+    const update = Endpoint.updateProject.body!
+    expect(decodeFailure(update, { project: { name: "" } })).toMatch(/1 to 256 characters/)
+  })
+
+  it("decodes a project read alone, its extra fields optional, and the answers around it", () => {
+    const project = {
+      id: "quiet-forest-10",
+      name: "ci",
+      platform_id: "aws",
+      region_id: "aws-us-east-2",
+      provisioner: "k8s-neonvm",
+      pg_version: 17,
+      cpu_used_sec: 0,
+      branch_logical_size_limit: 512,
+      proxy_host: "aws-us-east-2.example.test",
+      created_at: "2024-03-01T12:00:00Z",
+      updated_at: "2024-03-01T12:00:00Z"
+    }
+    const alone = {
+      ...project,
+      default_endpoint_settings: {
+        autoscaling_limit_min_cu: 0.25,
+        autoscaling_limit_max_cu: 2,
+        suspend_timeout_seconds: 0
+      },
+      history_retention_seconds: 86400,
+      active_time_seconds: 10,
+      compute_time_seconds: 5,
+      written_data_bytes: 100,
+      data_transfer_bytes: 200,
+      data_storage_bytes_hour: 300,
+      consumption_period_start: "2024-03-01T00:00:00Z",
+      consumption_period_end: "2024-04-01T00:00:00Z"
+    }
+    const read = Schema.decodeUnknownSync(Endpoint.getProject.success)({ project: alone })
+    expect(read.project.default_endpoint_settings?.autoscaling_limit_max_cu).toBe(2)
+    expect(read.project.data_storage_bytes_hour).toBe(300)
+    expect(
+      Schema.decodeUnknownSync(Endpoint.getProject.success)({ project }).project.active_time_seconds
+    ).toBeUndefined()
+    // A real server's delete answer has no operations.
+    expect(Schema.decodeUnknownSync(Endpoint.deleteProject.success)({ project }).operations).toBeUndefined()
   })
 })

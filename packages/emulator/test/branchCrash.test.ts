@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, random, type Running, send, start } from "./spawned.js"
+import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-branch-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -91,36 +91,11 @@ describe("--state under kill -9: branches", () => {
     const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
     /** Operations of changes acknowledged in the last run, checked after the restart. */
     let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
-    /**
-     * How far ahead of real time the running emulator's clock may be, in ms: every advance asked
-     * for since it started, answered or not (one without an answer may have taken effect).
-     */
-    let ahead = 0
-    /** Moves the clock of `running` on by `ms`; a failure is one only while `answers()` says it should answer. */
-    const advance = async (running: Running, ms: number, answers: () => boolean) => {
-      ahead += ms
-      try {
-        const answer = await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })
-        expect(answer.status).toBe(200)
-      } catch (error) {
-        if (answers()) throw error
-      }
-    }
-    /** Starts the emulator on the state file; freezes its clock past every operation saved. */
-    const restart = async (args: ReadonlyArray<string>) => {
-      const running = await start(["--state", state, ...args, "--port", "0"], {
-        DBPLATFORM_EMULATOR_KEY: apiKey,
-        DBPLATFORM_EMULATOR_TOKEN: token
-      })
-      expect((await send("POST", `${running.controlUrl}/clock/freeze`, token)).status).toBe(200)
-      // The clock starts from real time, which has moved on since the last run's clock read
-      // (real time + ahead): catch up, plus the longest run of operations a change that got
-      // no answer may have started after the last advance.
-      const behind = ahead + longestChange
-      ahead = 0
-      await advance(running, behind, () => true)
-      return running
-    }
+    const { advance, restart } = frozenRestarts(
+      state,
+      { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
+      longestChange
+    )
     const counts = { creates: 0, withEndpoint: 0, renames: 0, deletes: 0, locked: 0, unanswered: 0, adopted: 0 }
 
     /** The checks after a restart; resolves what requests without an answer did. */

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { expect } from "vitest"
 
 export const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
 
@@ -74,4 +75,41 @@ export const random = (seed: number) => () => {
   let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/**
+ * Restarts of the emulator on one `--state` file with a frozen clock, for the kill -9 tests:
+ * `restart(args)` starts it (with `env`), freezes its clock and moves it past every operation
+ * saved; `advance(running, ms, answers)` moves the clock on by `ms`, a failure being one only
+ * while `answers()` says the emulator should answer. A restarted emulator's clock starts from real
+ * time again, behind the operations saved: the restart moves it on by every advance asked for
+ * since the last start (answered or not: one without an answer may have taken effect), plus
+ * `longestChange` ms, the longest run of operations one change starts (a change that got no
+ * answer may have started them after the last advance).
+ */
+export const frozenRestarts = (
+  state: string,
+  env: { readonly DBPLATFORM_EMULATOR_KEY: string; readonly DBPLATFORM_EMULATOR_TOKEN: string },
+  longestChange: number
+) => {
+  const token = env.DBPLATFORM_EMULATOR_TOKEN
+  let ahead = 0
+  const advance = async (running: Running, ms: number, answers: () => boolean) => {
+    ahead += ms
+    try {
+      const answer = await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })
+      expect(answer.status).toBe(200)
+    } catch (error) {
+      if (answers()) throw error
+    }
+  }
+  const restart = async (args: ReadonlyArray<string>) => {
+    const running = await start(["--state", state, ...args, "--port", "0"], env)
+    expect((await send("POST", `${running.controlUrl}/clock/freeze`, token)).status).toBe(200)
+    const behind = ahead + longestChange
+    ahead = 0
+    await advance(running, behind, () => true)
+    return running
+  }
+  return { advance, restart }
 }

@@ -1,6 +1,6 @@
 /**
- * What the fake platform holds when it starts: API keys, projects, their branches and compute
- * endpoints, and operations, with times relative to the moment it starts (the `Clock`'s time, so
+ * What the fake platform holds when it starts: API keys, projects, their branches, compute
+ * endpoints, roles and databases, and operations, with times relative to the moment it starts (the `Clock`'s time, so
  * `TestClock` drives them).
  *
  * @since 0.1.0
@@ -12,7 +12,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
-import { SnapshotBranch, SnapshotEndpoint, SnapshotOperation, SnapshotProject } from "./Snapshot.js"
+import { newPassword } from "./internal/roles.js"
+import {
+  SnapshotBranch,
+  SnapshotDatabase,
+  SnapshotEndpoint,
+  SnapshotOperation,
+  SnapshotProject,
+  SnapshotRole
+} from "./Snapshot.js"
 
 /** The longest duration a seed takes: 100 years, in ms (a time it makes stays a valid date). */
 const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000
@@ -65,6 +73,14 @@ export const SeedProjectFile = Schema.Struct({
    * Absent (or `false`): one of the account's own.
    */
   shared: project.shared,
+  /** Seconds of history kept for point-in-time restores (0 to 2 592 000); 86 400 (a day) by default. Since 0.3.0. */
+  history_retention_seconds: project.history_retention_seconds,
+  /**
+   * The settings of the compute endpoints created in it without their own (compute units,
+   * seconds); 0.25 compute units and a suspend timeout of 0 (the platform's default) when absent.
+   * Since 0.3.0.
+   */
+  default_endpoint_settings: project.default_endpoint_settings,
   /** How long before the start the project was created; 30 days by default. */
   age: Schema.optional(SeedDuration)
 }).annotations({ identifier: "SeedProject" })
@@ -146,6 +162,62 @@ export const SeedEndpointFile = Schema.Struct({
  */
 export interface SeedEndpoint extends Schema.Schema.Type<typeof SeedEndpointFile> {}
 
+const role = SnapshotRole.fields
+
+/**
+ * A role of a seed (a Postgres user of a branch), in a seed file as in code (since 0.3.0): the
+ * fields the fake keeps of one (`Snapshot.SnapshotRole`), all optional but `branch_id` (a branch
+ * of the seed given with its `id`) and `name` (unique on its branch), its project that of its
+ * branch, and `age` instead of times. Its `password` is what `reveal_password` answers: generated
+ * when absent (the same for the same seed). A project of a seed gets no role unless it names one.
+ *
+ * @since 0.3.0
+ */
+export const SeedRoleFile = Schema.Struct({
+  branch_id: role.branch_id,
+  name: role.name.pipe(Schema.minLength(1), Schema.maxLength(63)),
+  /** Generated when absent: 16 letters and digits. */
+  password: Schema.optional(role.password.pipe(Schema.minLength(1))),
+  /** `false` by default. */
+  protected: Schema.optional(role.protected),
+  /** How long before the start it was created; with its branch when absent. */
+  age: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedRole" })
+
+/**
+ * A role of the seed (see {@link SeedRoleFile}).
+ *
+ * @since 0.3.0
+ */
+export interface SeedRole extends Schema.Schema.Type<typeof SeedRoleFile> {}
+
+const database = SnapshotDatabase.fields
+
+/**
+ * A database of a seed, in a seed file as in code (since 0.3.0): the fields the fake keeps of one
+ * (`Snapshot.SnapshotDatabase`), all optional but `branch_id` (a branch of the seed given with its
+ * `id`), `name` (unique on its branch) and `owner_name` (a role of the seed on the same branch),
+ * its project that of its branch, and `age` instead of times.
+ *
+ * @since 0.3.0
+ */
+export const SeedDatabaseFile = Schema.Struct({
+  branch_id: database.branch_id,
+  name: database.name.pipe(Schema.minLength(1), Schema.maxLength(63)),
+  owner_name: database.owner_name,
+  /** A positive integer unique in the account; generated when absent (the same for the same seed). */
+  id: Schema.optional(database.id),
+  /** How long before the start it was created; with its branch when absent. */
+  age: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedDatabase" })
+
+/**
+ * A database of the seed (see {@link SeedDatabaseFile}).
+ *
+ * @since 0.3.0
+ */
+export interface SeedDatabase extends Schema.Schema.Type<typeof SeedDatabaseFile> {}
+
 const operation = SnapshotOperation.fields
 
 /**
@@ -187,7 +259,7 @@ export interface SeedOperation extends Schema.Schema.Type<typeof SeedOperationFi
 
 /**
  * What the fake holds when it starts: the bootstrap key's value, projects, branches, compute
- * endpoints and operations. Every field is optional; `{}` is an account with only its bootstrap key.
+ * endpoints, roles, databases and operations. Every field is optional; `{}` is an account with only its bootstrap key.
  *
  * @since 0.1.0
  */
@@ -202,6 +274,10 @@ export interface Seed {
   readonly branches?: ReadonlyArray<SeedBranch> | undefined
   /** Compute endpoints of the seed's branches (since 0.3.0). */
   readonly endpoints?: ReadonlyArray<SeedEndpoint> | undefined
+  /** Roles of the seed's branches (since 0.3.0). */
+  readonly roles?: ReadonlyArray<SeedRole> | undefined
+  /** Databases of the seed's branches, each owned by a role of its branch (since 0.3.0). */
+  readonly databases?: ReadonlyArray<SeedDatabase> | undefined
   readonly operations?: ReadonlyArray<SeedOperation> | undefined
 }
 
@@ -210,7 +286,8 @@ export interface Seed {
  * bad or repeated id or `org_id`, each item of an unknown parent (an operation or a branch of an
  * unknown project, an endpoint of an unknown branch), a project with branches but not exactly
  * one default, a branch whose parent is not a branch of its project, a branch with more than one
- * `read_write` endpoint, and for a seed file what does not decode.
+ * `read_write` endpoint, a database whose owner is not a role of its branch (a role or a database
+ * of an unknown branch, a role named twice on a branch), and for a seed file what does not decode.
  *
  * @since 0.1.0
  */
@@ -248,9 +325,14 @@ export interface RealisticOptions {
   readonly bootstrapKey?: string | undefined
 }
 
+/** The roles of each branch of {@link realistic}: the one a project is created with, and one for an application. */
+const realisticRoles = ["neondb_owner", "app"] as const
+
 /**
  * A realistic account: several projects in several regions, each with its default branch `main`
- * (a `read_write` compute endpoint on it), up to two children of it (some with an endpoint), its
+ * (a `read_write` compute endpoint on it), up to two children of it (some with an endpoint), on
+ * each branch the roles `neondb_owner` and `app` and the databases `neondb` and `app` they own
+ * (a child's are copies of its parent's, passwords included; since 0.3.0), its
  * `create_timeline` and a history of operations on those branches and endpoints across many
  * actions and statuses (availability checks, compute starts and suspends, config changes, branch creations and archives; a few failed, in error,
  * cancelled or skipped, with `failures_count` and `error`), and a few operations still
@@ -278,6 +360,21 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
   const operations: Array<SeedOperation> = []
   const branches: Array<SeedBranch> = []
   const endpoints: Array<SeedEndpoint> = []
+  // Roles and databases, with passwords from dice of their own (the ids above stay as they were).
+  const secrets = seededDice((options.seed ?? 302709) ^ 0x2545f491)
+  const roles: Array<SeedRole> = []
+  const databases: Array<SeedDatabase> = []
+  /** The default branch's roles and databases, and the same (copies, as a branch starts) on each child. */
+  const withData = (branchIds: ReadonlyArray<string>) => {
+    const passwords = realisticRoles.map(() => newPassword(secrets))
+    for (const branch_id of branchIds) {
+      realisticRoles.forEach((name, i) => roles.push({ branch_id, name, password: passwords[i]! }))
+      databases.push(
+        { branch_id, name: "neondb", owner_name: "neondb_owner" },
+        { branch_id, name: "app", owner_name: "app" }
+      )
+    }
+  }
   for (const project of projects) {
     // The default branch and its read_write endpoint; some children of it, some with an endpoint.
     const branch = branchId(dice)
@@ -291,6 +388,7 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
       age: Duration.millis((10 + more.below(40)) * day)
     }))
     branches.push(...children)
+    withData([branch, ...children.map((child) => child.id)])
     for (const child of children) {
       if (more.fraction() < 0.5) endpoints.push({ branch_id: child.id, id: endpointId(more) })
     }
@@ -359,6 +457,11 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     // The branch being created, with its endpoint being started: init until its operation ends.
     const endpoint = endpointId(dice)
     if (pending > 0) {
+      const main = branches.find((branch) => branch.project_id === first.id && branch.default === true)!
+      for (const role of roles.filter((role) => role.branch_id === main.id)) roles.push({ ...role, branch_id: branch })
+      for (const database of databases.filter((database) => database.branch_id === main.id)) {
+        databases.push({ ...database, branch_id: branch })
+      }
       branches.push({
         project_id: first.id,
         id: branch,
@@ -389,14 +492,15 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     }
   }
 
-  return { bootstrapKey: options.bootstrapKey, projects, branches, endpoints, operations }
+  return { bootstrapKey: options.bootstrapKey, projects, branches, endpoints, roles, databases, operations }
 }
 
 /**
  * The JSON form of a {@link Seed} (the emulator's `--seed FILE`), checked field by field; an
  * unknown field is an error, so a typo does not pass silently. Every field is optional but
- * `projects[].id`, `branches[].project_id`, `endpoints[].branch_id`, `operations[].project_id`
- * and `operations[].action`:
+ * `projects[].id`, `branches[].project_id`, `endpoints[].branch_id`, `roles[].branch_id` and
+ * `name`, `databases[].branch_id`, `name` and `owner_name`, `operations[].project_id` and
+ * `operations[].action`:
  *
  * ```json
  * {
@@ -407,6 +511,8 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
  *   "branches": [{ "project_id": "spring-example-302709", "id": "br-spring-river-302709", "name": "main" },
  *     { "project_id": "spring-example-302709", "id": "br-wispy-meadow-118737", "name": "preview", "age": "2 hours" }],
  *   "endpoints": [{ "branch_id": "br-wispy-meadow-118737", "id": "ep-proud-mud-a5x8dq2u" }],
+ *   "roles": [{ "branch_id": "br-spring-river-302709", "name": "neondb_owner" }],
+ *   "databases": [{ "branch_id": "br-spring-river-302709", "name": "neondb", "owner_name": "neondb_owner" }],
  *   "operations": [
  *     { "project_id": "spring-example-302709", "action": "create_branch", "branch_id": "br-wispy-meadow-118737", "age": "2 hours" },
  *     { "project_id": "spring-example-302709", "action": "start_compute", "endpoint_id": "ep-proud-mud-a5x8dq2u",
@@ -431,6 +537,8 @@ export const SeedFile = Schema.Struct({
   projects: Schema.optional(Schema.Array(SeedProjectFile)),
   branches: Schema.optional(Schema.Array(SeedBranchFile)),
   endpoints: Schema.optional(Schema.Array(SeedEndpointFile)),
+  roles: Schema.optional(Schema.Array(SeedRoleFile)),
+  databases: Schema.optional(Schema.Array(SeedDatabaseFile)),
   operations: Schema.optional(Schema.Array(SeedOperationFile))
 }).annotations({ identifier: "SeedFile" })
 

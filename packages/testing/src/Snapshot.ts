@@ -72,7 +72,9 @@ export {
    * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
    * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
    * account shared with this one, listed by `GET /projects/shared` and not by `GET /projects`
-   * (docs/contract.md §10.6); absent (or `false`) for one of the account's own.
+   * (docs/contract.md §10.6); absent (or `false`) for one of the account's own. Since 0.3.0, also
+   * optional (an older snapshot gets the defaults): `updated_at`, `history_retention_seconds`
+   * (86 400 s) and `default_endpoint_settings` (docs/contract.md §14).
    *
    * @since 0.1.0
    */

@@ -1,8 +1,12 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { OperationId, ProjectId } from "@dbplatform/core"
+import { Operations } from "@dbplatform/client"
+import { type Operation, OperationId, ProjectId } from "@dbplatform/core"
+import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as TestClock from "effect/TestClock"
 import * as Redacted from "effect/Redacted"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import type * as FakePlatform from "../src/FakePlatform.js"
@@ -56,3 +60,16 @@ export const isGeneralError = (body: unknown): boolean =>
   typeof (body as any).request_id === "string"
 
 export const keyValue = (key: Redacted.Redacted<string>) => Redacted.value(key)
+
+/**
+ * Waits for `operations` through the client's `Operations.awaitAll`, moving the `TestClock` a
+ * poll (5 s) at a time, 20 s in all; expects none failed, answers those that succeeded.
+ */
+export const awaitAll = (operations: ReadonlyArray<Operation>) =>
+  Effect.gen(function* () {
+    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
+    for (let poll = 0; poll < 4; poll++) yield* TestClock.adjust("5 seconds")
+    const { failed, succeeded } = yield* Fiber.join(waiting)
+    expect(failed).toEqual([])
+    return succeeded
+  })

@@ -116,7 +116,10 @@ const malformed: fc.Arbitrary<Malformed> = fc.oneof(
     method: fc.constantFrom("GET", "DELETE"),
     path: fc.oneof(
       traversal.map((id) => `/projects/${id}/operations`),
-      traversal.map((id) => `/projects/${projectId}/operations/${id}`),
+      // Not a dot segment: the URL parser resolves it before the request leaves, and
+      // `/projects/{p}/operations/..` is then `/projects/{p}/`, a project's own route since 0.3.0
+      // (the socket test below sends dot segments as they are).
+      traversal.filter((id) => !/^(\.|%2e){1,2}$/i.test(id)).map((id) => `/projects/${projectId}/operations/${id}`),
       traversal.map((id) => `/api_keys/${id}`),
       traversal.map((id) => `/projects/${id}`)
     ),

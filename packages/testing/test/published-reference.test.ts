@@ -683,6 +683,109 @@ const cases: ReadonlyArray<Case> = [
     label: "a project with a pending operation",
     status: 423,
     request: givenBusy(post(`${roles}/owner/reset_password`))
+  },
+  {
+    endpoint: Endpoint.createProject,
+    label: "the defaults",
+    status: 201,
+    request: () => post("/projects", { project: {} })
+  },
+  {
+    endpoint: Endpoint.createProject,
+    label: "every field",
+    status: 201,
+    request: () =>
+      post("/projects", {
+        project: {
+          name: "ci",
+          region_id: "aws-eu-central-1",
+          pg_version: 16,
+          history_retention_seconds: 3600,
+          default_endpoint_settings: {
+            autoscaling_limit_min_cu: 0.5,
+            autoscaling_limit_max_cu: 2,
+            suspend_timeout_seconds: 60
+          },
+          org_id: "org-ci-100001",
+          branch: { name: "trunk", role_name: "app", database_name: "appdb" }
+        }
+      })
+  },
+  {
+    endpoint: Endpoint.createProject,
+    label: "a Postgres version out of range",
+    status: 400,
+    request: () => post("/projects", { project: { pg_version: 13 } })
+  },
+  {
+    endpoint: Endpoint.createProject,
+    label: "a minimum above the maximum",
+    status: 400,
+    request: () =>
+      post("/projects", {
+        project: { default_endpoint_settings: { autoscaling_limit_min_cu: 2, autoscaling_limit_max_cu: 1 } }
+      })
+  },
+  { endpoint: Endpoint.getProject, label: "a project", status: 200, request: () => get(`/projects/${project}`) },
+  {
+    endpoint: Endpoint.getProject,
+    label: "a shared project",
+    status: 200,
+    request: () => get("/projects/shared-leaf-100001")
+  },
+  {
+    endpoint: Endpoint.getProject,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project")
+  },
+  { endpoint: Endpoint.getProject, label: "a bad project id", status: 400, request: () => get("/projects/NO_SUCH") },
+  {
+    endpoint: Endpoint.updateProject,
+    label: "a new retention",
+    status: 200,
+    request: () => patch(`/projects/${project}`, { project: { history_retention_seconds: 7200 } })
+  },
+  {
+    endpoint: Endpoint.updateProject,
+    label: "a new name and endpoint settings",
+    status: 200,
+    request: () =>
+      patch(`/projects/${project}`, {
+        project: { name: "renamed", default_endpoint_settings: { suspend_timeout_seconds: -1 } }
+      })
+  },
+  {
+    endpoint: Endpoint.updateProject,
+    label: "a retention over 30 days",
+    status: 400,
+    request: () => patch(`/projects/${project}`, { project: { history_retention_seconds: 2_592_001 } })
+  },
+  {
+    endpoint: Endpoint.updateProject,
+    label: "an unknown project",
+    status: 404,
+    request: () => patch("/projects/no-such-project", { project: { name: "x" } })
+  },
+  {
+    endpoint: Endpoint.updateProject,
+    label: "a project with a pending operation",
+    status: 423,
+    request: () => patch(`/projects/${pendingProject}`, { project: { name: "x" } })
+  },
+  { endpoint: Endpoint.deleteProject, label: "a project", status: 200, request: () => del(`/projects/${project}`) },
+  {
+    endpoint: Endpoint.deleteProject,
+    label: "an unknown project",
+    status: 404,
+    request: () => del("/projects/no-such-project")
+  },
+  { endpoint: Endpoint.deleteProject, label: "a bad project id", status: 400, request: () => del("/projects/NO_SUCH") },
+  {
+    endpoint: Endpoint.deleteProject,
+    label: "a project with a pending operation",
+    status: 423,
+    request: () => del(`/projects/${pendingProject}`)
   }
 ]
 
@@ -705,6 +808,9 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.restore": ["Forbidden"],
   "Branches.setAsDefault": ["Forbidden"],
   "Branches.listEndpoints": ["Forbidden"],
+  "Projects.get": ["Forbidden"],
+  "Projects.update": ["Forbidden"],
+  "Projects.delete": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],

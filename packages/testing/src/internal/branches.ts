@@ -21,7 +21,7 @@ import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
 import * as Order from "effect/Order"
 import { type Dice, branchId as newBranchId, endpointId as newEndpointId, uuid } from "./ids.js"
-import { type Change, upsert } from "./kinds.js"
+import { type Change, type Id, type Kind, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { type OperationToStart, lockedBy, startOperations } from "./operations.js"
 import {
@@ -44,6 +44,9 @@ export const runsFor = {
   start_compute: Duration.toMillis("3 seconds"),
   suspend_compute: Duration.toMillis("1 second"),
   delete_timeline: Duration.toMillis("2 seconds"),
+  create_timeline: Duration.toMillis("3 seconds"),
+  apply_storage_config: Duration.toMillis("1 second"),
+  delete_tenant: Duration.toMillis("2 seconds"),
   apply_config: Duration.toMillis("1 second")
 } as const
 
@@ -65,6 +68,20 @@ export const notFound = (what: string) => refused(Status.notFound, `${what} not 
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
 const locked = refused(423, "project already has running conflicting operations")
+
+/**
+ * The settings a compute endpoint created in `project` without its own gets: the project's
+ * `default_endpoint_settings`, else {@link endpointDefaults} (the maximum at least the minimum).
+ */
+export const endpointDefaultsOf = (project: StoredProject) => {
+  const own = project.default_endpoint_settings
+  const min = own?.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu
+  return {
+    autoscaling_limit_min_cu: min,
+    autoscaling_limit_max_cu: Math.max(min, own?.autoscaling_limit_max_cu ?? min),
+    suspend_timeout_seconds: own?.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds
+  }
+}
 
 /** The project `projectId`, or a 404. */
 export const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
@@ -102,15 +119,23 @@ const namedBranch = (state: State, projectId: string, name: string, except?: str
 const nameTaken = (name: string) => refused(Status.conflict, `branch with name ${JSON.stringify(name)} already exists`)
 
 /** The project's default branch, if it has branches. */
-const defaultBranch = (state: State, projectId: string): StoredBranch | undefined => {
+export const defaultBranch = (state: State, projectId: string): StoredBranch | undefined => {
   for (const branch of itemsOf(state, "branches", projectId)) if (branch.default) return branch
   return undefined
 }
 
-/** A new id from `make` that no item of `kind` has (the dice decide, so `TestRandom` does too). */
-const freshId = (state: State, kind: "branches" | "endpoints" | "operations", make: () => string): string => {
+/**
+ * A new id from `make` that no item of `kind` has, nor any of `taken` (ids about to be added with
+ * it); the dice decide, so `TestRandom` does too.
+ */
+export const freshId = <K extends Kind>(
+  state: State,
+  kind: K,
+  make: () => Id<K>,
+  taken: ReadonlySet<Id<K>> = new Set()
+): Id<K> => {
   let id = make()
-  while (get(state, kind, id) !== undefined) id = make()
+  while (taken.has(id) || get(state, kind, id) !== undefined) id = make()
   return id
 }
 
@@ -142,6 +167,8 @@ export interface BranchToCreate {
   readonly parent_id?: string | undefined
   readonly protected?: boolean | undefined
   readonly endpoints: ReadonlyArray<EndpointToCreate>
+  /** The operation that makes it: `create_branch`, or `create_timeline` for a new project's first branch (docs/contract.md §14). */
+  readonly action?: "create_branch" | "create_timeline" | undefined
 }
 
 /** What a branch creation made: the answer's parts. */
@@ -178,20 +205,20 @@ export const createBranch =
       if (namedBranch(state, projectId, name) !== undefined) return yield* nameTaken(name)
       const created = distinctTime(state, "branches", projectId, now)
       const endpointIds = new Set<string>()
+      const defaults = endpointDefaultsOf(project)
       const endpoints = request.endpoints.map((endpoint, i): StoredEndpoint => {
-        let endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
-        while (endpointIds.has(endpointId)) endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
+        const endpointId = freshId(state, "endpoints", () => newEndpointId(dice), endpointIds)
         endpointIds.add(endpointId)
         return {
           id: endpointId,
           project_id: projectId,
           branch_id: id,
           type: endpoint.type,
-          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
+          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? defaults.autoscaling_limit_min_cu,
           autoscaling_limit_max_cu:
             endpoint.autoscaling_limit_max_cu ??
-            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
-          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
+            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, defaults.autoscaling_limit_max_cu),
+          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? defaults.suspend_timeout_seconds,
           // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
           created_at: created + i,
           updated_at: created + i,
@@ -211,7 +238,10 @@ export const createBranch =
       const started = startOperations(
         state,
         projectId,
-        [start("create_branch", id), ...endpoints.map((endpoint) => start("start_compute", id, endpoint.id))],
+        [
+          start(request.action ?? "create_branch", id),
+          ...endpoints.map((endpoint) => start("start_compute", id, endpoint.id))
+        ],
         now
       )
       const endOf = (operation: StoredOperation) => operation.steps[operation.steps.length - 1]!.at

@@ -66,7 +66,7 @@ const ownerExists = (state: State, branchId: string, owner: string) =>
     : Either.void
 
 /** A new database id: a positive integer no database of the account has (the dice decide). */
-const freshDatabaseId = (state: State, dice: Dice): number => {
+export const freshDatabaseId = (state: State, dice: Dice): number => {
   let id = 100_000 + dice.below(9_900_000)
   while (get(state, "databases", id) !== undefined) id = 100_000 + dice.below(9_900_000)
   return id

@@ -26,7 +26,12 @@ export const SnapshotApiKey = Schema.Struct({
   last_used_from_addr: Schema.String
 }).annotations({ identifier: "SnapshotApiKey" })
 
-/** A project (the fields the fake keeps; the others are derived when it is listed). */
+/**
+ * A project (the fields the fake keeps; the others are derived when it is listed). Since 0.3.0
+ * also, each optional (a project saved before has the defaults): `updated_at` (its
+ * `created_at`), `history_retention_seconds` (86 400: a day) and `default_endpoint_settings`
+ * (those of a compute endpoint created without settings: 0.25 compute units, suspend timeout 0).
+ */
 export const SnapshotProject = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -36,7 +41,16 @@ export const SnapshotProject = Schema.Struct({
   pg_version: Schema.Int,
   org_id: Schema.optional(Schema.String),
   shared: Schema.optional(Schema.Boolean),
-  created_at: SnapshotTime
+  created_at: SnapshotTime,
+  updated_at: Schema.optional(SnapshotTime),
+  history_retention_seconds: Schema.optional(Schema.Int.pipe(Schema.between(0, 2_592_000))),
+  default_endpoint_settings: Schema.optional(
+    Schema.Struct({
+      autoscaling_limit_min_cu: Schema.optional(Schema.Number),
+      autoscaling_limit_max_cu: Schema.optional(Schema.Number),
+      suspend_timeout_seconds: Schema.optional(Schema.Int)
+    })
+  )
 }).annotations({ identifier: "SnapshotProject" })
 
 /** A branch: `current_state` is `init` before `ready_at`, `ready` from it. */

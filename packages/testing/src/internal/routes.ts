@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import { type BranchTable, branchRoutes } from "./branchRoutes.js"
 import { type DatabaseTable, databaseRoutes } from "./databaseRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
+import { type ProjectTable, projectRoutes } from "./projectRoutes.js"
 import { type RoleTable, roleRoutes } from "./roleRoutes.js"
 import { badRequest, notFound, Refusal, route, withProject } from "./route.js"
 import {
@@ -69,7 +70,7 @@ export const keyAdded = (
  * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
  * with an endpoint changed (docs/design.md §1).
  */
-export interface Table extends BranchTable, DatabaseTable, RoleTable {
+export interface Table extends BranchTable, ProjectTable, DatabaseTable, RoleTable {
   readonly createApiKey: typeof Endpoint.createApiKey
   readonly listApiKeys: typeof Endpoint.listApiKeys
   readonly revokeApiKey: typeof Endpoint.revokeApiKey
@@ -206,6 +207,7 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
       })
     ),
     ...branchRoutes(fake, table),
+    ...projectRoutes(fake, table),
     ...databaseRoutes(fake, table),
     ...roleRoutes(fake, table)
   ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))

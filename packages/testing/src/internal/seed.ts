@@ -6,18 +6,22 @@ import {
   type SeedBranch,
   type SeedEndpoint,
   type SeedOperation,
-  type SeedProject
+  type SeedProject,
+  type SeedRole
 } from "../Seed.js"
 import { branchId, endpointId, seededDice } from "./ids.js"
+import { newPassword } from "./roles.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
 import { type Life, stepsOf } from "./operations.js"
 import {
   load,
   type State,
   type StoredBranch,
+  type StoredDatabase,
   type StoredEndpoint,
   type StoredOperation,
-  type StoredProject
+  type StoredProject,
+  type StoredRole
 } from "./state.js"
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
@@ -30,6 +34,8 @@ export const seedProject = (project: SeedProject, now: number): StoredProject =>
     provisioner: project.provisioner ?? "k8s-neonvm",
     pg_version: project.pg_version ?? 17,
     org_id: project.org_id ?? defaultOrgId,
+    history_retention_seconds: project.history_retention_seconds,
+    default_endpoint_settings: project.default_endpoint_settings,
     // `false` is left out; anything but a boolean is kept, for `kinds` to report.
     shared: project.shared === false ? undefined : project.shared,
     created_at: now - Duration.toMillis(project.age ?? "30 days")
@@ -162,6 +168,60 @@ const seedEndpoints = (
   })
 }
 
+/**
+ * The roles and databases of a seed, with their defaults, `created_at` relative to `now` (with
+ * their branch when no `age`; distinct per branch). A role without a password gets one, a
+ * database without an id one no other database of the seed has: the same for the same seed.
+ */
+const seedData = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  now: number
+): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
+  const byId = new Map(branches.map((branch) => [branch.id, branch]))
+  const times = new Map<string, Set<number>>()
+  const createdAt = (kind: string, branchId: string, age: SeedRole["age"]) => {
+    const key = `${kind}/${branchId}`
+    const taken = times.get(key) ?? new Set<number>()
+    times.set(key, taken)
+    return distinct(taken, age === undefined ? (byId.get(branchId)?.created_at ?? now) : now - Duration.toMillis(age))
+  }
+  const roles = (seed.roles ?? []).map((role): StoredRole => {
+    const created = createdAt("roles", role.branch_id, role.age)
+    return {
+      id: `${role.branch_id}/${role.name}`,
+      project_id: byId.get(role.branch_id)?.project_id ?? "",
+      branch_id: role.branch_id,
+      name: role.name,
+      password: role.password ?? newPassword(seededDice(hashOf(`${role.branch_id}/${role.name}/password`))),
+      protected: role.protected ?? false,
+      created_at: created,
+      updated_at: created
+    }
+  })
+  const ids = new Set((seed.databases ?? []).flatMap((database) => (database.id === undefined ? [] : [database.id])))
+  const databases = (seed.databases ?? []).map((database): StoredDatabase => {
+    const created = createdAt("databases", database.branch_id, database.age)
+    let id = database.id
+    if (id === undefined) {
+      const dice = seededDice(hashOf(`${database.branch_id}/${database.name}`))
+      do id = 1_000_000 + dice.below(9_000_000)
+      while (ids.has(id))
+      ids.add(id)
+    }
+    return {
+      id,
+      project_id: byId.get(database.branch_id)?.project_id ?? "",
+      branch_id: database.branch_id,
+      name: database.name,
+      owner_name: database.owner_name,
+      created_at: created,
+      updated_at: created
+    }
+  })
+  return { roles, databases }
+}
+
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
   const life: Life = {
@@ -202,6 +262,7 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
   })
   const branches = seedBranches(seed, projects, now)
+  const { databases, roles } = seedData(seed, branches, now)
   const operationTimes = new Map<string, Set<number>>()
   const operations = (seed.operations ?? []).map((operation) => {
     const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
@@ -214,8 +275,8 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),
-    roles: [],
-    databases: [],
+    roles,
+    databases,
     operations
   }
 }

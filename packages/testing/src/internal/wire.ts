@@ -31,12 +31,14 @@ import {
   ComputeEndpoint,
   ComputeEndpoints,
   ComputeEndpointSettings,
-  CursorPagination
+  CursorPagination,
+  DefaultEndpointSettings
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
 import { stepAt } from "./operations.js"
 import type { StoredBranch, StoredEndpoint, StoredKey, StoredOperation, StoredProject } from "./state.js"
@@ -90,7 +92,10 @@ export const operationAt = (operation: StoredOperation, now: number): Operation 
   )
 }
 
-/** A project as a real server lists it (docs/contract.md §2.4, §10.4). */
+/**
+ * A project as a real server lists it (docs/contract.md §2.4, §10.4), with the settings its new
+ * compute endpoints get (§14).
+ */
 export const projectOf = (project: StoredProject): Project =>
   new Project(
     {
@@ -106,13 +111,15 @@ export const projectOf = (project: StoredProject): Project =>
       branch_logical_size_limit_bytes: 512 * 1024 * 1024,
       proxy_host: `${project.region_id}.dbplatform.test`,
       created_at: at(project.created_at),
-      updated_at: at(project.created_at),
+      updated_at: at(project.updated_at ?? project.created_at),
       active_time: 0,
       store_passwords: true,
       creation_source: "console",
       owner_id: project.shared === true ? sharingUserId : userId,
       org_id: project.org_id,
-      history_retention_seconds: 86400
+      // A project kept before 0.3.0 has the platform's default: a day.
+      history_retention_seconds: project.history_retention_seconds ?? 86400,
+      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked)
     },
     unchecked
   )
@@ -192,11 +199,6 @@ type Json = { readonly [key: string]: unknown }
 const undeclared = {
   /** On each project of `GET /projects`. */
   project: {
-    default_endpoint_settings: {
-      autoscaling_limit_min_cu: 0.25,
-      autoscaling_limit_max_cu: 2,
-      suspend_timeout_seconds: 0
-    },
     settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
   },
   /** On the page of `GET /projects`. */

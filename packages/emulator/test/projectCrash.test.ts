@@ -1,0 +1,276 @@
+/**
+ * "Acknowledged means durable" for projects and their roles and databases (docs/contract.md §14,
+ * §15) under `--state`, on the shipped command, as branchCrash.test.ts does for branches: workers
+ * create projects, rename them, change their history retention, add roles and databases to their
+ * default branch and delete them, over plain `fetch`, and the emulator is killed with SIGKILL
+ * after a random number of acknowledged changes (seeded RNGs, so a failure replays), then
+ * restarted on the same state file.
+ *
+ * Time: the emulator's clock is frozen and moved through the control API only, as in
+ * branchCrash.test.ts: a worker moves it past the operations of each change it made, and after a
+ * 423; a restart moves it on by everything asked for before, plus the longest run of operations
+ * one change starts.
+ *
+ * After each restart: every project whose creation was acknowledged is read (404 once its
+ * deletion was acknowledged), with the name and retention last acknowledged, and its default
+ * branch lists every role and database whose creation was acknowledged; nothing appears that no
+ * request asked for (a project, role or database may appear only from a request that got no
+ * answer, and what a restart shows of those holds from then on).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-project-crash-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const apiKey = "project-crash-test-key"
+const token = "project-crash-test-control-token"
+const kills = 6
+const workers = 4
+/** The longest the operations of one change run, in ms: create_timeline 3 s + start_compute 3 s. */
+const longestChange = 6_000
+
+/** A project as the test knows it. */
+interface Tracked {
+  readonly id: string
+  /** Its default branch, where its roles and databases are. */
+  readonly branch: string
+  /** The names it may have: one, or two after a rename that got no answer (resolved at the next restart). */
+  names: ReadonlyArray<string>
+  /** The retentions it may have, as `names`. */
+  retentions: ReadonlyArray<number>
+  /** `undefined` after a deletion that got no answer (resolved at the next restart). */
+  deleted: boolean | undefined
+  /** Names of roles and databases (`role:…`, `database:…`) acknowledged, and those that got no answer. */
+  readonly data: Set<string>
+  readonly unanswered: Set<string>
+  readonly owner: number
+}
+
+describe("--state under kill -9: projects, roles and databases", () => {
+  it(`${kills} kills at random moments: every acknowledged change survives, nothing else appears`, async () => {
+    const state = join(dir, "state.json")
+    const seed = join(dir, "seed.json")
+    writeFileSync(seed, JSON.stringify({ projects: [{ id: "crash-projects-seeded" }] }))
+    const tracked = new Map<string, Tracked>()
+    /** Names of project creations that got no answer in the last run: they may appear once. */
+    const unanswered = new Set<string>()
+    const ids = new Set<string>(["crash-projects-seeded"])
+    const { advance, restart } = frozenRestarts(
+      state,
+      { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
+      longestChange
+    )
+    const counts = {
+      creates: 0,
+      renames: 0,
+      retentions: 0,
+      roles: 0,
+      databases: 0,
+      deletes: 0,
+      locked: 0,
+      unanswered: 0
+    }
+
+    /** The checks after a restart; resolves what requests without an answer did. */
+    const check = async (running: Running) => {
+      const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
+      const listed = await api("/projects?limit=400")
+      expect(listed.status).toBe(200)
+      const byId = new Map<string, any>(listed.body.projects.map((project: any) => [project.id, project]))
+      for (const project of tracked.values()) {
+        const read = await api(`/projects/${project.id}`)
+        const gone = read.status === 404
+        expect(gone || read.status === 200, `GET /projects/${project.id}: ${read.status}`).toBe(true)
+        expect(byId.has(project.id), `project ${project.id} listed`).toBe(!gone)
+        if (project.deleted !== undefined)
+          expect(gone, `project ${project.id} deleted: ${project.deleted}`).toBe(project.deleted)
+        project.deleted = gone
+        if (gone) continue
+        expect(project.names, `the name of project ${project.id}`).toContain(read.body.project.name)
+        project.names = [read.body.project.name]
+        expect(project.retentions, `the retention of ${project.id}`).toContain(
+          read.body.project.history_retention_seconds
+        )
+        project.retentions = [read.body.project.history_retention_seconds]
+        const branch = `/projects/${project.id}/branches/${project.branch}`
+        const roles = await api(`${branch}/roles`)
+        const databases = await api(`${branch}/databases`)
+        const found = new Set<string>([
+          ...roles.body.roles.map((role: any) => `role:${role.name}`),
+          ...databases.body.databases.map((database: any) => `database:${database.name}`)
+        ])
+        for (const name of project.data) expect(found.has(name), `${name} of project ${project.id}`).toBe(true)
+        for (const name of found) {
+          if (project.data.has(name)) continue
+          expect(project.unanswered.has(name), `${name} of ${project.id} that no request created`).toBe(true)
+          project.data.add(name)
+        }
+        project.unanswered.clear()
+      }
+      for (const [id, project] of byId) {
+        if (tracked.has(id) || id === "crash-projects-seeded") continue
+        // Only a creation without an answer may show a project the test did not know of; it is
+        // adopted by no worker, as it is.
+        expect(unanswered.has(project.name), `project ${id} (${project.name}) that no request created`).toBe(true)
+        expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+        ids.add(id)
+        const branches = await api(`/projects/${id}/branches`)
+        tracked.set(id, {
+          id,
+          branch: branches.body.branches.find((branch: any) => branch.default).id,
+          names: [project.name],
+          retentions: [project.history_retention_seconds],
+          deleted: false,
+          data: new Set(["role:neondb_owner", "database:neondb"]),
+          unanswered: new Set(),
+          owner: -1
+        })
+      }
+      unanswered.clear()
+    }
+
+    const killPoint = random(20261124 ^ 24)
+    for (let run = 0; run <= kills; run++) {
+      const running = await restart(["--seed", seed])
+      await check(running)
+      if (run === kills) {
+        running.child.kill("SIGTERM")
+        expect(await running.exited).toBe(0)
+        const last = await restart([])
+        await check(last)
+        last.child.kill("SIGTERM")
+        expect(await last.exited).toBe(0)
+        break
+      }
+      let killed = false
+      const answers = () => !killed
+      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
+      let acknowledged = 0
+      const acknowledge = () => {
+        acknowledged += 1
+        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+          killed = true
+          running.child.kill("SIGKILL")
+        }
+      }
+      const worker = async (w: number) => {
+        const next = random(run * 1000 + w + 24)
+        let op = 0
+        while (!killed) {
+          const mine = Array.from(tracked.values()).filter(
+            (project) =>
+              project.owner === w &&
+              project.deleted === false &&
+              project.names.length === 1 &&
+              project.retentions.length === 1
+          )
+          const choice = next()
+          const project = mine.length === 0 || choice < 0.25 ? undefined : mine[Math.floor(next() * mine.length)]!
+          const name = `r${run}-w${w}-${op++}`
+          const action =
+            project === undefined
+              ? "create"
+              : choice < 0.4
+                ? "rename"
+                : choice < 0.55
+                  ? "retention"
+                  : choice < 0.7
+                    ? "role"
+                    : choice < 0.85
+                      ? "database"
+                      : "delete"
+          const retention = 3600 * (1 + Math.floor(next() * 48))
+          const url = project === undefined ? "" : `${running.baseUrl}/projects/${project.id}`
+          const data = action === "role" ? `role:${name}` : `database:${name}`
+          if (action === "create") unanswered.add(name)
+          if (action === "rename") project!.names = [project!.names[0]!, name]
+          if (action === "retention") project!.retentions = [project!.retentions[0]!, retention]
+          if (action === "role" || action === "database") project!.unanswered.add(data)
+          if (action === "delete") project!.deleted = undefined
+          let answer: Answer
+          try {
+            const branch = `${url}/branches/${project?.branch}`
+            answer =
+              action === "create"
+                ? await send("POST", `${running.baseUrl}/projects`, apiKey, { project: { name } })
+                : action === "rename"
+                  ? await send("PATCH", url, apiKey, { project: { name } })
+                  : action === "retention"
+                    ? await send("PATCH", url, apiKey, { project: { history_retention_seconds: retention } })
+                    : action === "role"
+                      ? await send("POST", `${branch}/roles`, apiKey, { role: { name } })
+                      : action === "database"
+                        ? await send("POST", `${branch}/databases`, apiKey, {
+                            database: { name, owner_name: "neondb_owner" }
+                          })
+                        : await send("DELETE", url, apiKey)
+          } catch (error) {
+            if (!killed) throw error
+            counts.unanswered += 1
+            continue // no (whole) answer: it may have happened or not, the next restart shows which
+          }
+          if (answer.status === 423) {
+            // Refused: nothing changed. Move the clock past the operations that hold the project.
+            counts.locked += 1
+            if (action === "create") unanswered.delete(name)
+            if (action === "rename") project!.names = [project!.names[0]!]
+            if (action === "retention") project!.retentions = [project!.retentions[0]!]
+            if (action === "role" || action === "database") project!.unanswered.delete(data)
+            if (action === "delete") project!.deleted = false
+            await advance(running, longestChange, answers)
+            continue
+          }
+          const created = action === "create" || action === "role" || action === "database"
+          expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(created ? 201 : 200)
+          if (action === "create") {
+            unanswered.delete(name)
+            const id: string = answer.body.project.id
+            expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+            ids.add(id)
+            tracked.set(id, {
+              id,
+              branch: answer.body.branch.id,
+              names: [name],
+              retentions: [answer.body.project.history_retention_seconds],
+              deleted: false,
+              data: new Set(["role:neondb_owner", "database:neondb"]),
+              unanswered: new Set(),
+              owner: w
+            })
+            counts.creates += 1
+          } else if (action === "rename") {
+            project!.names = [name]
+            counts.renames += 1
+          } else if (action === "retention") {
+            project!.retentions = [retention]
+            counts.retentions += 1
+          } else if (action === "role" || action === "database") {
+            project!.unanswered.delete(data)
+            project!.data.add(data)
+            counts[action === "role" ? "roles" : "databases"] += 1
+          } else {
+            project!.deleted = true
+            counts.deletes += 1
+          }
+          acknowledge()
+          if ((answer.body?.operations ?? []).length > 0) await advance(running, longestChange, answers)
+        }
+      }
+      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
+      await running.exited
+    }
+
+    expect(counts.creates).toBeGreaterThan(kills)
+    expect(counts.roles + counts.databases).toBeGreaterThan(kills)
+    expect(counts.deletes).toBeGreaterThan(0)
+    console.log(
+      `project crash test: ${kills} kills; acknowledged ${counts.creates} project creates, ${counts.renames} renames, ` +
+        `${counts.retentions} retention changes, ${counts.roles} roles, ${counts.databases} databases, ${counts.deletes} deletes; ` +
+        `${counts.locked} refused with 423, ${counts.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
+    )
+  }, 300_000)
+})

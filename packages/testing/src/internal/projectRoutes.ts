@@ -1,0 +1,89 @@
+/**
+ * The fake's project routes (docs/contract.md §14): each decodes with its entry of core's table
+ * and runs a mutation of `projects.ts`, or reads the project. The two project lists are in
+ * `routes.ts`.
+ */
+import { type Endpoint, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { projectOf } from "./branches.js"
+import { databaseAt } from "./databases.js"
+import { randomDice } from "./ids.js"
+import { connectionOf, createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
+import { roleAt } from "./roles.js"
+import { mutateWith, read, route } from "./route.js"
+import type { FakeState } from "./state.js"
+import { branchAt, computeEndpointAt, operationAt } from "./wire.js"
+
+/** The table entries the project routes serve. */
+export interface ProjectTable {
+  readonly createProject: typeof Endpoint.createProject
+  readonly getProject: typeof Endpoint.getProject
+  readonly updateProject: typeof Endpoint.updateProject
+  readonly deleteProject: typeof Endpoint.deleteProject
+}
+
+/** The answer's operations, as they are at `now`. */
+const operationsAt = (change: ProjectChange, now: number) =>
+  change.operations.map((operation) => operationAt(operation, now))
+
+/** The project routes over `fake`, one per entry of `table`. */
+export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
+  route(table.createProject, ({ body }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(mutateWith(fake, createProject(body.project, dice)), Clock.currentTimeMillis, (made, now) => {
+        const endpoint = made.endpoints[0]
+        const role = made.roles[0]
+        const database = made.databases[0]
+        return new ProjectCreated(
+          {
+            project: projectAt(made.project, now),
+            branch: branchAt(made.branch, now),
+            endpoints: made.endpoints.map((endpoint) => computeEndpointAt(endpoint, made.project, now)),
+            operations: made.operations.map((operation) => operationAt(operation, now)),
+            // The role's password is shown this once.
+            roles: made.roles.map((role) => roleAt(role, true)),
+            databases: made.databases.map(databaseAt),
+            connection_uris:
+              endpoint === undefined || role === undefined || database === undefined
+                ? []
+                : [connectionOf(made.project, endpoint, role, database)]
+          },
+          true
+        )
+      })
+    )
+  ),
+  route(table.getProject, ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(
+        projectOf(state, params.project_id),
+        (project) => new ProjectEnvelope({ project: projectAt(project, now) }, true)
+      )
+    )
+  ),
+  route(table.updateProject, ({ body, params }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(
+        mutateWith(fake, updateProject(params.project_id, body.project, dice)),
+        Clock.currentTimeMillis,
+        (changed, now) =>
+          new ProjectOperations(
+            { project: projectAt(changed.project, now), operations: operationsAt(changed, now) },
+            true
+          )
+      )
+    )
+  ),
+  route(table.deleteProject, ({ params }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(
+        mutateWith(fake, deleteProject(params.project_id, dice)),
+        Clock.currentTimeMillis,
+        (deleted, now) =>
+          new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
+      )
+    )
+  )
+]

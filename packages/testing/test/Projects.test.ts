@@ -1,0 +1,140 @@
+/**
+ * A project's whole life in memory, on the `TestClock`, through the client's `Projects`,
+ * `Branches` and `Operations` over the fake (`DbPlatformTest.layer`, docs/contract.md §14):
+ * create a project (its default branch, compute endpoint, role, database and connection URI
+ * come with it), see it listed at once, wait for its operations, give its default branch a role
+ * and a database, branch it, change its history retention (`apply_storage_config`), delete it
+ * (`delete_tenant`) and see every read of it answer 404.
+ */
+import { Branches, Databases, Operations, Projects, Roles } from "@dbplatform/client"
+import { type ProjectId } from "@dbplatform/core"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as DbPlatformTest from "../src/DbPlatformTest.js"
+import * as FakePlatform from "../src/FakePlatform.js"
+import { awaitAll } from "./helpers.js"
+
+/** An account with one project of its own and one shared with it. */
+const provideFake = Effect.provide(
+  DbPlatformTest.layer({
+    seed: { projects: [{ id: "spring-example-302709" }, { id: "shared-leaf-100001", shared: true }] }
+  })
+)
+
+/** The ids of every project `GET /projects` lists (all pages). */
+const listedIds = Effect.flatMap(Projects.Projects, (projects) =>
+  Effect.map(Stream.runCollect(projects.list()), (listed) => Chunk.toArray(listed).map((project) => project.id))
+)
+
+describe("Projects over the fake", () => {
+  it.effect("create, list, await, add a role and a database, branch, change the retention, delete: 404 after", () =>
+    Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const branches = yield* Branches.Branches
+      const operations = yield* Operations.Operations
+      const roles = yield* Roles.Roles
+      const databases = yield* Databases.Databases
+      const fake = yield* FakePlatform.FakePlatform
+
+      // Create: the project, its default branch `main` with a read_write compute endpoint, the
+      // role `neondb_owner` (its password shown this once) and the database `neondb` it owns.
+      const created = yield* projects.create({
+        body: { project: { name: "ci-run-42", pg_version: 16, history_retention_seconds: 3600 } }
+      })
+      const project_id: ProjectId = created.project.id
+      expect(created.project).toMatchObject({ name: "ci-run-42", pg_version: 16, history_retention_seconds: 3600 })
+      expect(created.branch).toMatchObject({ project_id, name: "main", default: true, current_state: "init" })
+      expect(created.endpoints).toMatchObject([
+        { branch_id: created.branch.id, type: "read_write", current_state: "init" }
+      ])
+      expect(created.roles.map((role) => role.name)).toEqual(["neondb_owner"])
+      const password = Redacted.value(created.roles[0]!.password!)
+      expect(password).toMatch(/^[A-Za-z0-9]{16}$/)
+      expect(created.databases).toMatchObject([{ name: "neondb", owner_name: "neondb_owner" }])
+      const [connection] = created.connection_uris ?? []
+      expect(Redacted.value(connection!.connection_uri)).toBe(
+        `postgresql://neondb_owner:${password}@${created.endpoints[0]!.host}/neondb?sslmode=require`
+      )
+      expect(created.operations.map((operation) => operation.action)).toEqual(["create_timeline", "start_compute"])
+
+      // Listed at once, among the account's own (not among the shared ones).
+      expect(yield* listedIds).toEqual([project_id, "spring-example-302709"])
+      expect(Chunk.toArray(yield* Stream.runCollect(projects.listShared())).map((project) => project.id)).toEqual([
+        "shared-leaf-100001"
+      ])
+
+      // The operations end one after the other: the branch is ready, its compute endpoint active.
+      const succeeded = yield* awaitAll(created.operations)
+      expect(succeeded.map((operation) => operation.status)).toEqual(["finished", "finished"])
+      const params = { project_id }
+      expect((yield* projects.get({ params })).project).toMatchObject({ id: project_id, name: "ci-run-42" })
+      const branch = { project_id, branch_id: created.branch.id }
+      expect((yield* branches.get({ params: branch })).branch.current_state).toBe("ready")
+      expect((yield* branches.listEndpoints({ params: branch })).endpoints).toMatchObject([{ current_state: "active" }])
+
+      // A role and a database on the default branch: each an apply_config on its compute endpoint.
+      const role = yield* roles.create({ params: branch, body: { role: { name: "app" } } })
+      yield* awaitAll(role.operations)
+      const database = yield* databases.create({
+        params: branch,
+        body: { database: { name: "app", owner_name: "app" } }
+      })
+      expect(database.operations).toMatchObject([{ action: "apply_config", endpoint_id: created.endpoints[0]!.id }])
+      yield* awaitAll(database.operations)
+
+      // Branch it. (That the child starts with copies of its parent's roles and databases is the
+      // work of another branch of this change, `i23-conn`: its assertion joins this test there.)
+      const child = yield* branches.create({ params, body: { branch: { name: "child" } } })
+      expect(child.branch.parent_id).toBe(created.branch.id)
+      yield* awaitAll(child.operations)
+
+      // A new history retention: apply_storage_config, and the project says so.
+      const updated = yield* projects.update({ params, body: { project: { history_retention_seconds: 7200 } } })
+      expect(updated.project.history_retention_seconds).toBe(7200)
+      expect(updated.operations.map((operation) => operation.action)).toEqual(["apply_storage_config"])
+      yield* awaitAll(updated.operations)
+      // A new name alone starts nothing.
+      const renamed = yield* projects.update({ params, body: { project: { name: "ci-run-42b" } } })
+      expect(renamed.operations).toEqual([])
+      expect((yield* projects.get({ params })).project).toMatchObject({
+        name: "ci-run-42b",
+        history_retention_seconds: 7200
+      })
+
+      // Delete: the project as it was, its data deleted by delete_tenant.
+      const deleted = yield* projects.delete({ params })
+      expect(deleted.project.id).toBe(project_id)
+      expect(deleted.operations?.map((operation) => operation.action)).toEqual(["delete_tenant"])
+
+      // Every read of it answers 404; the list no longer has it; nothing of it is left in the fake.
+      const notFound = <A, E extends { readonly _tag: string }, R>(read: Effect.Effect<A, E, R>) =>
+        Effect.map(Effect.flip(read), (error) => error._tag)
+      expect(
+        yield* Effect.all([
+          notFound(projects.get({ params })),
+          notFound(projects.update({ params, body: { project: { name: "again" } } })),
+          notFound(projects.delete({ params })),
+          notFound(branches.page({ params })),
+          notFound(branches.get({ params: branch })),
+          notFound(branches.listEndpoints({ params: branch })),
+          notFound(roles.list({ params: branch })),
+          notFound(databases.get({ params: { ...branch, database_name: "app" } })),
+          notFound(operations.page(project_id)),
+          notFound(operations.get(project_id, created.operations[0]!.id)),
+          notFound(operations.get(project_id, deleted.operations![0]!.id))
+        ])
+      ).toEqual(Array.from({ length: 11 }, () => "NotFound"))
+      expect(yield* listedIds).toEqual(["spring-example-302709"])
+      const after = yield* fake.snapshot
+      for (const kind of ["branches", "endpoints", "roles", "databases", "operations"] as const) {
+        expect(
+          after[kind].filter((item) => item.project_id === project_id),
+          kind
+        ).toEqual([])
+      }
+    }).pipe(provideFake)
+  )
+})
