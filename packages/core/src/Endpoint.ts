@@ -3,7 +3,7 @@
  * and the branch endpoints), each declared once: method, route template, the schemas of its path
  * parameters, query, body and answer (with their limits and defaults), the success statuses it
  * answers with, whether its answer carries the operations it started, and the error statuses it
- * answers with (`docs/contract.md` §4, §10, §11).
+ * answers with (`docs/contract.md` §4, §10, §11, §13).
  *
  * The client sends its requests from these declarations and the fake in `@dbplatform/testing`
  * routes, checks and answers from the same ones: neither spells a route, a limit or a field of
@@ -29,8 +29,9 @@ import {
   BranchUpdateRequest
 } from "./Branch.js"
 import { ComputeEndpoints } from "./ComputeEndpoint.js"
+import { ConnectionUri } from "./ConnectionDetails.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
-import { BranchIdInput, withMessage } from "./internal/input.js"
+import { BranchIdInput, EndpointIdInput, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import { ProjectsPage } from "./Project.js"
 
@@ -715,8 +716,48 @@ export const branches = {
 } as const
 
 /**
+ * `GET /projects/{project_id}/connection_uri`: the connection URI of a database of a branch for
+ * a role, `{ uri }`, the URI `Redacted` (it holds the role's password) (`docs/contract.md` §13.1).
+ * Query: `database_name` and `role_name` (required), `branch_id` (the project's default branch
+ * when absent), `endpoint_id` (the branch's `read_write` compute endpoint when absent), `pooled`
+ * (`true`: through the connection pooler, whose host is the endpoint's with `-pooler`). 404 for
+ * an unknown project, branch, compute endpoint, database or role; 403; 400 for a query the server
+ * refuses (no `database_name` or `role_name`).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getConnectionUri = make({
+  name: "Connections.uri",
+  method: "GET",
+  route: "/projects/{project_id}/connection_uri",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  query: Schema.Struct({
+    database_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),
+    role_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),
+    branch_id: Schema.optional(BranchIdInput),
+    endpoint_id: Schema.optional(EndpointIdInput),
+    pooled: Schema.optional(Schema.BooleanFromString.annotations(withMessage("must be true or false")))
+  }),
+  success: ConnectionUri,
+  errors: ["BadRequest", "NotFound", "Forbidden"]
+})
+
+/**
+ * The connection endpoints by their client method name (`Connections.uri` is
+ * `connections.uri`): the table the client's `Connections` service is derived from (§13).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const connections = {
+  uri: getConnectionUri
+} as const
+
+/**
  * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
- * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4).
+ * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4), then the connection URI
+ * (§13.1).
  *
  * @since 0.2.0
  * @category endpoints
@@ -737,5 +778,6 @@ export const all = [
   restoreBranch,
   setDefaultBranch,
   listBranchEndpoints,
-  countBranches
+  countBranches,
+  getConnectionUri
 ] as const

@@ -76,7 +76,7 @@ export * from "./ComputeEndpoint.js"
 
 /**
  * `ConnectionDetails`: a connection URI and its parts, the URI and the password `Redacted`
- * (§11.3).
+ * (§11.3); `ConnectionUri`, the answer of `GET /projects/{project_id}/connection_uri` (§13).
  *
  * @since 0.3.0
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, ParseResult, Schema, SchemaAST } from "effect"
-import { DecodeIssue, Endpoint } from "../src/index.js"
+import { Either, ParseResult, Redacted, Schema, SchemaAST } from "effect"
+import { BranchId, DecodeIssue, Endpoint, ProjectId } from "../src/index.js"
 
 /** The `{param}` names of a route template, in order. */
 const routeParams = (route: string): ReadonlyArray<string> => Array.from(route.matchAll(/\{(\w+)\}/g), (m) => m[1]!)
@@ -28,7 +28,7 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
 }
 
 describe("Endpoint.all", () => {
-  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4)", () => {
+  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4), then the connection URI (§13.1)", () => {
     expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
@@ -45,7 +45,8 @@ describe("Endpoint.all", () => {
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
-      "GET /projects/{project_id}/branches/count"
+      "GET /projects/{project_id}/branches/count",
+      "GET /projects/{project_id}/connection_uri"
     ])
   })
 
@@ -68,7 +69,8 @@ describe("Endpoint.all", () => {
       "Branches.restore",
       "Branches.setAsDefault",
       "Branches.listEndpoints",
-      "Branches.count"
+      "Branches.count",
+      "Connections.uri"
     ])
   })
 
@@ -132,7 +134,8 @@ describe("Endpoint.all", () => {
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
-      "Branches.count": [200]
+      "Branches.count": [200],
+      "Connections.uri": [200]
     })
   })
 
@@ -249,6 +252,48 @@ describe("Endpoint.createBranch", () => {
     ]
   ])("refuses %j", (input, message) => {
     expect(decodeFailure(body, input)).toBe(message)
+  })
+})
+
+describe("Endpoint.getConnectionUri", () => {
+  const endpoint = Endpoint.getConnectionUri
+
+  it("encodes the query to strings, pooled as true or false (§13.1)", () => {
+    const encoded = Either.getOrThrow(
+      Endpoint.encode(endpoint, {
+        params: { project_id: ProjectId.make("spring-example-302709") },
+        query: {
+          database_name: "neondb",
+          role_name: "neondb_owner",
+          branch_id: BranchId.make("br-wispy-meadow-118737"),
+          pooled: true
+        }
+      })
+    )
+    expect(encoded.path).toBe("/projects/spring-example-302709/connection_uri")
+    expect(encoded.query).toEqual([
+      ["database_name", "neondb"],
+      ["role_name", "neondb_owner"],
+      ["branch_id", "br-wispy-meadow-118737"],
+      ["pooled", "true"]
+    ])
+  })
+
+  it("refuses a query without a database or role name, naming both", () => {
+    const decoded = Schema.decodeUnknownEither(endpoint.query!, { errors: "all" })({ pooled: "yes" })
+    expect(Either.isLeft(decoded)).toBe(true)
+    const message = Either.isLeft(decoded) ? DecodeIssue.format(decoded.left.issue) : ""
+    expect(message).toBe("database_name: is missing; role_name: is missing; pooled: must be true or false")
+  })
+
+  it("decodes the answer's uri to Redacted, and encodes it back", () => {
+    const uri =
+      "postgresql://alex:s3cr3t-Pa55@ep-proud-mud-a5x8dq2u.aws-us-east-2.dbplatform.test/neondb?sslmode=require"
+    const answer = Schema.decodeUnknownSync(endpoint.success)({ uri })
+    expect(String(answer.uri)).toBe("<redacted>")
+    expect(JSON.stringify(answer)).not.toContain("s3cr3t")
+    expect(Redacted.value(answer.uri)).toBe(uri)
+    expect(Schema.encodeSync(endpoint.success)(answer)).toEqual({ uri })
   })
 })
 

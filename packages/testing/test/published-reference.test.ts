@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
-import { operationId, send } from "./helpers.js"
+import { addRolesAndDatabases, operationId, send } from "./helpers.js"
 import { loadPublishedReference } from "./publishedReference.js"
 
 const reference = loadPublishedReference()
@@ -52,6 +52,16 @@ const seed: Seed.Seed = {
     { project_id: pendingProject, id: operationId(3), action: "start_compute", runsFor: "1 hour" }
   ]
 }
+
+/** The roles and databases of `main`, and their copies on `dev` (seeds take none yet). */
+const roles = [main, dev].map((branch_id) => ({ branch_id, name: "neondb_owner", password: "npg_Ow4erPa55" }))
+const databases = [main, dev].map((branch_id, i) => ({
+  branch_id,
+  id: 1_000_001 + i,
+  name: "neondb",
+  owner_name: "neondb_owner"
+}))
+const connectionUri = `/projects/${project}/connection_uri`
 
 /** What a case may use: the fake, and its bootstrap key's value. */
 interface Fixture {
@@ -400,6 +410,37 @@ const cases: ReadonlyArray<Case> = [
     label: "a bad branch id",
     status: 400,
     request: () => get(`${branches}/BR_NONE/endpoints`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "a branch's",
+    status: 200,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=neondb_owner&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "through a compute endpoint's pooler",
+    status: 200,
+    request: () =>
+      get(`${connectionUri}?database_name=neondb&role_name=neondb_owner&endpoint_id=ep-dev-100002&pooled=true`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "no role_name",
+    status: 400,
+    request: () => get(`${connectionUri}?database_name=neondb&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "an unknown role",
+    status: 404,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=nobody&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "a default branch without a compute endpoint",
+    status: 404,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=neondb_owner`)
   }
 ]
 
@@ -421,7 +462,8 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.delete": ["Forbidden"],
   "Branches.restore": ["Forbidden"],
   "Branches.setAsDefault": ["Forbidden"],
-  "Branches.listEndpoints": ["Forbidden"]
+  "Branches.listEndpoints": ["Forbidden"],
+  "Connections.uri": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {
@@ -462,6 +504,7 @@ describe("the fake's answers against the published reference", () => {
   it.effect.each(cases.map((c) => [`${c.endpoint.name}: ${c.label} (${c.status})`, c] as const))("%s", ([, c]) =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.make(seed)
+      yield* addRolesAndDatabases(fake, roles, databases)
       const key = Redacted.value(fake.bootstrapKey)
       const request = yield* c.request({ fake, key })
       const response = yield* send(fake, request, c.anonymous === true ? {} : { key })

@@ -31,7 +31,10 @@ import {
   ComputeEndpoint,
   ComputeEndpoints,
   ComputeEndpointSettings,
-  CursorPagination
+  type ConnectionDetails,
+  CursorPagination,
+  Database,
+  Role
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
@@ -39,7 +42,15 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { present } from "./kinds.js"
 import { stepAt } from "./operations.js"
-import type { StoredBranch, StoredEndpoint, StoredKey, StoredOperation, StoredProject } from "./state.js"
+import type {
+  StoredBranch,
+  StoredDatabase,
+  StoredEndpoint,
+  StoredKey,
+  StoredOperation,
+  StoredProject,
+  StoredRole
+} from "./state.js"
 
 /** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
 export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
@@ -55,7 +66,7 @@ const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
  * schema checks every field anyway (a value it refuses is a bug of the fake, answered 500), and
  * checking twice made a page of 1000 operations ten times slower to answer.
  */
-const unchecked = true
+export const unchecked = true
 
 /** Epoch ms as a `Timestamp`. */
 const at = (ms: number): DateTime.Utc => DateTime.unsafeMake(ms)
@@ -263,6 +274,14 @@ export const errorBody = (fields: {
 const proxyHost = (project: StoredProject) => `${project.region_id}.dbplatform.test`
 
 /**
+ * Where a client connects to the compute endpoint `endpointId`: its id under the project's region
+ * host, e.g. `ep-proud-mud-a5x8dq2u.aws-us-east-2.dbplatform.test`; through the connection pooler
+ * (`pooled`), `-pooler` after the id (docs/contract.md §13.1).
+ */
+export const endpointHost = (endpointId: string, project: StoredProject, pooled = false) =>
+  `${endpointId}${pooled ? "-pooler" : ""}.${proxyHost(project)}`
+
+/**
  * A branch as a real server sends it at `now` (docs/contract.md §11): `init` until its
  * `create_branch` operation ends (`ready_at`), `ready` from then on; usage counters at 0.
  */
@@ -305,7 +324,7 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
   return new ComputeEndpoint(
     present({
       id: EndpointId.make(endpoint.id, unchecked),
-      host: `${endpoint.id}.${proxyHost(project)}`,
+      host: endpointHost(endpoint.id, project),
       project_id: ProjectId.make(endpoint.project_id, unchecked),
       branch_id: BranchId.make(endpoint.branch_id, unchecked),
       region_id: project.region_id,
@@ -342,25 +361,58 @@ export const branchOperations = (branch: StoredBranch, operations: ReadonlyArray
     unchecked
   )
 
+/** A role as a real server lists it (docs/contract.md §11.3): without its password. */
+export const roleAt = (role: StoredRole): Role =>
+  new Role(
+    {
+      branch_id: BranchId.make(role.branch_id, unchecked),
+      name: role.name,
+      protected: role.protected,
+      created_at: at(role.created_at),
+      updated_at: at(role.updated_at)
+    },
+    unchecked
+  )
+
+/** A database as a real server lists it (docs/contract.md §11.3). */
+export const databaseAt = (database: StoredDatabase): Database =>
+  new Database(
+    {
+      id: database.id,
+      branch_id: BranchId.make(database.branch_id, unchecked),
+      name: database.name,
+      owner_name: database.owner_name,
+      created_at: at(database.created_at),
+      updated_at: at(database.updated_at)
+    },
+    unchecked
+  )
+
 /**
- * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11): the branch, its
- * compute endpoints and the operations started; no roles, databases or connection URIs (the
- * fake's branches hold none yet).
+ * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11.4, §13.2): the
+ * branch, its compute endpoints, the operations started, its roles (without passwords) and
+ * databases, and `connection_uris` when there are any (the password travels there only).
  */
 export const branchCreated = (
-  branch: StoredBranch,
-  endpoints: ReadonlyArray<StoredEndpoint>,
-  project: StoredProject,
-  operations: ReadonlyArray<StoredOperation>,
+  created: {
+    readonly project: StoredProject
+    readonly branch: StoredBranch
+    readonly endpoints: ReadonlyArray<StoredEndpoint>
+    readonly roles: ReadonlyArray<StoredRole>
+    readonly databases: ReadonlyArray<StoredDatabase>
+    readonly operations: ReadonlyArray<StoredOperation>
+  },
+  connections: ReadonlyArray<ConnectionDetails>,
   now: number
 ) =>
   new BranchCreated(
     {
-      branch: branchAt(branch, now),
-      endpoints: endpoints.map((endpoint) => computeEndpointAt(endpoint, project, now)),
-      operations: operations.map((operation) => operationAt(operation, now)),
-      roles: [],
-      databases: []
+      branch: branchAt(created.branch, now),
+      endpoints: created.endpoints.map((endpoint) => computeEndpointAt(endpoint, created.project, now)),
+      operations: created.operations.map((operation) => operationAt(operation, now)),
+      roles: created.roles.map(roleAt),
+      databases: created.databases.map(databaseAt),
+      ...(connections.length === 0 ? {} : { connection_uris: connections })
     },
     unchecked
   )
