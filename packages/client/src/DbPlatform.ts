@@ -1,6 +1,6 @@
 /**
- * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations` and `Branches` over one
- * `DbPlatformClient`. Provide an `HttpClient` beside it.
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches` and
+ * `ComputeEndpoints` over one `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -14,6 +14,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Branches from "./Branches.js"
+import * as ComputeEndpoints from "./ComputeEndpoints.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
@@ -23,7 +24,12 @@ import * as Projects from "./Projects.js"
  *
  * @since 0.1.0
  */
-export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operations | Branches.Branches
+export type DbPlatform =
+  | ApiKeys.ApiKeys
+  | Projects.Projects
+  | Operations.Operations
+  | Branches.Branches
+  | ComputeEndpoints.ComputeEndpoints
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -34,7 +40,9 @@ export type DbPlatform = ApiKeys.ApiKeys | Projects.Projects | Operations.Operat
 export const layerFrom = <E, R>(
   client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
-  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer).pipe(Layer.provideMerge(client))
+  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer, ComputeEndpoints.layer).pipe(
+    Layer.provideMerge(client)
+  )
 
 /**
  * Every service from explicit settings (base URL with the version segment, API key as

@@ -20,6 +20,13 @@ export * as ApiKeys from "./ApiKeys.js"
  */
 export * as Branches from "./Branches.js"
 /**
+ * Compute endpoints: `list` (a project's), `create`, `get`, `update`, `delete`, `start`,
+ * `suspend`, `restart` (§12).
+ *
+ * @since 0.3.0
+ */
+export * as ComputeEndpoints from "./ComputeEndpoints.js"
+/**
  * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
  * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.
  *
