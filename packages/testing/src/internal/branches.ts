@@ -43,7 +43,9 @@ export const runsFor = {
   create_branch: Duration.toMillis("2 seconds"),
   start_compute: Duration.toMillis("3 seconds"),
   suspend_compute: Duration.toMillis("1 second"),
-  delete_timeline: Duration.toMillis("2 seconds")
+  delete_timeline: Duration.toMillis("2 seconds"),
+  apply_config: Duration.toMillis("1 second"),
+  check_availability: Duration.toMillis("1 second")
 } as const
 
 /**
@@ -55,9 +57,12 @@ export const endpointDefaults = {
   suspend_timeout_seconds: 0
 } as const
 
-const refused = (status: number, message: string): Either.Either<never, Refused> => Either.left({ status, message })
+/** A refusal with `status` and `message`, as a mutation's `Left`. */
+export const refused = (status: number, message: string): Either.Either<never, Refused> =>
+  Either.left({ status, message })
 
-const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
+/** A 404 for `what` (`project`, `branch`), as a mutation's `Left`. */
+export const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
 const locked = refused(423, "project already has running conflicting operations")
@@ -82,7 +87,7 @@ export const branchOf = (
   })
 
 /** The project `projectId` for a mutation: a 404 when unknown, a 423 while it has a pending operation. */
-const unlockedProject = (state: State, projectId: string, now: number) =>
+export const unlockedProject = (state: State, projectId: string, now: number) =>
   Either.flatMap(projectOf(state, projectId), (project) =>
     lockedBy(state, projectId, now) === undefined ? Either.right(project) : locked
   )
@@ -104,7 +109,7 @@ const defaultBranch = (state: State, projectId: string): StoredBranch | undefine
 }
 
 /** A new id from `make` that no item of `kind` has (the dice decide, so `TestRandom` does too). */
-const freshId = (state: State, kind: "branches" | "endpoints" | "operations", make: () => string): string => {
+export const freshId = (state: State, kind: "branches" | "endpoints" | "operations", make: () => string): string => {
   let id = make()
   while (get(state, kind, id) !== undefined) id = make()
   return id
@@ -114,7 +119,7 @@ const freshId = (state: State, kind: "branches" | "endpoints" | "operations", ma
  * How a mutation names the operations it starts: `action` on `branchId` (and `endpointId`),
  * with a fresh id and the run time of {@link runsFor}.
  */
-const starter =
+export const starter =
   (state: State, dice: Dice) =>
   (action: keyof typeof runsFor, branchId: string, endpointId?: string): OperationToStart => ({
     id: freshId(state, "operations", () => uuid(dice)),
@@ -131,6 +136,41 @@ export interface EndpointToCreate {
   readonly autoscaling_limit_max_cu?: number | undefined
   readonly suspend_timeout_seconds?: number | undefined
 }
+
+/**
+ * A compute endpoint `id` of branch `branchId` created at `created` as `request` asks (the
+ * settings it leaves out as {@link endpointDefaults}; the maximum at least the minimum), not yet
+ * started (`active_at` is set by the `start_compute` that starts it).
+ */
+export const newEndpoint = (
+  id: string,
+  projectId: string,
+  branchId: string,
+  request: EndpointToCreate,
+  created: number
+): StoredEndpoint => ({
+  id,
+  project_id: projectId,
+  branch_id: branchId,
+  type: request.type,
+  autoscaling_limit_min_cu: request.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
+  autoscaling_limit_max_cu:
+    request.autoscaling_limit_max_cu ??
+    Math.max(request.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
+  suspend_timeout_seconds: request.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
+  created_at: created,
+  updated_at: created,
+  active_at: 0
+})
+
+/** The compute endpoint, or a 400 when its minimum compute units are more than its maximum. */
+export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEndpoint, Refused> =>
+  endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
+    ? refused(
+        Status.badRequest,
+        `autoscaling_limit_min_cu (${endpoint.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${endpoint.autoscaling_limit_max_cu})`
+      )
+    : Either.right(endpoint)
 
 /** What `POST /projects/{project_id}/branches` creates. */
 export interface BranchToCreate {
@@ -178,31 +218,10 @@ export const createBranch =
         let endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
         while (endpointIds.has(endpointId)) endpointId = freshId(state, "endpoints", () => newEndpointId(dice))
         endpointIds.add(endpointId)
-        return {
-          id: endpointId,
-          project_id: projectId,
-          branch_id: id,
-          type: endpoint.type,
-          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
-          autoscaling_limit_max_cu:
-            endpoint.autoscaling_limit_max_cu ??
-            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
-          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
-          // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
-          created_at: created + i,
-          updated_at: created + i,
-          active_at: 0
-        }
+        // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
+        return newEndpoint(endpointId, projectId, id, endpoint, created + i)
       })
-      const upsidedown = endpoints.find(
-        (endpoint) => endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
-      )
-      if (upsidedown !== undefined) {
-        return yield* refused(
-          Status.badRequest,
-          `autoscaling_limit_min_cu (${upsidedown.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${upsidedown.autoscaling_limit_max_cu})`
-        )
-      }
+      for (const endpoint of endpoints) yield* limitsInOrder(endpoint)
       const start = starter(state, dice)
       const started = startOperations(
         state,

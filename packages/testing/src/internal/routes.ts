@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { type BranchTable, branchRoutes } from "./branchRoutes.js"
+import { type EndpointTable, endpointRoutes } from "./endpointRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { badRequest, notFound, Refusal, route, withProject } from "./route.js"
 import {
@@ -67,7 +68,7 @@ export const keyAdded = (
  * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
  * with an endpoint changed (docs/design.md §1).
  */
-export interface Table extends BranchTable {
+export interface Table extends BranchTable, EndpointTable {
   readonly createApiKey: typeof Endpoint.createApiKey
   readonly listApiKeys: typeof Endpoint.listApiKeys
   readonly revokeApiKey: typeof Endpoint.revokeApiKey
@@ -203,7 +204,8 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
         return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
     ),
-    ...branchRoutes(fake, table)
+    ...branchRoutes(fake, table),
+    ...endpointRoutes(fake, table)
   ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
 
 /**
