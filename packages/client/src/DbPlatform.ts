@@ -1,6 +1,6 @@
 /**
- * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches` and
- * `Connections` over one `DbPlatformClient`. Provide an `HttpClient` beside it.
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
+ * `ComputeEndpoints` and `Connections` over one `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -14,6 +14,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Branches from "./Branches.js"
+import * as ComputeEndpoints from "./ComputeEndpoints.js"
 import * as Connections from "./Connections.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
@@ -29,6 +30,7 @@ export type DbPlatform =
   | Projects.Projects
   | Operations.Operations
   | Branches.Branches
+  | ComputeEndpoints.ComputeEndpoints
   | Connections.Connections
 
 /**
@@ -41,7 +43,7 @@ export const layerFrom = <E, R>(
   client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
   // One `Operations` (its rate limits) for the waits of `Operations` and `Branches.createReady` alike.
-  Layer.mergeAll(ApiKeys.layer, Projects.layer, Branches.layer, Connections.layer).pipe(
+  Layer.mergeAll(ApiKeys.layer, Projects.layer, Branches.layer, ComputeEndpoints.layer, Connections.layer).pipe(
     Layer.provideMerge(Operations.layer),
     Layer.provideMerge(client)
   )

@@ -20,6 +20,13 @@ export * as ApiKeys from "./ApiKeys.js"
  */
 export * as Branches from "./Branches.js"
 /**
+ * Compute endpoints: `list` (a project's), `create`, `get`, `update`, `delete`, `start`,
+ * `suspend`, `restart` (§12).
+ *
+ * @since 0.3.0
+ */
+export * as ComputeEndpoints from "./ComputeEndpoints.js"
+/**
  * Connections: `uri`, a branch's connection URI for a database and role, `Redacted` (§13.1).
  *
  * @since 0.3.0

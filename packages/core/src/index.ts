@@ -68,7 +68,9 @@ export * from "./Branch.js"
 
 /**
  * Compute endpoints (the platform's "endpoints"): `ComputeEndpoint`, its open type and state
- * enums, and the `{ endpoints }` answer `ComputeEndpoints` (§11.2).
+ * enums, the `{ endpoints }` answer `ComputeEndpoints`, the bodies `ComputeEndpointCreateRequest`
+ * and `ComputeEndpointUpdateRequest` and the answers `ComputeEndpointEnvelope` and
+ * `ComputeEndpointOperations` (§11.2, §12).
  *
  * @since 0.3.0
  */

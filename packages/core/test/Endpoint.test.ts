@@ -28,7 +28,7 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
 }
 
 describe("Endpoint.all", () => {
-  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4), then the connection URI (§13.1)", () => {
+  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4), then the compute endpoint ones (§12), then the connection URI (§13.1)", () => {
     expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
@@ -46,6 +46,14 @@ describe("Endpoint.all", () => {
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
       "GET /projects/{project_id}/branches/count",
+      "GET /projects/{project_id}/endpoints",
+      "POST /projects/{project_id}/endpoints",
+      "GET /projects/{project_id}/endpoints/{endpoint_id}",
+      "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
+      "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/start",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/suspend",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/restart",
       "GET /projects/{project_id}/connection_uri"
     ])
   })
@@ -70,6 +78,14 @@ describe("Endpoint.all", () => {
       "Branches.setAsDefault",
       "Branches.listEndpoints",
       "Branches.count",
+      "ComputeEndpoints.list",
+      "ComputeEndpoints.create",
+      "ComputeEndpoints.get",
+      "ComputeEndpoints.update",
+      "ComputeEndpoints.delete",
+      "ComputeEndpoints.start",
+      "ComputeEndpoints.suspend",
+      "ComputeEndpoints.restart",
       "Connections.uri"
     ])
   })
@@ -114,6 +130,8 @@ describe("Endpoint.all", () => {
     expect(Endpoint.listSharedProjects.errors).toEqual(["BadRequest"])
     expect(Endpoint.createBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
     expect(Endpoint.deleteBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Endpoint.createComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
+    expect(Endpoint.restartComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -135,6 +153,14 @@ describe("Endpoint.all", () => {
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
       "Branches.count": [200],
+      "ComputeEndpoints.list": [200],
+      "ComputeEndpoints.create": [201],
+      "ComputeEndpoints.get": [200],
+      "ComputeEndpoints.update": [200],
+      "ComputeEndpoints.delete": [200, 204],
+      "ComputeEndpoints.start": [200],
+      "ComputeEndpoints.suspend": [200],
+      "ComputeEndpoints.restart": [200],
       "Connections.uri": [200]
     })
   })
@@ -145,7 +171,13 @@ describe("Endpoint.all", () => {
       "Branches.update",
       "Branches.delete",
       "Branches.restore",
-      "Branches.setAsDefault"
+      "Branches.setAsDefault",
+      "ComputeEndpoints.create",
+      "ComputeEndpoints.update",
+      "ComputeEndpoints.delete",
+      "ComputeEndpoints.start",
+      "ComputeEndpoints.suspend",
+      "ComputeEndpoints.restart"
     ])
   })
 
@@ -153,7 +185,7 @@ describe("Endpoint.all", () => {
     const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Endpoint.all.filter((endpoint) =>
       endpoint.statuses.includes(204)
     )
-    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete"])
+    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete", "ComputeEndpoints.delete"])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
     }
@@ -184,6 +216,21 @@ describe("Endpoint.all", () => {
       "setAsDefault Branches.setAsDefault",
       "listEndpoints Branches.listEndpoints"
     ])
+  })
+
+  it("groups the compute endpoint endpoints by method name (§12)", () => {
+    expect(Object.entries(Endpoint.computeEndpoints).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual(
+      [
+        "list ComputeEndpoints.list",
+        "create ComputeEndpoints.create",
+        "get ComputeEndpoints.get",
+        "update ComputeEndpoints.update",
+        "delete ComputeEndpoints.delete",
+        "start ComputeEndpoints.start",
+        "suspend ComputeEndpoints.suspend",
+        "restart ComputeEndpoints.restart"
+      ]
+    )
   })
 })
 
@@ -294,6 +341,45 @@ describe("Endpoint.getConnectionUri", () => {
     expect(JSON.stringify(answer)).not.toContain("s3cr3t")
     expect(Redacted.value(answer.uri)).toBe(uri)
     expect(Schema.encodeSync(endpoint.success)(answer)).toEqual({ uri })
+  })
+})
+
+describe("Endpoint.createComputeEndpoint and updateComputeEndpoint (§12)", () => {
+  it("encodes a compute endpoint to create on a branch", () => {
+    expect(
+      Endpoint.encode(Endpoint.createComputeEndpoint, {
+        params: { project_id: "p-1" as never },
+        body: { endpoint: { branch_id: "br-a" as never, type: "read_only", suspend_timeout_seconds: -1 } }
+      })
+    ).toEqual(
+      Either.right({
+        path: "/projects/p-1/endpoints",
+        query: [],
+        body: { endpoint: { branch_id: "br-a", type: "read_only", suspend_timeout_seconds: -1 } }
+      })
+    )
+  })
+
+  it.each([
+    [{ endpoint: { type: "read_write" } }, "endpoint.branch_id: is missing"],
+    [{ endpoint: { branch_id: "br-a", type: "primary" } }, "endpoint.type: must be read_write or read_only"],
+    [
+      { endpoint: { branch_id: "br-a", type: "read_write", autoscaling_limit_min_cu: 0 } },
+      "endpoint.autoscaling_limit_min_cu: must be a number of compute units, 0.25 or more"
+    ],
+    [
+      { endpoint: { branch_id: "br-a", type: "read_write", suspend_timeout_seconds: 604_801 } },
+      "endpoint.suspend_timeout_seconds: must be an integer from -1 to 604800 (seconds)"
+    ]
+  ])("create refuses %j", (input, message) => {
+    expect(decodeFailure(Endpoint.createComputeEndpoint.body!, input)).toBe(message)
+  })
+
+  it("update takes the settings alone, and refuses a malformed endpoint id in the path", () => {
+    expect(Schema.decodeUnknownSync(Endpoint.updateComputeEndpoint.body!)({ endpoint: {} })).toEqual({ endpoint: {} })
+    expect(decodeFailure(Endpoint.updateComputeEndpoint.params!, { project_id: "p-1", endpoint_id: "ep_Bad" })).toBe(
+      "endpoint_id: must be 1 to 60 of a-z, 0-9 and -"
+    )
   })
 })
 

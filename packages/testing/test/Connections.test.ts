@@ -185,7 +185,7 @@ describe("a branch creation copies its parent's roles and databases", () => {
         expect(yield* ofBranch(child)).toEqual({ roles: [], databases: [] })
 
         // Deleting the preserved branch takes its copies, and nothing of another branch.
-        yield* branches.delete({ params: { ...params, branch_id: preserved.id } })
+        yield* branches.delete({ params: { ...params, branch_id: BranchId.make(preserved.id) } })
         expect(yield* ofBranch(preserved.id)).toEqual({ roles: [], databases: [] })
         expect((yield* fake.snapshot).roles).toEqual([])
       }).pipe(provideFake)

@@ -16,11 +16,12 @@ import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import type { Seed } from "../src/Seed.js"
 import { addRolesAndDatabases, projectId } from "./helpers.js"
 
 const main = BranchId.make("br-main-100001")
 
-const fakeSeed = {
+const fakeSeed: Seed = {
   projects: [{ id: projectId, region_id: "aws-us-east-2" }],
   branches: [{ project_id: projectId, id: main, name: "main", default: true }],
   endpoints: [{ branch_id: main, id: EndpointId.make("ep-main-100001"), type: "read_write" }]
@@ -97,12 +98,12 @@ describe("Branches.createReady", () => {
         expect(sent[0]).toBe(`POST /projects/${projectId}/branches`)
         expect(polls.length).toBeGreaterThanOrEqual(2)
         // A round every second for 5 s: while both are pending (create_branch ends at 2 s), one list
-      // request answers for both; then one read of start_compute alone.
-      const startCompute = ready.operations[1]!.id
-      expect(polls).toEqual([
-        ...Array.from({ length: 3 }, () => expect.stringMatching(/\/operations\?limit=1000&cursor=/)),
-        ...Array.from({ length: 3 }, () => `GET /projects/${projectId}/operations/${startCompute}`)
-      ])
+        // request answers for both; then one read of start_compute alone.
+        const startCompute = ready.operations[1]!.id
+        expect(polls).toEqual([
+          ...Array.from({ length: 3 }, () => expect.stringMatching(/\/operations\?limit=1000&cursor=/)),
+          ...Array.from({ length: 3 }, () => `GET /projects/${projectId}/operations/${startCompute}`)
+        ])
         expect(sent.slice(-2).sort()).toEqual([
           `GET /projects/${projectId}/branches/${ready.branch.id}`,
           `GET /projects/${projectId}/branches/${ready.branch.id}/endpoints`

@@ -14,10 +14,20 @@ export const BranchIdInput = Schema.String.pipe(
 ).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
 
 /**
- * A compute endpoint id as a client sends it, in a path, a query or a body: `^[a-z0-9-]{1,60}$`,
- * e.g. `ep-proud-mud-a5x8dq2u` (`docs/contract.md` §11.1).
+ * A compute endpoint id as a client sends it, in a path: `^[a-z0-9-]{1,60}$`, e.g.
+ * `ep-cool-darkness-123456` (`docs/contract.md` §12).
  */
 export const EndpointIdInput = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9-]{1,60}$/),
   Schema.compose(EndpointId)
 ).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+
+/** A number of compute units: 0.25 and up. */
+export const ComputeUnitsInput = Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(0.25)).annotations(
+  withMessage("must be a number of compute units, 0.25 or more")
+)
+
+/** Seconds of inactivity before a compute endpoint is suspended: `0` the platform's default, `-1` never, at most a week. */
+export const SuspendTimeoutInput = Schema.Int.pipe(Schema.between(-1, 604_800)).annotations(
+  withMessage("must be an integer from -1 to 604800 (seconds)")
+)

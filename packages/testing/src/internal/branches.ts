@@ -48,7 +48,9 @@ export const runsFor = {
   create_branch: Duration.toMillis("2 seconds"),
   start_compute: Duration.toMillis("3 seconds"),
   suspend_compute: Duration.toMillis("1 second"),
-  delete_timeline: Duration.toMillis("2 seconds")
+  delete_timeline: Duration.toMillis("2 seconds"),
+  apply_config: Duration.toMillis("1 second"),
+  check_availability: Duration.toMillis("1 second")
 } as const
 
 /**
@@ -60,9 +62,11 @@ export const endpointDefaults = {
   suspend_timeout_seconds: 0
 } as const
 
-const refused = (status: number, message: string): Either.Either<never, Refused> => Either.left({ status, message })
+/** A refusal with `status` and `message`, as a mutation's `Left`. */
+export const refused = (status: number, message: string): Either.Either<never, Refused> =>
+  Either.left({ status, message })
 
-/** A 404 for `what` (`project`, `branch`). */
+/** A 404 for `what` (`project`, `branch`), as a mutation's `Left`. */
 export const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
@@ -88,7 +92,7 @@ export const branchOf = (
   })
 
 /** The project `projectId` for a mutation: a 404 when unknown, a 423 while it has a pending operation. */
-const unlockedProject = (state: State, projectId: string, now: number) =>
+export const unlockedProject = (state: State, projectId: string, now: number) =>
   Either.flatMap(projectOf(state, projectId), (project) =>
     lockedBy(state, projectId, now) === undefined ? Either.right(project) : locked
   )
@@ -168,7 +172,7 @@ export const copiesOf = (
  * How a mutation names the operations it starts: `action` on `branchId` (and `endpointId`),
  * with a fresh id and the run time of {@link runsFor}.
  */
-const starter =
+export const starter =
   (state: State, dice: Dice) =>
   (action: keyof typeof runsFor, branchId: string, endpointId?: string): OperationToStart => ({
     id: freshId(state, "operations", () => uuid(dice)),
@@ -185,6 +189,41 @@ export interface EndpointToCreate {
   readonly autoscaling_limit_max_cu?: number | undefined
   readonly suspend_timeout_seconds?: number | undefined
 }
+
+/**
+ * A compute endpoint `id` of branch `branchId` created at `created` as `request` asks (the
+ * settings it leaves out as {@link endpointDefaults}; the maximum at least the minimum), not yet
+ * started (`active_at` is set by the `start_compute` that starts it).
+ */
+export const newEndpoint = (
+  id: string,
+  projectId: string,
+  branchId: string,
+  request: EndpointToCreate,
+  created: number
+): StoredEndpoint => ({
+  id,
+  project_id: projectId,
+  branch_id: branchId,
+  type: request.type,
+  autoscaling_limit_min_cu: request.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
+  autoscaling_limit_max_cu:
+    request.autoscaling_limit_max_cu ??
+    Math.max(request.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
+  suspend_timeout_seconds: request.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
+  created_at: created,
+  updated_at: created,
+  active_at: 0
+})
+
+/** The compute endpoint, or a 400 when its minimum compute units are more than its maximum. */
+export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEndpoint, Refused> =>
+  endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
+    ? refused(
+        Status.badRequest,
+        `autoscaling_limit_min_cu (${endpoint.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${endpoint.autoscaling_limit_max_cu})`
+      )
+    : Either.right(endpoint)
 
 /** What `POST /projects/{project_id}/branches` creates. */
 export interface BranchToCreate {
@@ -242,31 +281,10 @@ export const createBranch =
       const endpoints = request.endpoints.map((endpoint, i): StoredEndpoint => {
         const endpointId = freshId(state, "endpoints", () => newEndpointId(dice), endpointIds)
         endpointIds.add(endpointId)
-        return {
-          id: endpointId,
-          project_id: projectId,
-          branch_id: id,
-          type: endpoint.type,
-          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? endpointDefaults.autoscaling_limit_min_cu,
-          autoscaling_limit_max_cu:
-            endpoint.autoscaling_limit_max_cu ??
-            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, endpointDefaults.autoscaling_limit_min_cu),
-          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? endpointDefaults.suspend_timeout_seconds,
-          // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
-          created_at: created + i,
-          updated_at: created + i,
-          active_at: 0
-        }
+        // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
+        return newEndpoint(endpointId, projectId, id, endpoint, created + i)
       })
-      const upsidedown = endpoints.find(
-        (endpoint) => endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
-      )
-      if (upsidedown !== undefined) {
-        return yield* refused(
-          Status.badRequest,
-          `autoscaling_limit_min_cu (${upsidedown.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${upsidedown.autoscaling_limit_max_cu})`
-        )
-      }
+      for (const endpoint of endpoints) yield* limitsInOrder(endpoint)
       const start = starter(state, dice)
       const started = startOperations(
         state,

@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { type BranchTable, branchRoutes } from "./branchRoutes.js"
+import { type EndpointTable, endpointRoutes } from "./endpointRoutes.js"
 import { type ConnectionTable, connectionRoutes } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { badRequest, notFound, Refusal, route, withProject } from "./route.js"
@@ -68,7 +69,7 @@ export const keyAdded = (
  * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
  * with an endpoint changed (docs/design.md §1).
  */
-export interface Table extends BranchTable, ConnectionTable {
+export interface Table extends BranchTable, EndpointTable, ConnectionTable {
   readonly createApiKey: typeof Endpoint.createApiKey
   readonly listApiKeys: typeof Endpoint.listApiKeys
   readonly revokeApiKey: typeof Endpoint.revokeApiKey
@@ -205,6 +206,7 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
       })
     ),
     ...branchRoutes(fake, table),
+    ...endpointRoutes(fake, table),
     ...connectionRoutes(fake, table)
   ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
 

@@ -41,6 +41,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { present } from "./kinds.js"
+import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
 import type {
   StoredBranch,
@@ -315,12 +316,20 @@ export const branchAt = (branch: StoredBranch, now: number): Branch => {
 }
 
 /**
- * A compute endpoint as a real server sends it at `now` (docs/contract.md §11): `init` until its
- * `start_compute` operation ends (`active_at`), `active` from then on; its host is its id under
- * the project's region host.
+ * A compute endpoint as a real server sends it at `now` (docs/contract.md §11, §12): `init` until
+ * its first `start_compute` operation ends, then `active` or `idle` (`endpoints.ts`
+ * `endpointStateAt`), with `pending_state` while an operation changes it; its host is its id
+ * under the project's region host.
  */
 export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProject, now: number): ComputeEndpoint => {
-  const active = now >= endpoint.active_at
+  const { current, pending } = endpointStateAt(endpoint, now)
+  const started = endpoint.active_at <= now ? endpoint.active_at : undefined
+  const suspended =
+    endpoint.suspended_at !== undefined && endpoint.suspended_at <= now ? endpoint.suspended_at : undefined
+  const lastActive = Math.max(
+    started ?? 0,
+    endpoint.last_active !== undefined && endpoint.last_active <= now ? endpoint.last_active : 0
+  )
   return new ComputeEndpoint(
     present({
       id: EndpointId.make(endpoint.id, unchecked),
@@ -329,8 +338,8 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
       branch_id: BranchId.make(endpoint.branch_id, unchecked),
       region_id: project.region_id,
       type: endpoint.type,
-      current_state: active ? "active" : "init",
-      pending_state: active ? undefined : "active",
+      current_state: current,
+      pending_state: pending,
       autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu,
       autoscaling_limit_max_cu: endpoint.autoscaling_limit_max_cu,
       suspend_timeout_seconds: endpoint.suspend_timeout_seconds,
@@ -341,7 +350,9 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
       creation_source: "console",
       created_at: at(endpoint.created_at),
       updated_at: at(endpoint.updated_at),
-      started_at: active ? at(endpoint.active_at) : undefined,
+      started_at: optional(started, at),
+      suspended_at: optional(suspended, at),
+      last_active: lastActive === 0 ? undefined : at(lastActive),
       proxy_host: proxyHost(project),
       provisioner: project.provisioner,
       settings: new ComputeEndpointSettings({}, unchecked)
