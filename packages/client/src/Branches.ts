@@ -104,10 +104,12 @@ export interface CreateReadyInput {
       }
     | undefined
   /**
-   * What a 409 on the name does: `"fail"` (the default) fails with `Conflict`; `"reuse"` (needs
-   * `branch.name`) takes the branch of that name when it is the one asked for (the same
-   * `parent_id`, when given) and has a `read_write` compute endpoint, waits for its operations
-   * still pending, and answers it with `created: false`: "create or reuse", safe to run again.
+   * What a 409 on the name does: `"fail"` (the default) fails with `Conflict`; `"reuse"` takes
+   * the branch of that name when it is the one asked for (the same `parent_id`, when given) and
+   * has a `read_write` compute endpoint, waits for its operations still pending, and answers it
+   * with `created: false`: "create or reuse", safe to run again. `"reuse"` needs `branch.name`,
+   * `connection.database_name` and `connection.role_name` (a reused branch has no creation answer
+   * to name them from); without them, `InvalidRequest` and nothing is sent.
    */
   readonly onConflict?: "fail" | "reuse" | undefined
 }
@@ -134,7 +136,8 @@ export interface ReadyBranch {
  * `onConflict: "reuse"`, the branch list), `OperationFailed` when an operation ended badly and
  * `OperationStillPending` when the wait's timeout passed first (each carrying that operation,
  * whose `branch_id` names the branch, which is left in place), and `InvalidRequest` when no
- * connection can be named (the branch has no database) or `reuse` comes without a name.
+ * connection can be named (the branch has no database) or `reuse` comes without the names it
+ * needs (then nothing is sent).
  *
  * @since 0.3.0
  */

@@ -148,7 +148,11 @@ describe("Branches.createReady", () => {
       Effect.gen(function* () {
         yield* withOwner
         const branches = yield* Branches.Branches
-        const input = { project_id: projectId, branch: { name: "preview/pr-7", parent_id: main } }
+        const input = {
+          project_id: projectId,
+          branch: { name: "preview/pr-7", parent_id: main },
+          connection: { database_name: "neondb", role_name: "neondb_owner" }
+        }
         const first = yield* run(branches.createReady(input, everySecond))
         const again = yield* Effect.flip(run(branches.createReady(input, everySecond)))
         expect(again._tag).toBe("Conflict")
@@ -186,7 +190,15 @@ describe("Branches.createReady", () => {
         body: { branch: { name: "racing" }, endpoints: [{ type: "read_write" }] }
       })
       const reused = yield* run(
-        branches.createReady({ project_id: projectId, branch: { name: "racing" }, onConflict: "reuse" }, everySecond)
+        branches.createReady(
+          {
+            project_id: projectId,
+            branch: { name: "racing" },
+            connection: { database_name: "neondb", role_name: "neondb_owner" },
+            onConflict: "reuse"
+          },
+          everySecond
+        )
       )
       expect(reused.created).toBe(false)
       expect(reused.branch).toMatchObject({ id: created.branch.id, current_state: "ready" })

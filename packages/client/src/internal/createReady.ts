@@ -45,9 +45,15 @@ export const createReady =
     Effect.gen(function* () {
       const project_id = input.project_id
       const name = input.branch?.name
-      if (input.onConflict === "reuse" && name === undefined) {
+      if (
+        input.onConflict === "reuse" &&
+        (name === undefined ||
+          input.connection?.database_name === undefined ||
+          input.connection.role_name === undefined)
+      ) {
         return yield* new InvalidRequest({
-          message: "Branches.createReady: onConflict: reuse needs branch.name (the name finds the branch to reuse)"
+          message:
+            "Branches.createReady: onConflict: reuse needs branch.name (it finds the branch to reuse), connection.database_name and connection.role_name (a reused branch has no creation answer to name them)"
         })
       }
       const created = Effect.map(
