@@ -11,6 +11,10 @@
  *   default, filtered by `org_id`; operations: limit 1..1000, all by default).
  * - Operations move `scheduling` -> `running` -> their end as the `Clock` advances, so
  *   `TestClock.adjust` plays them out.
+ * - Compute endpoints (docs/contract.md §12) suspend after their suspend timeout of no activity,
+ *   and branches with one get a `check_availability` every hour: the control plane's own
+ *   operations, materialised on the `Clock` before every request (`Service.catchUp`); a
+ *   connection (`Service.connect`) starts an idle one.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
