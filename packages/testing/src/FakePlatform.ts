@@ -540,9 +540,7 @@ const serviceOf = (
       restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
       catchUp: onClock(
         options,
-        Effect.flatMap(caughtUp, (changed) =>
-          changed && journal !== undefined ? notSavedDies(journal) : Effect.void
-        )
+        Effect.flatMap(caughtUp, (changed) => (changed && journal !== undefined ? notSavedDies(journal) : Effect.void))
       ),
       connect: (endpointId) =>
         durably(
