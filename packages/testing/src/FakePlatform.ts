@@ -51,7 +51,7 @@ import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { computeEndpointOperations } from "./internal/endpointRoutes.js"
-import { connect, controlPlane } from "./internal/endpoints.js"
+import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
 import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
@@ -443,7 +443,11 @@ const serviceOf = (
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
     /** The control plane's operations due by now, in one mutation (docs/design.md §4). */
-    const caughtUp = Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+    const caughtUp = Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
+      controlPlaneDue(state, now)
+        ? Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+        : Effect.succeed(false)
+    )
     /** The real answer: the body size, the control plane, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest

@@ -311,6 +311,9 @@ const earliestDue = (state: State): number => {
   return at
 }
 
+/** Whether the control plane has anything to do by `now` in `state` (one comparison while its collections do not change). */
+export const controlPlaneDue = (state: State, now: number): boolean => earliestDue(state) <= now
+
 /** Everything due by `now`, earliest first (then suspensions before checks, then by id). */
 const dueBy = (state: State, now: number): ReadonlyArray<Due> => {
   const due: Array<Due> = []
