@@ -10,7 +10,7 @@ import { ComputeEndpoint, KnownComputeEndpointType } from "./ComputeEndpoint.js"
 import { ConnectionDetails } from "./ConnectionDetails.js"
 import { Database } from "./Database.js"
 import { BranchId, ProjectId } from "./Ids.js"
-import { BranchIdInput, ComputeUnitsInput, SuspendTimeoutInput, withMessage } from "./internal/input.js"
+import { BranchIdInput, computeEndpointSettings, withMessage } from "./internal/input.js"
 import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { CursorPagination } from "./Pagination.js"
@@ -164,9 +164,7 @@ const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)
  */
 export const BranchCreateEndpoint = Schema.Struct({
   type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
-  autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
-  autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
-  suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
+  ...computeEndpointSettings
 }).annotations({ identifier: "BranchCreateEndpoint" })
 
 /**

@@ -8,7 +8,7 @@
  */
 import * as Schema from "effect/Schema"
 import { BranchId, EndpointId, ProjectId } from "./Ids.js"
-import { BranchIdInput, ComputeUnitsInput, SuspendTimeoutInput, withMessage } from "./internal/input.js"
+import { BranchIdInput, computeEndpointSettings, withMessage } from "./internal/input.js"
 import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { Timestamp } from "./Timestamp.js"
@@ -154,9 +154,7 @@ export const ComputeEndpointCreateRequest = Schema.Struct({
   endpoint: Schema.Struct({
     branch_id: BranchIdInput,
     type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
-    autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
-    autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
-    suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
+    ...computeEndpointSettings
   })
 }).annotations({ identifier: "ComputeEndpointCreateRequest" })
 
@@ -169,11 +167,7 @@ export const ComputeEndpointCreateRequest = Schema.Struct({
  * @category schemas
  */
 export const ComputeEndpointUpdateRequest = Schema.Struct({
-  endpoint: Schema.Struct({
-    autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
-    autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
-    suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
-  })
+  endpoint: Schema.Struct(computeEndpointSettings)
 }).annotations({ identifier: "ComputeEndpointUpdateRequest" })
 
 /**

@@ -11,6 +11,10 @@
  *   default, filtered by `org_id`; operations: limit 1..1000, all by default).
  * - Operations move `scheduling` -> `running` -> their end as the `Clock` advances, so
  *   `TestClock.adjust` plays them out.
+ * - Compute endpoints (docs/contract.md §12) suspend after their suspend timeout of no activity,
+ *   and branches with one get a `check_availability` every hour: the control plane's own
+ *   operations, materialised on the `Clock` before every request (`Service.catchUp`); a
+ *   connection (`Service.connect`) starts an idle one.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
@@ -47,7 +51,7 @@ import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { computeEndpointOperations } from "./internal/endpointRoutes.js"
-import { connect, controlPlane } from "./internal/endpoints.js"
+import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
 import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
@@ -439,7 +443,11 @@ const serviceOf = (
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
     /** The control plane's operations due by now, in one mutation (docs/design.md §4). */
-    const caughtUp = Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+    const caughtUp = Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
+      controlPlaneDue(state, now)
+        ? Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+        : Effect.succeed(false)
+    )
     /** The real answer: the body size, the control plane, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest

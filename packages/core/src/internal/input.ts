@@ -31,3 +31,13 @@ export const ComputeUnitsInput = Schema.Number.pipe(Schema.finite(), Schema.grea
 export const SuspendTimeoutInput = Schema.Int.pipe(Schema.between(-1, 604_800)).annotations(
   withMessage("must be an integer from -1 to 604800 (seconds)")
 )
+
+/**
+ * The settings of a compute endpoint a request may give (`docs/contract.md` §12): autoscaling
+ * limits in compute units and the suspend timeout in seconds, each optional.
+ */
+export const computeEndpointSettings = {
+  autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
+  autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
+  suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
+}

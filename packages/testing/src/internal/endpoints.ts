@@ -31,6 +31,7 @@ import {
   notFound,
   projectOf,
   refused,
+  runsFor,
   starter,
   unlockedProject
 } from "./branches.js"
@@ -161,6 +162,23 @@ const suspendedAfter = (endpoint: StoredEndpoint, operations: ReadonlyArray<Stor
   return activeAfter(suspend === undefined ? endpoint : { ...endpoint, suspended_at: endOf(suspend) }, operations)
 }
 
+/** Which operations a request to a compute endpoint starts, given its state now. */
+type Plan = (state: EndpointState) => ReadonlyArray<keyof typeof runsFor>
+
+/** Starts an `idle` compute endpoint (`start_compute`); a running one starts nothing. */
+export const startPlan: Plan = ({ current }) => (current === "idle" ? ["start_compute"] : [])
+/** Suspends an `active` compute endpoint (`suspend_compute`); one that is not starts nothing. */
+export const suspendPlan: Plan = ({ current }) => (current === "active" ? ["suspend_compute"] : [])
+/** Restarts a compute endpoint: `suspend_compute` (when `active`), then `start_compute`. */
+export const restartPlan: Plan = ({ current }) =>
+  current === "active" ? ["suspend_compute", "start_compute"] : ["start_compute"]
+
+/** The operations `plan` starts for `endpoint` at `now`, each with a fresh id. */
+const planned = (state: State, dice: Dice, endpoint: StoredEndpoint, plan: Plan, now: number) => {
+  const start = starter(state, dice)
+  return plan(endpointStateAt(endpoint, now)).map((action) => start(action, endpoint.branch_id, endpoint.id))
+}
+
 /**
  * Creates a compute endpoint on a branch of project `projectId` (docs/contract.md §12): 404 for
  * an unknown branch, 409 for a second `read_write` one on the branch, 400 for a minimum above
@@ -183,14 +201,8 @@ export const createEndpoint =
       const endpoint = yield* limitsInOrder(
         newEndpoint(id, projectId, branch.id, request, distinctTime(state, "endpoints", branch.id, now))
       )
-      return withOperations(
-        state,
-        project,
-        endpoint,
-        [starter(state, dice)("start_compute", branch.id, id)],
-        now,
-        activeAfter
-      )
+      const starts = planned(state, dice, endpoint, () => ["start_compute"], now)
+      return withOperations(state, project, endpoint, starts, now, activeAfter)
     })
 
 /** The settings `PATCH /projects/{project_id}/endpoints/{endpoint_id}` changes. */
@@ -214,27 +226,9 @@ export const updateEndpoint =
         suspend_timeout_seconds: update.suspend_timeout_seconds ?? endpoint.suspend_timeout_seconds,
         updated_at: Math.max(now, endpoint.updated_at)
       })
-      const start = starter(state, dice)
-      return withOperations(
-        state,
-        project,
-        changed,
-        [start("apply_config", endpoint.branch_id, endpoint.id)],
-        now,
-        (endpoint) => endpoint
-      )
+      const starts = planned(state, dice, changed, () => ["apply_config"], now)
+      return withOperations(state, project, changed, starts, now, (endpoint) => endpoint)
     })
-
-/** Which operations a request to a compute endpoint starts, given its state now. */
-type Plan = (state: EndpointState) => ReadonlyArray<"start_compute" | "suspend_compute">
-
-/** Starts an `idle` compute endpoint (`start_compute`); a running one starts nothing. */
-export const startPlan: Plan = ({ current }) => (current === "idle" ? ["start_compute"] : [])
-/** Suspends an `active` compute endpoint (`suspend_compute`); one that is not starts nothing. */
-export const suspendPlan: Plan = ({ current }) => (current === "active" ? ["suspend_compute"] : [])
-/** Restarts a compute endpoint: `suspend_compute` (when `active`), then `start_compute`. */
-export const restartPlan: Plan = ({ current }) =>
-  current === "active" ? ["suspend_compute", "start_compute"] : ["start_compute"]
 
 /** Starts, suspends or restarts a compute endpoint (docs/contract.md §12), as `plan` says. */
 export const changeEndpointState =
@@ -243,10 +237,7 @@ export const changeEndpointState =
     Either.gen(function* () {
       const [project, endpoint] = yield* endpointOf(state, projectId, endpointId)
       yield* unlockedProject(state, projectId, now)
-      const start = starter(state, dice)
-      const starts = plan(endpointStateAt(endpoint, now)).map((action) =>
-        start(action, endpoint.branch_id, endpoint.id)
-      )
+      const starts = planned(state, dice, endpoint, plan, now)
       return withOperations(state, project, endpoint, starts, now, (endpoint, operations) =>
         operations.length === 0
           ? endpoint
@@ -266,11 +257,7 @@ export const deleteEndpoint =
       const endpoint = get(state, "endpoints", endpointId)
       if (endpoint === undefined || endpoint.project_id !== projectId) return { changes: [], answer: undefined }
       yield* unlockedProject(state, projectId, now)
-      const start = starter(state, dice)
-      const starts = suspendPlan(endpointStateAt(endpoint, now)).map((action) =>
-        start(action, endpoint.branch_id, endpoint.id)
-      )
-      const started = startOperations(state, projectId, starts, now)
+      const started = startOperations(state, projectId, planned(state, dice, endpoint, suspendPlan, now), now)
       return {
         changes: [remove("endpoints", endpoint.id), ...started.changes],
         answer: { project, endpoint: suspendedAfter(endpoint, started.operations), operations: started.operations }
@@ -323,6 +310,9 @@ const earliestDue = (state: State): number => {
   nextDue.set(state.endpoints.byId, { branches: state.branches.byId, at })
   return at
 }
+
+/** Whether the control plane has anything to do by `now` in `state` (one comparison while its collections do not change). */
+export const controlPlaneDue = (state: State, now: number): boolean => earliestDue(state) <= now
 
 /** Everything due by `now`, earliest first (then suspensions before checks, then by id). */
 const dueBy = (state: State, now: number): ReadonlyArray<Due> => {
@@ -404,10 +394,7 @@ export const connect =
     const endpoint = get(caughtUp, "endpoints", endpointId)
     const project = endpoint === undefined ? undefined : get(caughtUp, "projects", endpoint.project_id)
     if (endpoint === undefined || project === undefined) return Either.left(new UnknownEndpoint({ endpointId }))
-    const start = starter(caughtUp, dice)
-    const starts = startPlan(endpointStateAt(endpoint, now)).map((action) =>
-      start(action, endpoint.branch_id, endpoint.id)
-    )
+    const starts = planned(caughtUp, dice, endpoint, startPlan, now)
     const outcome = withOperations(caughtUp, project, endpoint, starts, now, (endpoint, operations) => ({
       ...activeAfter(endpoint, operations),
       last_active: now
