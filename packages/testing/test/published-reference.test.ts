@@ -554,7 +554,7 @@ const cases: ReadonlyArray<Case> = [
         status: 200,
         request: ({ fake, key }) =>
           Effect.gen(function* () {
-            yield* send(fake, yield* post(`${endpoints}/${devEndpoint}/suspend`), { key })
+            yield* Effect.orDie(send(fake, yield* post(`${endpoints}/${devEndpoint}/suspend`), { key }))
             yield* TestClock.adjust("1 minute")
             return yield* post(`${endpoints}/${devEndpoint}/${action}`)
           }).pipe(Effect.scoped)
