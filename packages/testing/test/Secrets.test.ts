@@ -94,25 +94,33 @@ const stringify = (value: unknown): string => {
   })
 }
 
+/**
+ * What a run shows, collected: every rendering of each log line (with its cause) and every span,
+ * and the logger and tracer that collect them.
+ */
+const observed = () => {
+  const logs: Array<string> = []
+  const spans: Array<CollectedSpan> = []
+  const collector = Logger.make((options) => {
+    logs.push(Logger.stringLogger.log(options))
+    logs.push(stringify(Logger.structuredLogger.log(options)))
+    if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
+  })
+  const tracer = Tracer.make({
+    span: (name, parent, context, links, startTime, kind) => {
+      const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
+      spans.push(span)
+      return span
+    },
+    context: (f) => f()
+  })
+  return { logs, spans, collector, tracer }
+}
+
 describe("secrets", () => {
   it.effect("no key value in logs, spans or errors of a run with retries and failures", () => {
-    const logs: Array<string> = []
-    const spans: Array<CollectedSpan> = []
+    const { collector, logs, spans, tracer } = observed()
     const errors: Array<string> = []
-
-    const collector = Logger.make((options) => {
-      logs.push(Logger.stringLogger.log(options))
-      logs.push(stringify(Logger.structuredLogger.log(options)))
-      if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
-    })
-    const tracer = Tracer.make({
-      span: (name, parent, context, links, startTime, kind) => {
-        const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
-        spans.push(span)
-        return span
-      },
-      context: (f) => f()
-    })
 
     /** Runs `self`, expecting it to fail, and keeps every printing of its error. */
     const failing = <A, E extends object, R>(self: Effect.Effect<A, E, R>, tag: string) =>
@@ -328,22 +336,9 @@ describe("connection strings", () => {
   const password = `npg_${"c0nnstr".repeat(4)}_5ecret`
 
   it.effect("no role password in logs, spans, errors or JSON.stringify of any result of the workflow", () => {
-    const logs: Array<string> = []
-    const spans: Array<CollectedSpan> = []
+    const { collector, logs, spans, tracer } = observed()
     const errors: Array<string> = []
     const results: Array<string> = []
-    const collector = Logger.make((options) => {
-      logs.push(Logger.stringLogger.log(options), stringify(Logger.structuredLogger.log(options)))
-      if (!Cause.isEmpty(options.cause)) logs.push(Cause.pretty(options.cause, { renderErrorCause: true }))
-    })
-    const tracer = Tracer.make({
-      span: (name, parent, context, links, startTime, kind) => {
-        const span = new CollectedSpan(name, parent, context, links, startTime, kind, spans.length + 1)
-        spans.push(span)
-        return span
-      },
-      context: (f) => f()
-    })
     /** Every printing of a result: a log line, `JSON.stringify`, `String`, `util.inspect`. */
     const shown = (result: unknown) => {
       results.push(JSON.stringify(result), stringify(result), String(result), util.inspect(result, { depth: 20 }))
