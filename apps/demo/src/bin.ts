@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `dbplatform-demo`: with no arguments, serves the fake platform on a loopback port and tours
- * the SDK against it over real HTTP. With `--base-url` (and `DBPLATFORM_API_KEY`), runs the
+ * `dbplatform-demo`: with no arguments, serves the fake platform on a loopback port, runs the
+ * preview-branch workflow against it over real HTTP, then tours the SDK. With `--base-url` (and `DBPLATFORM_API_KEY`), runs the
  * read-only part of the tour against that server.
  *
  * Exit codes: 0 when the tour completed, or was stopped by Ctrl-C; 1 when it failed, with one
@@ -13,8 +13,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { DbPlatform } from "@dbplatform/client"
-import { Endpoint, ProjectId } from "@dbplatform/core"
+import { Endpoint, isPending, ProjectId } from "@dbplatform/core"
 import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
+import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -26,6 +27,7 @@ import type * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { escapeCodes, reportFailure, runMain } from "./internal/commandLine.js"
 import { retryLog } from "./internal/retryLog.js"
+import { previewBranch } from "./PreviewBranch.js"
 import { tour } from "./Tour.js"
 
 const baseUrl = Options.text("base-url").pipe(
@@ -49,15 +51,23 @@ const verbose = Options.boolean("verbose").pipe(
   )
 )
 
-/** The real client over `fetch`, for one base URL and key, counting in `sent` every request it sends (retries included). */
-const client = (url: string, sent: Ref.Ref<number>) => (apiKey: Redacted.Redacted<string>) =>
+/**
+ * The real client over `fetch`, for one base URL and key, counting in `sent` every request it
+ * sends (retries included), and in `polls`, when given, those that read operations.
+ */
+const client = (url: string, sent: Ref.Ref<number>, polls?: Ref.Ref<number>) => (apiKey: Redacted.Redacted<string>) =>
   DbPlatform.layer({ baseUrl: url, apiKey }).pipe(
     Layer.provide(
       Layer.effect(
         HttpClient.HttpClient,
         Effect.map(
           HttpClient.HttpClient,
-          HttpClient.tapRequest(() => Ref.update(sent, (n) => n + 1))
+          HttpClient.tapRequest((request) =>
+            Effect.zipRight(
+              Ref.update(sent, (n) => n + 1),
+              polls !== undefined && request.url.includes("/operations") ? Ref.update(polls, (n) => n + 1) : Effect.void
+            )
+          )
         )
       )
     ),
@@ -70,6 +80,57 @@ const FakeServer = FakePlatform.layerServer.pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
 )
 
+/**
+ * The project of the fake the preview-branch workflow runs on: one with no pending operation (a
+ * pending one locks a project's changes, docs/contract.md §11.6), its default branch given a role
+ * and a database when it has none (a connection string names both; the realistic seed has none
+ * yet).
+ */
+const workflowProject = (fake: FakePlatform.Service) =>
+  Effect.gen(function* () {
+    const snapshot = yield* fake.snapshot
+    const now = yield* Clock.currentTimeMillis
+    const busy = new Set(
+      snapshot.operations
+        .filter((operation) => {
+          const last = operation.steps[operation.steps.length - 1]!
+          return last.at > now || isPending(last)
+        })
+        .map((operation) => operation.project_id)
+    )
+    const project = snapshot.projects.find((project) => project.shared !== true && !busy.has(project.id))
+    const main = snapshot.branches.find((branch) => branch.project_id === project?.id && branch.default)
+    if (project === undefined || main === undefined) return Option.none<ProjectId>()
+    if (!snapshot.databases.some((database) => database.branch_id === main.id)) {
+      const made = {
+        project_id: project.id,
+        branch_id: main.id,
+        created_at: main.created_at,
+        updated_at: main.created_at
+      }
+      yield* Effect.orDie(
+        fake.restore({
+          ...snapshot,
+          roles: [
+            ...snapshot.roles,
+            {
+              ...made,
+              id: `${main.id}/neondb_owner`,
+              name: "neondb_owner",
+              password: crypto.randomUUID(),
+              protected: false
+            }
+          ],
+          databases: [
+            ...snapshot.databases,
+            { ...made, id: 1_000_000 + (now % 9_000_000), name: "neondb", owner_name: "neondb_owner" }
+          ]
+        })
+      )
+    }
+    return Option.some(ProjectId.make(project.id))
+  })
+
 /** One line per poll round: rewritten in place on a terminal, kept when piped. */
 const progress = () => (escapeCodes(process.stdout) ? "live" : "lines")
 
@@ -78,7 +139,19 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
     const fake = yield* FakePlatform.FakePlatform
     const url = yield* FakePlatform.serverBaseUrl
     const sent = yield* Ref.make(0)
+    const polls = yield* Ref.make(0)
     yield* Console.log(`Serving the fake platform at ${url}`)
+    const previewProject = yield* workflowProject(fake)
+    if (Option.isSome(previewProject)) {
+      yield* previewBranch({ projectId: previewProject.value, pollRequests: Ref.get(polls) }).pipe(
+        Effect.provide(client(url, sent, polls)(fake.bootstrapKey)),
+        Effect.provide(retryLog(0, progress() === "live")),
+        Logger.withMinimumLogLevel(LogLevel.Debug)
+      )
+      // The realistic seed's operations are timed from when it is put in place: put back, the
+      // tour finds its pending ones pending, as without the workflow before it.
+      yield* fake.reset
+    }
     // the platform is rate limited: to show the client retrying, the fake answers the first
     // project listing with a 429
     yield* fake.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
@@ -123,7 +196,7 @@ const command = Command.make("dbplatform-demo", { baseUrl, project, verbose }, (
   Command.withDescription(
     HelpDoc.blocks([
       HelpDoc.p(
-        "A tour of the SDK over real HTTP: creates an API key, lists keys and projects (retrying a 429), walks a project's operations page by page, waits for the pending ones (one line per poll round), and sees the revoked key refused. With no flags, against a fake platform it serves on 127.0.0.1; with --base-url, read-only against that server."
+        "A tour of the SDK over real HTTP: against the fake, first the preview-branch workflow (a branch with a compute endpoint created and waited for in one call, its connection string printed redacted, renamed, its compute endpoint suspended and started, deleted); then creates an API key, lists keys and projects (retrying a 429), walks a project's operations page by page, waits for the pending ones (one line per poll round), and sees the revoked key refused. With no flags, against a fake platform it serves on 127.0.0.1; with --base-url, read-only against that server."
       ),
       HelpDoc.p(Span.code("$ dbplatform-demo")),
       HelpDoc.p(Span.code("$ DBPLATFORM_API_KEY=... dbplatform-demo --base-url https://console.example.com/api/v2")),

@@ -2,17 +2,33 @@
  * Branches: list (a page, or every branch as a `Stream`), count, create (with compute endpoints), read,
  * update, delete, restore, make the default, and the compute endpoints of a branch
  * (`docs/contract.md` §11). Each method is core's table entry (`Endpoint.branches`): its input,
- * answer and exact errors come from there (`docs/design.md` §1.2).
+ * answer and exact errors come from there (`docs/design.md` §1.2). Beyond one request,
+ * `createReady`: a branch with a `read_write` compute endpoint, answered once its operations
+ * have finished, with its connection string (§13.3).
  *
  * @since 0.3.0
  */
-import { type Branch, type BranchesPage, type BranchId, Endpoint, type ProjectId } from "@dbplatform/core"
+import {
+  type Branch,
+  type BranchesPage,
+  type BranchId,
+  type ComputeEndpoint,
+  Endpoint,
+  type InvalidRequest,
+  type Operation,
+  type OperationFailed,
+  type OperationStillPending,
+  type ProjectId
+} from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
 import type * as Stream from "effect/Stream"
 import { DbPlatformClient, type ExecuteError } from "./DbPlatformClient.js"
+import { createReady } from "./internal/createReady.js"
 import { paginate } from "./internal/pagination.js"
+import * as Operations from "./Operations.js"
 import * as Resource from "./Resource.js"
 
 /**
@@ -46,6 +62,95 @@ export interface ListOptions {
   /** Branches fetched per request, 1 to 10 000; 100 by default. */
   readonly pageSize?: number | undefined
 }
+
+/**
+ * What `createReady` creates (§13.3).
+ *
+ * @since 0.3.0
+ */
+export interface CreateReadyInput {
+  /** The project. */
+  readonly project_id: ProjectId
+  /**
+   * The branch: `name` (1 to 256 characters), `parent_id` (the project's default branch when
+   * absent), `protected`. Name it: a name is what makes a creation safe to send again (a second
+   * one with the same name is a 409, never a second branch; see `onConflict`); without one the
+   * platform makes one up, and every creation is a new branch.
+   */
+  readonly branch?: NonNullable<Endpoint.Input<typeof Endpoint.createBranch>["body"]>["branch"]
+  /**
+   * Its `read_write` compute endpoint's settings: `autoscaling_limit_min_cu` and
+   * `autoscaling_limit_max_cu` (compute units, 0.25 and up), `suspend_timeout_seconds` (`0` the
+   * platform's default, `-1` never).
+   */
+  readonly endpoint?:
+    | {
+        readonly autoscaling_limit_min_cu?: number | undefined
+        readonly autoscaling_limit_max_cu?: number | undefined
+        readonly suspend_timeout_seconds?: number | undefined
+      }
+    | undefined
+  /**
+   * The connection string's database and role (by default the first the creation answers: the
+   * branch's first database, as its owner, copied from the parent), and `pooled: true` for the
+   * connection pooler's host. The creation's own answer is used when it has that connection (no
+   * request); otherwise one `GET /projects/{p}/connection_uri`.
+   */
+  readonly connection?:
+    | {
+        readonly database_name?: string | undefined
+        readonly role_name?: string | undefined
+        readonly pooled?: boolean | undefined
+      }
+    | undefined
+  /**
+   * What a 409 on the name does: `"fail"` (the default) fails with `Conflict`; `"reuse"` takes
+   * the branch of that name when it is the one asked for (the same `parent_id`, when given) and
+   * has a `read_write` compute endpoint, waits for its operations still pending, and answers it
+   * with `created: false`: "create or reuse", safe to run again. `"reuse"` needs `branch.name`,
+   * `connection.database_name` and `connection.role_name` (a reused branch has no creation answer
+   * to name them from); without them, `InvalidRequest` and nothing is sent.
+   */
+  readonly onConflict?: "fail" | "reuse" | undefined
+}
+
+/**
+ * What `createReady` answers: the branch and its `read_write` compute endpoint as they are once
+ * the operations have finished (`ready`, `active`), the connection string (`Redacted`: shown by no
+ * log, error or `JSON.stringify`; `Redacted.value` reads it for a Postgres driver), the operations
+ * waited for as they ended, and whether this call created the branch (`false`: reused after a 409).
+ *
+ * @since 0.3.0
+ */
+export interface ReadyBranch {
+  readonly branch: Branch
+  readonly endpoint: ComputeEndpoint
+  readonly connectionUri: Redacted.Redacted<string>
+  readonly operations: ReadonlyArray<Operation>
+  readonly created: boolean
+}
+
+/**
+ * What `createReady` can fail with: the errors of each request it sends (the creation, the
+ * wait's reads, the branch and its compute endpoints read again, the connection URI; with
+ * `onConflict: "reuse"`, the branch list), `OperationFailed` when an operation ended badly and
+ * `OperationStillPending` when the wait's timeout passed first (each carrying that operation,
+ * whose `branch_id` names the branch, which is left in place), and `InvalidRequest` when no
+ * connection can be named (the branch has no database) or `reuse` comes without the names it
+ * needs (then nothing is sent).
+ *
+ * @since 0.3.0
+ */
+export type CreateReadyError =
+  | ExecuteError<typeof Endpoint.createBranch>
+  | ExecuteError<typeof Endpoint.listBranches>
+  | ExecuteError<typeof Endpoint.getBranch>
+  | ExecuteError<typeof Endpoint.listBranchEndpoints>
+  | ExecuteError<typeof Endpoint.getConnectionUri>
+  | Operations.ReadError
+  | OperationFailed
+  | OperationStillPending
+  | InvalidRequest
 
 /**
  * The `Branches` service (§11). Each method sends one request (but `list`, which walks pages)
@@ -83,6 +188,18 @@ export interface Service {
   readonly setAsDefault: Resource.Method<typeof Endpoint.setDefaultBranch>
   /** `GET /projects/{p}/branches/{b}/endpoints`: `{ endpoints }`, the branch's compute endpoints. */
   readonly listEndpoints: Resource.Method<typeof Endpoint.listBranchEndpoints>
+  /**
+   * The preview-branch workflow as one call (§13.3): creates a branch with a `read_write` compute
+   * endpoint, waits for its operations (`create_branch`, `start_compute`) with
+   * `Operations.awaitAll` (one list request a round for both; `options.schedule` every 5 s and
+   * `options.timeout` 10 minutes by default, as `awaitAll`), and answers once they have finished:
+   * the branch (`ready`), the compute endpoint (`active`) and the connection string (`Redacted`).
+   * See {@link CreateReadyInput} for a creation that is safe to send again ("create or reuse").
+   */
+  readonly createReady: (
+    input: CreateReadyInput,
+    options?: Operations.WaitOptions
+  ) => Effect.Effect<ReadyBranch, CreateReadyError>
 }
 
 /**
@@ -113,12 +230,14 @@ const longerThan = (limit: number | undefined, length: number): string | undefin
 const { list: page, ...entries } = Endpoint.branches
 
 /**
- * Builds the {@link Service} over the `DbPlatformClient` in context.
+ * Builds the {@link Service} over the `DbPlatformClient` and the `Operations` in context (whose
+ * waits `createReady` shares: one rate limit per client).
  *
  * @since 0.3.0
  */
-export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(function* () {
+export const make: Effect.Effect<Service, never, DbPlatformClient | Operations.Operations> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
+  const operations = yield* Operations.Operations
   const methods = Resource.methods(
     client,
     { page, ...entries },
@@ -145,6 +264,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
   )
   return Branches.of({
     ...methods,
+    createReady: createReady(client, operations),
     list: ({ params, query }, { pageSize } = {}) =>
       paginate(
         Endpoint.listBranches,
@@ -161,9 +281,13 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.gen(
 })
 
 /**
- * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` and `Operations` (`DbPlatform.layer`
+ * provides all three).
  *
  * @since 0.3.0
  * @category layers
  */
-export const layer: Layer.Layer<Branches, never, DbPlatformClient> = Layer.effect(Branches, make)
+export const layer: Layer.Layer<Branches, never, DbPlatformClient | Operations.Operations> = Layer.effect(
+  Branches,
+  make
+)

@@ -1,6 +1,7 @@
 /**
- * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`, `Databases` and `Roles` over one
- * `DbPlatformClient`. Provide an `HttpClient` beside it.
+ * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
+ * `ComputeEndpoints`, `Connections`, `Databases` and `Roles` over one `DbPlatformClient`. Provide
+ * an `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -14,6 +15,8 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Branches from "./Branches.js"
+import * as ComputeEndpoints from "./ComputeEndpoints.js"
+import * as Connections from "./Connections.js"
 import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
@@ -30,6 +33,8 @@ export type DbPlatform =
   | Projects.Projects
   | Operations.Operations
   | Branches.Branches
+  | ComputeEndpoints.ComputeEndpoints
+  | Connections.Connections
   | Databases.Databases
   | Roles.Roles
 
@@ -42,9 +47,16 @@ export type DbPlatform =
 export const layerFrom = <E, R>(
   client: Layer.Layer<DbPlatformClient.DbPlatformClient, E, R>
 ): Layer.Layer<DbPlatform | DbPlatformClient.DbPlatformClient, E, R> =>
-  Layer.mergeAll(ApiKeys.layer, Projects.layer, Operations.layer, Branches.layer, Databases.layer, Roles.layer).pipe(
-    Layer.provideMerge(client)
-  )
+  // One `Operations` (its rate limits) for the waits of `Operations` and `Branches.createReady` alike.
+  Layer.mergeAll(
+    ApiKeys.layer,
+    Projects.layer,
+    Branches.layer,
+    ComputeEndpoints.layer,
+    Connections.layer,
+    Databases.layer,
+    Roles.layer
+  ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**
  * Every service from explicit settings (base URL with the version segment, API key as

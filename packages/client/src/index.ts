@@ -14,7 +14,7 @@
 export * as ApiKeys from "./ApiKeys.js"
 /**
  * Branches: `page`, `list` (a `Stream`), `count`, `create`, `get`, `update`, `delete`, `restore`,
- * `setAsDefault`, `listEndpoints` (§11).
+ * `setAsDefault`, `listEndpoints` (§11), and `createReady`, the preview-branch workflow (§13.3).
  *
  * @since 0.3.0
  */
@@ -25,6 +25,21 @@ export * as Branches from "./Branches.js"
  * @since 0.3.0
  */
 export * as Databases from "./Databases.js"
+
+/**
+ * Compute endpoints: `list` (a project's), `create`, `get`, `update`, `delete`, `start`,
+ * `suspend`, `restart` (§12).
+ *
+ * @since 0.3.0
+ */
+export * as ComputeEndpoints from "./ComputeEndpoints.js"
+/**
+ * Connections: `uri`, a branch's connection URI for a database and role, `Redacted` (§13.1).
+ *
+ * @since 0.3.0
+ */
+export * as Connections from "./Connections.js"
+
 /**
  * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
  * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.

@@ -15,6 +15,7 @@ import type {
   BranchOperations,
   ComputeEndpoints,
   Conflict,
+  ConnectionUri,
   Forbidden,
   InvalidRequest,
   Locked,
@@ -37,7 +38,7 @@ import { describe, expectTypeOf, it } from "@effect/vitest"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
-import type { ApiKeys, Branches, DbPlatformClient, Operations, Projects } from "../src/index.js"
+import type { ApiKeys, Branches, Connections, DbPlatformClient, Operations, Projects } from "../src/index.js"
 
 type Fails<F extends (...args: never) => unknown> =
   ReturnType<F> extends Effect.Effect<infer _A, infer E, infer _R>
@@ -123,6 +124,18 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<Branches.Service["setAsDefault"]>>().toEqualTypeOf<BranchOperations>()
     expectTypeOf<Fails<Branches.Service["listEndpoints"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Branches.Service["listEndpoints"]>>().toEqualTypeOf<ComputeEndpoints>()
+  })
+
+  it("Branches.createReady: the errors of the requests it sends, and of an operation that ended badly or in time (§13.3)", () => {
+    expectTypeOf<Fails<Branches.Service["createReady"]>>().toEqualTypeOf<
+      Read | Conflict | Locked | OperationFailed | OperationStillPending
+    >()
+    expectTypeOf<Succeeds<Branches.Service["createReady"]>>().toEqualTypeOf<Branches.ReadyBranch>()
+  })
+
+  it("Connections.uri: a read of the project (§13.1)", () => {
+    expectTypeOf<Fails<Connections.Service["uri"]>>().toEqualTypeOf<Read>()
+    expectTypeOf<Succeeds<Connections.Service["uri"]>>().toEqualTypeOf<ConnectionUri>()
   })
 
   it("the operations a branch answer carries go straight into awaitAll", () => {

@@ -10,7 +10,7 @@ import { ComputeEndpoint, KnownComputeEndpointType } from "./ComputeEndpoint.js"
 import { ConnectionDetails } from "./ConnectionDetails.js"
 import { Database } from "./Database.js"
 import { BranchId, ProjectId } from "./Ids.js"
-import { BranchIdInput, withMessage } from "./internal/input.js"
+import { BranchIdInput, computeEndpointSettings, withMessage } from "./internal/input.js"
 import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { CursorPagination } from "./Pagination.js"
@@ -153,11 +153,6 @@ const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)
   withMessage("must be 1 to 256 characters")
 )
 
-/** A number of compute units: 0.25 and up. */
-const ComputeUnits = Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(0.25)).annotations(
-  withMessage("must be a number of compute units, 0.25 or more")
-)
-
 /**
  * A compute endpoint to create with a branch (§11.4): its `type` (`read_write`, at most one per
  * branch, or `read_only`), its autoscaling limits in compute units (0.25 and up), and
@@ -169,13 +164,7 @@ const ComputeUnits = Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqu
  */
 export const BranchCreateEndpoint = Schema.Struct({
   type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
-  autoscaling_limit_min_cu: Schema.optional(ComputeUnits),
-  autoscaling_limit_max_cu: Schema.optional(ComputeUnits),
-  suspend_timeout_seconds: Schema.optional(
-    Schema.Int.pipe(Schema.between(-1, 604_800)).annotations(
-      withMessage("must be an integer from -1 to 604800 (seconds)")
-    )
-  )
+  ...computeEndpointSettings
 }).annotations({ identifier: "BranchCreateEndpoint" })
 
 /**

@@ -1,13 +1,16 @@
 /**
  * Compute endpoints: the Postgres computes of a branch, which the platform calls "endpoints"
- * (`docs/contract.md` §11.2). Named `ComputeEndpoint` here because `Endpoint` is core's
+ * (`docs/contract.md` §11.2, §12); the request bodies of the compute endpoint endpoints and the
+ * shapes they answer with. Named `ComputeEndpoint` here because `Endpoint` is core's
  * table of API endpoints (`docs/design.md` §1.1); the id keeps the wire's name, `EndpointId`.
  *
  * @since 0.3.0
  */
 import * as Schema from "effect/Schema"
 import { BranchId, EndpointId, ProjectId } from "./Ids.js"
+import { BranchIdInput, computeEndpointSettings, withMessage } from "./internal/input.js"
 import { openEnum } from "./internal/openEnum.js"
+import { Operation } from "./Operation.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
@@ -134,4 +137,58 @@ export class ComputeEndpoint extends Schema.Class<ComputeEndpoint>("ComputeEndpo
  */
 export class ComputeEndpoints extends Schema.Class<ComputeEndpoints>("ComputeEndpoints")({
   endpoints: Schema.Array(ComputeEndpoint)
+}) {}
+
+/**
+ * Body of `POST /projects/{project_id}/endpoints` (§12): `{ endpoint: { branch_id, type,
+ * autoscaling_limit_min_cu?, autoscaling_limit_max_cu?, suspend_timeout_seconds? } }`. `type`
+ * is `read_write` (at most one per branch: a second is refused with 409) or `read_only`; the
+ * autoscaling limits are compute units (0.25 and up, the minimum at most the maximum);
+ * `suspend_timeout_seconds` is seconds of inactivity before the compute endpoint is suspended
+ * (`0`: the platform's default, 300 s; `-1`: never; at most 604 800, a week).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const ComputeEndpointCreateRequest = Schema.Struct({
+  endpoint: Schema.Struct({
+    branch_id: BranchIdInput,
+    type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
+    ...computeEndpointSettings
+  })
+}).annotations({ identifier: "ComputeEndpointCreateRequest" })
+
+/**
+ * Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}` (§12): `{ endpoint: {
+ * autoscaling_limit_min_cu?, autoscaling_limit_max_cu?, suspend_timeout_seconds? } }`, the
+ * settings to change, in the units of {@link ComputeEndpointCreateRequest}.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export const ComputeEndpointUpdateRequest = Schema.Struct({
+  endpoint: Schema.Struct(computeEndpointSettings)
+}).annotations({ identifier: "ComputeEndpointUpdateRequest" })
+
+/**
+ * Answer of `GET /projects/{project_id}/endpoints/{endpoint_id}`: `{ endpoint }` (§12).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ComputeEndpointEnvelope extends Schema.Class<ComputeEndpointEnvelope>("ComputeEndpointEnvelope")({
+  endpoint: ComputeEndpoint
+}) {}
+
+/**
+ * What a compute endpoint mutation answers (create 201, update, delete, start, suspend,
+ * restart): `{ endpoint, operations }`, the compute endpoint and the operations the request
+ * started (`start_compute`, `suspend_compute`, `apply_config`; §12).
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ComputeEndpointOperations extends Schema.Class<ComputeEndpointOperations>("ComputeEndpointOperations")({
+  endpoint: ComputeEndpoint,
+  operations: Schema.Array(Operation)
 }) {}

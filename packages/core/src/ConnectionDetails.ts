@@ -1,6 +1,6 @@
 /**
  * How to connect to a branch's database: the connection URI and its parts
- * (`docs/contract.md` §11.3). The URI and the password are secrets: `Redacted` from the wire on.
+ * (`docs/contract.md` §11.3, §13). The URI and the password are secrets: `Redacted` from the wire on.
  *
  * @since 0.3.0
  */
@@ -33,4 +33,18 @@ export class ConnectionParameters extends Schema.Class<ConnectionParameters>("Co
 export class ConnectionDetails extends Schema.Class<ConnectionDetails>("ConnectionDetails")({
   connection_uri: Schema.Redacted(Schema.String),
   connection_parameters: ConnectionParameters
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/connection_uri` (`docs/contract.md` §13.1): `{ uri }`,
+ * a connection URI (`postgresql://role:password@host/database?sslmode=require`) holding the
+ * role's password, decoded to a `Redacted<string>` (never shown by a log, `String()` or
+ * `JSON.stringify`; `Redacted.value` reads it where a driver needs it) and encoded back to the
+ * string.
+ *
+ * @since 0.3.0
+ * @category schemas
+ */
+export class ConnectionUri extends Schema.Class<ConnectionUri>("ConnectionUri")({
+  uri: Schema.Redacted(Schema.String)
 }) {}

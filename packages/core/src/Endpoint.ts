@@ -1,9 +1,10 @@
 /**
  * The endpoints of the control API v2 in scope (the six of the contract, `GET /projects/shared`,
- * and the branch endpoints), each declared once: method, route template, the schemas of its path
- * parameters, query, body and answer (with their limits and defaults), the success statuses it
- * answers with, whether its answer carries the operations it started, and the error statuses it
- * answers with (`docs/contract.md` §4, §10, §11).
+ * the branch, compute endpoint, project, database, role and connection URI endpoints), each
+ * declared once: method, route template, the schemas of its path parameters, query, body and
+ * answer (with their limits and defaults), the success statuses it answers with, whether its
+ * answer carries the operations it started, and the error statuses it answers with
+ * (`docs/contract.md` §4, §10 to §15).
  *
  * The client sends its requests from these declarations and the fake in `@dbplatform/testing`
  * routes, checks and answers from the same ones: neither spells a route, a limit or a field of
@@ -28,7 +29,14 @@ import {
   BranchRestoreRequest,
   BranchUpdateRequest
 } from "./Branch.js"
-import { ComputeEndpoints } from "./ComputeEndpoint.js"
+import {
+  ComputeEndpointCreateRequest,
+  ComputeEndpointEnvelope,
+  ComputeEndpointOperations,
+  ComputeEndpoints,
+  ComputeEndpointUpdateRequest
+} from "./ComputeEndpoint.js"
+import { ConnectionUri } from "./ConnectionDetails.js"
 import {
   DatabaseCreateRequest,
   DatabaseEnvelope,
@@ -38,7 +46,7 @@ import {
 } from "./Database.js"
 import { ApiKeyId, OperationId, ProjectId } from "./Ids.js"
 import { basePath as apiBasePath } from "./internal/basePath.js"
-import { BranchIdInput, NameParameter, withMessage } from "./internal/input.js"
+import { BranchIdInput, EndpointIdInput, NameParameter, withMessage } from "./internal/input.js"
 import { type Operation, OperationEnvelope, OperationsPage } from "./Operation.js"
 import {
   ProjectCreated,
@@ -1077,10 +1085,221 @@ export const projects = {
   delete: deleteProject
 } as const
 
+/** A project's compute endpoint in a path: `project_id` and `endpoint_id`. */
+const computeEndpointParams = Schema.Struct({ project_id: ProjectIdParameter, endpoint_id: EndpointIdInput })
+
+/**
+ * `GET /projects/{project_id}/endpoints`: every compute endpoint of a project, `{ endpoints }`,
+ * newest first (§12). 404 for an unknown project, 403, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const listComputeEndpoints = make({
+  name: "ComputeEndpoints.list",
+  method: "GET",
+  route: "/projects/{project_id}/endpoints",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  success: ComputeEndpoints,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `POST /projects/{project_id}/endpoints`: creates a compute endpoint on a branch and answers 201
+ * with it and the operation started, `start_compute`; it is `init` until that ends, then
+ * `active` (§12). 400 for a body the server refuses (a minimum above the maximum), 404 for an
+ * unknown project or branch, 403, 409 for a second `read_write` compute endpoint on a branch,
+ * 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const createComputeEndpoint = make({
+  name: "ComputeEndpoints.create",
+  method: "POST",
+  route: "/projects/{project_id}/endpoints",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  body: ComputeEndpointCreateRequest,
+  success: ComputeEndpointOperations,
+  statuses: [201],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+})
+
+/**
+ * `GET /projects/{project_id}/endpoints/{endpoint_id}`: one compute endpoint, `{ endpoint }`
+ * (§12). 404 for an unknown project or compute endpoint, 403, 400 for a malformed id.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getComputeEndpoint = make({
+  name: "ComputeEndpoints.get",
+  method: "GET",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}",
+  params: computeEndpointParams,
+  success: ComputeEndpointEnvelope,
+  errors: ["NotFound", "Forbidden", "BadRequest"]
+})
+
+/**
+ * `PATCH /projects/{project_id}/endpoints/{endpoint_id}`: changes a compute endpoint's
+ * autoscaling limits (compute units) or suspend timeout (seconds); answers it and the operation
+ * started, `apply_config` (§12). 400 for a minimum above the maximum, 404, 423 while a
+ * conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const updateComputeEndpoint = make({
+  name: "ComputeEndpoints.update",
+  method: "PATCH",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}",
+  params: computeEndpointParams,
+  body: ComputeEndpointUpdateRequest,
+  success: ComputeEndpointOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `DELETE /projects/{project_id}/endpoints/{endpoint_id}`: deletes a compute endpoint (later
+ * reads are 404). Answers 200 with it and the operations started (`suspend_compute` when it was
+ * running), decoded as `Some`; or 204 with no body, decoded as `None` (nothing left to delete)
+ * (§12). 404 for an unknown project, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const deleteComputeEndpoint = make({
+  name: "ComputeEndpoints.delete",
+  method: "DELETE",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}",
+  params: computeEndpointParams,
+  success: Schema.OptionFromUndefinedOr(ComputeEndpointOperations),
+  statuses: [200, 204],
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `POST /projects/{project_id}/endpoints/{endpoint_id}/start`: starts a suspended (`idle`)
+ * compute endpoint; answers it and the operation started, `start_compute` (none when it is
+ * already running) (§12). 404, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const startComputeEndpoint = make({
+  name: "ComputeEndpoints.start",
+  method: "POST",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}/start",
+  params: computeEndpointParams,
+  success: ComputeEndpointOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `POST /projects/{project_id}/endpoints/{endpoint_id}/suspend`: suspends a running compute
+ * endpoint; answers it and the operation started, `suspend_compute` (none when it is already
+ * `idle`); it is `idle` once that ends (§12). 404, 423 while a conflicting operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const suspendComputeEndpoint = make({
+  name: "ComputeEndpoints.suspend",
+  method: "POST",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}/suspend",
+  params: computeEndpointParams,
+  success: ComputeEndpointOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * `POST /projects/{project_id}/endpoints/{endpoint_id}/restart`: suspends a compute endpoint and
+ * starts it again; answers it and the operations started, `suspend_compute` then
+ * `start_compute` (only `start_compute` for an `idle` one) (§12). 404, 423 while a conflicting
+ * operation runs.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const restartComputeEndpoint = make({
+  name: "ComputeEndpoints.restart",
+  method: "POST",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}/restart",
+  params: computeEndpointParams,
+  success: ComputeEndpointOperations,
+  startsOperations: true,
+  errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+})
+
+/**
+ * The compute endpoint endpoints by their client method name (`ComputeEndpoints.get` is
+ * `computeEndpoints.get`): the table the client's `ComputeEndpoints` service is derived from
+ * (§12, `docs/design.md` §1.2). A branch's own list is `branches.listEndpoints`.
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const computeEndpoints = {
+  list: listComputeEndpoints,
+  create: createComputeEndpoint,
+  get: getComputeEndpoint,
+  update: updateComputeEndpoint,
+  delete: deleteComputeEndpoint,
+  start: startComputeEndpoint,
+  suspend: suspendComputeEndpoint,
+  restart: restartComputeEndpoint
+} as const
+
+/**
+ * `GET /projects/{project_id}/connection_uri`: the connection URI of a database of a branch for
+ * a role, `{ uri }`, the URI `Redacted` (it holds the role's password) (`docs/contract.md` §13.1).
+ * Query: `database_name` and `role_name` (required), `branch_id` (the project's default branch
+ * when absent), `endpoint_id` (the branch's `read_write` compute endpoint when absent), `pooled`
+ * (`true`: through the connection pooler, whose host is the endpoint's with `-pooler`). 404 for
+ * an unknown project, branch, compute endpoint, database or role; 403; 400 for a query the server
+ * refuses (no `database_name` or `role_name`).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const getConnectionUri = make({
+  name: "Connections.uri",
+  method: "GET",
+  route: "/projects/{project_id}/connection_uri",
+  params: Schema.Struct({ project_id: ProjectIdParameter }),
+  query: Schema.Struct({
+    database_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),
+    role_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),
+    branch_id: Schema.optional(BranchIdInput),
+    endpoint_id: Schema.optional(EndpointIdInput),
+    pooled: Schema.optional(Schema.BooleanFromString.annotations(withMessage("must be true or false")))
+  }),
+  success: ConnectionUri,
+  errors: ["BadRequest", "NotFound", "Forbidden"]
+})
+
+/**
+ * The connection endpoints by their client method name (`Connections.uri` is
+ * `connections.uri`): the table the client's `Connections` service is derived from (§13).
+ *
+ * @since 0.3.0
+ * @category endpoints
+ */
+export const connections = {
+  uri: getConnectionUri
+} as const
+
 /**
  * Every endpoint in scope, in the order of the contract's table (§4), then those of §10
  * (`GET /projects/shared`, §10.6), then the branch endpoints (§11.4), the database and role
- * endpoints (§15), the project endpoints (§14).
+ * endpoints (§15), the project endpoints (§14), the compute endpoint endpoints (§12), then the
+ * connection URI (§13.1).
  *
  * @since 0.2.0
  * @category endpoints
@@ -1116,5 +1335,14 @@ export const all = [
   createProject,
   getProject,
   updateProject,
-  deleteProject
+  deleteProject,
+  listComputeEndpoints,
+  createComputeEndpoint,
+  getComputeEndpoint,
+  updateComputeEndpoint,
+  deleteComputeEndpoint,
+  startComputeEndpoint,
+  suspendComputeEndpoint,
+  restartComputeEndpoint,
+  getConnectionUri
 ] as const

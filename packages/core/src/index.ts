@@ -69,7 +69,9 @@ export * from "./Branch.js"
 
 /**
  * Compute endpoints (the platform's "endpoints"): `ComputeEndpoint`, its open type and state
- * enums, and the `{ endpoints }` answer `ComputeEndpoints` (§11.2).
+ * enums, the `{ endpoints }` answer `ComputeEndpoints`, the bodies `ComputeEndpointCreateRequest`
+ * and `ComputeEndpointUpdateRequest` and the answers `ComputeEndpointEnvelope` and
+ * `ComputeEndpointOperations` (§11.2, §12).
  *
  * @since 0.3.0
  */
@@ -77,7 +79,7 @@ export * from "./ComputeEndpoint.js"
 
 /**
  * `ConnectionDetails`: a connection URI and its parts, the URI and the password `Redacted`
- * (§11.3).
+ * (§11.3); `ConnectionUri`, the answer of `GET /projects/{project_id}/connection_uri` (§13).
  *
  * @since 0.3.0
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, ParseResult, Schema, SchemaAST } from "effect"
-import { DecodeIssue, Endpoint } from "../src/index.js"
+import { Either, ParseResult, Redacted, Schema, SchemaAST } from "effect"
+import { BranchId, DecodeIssue, Endpoint, ProjectId } from "../src/index.js"
 
 /** The `{param}` names of a route template, in order. */
 const routeParams = (route: string): ReadonlyArray<string> => Array.from(route.matchAll(/\{(\w+)\}/g), (m) => m[1]!)
@@ -28,7 +28,7 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
 }
 
 describe("Endpoint.all", () => {
-  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4)", () => {
+  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4), then the compute endpoint ones (§12), then the connection URI (§13.1)", () => {
     expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
@@ -60,7 +60,16 @@ describe("Endpoint.all", () => {
       "POST /projects",
       "GET /projects/{project_id}",
       "PATCH /projects/{project_id}",
-      "DELETE /projects/{project_id}"
+      "DELETE /projects/{project_id}",
+      "GET /projects/{project_id}/endpoints",
+      "POST /projects/{project_id}/endpoints",
+      "GET /projects/{project_id}/endpoints/{endpoint_id}",
+      "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
+      "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/start",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/suspend",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/restart",
+      "GET /projects/{project_id}/connection_uri"
     ])
   })
 
@@ -98,7 +107,16 @@ describe("Endpoint.all", () => {
       "Projects.create",
       "Projects.get",
       "Projects.update",
-      "Projects.delete"
+      "Projects.delete",
+      "ComputeEndpoints.list",
+      "ComputeEndpoints.create",
+      "ComputeEndpoints.get",
+      "ComputeEndpoints.update",
+      "ComputeEndpoints.delete",
+      "ComputeEndpoints.start",
+      "ComputeEndpoints.suspend",
+      "ComputeEndpoints.restart",
+      "Connections.uri"
     ])
   })
 
@@ -142,6 +160,8 @@ describe("Endpoint.all", () => {
     expect(Endpoint.listSharedProjects.errors).toEqual(["BadRequest"])
     expect(Endpoint.createBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
     expect(Endpoint.deleteBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Endpoint.createComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
+    expect(Endpoint.restartComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -177,7 +197,16 @@ describe("Endpoint.all", () => {
       "Projects.create": [201],
       "Projects.get": [200],
       "Projects.update": [200],
-      "Projects.delete": [200]
+      "Projects.delete": [200],
+      "ComputeEndpoints.list": [200],
+      "ComputeEndpoints.create": [201],
+      "ComputeEndpoints.get": [200],
+      "ComputeEndpoints.update": [200],
+      "ComputeEndpoints.delete": [200, 204],
+      "ComputeEndpoints.start": [200],
+      "ComputeEndpoints.suspend": [200],
+      "ComputeEndpoints.restart": [200],
+      "Connections.uri": [200]
     })
   })
 
@@ -195,7 +224,13 @@ describe("Endpoint.all", () => {
       "Roles.delete",
       "Roles.resetPassword",
       "Projects.create",
-      "Projects.update"
+      "Projects.update",
+      "ComputeEndpoints.create",
+      "ComputeEndpoints.update",
+      "ComputeEndpoints.delete",
+      "ComputeEndpoints.start",
+      "ComputeEndpoints.suspend",
+      "ComputeEndpoints.restart"
     ])
   })
 
@@ -203,7 +238,12 @@ describe("Endpoint.all", () => {
     const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Endpoint.all.filter((endpoint) =>
       endpoint.statuses.includes(204)
     )
-    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual(["Branches.delete", "Databases.delete", "Roles.delete"])
+    expect(withNoBody.map((endpoint) => endpoint.name)).toEqual([
+      "Branches.delete",
+      "Databases.delete",
+      "Roles.delete",
+      "ComputeEndpoints.delete"
+    ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
     }
@@ -234,6 +274,21 @@ describe("Endpoint.all", () => {
       "setAsDefault Branches.setAsDefault",
       "listEndpoints Branches.listEndpoints"
     ])
+  })
+
+  it("groups the compute endpoint endpoints by method name (§12)", () => {
+    expect(Object.entries(Endpoint.computeEndpoints).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual(
+      [
+        "list ComputeEndpoints.list",
+        "create ComputeEndpoints.create",
+        "get ComputeEndpoints.get",
+        "update ComputeEndpoints.update",
+        "delete ComputeEndpoints.delete",
+        "start ComputeEndpoints.start",
+        "suspend ComputeEndpoints.suspend",
+        "restart ComputeEndpoints.restart"
+      ]
+    )
   })
 })
 
@@ -348,6 +403,87 @@ describe("Endpoint.createBranch", () => {
     ]
   ])("refuses %j", (input, message) => {
     expect(decodeFailure(body, input)).toBe(message)
+  })
+})
+
+describe("Endpoint.getConnectionUri", () => {
+  const endpoint = Endpoint.getConnectionUri
+
+  it("encodes the query to strings, pooled as true or false (§13.1)", () => {
+    const encoded = Either.getOrThrow(
+      Endpoint.encode(endpoint, {
+        params: { project_id: ProjectId.make("spring-example-302709") },
+        query: {
+          database_name: "neondb",
+          role_name: "neondb_owner",
+          branch_id: BranchId.make("br-wispy-meadow-118737"),
+          pooled: true
+        }
+      })
+    )
+    expect(encoded.path).toBe("/projects/spring-example-302709/connection_uri")
+    expect(encoded.query).toEqual([
+      ["database_name", "neondb"],
+      ["role_name", "neondb_owner"],
+      ["branch_id", "br-wispy-meadow-118737"],
+      ["pooled", "true"]
+    ])
+  })
+
+  it("refuses a query without a database or role name, naming both", () => {
+    const decoded = Schema.decodeUnknownEither(endpoint.query!, { errors: "all" })({ pooled: "yes" })
+    expect(Either.isLeft(decoded)).toBe(true)
+    const message = Either.isLeft(decoded) ? DecodeIssue.format(decoded.left.issue) : ""
+    expect(message).toBe("database_name: is missing; role_name: is missing; pooled: must be true or false")
+  })
+
+  it("decodes the answer's uri to Redacted, and encodes it back", () => {
+    const uri =
+      "postgresql://alex:s3cr3t-Pa55@ep-proud-mud-a5x8dq2u.aws-us-east-2.dbplatform.test/neondb?sslmode=require"
+    const answer = Schema.decodeUnknownSync(endpoint.success)({ uri })
+    expect(String(answer.uri)).toBe("<redacted>")
+    expect(JSON.stringify(answer)).not.toContain("s3cr3t")
+    expect(Redacted.value(answer.uri)).toBe(uri)
+    expect(Schema.encodeSync(endpoint.success)(answer)).toEqual({ uri })
+  })
+})
+
+describe("Endpoint.createComputeEndpoint and updateComputeEndpoint (§12)", () => {
+  it("encodes a compute endpoint to create on a branch", () => {
+    expect(
+      Endpoint.encode(Endpoint.createComputeEndpoint, {
+        params: { project_id: "p-1" as never },
+        body: { endpoint: { branch_id: "br-a" as never, type: "read_only", suspend_timeout_seconds: -1 } }
+      })
+    ).toEqual(
+      Either.right({
+        path: "/projects/p-1/endpoints",
+        query: [],
+        body: { endpoint: { branch_id: "br-a", type: "read_only", suspend_timeout_seconds: -1 } }
+      })
+    )
+  })
+
+  it.each([
+    [{ endpoint: { type: "read_write" } }, "endpoint.branch_id: is missing"],
+    [{ endpoint: { branch_id: "br-a", type: "primary" } }, "endpoint.type: must be read_write or read_only"],
+    [
+      { endpoint: { branch_id: "br-a", type: "read_write", autoscaling_limit_min_cu: 0 } },
+      "endpoint.autoscaling_limit_min_cu: must be a number of compute units, 0.25 or more"
+    ],
+    [
+      { endpoint: { branch_id: "br-a", type: "read_write", suspend_timeout_seconds: 604_801 } },
+      "endpoint.suspend_timeout_seconds: must be an integer from -1 to 604800 (seconds)"
+    ]
+  ])("create refuses %j", (input, message) => {
+    expect(decodeFailure(Endpoint.createComputeEndpoint.body!, input)).toBe(message)
+  })
+
+  it("update takes the settings alone, and refuses a malformed endpoint id in the path", () => {
+    expect(Schema.decodeUnknownSync(Endpoint.updateComputeEndpoint.body!)({ endpoint: {} })).toEqual({ endpoint: {} })
+    expect(decodeFailure(Endpoint.updateComputeEndpoint.params!, { project_id: "p-1", endpoint_id: "ep_Bad" })).toBe(
+      "endpoint_id: must be 1 to 60 of a-z, 0-9 and -"
+    )
   })
 })
 

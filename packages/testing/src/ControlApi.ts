@@ -9,8 +9,8 @@
  * key; the platform's routes do not accept it): 401 otherwise. Bodies are JSON (any
  * `Content-Type`; an empty body is `{}`); an unknown field is refused. Refusals are 4xx with a
  * `GeneralError` body (`{ code, message, request_id }`), never a 5xx for bad input: 400 a body
- * that does not decode or a seed or snapshot with problems, 404 an unknown route, project or
- * operation, 409 an operation that has ended or a clock route on a fake without a controlled
+ * that does not decode or a seed or snapshot with problems, 404 an unknown route, project,
+ * operation or compute endpoint, 409 an operation that has ended or a clock route on a fake without a controlled
  * clock, 413 a body over 32 MiB; 503 a change its journal could not save (the emulator's
  * `--state`), as the platform's routes answer it.
  *
@@ -33,6 +33,11 @@
  * | `POST /_emulator/clock/advance` | `{ by }` | `ClockAnswer` |
  * | `POST /_emulator/clock/resume` | none | `ClockAnswer` |
  * | `GET /_emulator/requests?limit=N` | none | `{ requests: [RecordedRequest] }`, the last N (100 by default) |
+ * | `POST /_emulator/endpoints/{endpoint_id}/connect` | none | `{ endpoint, operations }`: a connection arrived (an `idle` compute endpoint is started, `start_compute`) |
+ *
+ * Before any route, the control plane's own operations due by the fake's time now are
+ * materialised, as before a request to the platform's routes (`FakePlatform.Service.catchUp`,
+ * docs/contract.md §12): a snapshot read after `clock/advance` holds them.
  *
  * @since 0.2.0
  */
@@ -40,7 +45,15 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ApiKeyCreated, Body, DecodeIssue, Operation, OperationsStarted, Project } from "@dbplatform/core"
+import {
+  ApiKeyCreated,
+  Body,
+  ComputeEndpointOperations,
+  DecodeIssue,
+  Operation,
+  OperationsStarted,
+  Project
+} from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -505,6 +518,14 @@ const routerOf = (fake: Service) => {
       `${prefix}/clock/resume`,
       Effect.flatMap(clock, (clock) => Effect.flatMap(clock.resume, (state) => json(clockAnswer(state))))
     ),
+    HttpRouter.post(
+      `${prefix}/endpoints/:endpoint_id/connect`,
+      Effect.gen(function* () {
+        const endpointId = yield* pathParam("endpoint_id")
+        const connected = yield* Effect.mapError(fake.connect(endpointId), scenarioError)
+        return yield* json(yield* Effect.orDie(Schema.encode(ComputeEndpointOperations)(connected)))
+      })
+    ),
     HttpRouter.get(
       `${prefix}/requests`,
       Effect.gen(function* () {
@@ -543,6 +564,7 @@ export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.
           message: "the control API needs its control token (Authorization: Bearer <token>), not an API key"
         })
       }
+      yield* fake.catchUp
       return yield* routes
     }).pipe(
       Effect.catchTags({

@@ -11,6 +11,10 @@
  *   default, filtered by `org_id`; operations: limit 1..1000, all by default).
  * - Operations move `scheduling` -> `running` -> their end as the `Clock` advances, so
  *   `TestClock.adjust` plays them out.
+ * - Compute endpoints (docs/contract.md §12) suspend after their suspend timeout of no activity,
+ *   and branches with one get a `check_availability` every hour: the control plane's own
+ *   operations, materialised on the `Clock` before every request (`Service.catchUp`); a
+ *   connection (`Service.connect`) starts an idle one.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
  *   `requests` logs every request with its headers (the key redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
@@ -33,7 +37,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Endpoint } from "@dbplatform/core"
+import { type ComputeEndpointOperations, Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -46,6 +50,9 @@ import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
+import { computeEndpointOperations } from "./internal/endpointRoutes.js"
+import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
+import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
 import { Gate, Refusal } from "./internal/route.js"
@@ -68,9 +75,9 @@ import {
 } from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
 import { stateOfSeed } from "./internal/seed.js"
-import { applyAll, itemsOf, load, makeFakeState, replace, type State, snapshotOf } from "./internal/state.js"
+import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
-import type { Scenario } from "./Scenario.js"
+import type { Scenario, UnknownEndpoint } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 
@@ -251,6 +258,23 @@ export interface Service {
    */
   readonly restore: (snapshot: Snapshot) => Effect.Effect<void, InvalidSeed>
   /**
+   * Materialises the control plane's own operations due by the `Clock`'s time now (since 0.3.0,
+   * docs/contract.md §12, docs/design.md §4): `suspend_compute` of each compute endpoint idle
+   * for its suspend timeout, `check_availability` of each branch with a compute endpoint whose
+   * period (1 hour) has passed, each created at the time it was due. Every request of the HTTP
+   * app and of the control API does this first; call it to see them in `snapshot` without a
+   * request. Durable with a `journal`, as `reset`.
+   */
+  readonly catchUp: Effect.Effect<void>
+  /**
+   * A connection arrives at the compute endpoint `endpointId` (since 0.3.0, docs/contract.md
+   * §12): after `catchUp`, an `idle` one is started by the control plane (`start_compute`, no
+   * lock checked), and its activity time moves to now (its suspend timeout counts from here).
+   * Answers the compute endpoint and the operations started (none for a running one); fails with
+   * `UnknownEndpoint` when no compute endpoint has that id. Durable with a `journal`, as `reset`.
+   */
+  readonly connect: (endpointId: string) => Effect.Effect<ComputeEndpointOperations, UnknownEndpoint>
+  /**
    * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
    * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).
    */
@@ -418,11 +442,18 @@ const serviceOf = (
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
-    /** The real answer: the body size, authentication, the rate limit, then the routes. */
+    /** The control plane's operations due by now, in one mutation (docs/design.md §4). */
+    const caughtUp = Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
+      controlPlaneDue(state, now)
+        ? Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+        : Effect.succeed(false)
+    )
+    /** The real answer: the body size, the control plane, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
+      yield* caughtUp
       yield* authenticate(fake)
       return yield* routes
     }).pipe(
@@ -471,6 +502,9 @@ const serviceOf = (
         if (journal !== undefined) yield* notSavedDies(journal)
       })
     const scenario = scenarioOf(fake)
+    /** `effect` on the fake's clock, returning once its changes are durable with a journal. */
+    const durably = <A, E>(effect: Effect.Effect<A, E>) =>
+      onClock(options, journal === undefined ? effect : Effect.tap(effect, () => notSavedDies(journal)))
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp: onClock(options, httpApp),
@@ -508,6 +542,16 @@ const serviceOf = (
             : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now)))
         ),
       restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
+      catchUp: onClock(
+        options,
+        Effect.flatMap(caughtUp, (changed) => (changed && journal !== undefined ? notSavedDies(journal) : Effect.void))
+      ),
+      connect: (endpointId) =>
+        durably(
+          Effect.flatMap(randomDice, (dice) =>
+            Effect.zipWith(mutate(fake, connect(endpointId, dice)), Clock.currentTimeMillis, computeEndpointOperations)
+          )
+        ),
       clock: Option.fromNullable(options.clock)
     })
   })

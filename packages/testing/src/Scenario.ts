@@ -106,6 +106,18 @@ export class UnknownProject extends Data.TaggedError("UnknownProject")<{ readonl
 }
 
 /**
+ * The fake platform has no compute endpoint with this id (`FakePlatform.Service.connect`).
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class UnknownEndpoint extends Data.TaggedError("UnknownEndpoint")<{ readonly endpointId: string }> {
+  override get message(): string {
+    return `no compute endpoint ${this.endpointId} in the fake platform`
+  }
+}
+
+/**
  * The project has no operation with this id.
  *
  * @since 0.1.0

@@ -133,7 +133,9 @@ const endpoint = SnapshotEndpoint.fields
  * A compute endpoint of a seed, in a seed file as in code (since 0.3.0): the fields the fake
  * keeps of one (`Snapshot.SnapshotEndpoint`), all optional but `branch_id` (a branch of the seed
  * given with its `id`), its project that of its branch, and `age` and `activeIn` instead of
- * times. A branch has at most one `read_write` endpoint.
+ * times. A branch has at most one `read_write` endpoint. The control plane does not replay what
+ * happened before the seed was loaded: a seed's compute endpoints were last active then (their
+ * suspend timeout counts from the start), and its branches last checked then (docs/contract.md §12).
  *
  * @since 0.3.0
  */

@@ -27,7 +27,8 @@ export {
   /**
    * A branch (since 0.3.0): `id`, `project_id`, `parent_id` (absent for a root branch), `name`,
    * `default`, `protected`, `created_at`, `updated_at`, and `ready_at`: its `current_state` is
-   * `init` before that time and `ready` from it (docs/contract.md §2.5).
+   * `init` before that time and `ready` from it (docs/contract.md §2.5); `checked_at` (optional,
+   * since 0.3.0), the time of the control plane's last `check_availability` on it (§12).
    *
    * @since 0.3.0
    */
@@ -35,8 +36,11 @@ export {
   /**
    * A compute endpoint (since 0.3.0): `id`, `project_id`, `branch_id`, `type` (`read_write` or
    * `read_only`), `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu` (compute units),
-   * `suspend_timeout_seconds` (s), `created_at`, `updated_at`, and `active_at`: its
-   * `current_state` is `init` before that time and `active` from it.
+   * `suspend_timeout_seconds` (s), `created_at`, `updated_at`, `active_at` (the end of its last
+   * `start_compute`), and, optional, `suspended_at` (the end of its last `suspend_compute`) and
+   * `last_active` (its last connection): its `current_state` is `init` until `active_at`, then
+   * `active` or `idle` after whichever of `active_at` and `suspended_at` came last
+   * (docs/contract.md §12).
    *
    * @since 0.3.0
    */

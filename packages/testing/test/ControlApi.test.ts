@@ -24,10 +24,10 @@ const seed: Seed = {
 }
 
 /** A fake on a controlled clock (over the TestClock), its control app, and a `call` to it. */
-const setup = (options: FakePlatform.Options = {}) =>
+const setup = (options: FakePlatform.Options = {}, from: Seed = seed) =>
   Effect.gen(function* () {
     const clock = yield* ControlledClock.make
-    const fake = yield* FakePlatform.make(seed, { clock, ...options })
+    const fake = yield* FakePlatform.make(from, { clock, ...options })
     const app = yield* ControlApi.httpApp(fake, { token: Redacted.make(token) })
     const client = FakeHttpClient.make(app)
     const call = (
@@ -104,6 +104,38 @@ describe("ControlApi", () => {
         expect(advanced.body.frozen).toBe(true)
         expect((yield* api(`/projects/${projectId}/operations/${branch.id}`)).body.operation.status).toBe("finished")
         expect((yield* api(`/projects/${projectId}/operations/${config.id}`)).body.operation.status).toBe("cancelled")
+      })
+  )
+
+  it.effect(
+    "materialises the control plane's operations before its routes; a connection to an idle compute endpoint starts it",
+    () =>
+      Effect.gen(function* () {
+        const endpointId = "ep-main-000001"
+        const { call } = yield* setup(
+          {},
+          {
+            ...seed,
+            branches: [{ project_id: projectId, id: "br-main-000001", default: true }],
+            endpoints: [{ branch_id: "br-main-000001", id: endpointId }]
+          }
+        )
+        yield* call("POST", "/clock/freeze")
+        yield* call("POST", "/clock/advance", { by: "6 minutes" })
+        // No request to the platform's routes came: the snapshot holds the suspension all the same.
+        const snapshot = yield* call("GET", "/snapshot")
+        expect(snapshot.body.operations.map((operation: any) => operation.action)).toContain("suspend_compute")
+        const connected = yield* call("POST", `/endpoints/${endpointId}/connect`)
+        expect(connected.status).toBe(200)
+        expect(connected.body.endpoint).toMatchObject({
+          id: endpointId,
+          current_state: "idle",
+          pending_state: "active"
+        })
+        expect(connected.body.operations.map((operation: any) => operation.action)).toEqual(["start_compute"])
+        const unknown = yield* call("POST", "/endpoints/ep-none-000000/connect")
+        expect(unknown.status).toBe(404)
+        expect(unknown.body.message).toMatch(/ep-none-000000/)
       })
   )
 

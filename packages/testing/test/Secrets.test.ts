@@ -1,10 +1,11 @@
 /**
  * No API key value, and no role password, reaches what a program observes of the client: its
  * logs (Debug and up), its spans (names, attributes, events, exits), its errors however they are
- * printed, and (for passwords) its results printed (`JSON.stringify`, `util.inspect`). Each run
- * goes through retries and failures, collecting all of it, then looks for the secrets in it.
+ * printed, and (for passwords, and connection strings, which carry one: docs/contract.md §13)
+ * its results printed (`JSON.stringify`, `util.inspect`). Each run goes through retries and
+ * failures, collecting all of it, then looks for the secrets in it.
  */
-import { ApiKeys, Databases, DbPlatform, Operations, Projects, Roles } from "@dbplatform/client"
+import { ApiKeys, Branches, Connections, Databases, DbPlatform, Operations, Projects, Roles } from "@dbplatform/client"
 import { BranchId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
@@ -25,7 +26,7 @@ import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
-import { operationId, projectId } from "./helpers.js"
+import { addRolesAndDatabases, operationId, projectId } from "./helpers.js"
 
 /** A key value easy to spot, and its tail alone (a partial leak counts too). */
 const bootstrapKey = `dbp_${"b00t5trap".repeat(4)}_0123456789abcdef`
@@ -157,11 +158,11 @@ const observing = () => {
   return { logs, spans, errors, failing, spanText, observe }
 }
 
-/** Runs `run` forked, moving the `TestClock` a second at a time (at most 2 minutes) until it ends. */
+/** Runs `run` forked, moving the `TestClock` a second at a time (at most 5 minutes) until it ends. */
 const drive = <A, E, R>(run: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const fiber = yield* Effect.fork(run)
-    for (let second = 0; second < 120 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+    for (let second = 0; second < 300 && Option.isNone(yield* Fiber.poll(fiber)); second++) {
       yield* TestClock.adjust("1 second")
     }
     return yield* Fiber.join(fiber)
@@ -410,3 +411,99 @@ describe("a key a header cannot carry", () => {
     }).pipe(Effect.provide(FakePlatform.layer()))
   )
 })
+
+describe("connection strings", () => {
+  /** A role password easy to spot, in the URI as it is (no character a URI encodes). */
+  const password = `npg_${"c0nnstr".repeat(4)}_5ecret`
+
+  it.effect("no role password in logs, spans, errors or JSON.stringify of any result of the workflow", () => {
+    const { logs, spans, errors, spanText, observe } = observing()
+    const results: Array<string> = []
+    /** Every printing of a result: a log line, `JSON.stringify`, `String`, `util.inspect`. */
+    const shown = (result: unknown) => {
+      results.push(JSON.stringify(result), stringify(result), String(result), util.inspect(result, { depth: 20 }))
+      return Effect.logDebug("result", result)
+    }
+    const main = BranchId.make("br-main-100001")
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const branches = yield* Branches.Branches
+      const connections = yield* Connections.Connections
+      yield* addRolesAndDatabases(
+        platform,
+        [{ branch_id: main, name: "neondb_owner", password }],
+        [{ branch_id: main, id: 4_000_001, name: "neondb", owner_name: "neondb_owner" }]
+      )
+      // The workflow, its creation answered once with a 503 (retried) and its URI read with a pooled request.
+      yield* platform.faults.inject(Fault.status(503), { method: "POST", path: "/projects/{project_id}/branches" })
+      const ready = yield* branches.createReady({ project_id: projectId, branch: { name: "preview" } })
+      yield* shown(ready)
+      const pooled = yield* branches.createReady({
+        project_id: projectId,
+        branch: { name: "pooled" },
+        connection: { pooled: true }
+      })
+      yield* shown(pooled)
+      // The plain creation answers connection_uris; the read answers { uri }.
+      const created = yield* branches.create({
+        params: { project_id: projectId },
+        body: { branch: { name: "plain" }, endpoints: [{ type: "read_write" }] }
+      })
+      yield* shown(created)
+      const uri = yield* connections.uri({
+        params: { project_id: projectId },
+        query: { database_name: "neondb", role_name: "neondb_owner", branch_id: ready.branch.id }
+      })
+      yield* shown(uri)
+      // A connection_uri answer that does not decode, and one after a proxy's 500: errors, printed.
+      for (const fault of [Fault.malformedJson, Fault.status(500, { body: Fault.FaultBody.text(`uri ${password}`) })]) {
+        yield* platform.faults.inject(fault, { path: "/projects/{project_id}/connection_uri", times: 5 })
+        const error = yield* Effect.flip(
+          connections.uri({
+            params: { project_id: projectId },
+            query: { database_name: "neondb", role_name: "neondb_owner" }
+          })
+        )
+        errors.push(
+          String(error),
+          JSON.stringify(error),
+          util.inspect(error, { depth: 10 }),
+          Cause.pretty(Cause.fail(error))
+        )
+        yield* platform.faults.clear
+      }
+      // The workflow failing after its creation: the branch's password in no part of the error.
+      yield* platform.faults.inject(Fault.status(404), { path: "/projects/{project_id}/branches/{branch_id}" })
+      const failed = yield* Effect.flip(branches.createReady({ project_id: projectId, branch: { name: "failing" } }))
+      errors.push(
+        String(failed),
+        JSON.stringify(failed),
+        util.inspect(failed, { depth: 10 }),
+        Cause.pretty(Cause.fail(failed))
+      )
+      return [ready, pooled, created] as const
+    })
+
+    return Effect.gen(function* () {
+      const [ready, pooled, created] = yield* drive(run)
+      // The secret is there, where a driver reads it: in the values, not in what is printed.
+      expect(Redacted.value(ready.connectionUri)).toContain(password)
+      expect(Redacted.value(pooled.connectionUri)).toContain("-pooler.")
+      expect(Redacted.value(created.connection_uris![0]!.connection_parameters.password)).toBe(password)
+      expect(results.length).toBe(4 * 4)
+      expect(errors.length).toBe(3 * 4)
+      expect(spans.map((span) => span.name)).toContain("Connections.uri")
+      expect(logs.some((line) => line.includes("retrying Branches.create"))).toBe(true)
+      const collected = [...logs, ...spanText(), ...errors, ...results].join("\n")
+      expect(collected.split(password).length - 1).toBe(0)
+      expect(collected).not.toContain(password.slice(-12))
+    }).pipe(observe, Effect.provide(DbPlatformTest.layer({ seed: connectionSeed })))
+  })
+})
+
+/** A project with its default branch `main`, which has a read_write compute endpoint. */
+const connectionSeed: Seed = {
+  projects: [{ id: projectId }],
+  branches: [{ project_id: projectId, id: "br-main-100001", name: "main", default: true }],
+  endpoints: [{ branch_id: "br-main-100001", id: "ep-main-100001", type: "read_write" }]
+}

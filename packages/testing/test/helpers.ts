@@ -73,3 +73,59 @@ export const awaitAll = (operations: ReadonlyArray<Operation>) =>
     expect(failed).toEqual([])
     return succeeded
   })
+
+/** A role to add to a fake: its branch, name and password. */
+export interface RoleToAdd {
+  readonly branch_id: string
+  readonly name: string
+  readonly password: string
+}
+
+/** A database to add to a fake: its branch, id, name and owner (a role of the branch). */
+export interface DatabaseToAdd {
+  readonly branch_id: string
+  readonly id: number
+  readonly name: string
+  readonly owner_name: string
+}
+
+/**
+ * Adds roles and databases to the branches of a running fake (through its snapshot), created
+ * with their branch.
+ */
+export const addRolesAndDatabases = (
+  fake: FakePlatform.Service,
+  roles: ReadonlyArray<RoleToAdd>,
+  databases: ReadonlyArray<DatabaseToAdd>
+) =>
+  Effect.gen(function* () {
+    const snapshot = yield* fake.snapshot
+    const branchOf = (id: string) => {
+      const branch = snapshot.branches.find((branch) => branch.id === id)
+      if (branch === undefined) throw new Error(`no branch ${id} in the fake`)
+      return branch
+    }
+    const times = (id: string) => ({
+      project_id: branchOf(id).project_id,
+      created_at: branchOf(id).created_at,
+      updated_at: branchOf(id).created_at
+    })
+    yield* Effect.orDie(
+      fake.restore({
+        ...snapshot,
+        roles: [
+          ...snapshot.roles,
+          ...roles.map((role) => ({
+            ...role,
+            ...times(role.branch_id),
+            id: `${role.branch_id}/${role.name}`,
+            protected: false
+          }))
+        ],
+        databases: [
+          ...snapshot.databases,
+          ...databases.map((database) => ({ ...database, ...times(database.branch_id) }))
+        ]
+      })
+    )
+  })

@@ -11,6 +11,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/TestClock"
 import * as Redacted from "effect/Redacted"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
@@ -26,6 +27,8 @@ const main = "br-main-100001"
 const dev = "br-dev-100002"
 const feature = "br-feature-100003"
 const branches = `/projects/${project}/branches`
+const endpoints = `/projects/${project}/endpoints`
+const devEndpoint = "ep-dev-100002"
 
 const seed: Seed.Seed = {
   projects: [
@@ -38,7 +41,15 @@ const seed: Seed.Seed = {
     { project_id: project, id: dev, name: "dev", parent_id: main },
     { project_id: project, id: feature, name: "feature", parent_id: dev }
   ],
-  endpoints: [{ branch_id: dev, id: "ep-dev-100002", type: "read_write" }],
+  endpoints: [{ branch_id: dev, id: devEndpoint, type: "read_write" }],
+  // The roles and databases of `main`, and their copies on `dev`.
+  roles: [main, dev].map((branch_id) => ({ branch_id, name: "neondb_owner", password: "npg_Ow4erPa55" })),
+  databases: [main, dev].map((branch_id, i) => ({
+    branch_id,
+    id: 1_000_001 + i,
+    name: "neondb",
+    owner_name: "neondb_owner"
+  })),
   operations: [
     { project_id: project, id: operationId(1), action: "create_timeline", age: "1 hour" },
     {
@@ -52,6 +63,8 @@ const seed: Seed.Seed = {
     { project_id: pendingProject, id: operationId(3), action: "start_compute", runsFor: "1 hour" }
   ]
 }
+
+const connectionUri = `/projects/${project}/connection_uri`
 
 /** What a case may use: the fake, and its bootstrap key's value. */
 interface Fixture {
@@ -786,6 +799,192 @@ const cases: ReadonlyArray<Case> = [
     label: "a project with a pending operation",
     status: 423,
     request: () => del(`/projects/${pendingProject}`)
+  },
+  { endpoint: Endpoint.listComputeEndpoints, label: "a project's", status: 200, request: () => get(endpoints) },
+  {
+    endpoint: Endpoint.listComputeEndpoints,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/endpoints")
+  },
+  {
+    endpoint: Endpoint.listComputeEndpoints,
+    label: "a bad project id",
+    status: 400,
+    request: () => get("/projects/NO_SUCH/endpoints")
+  },
+  {
+    endpoint: Endpoint.createComputeEndpoint,
+    label: "a read_only one",
+    status: 201,
+    request: () => post(endpoints, { endpoint: { branch_id: dev, type: "read_only", suspend_timeout_seconds: -1 } })
+  },
+  {
+    endpoint: Endpoint.createComputeEndpoint,
+    label: "a minimum above the maximum",
+    status: 400,
+    request: () =>
+      post(endpoints, {
+        endpoint: { branch_id: main, type: "read_write", autoscaling_limit_min_cu: 2, autoscaling_limit_max_cu: 1 }
+      })
+  },
+  {
+    endpoint: Endpoint.createComputeEndpoint,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(endpoints, { endpoint: { branch_id: "br-none-000000", type: "read_only" } })
+  },
+  {
+    endpoint: Endpoint.createComputeEndpoint,
+    label: "a second read_write on a branch",
+    status: 409,
+    request: () => post(endpoints, { endpoint: { branch_id: dev, type: "read_write" } })
+  },
+  {
+    endpoint: Endpoint.createComputeEndpoint,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) =>
+      Effect.zipRight(busy(fake), post(endpoints, { endpoint: { branch_id: main, type: "read_write" } }))
+  },
+  {
+    endpoint: Endpoint.getComputeEndpoint,
+    label: "a compute endpoint",
+    status: 200,
+    request: () => get(`${endpoints}/${devEndpoint}`)
+  },
+  {
+    endpoint: Endpoint.getComputeEndpoint,
+    label: "an unknown one",
+    status: 404,
+    request: () => get(`${endpoints}/ep-none-000000`)
+  },
+  {
+    endpoint: Endpoint.getComputeEndpoint,
+    label: "a bad id",
+    status: 400,
+    request: () => get(`${endpoints}/EP_NONE`)
+  },
+  {
+    endpoint: Endpoint.updateComputeEndpoint,
+    label: "a new suspend timeout",
+    status: 200,
+    request: () => patch(`${endpoints}/${devEndpoint}`, { endpoint: { suspend_timeout_seconds: 600 } })
+  },
+  {
+    endpoint: Endpoint.updateComputeEndpoint,
+    label: "a minimum above the maximum",
+    status: 400,
+    request: () => patch(`${endpoints}/${devEndpoint}`, { endpoint: { autoscaling_limit_min_cu: 4 } })
+  },
+  {
+    endpoint: Endpoint.updateComputeEndpoint,
+    label: "an unknown one",
+    status: 404,
+    request: () => patch(`${endpoints}/ep-none-000000`, { endpoint: {} })
+  },
+  {
+    endpoint: Endpoint.updateComputeEndpoint,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) =>
+      Effect.zipRight(busy(fake), patch(`${endpoints}/${devEndpoint}`, { endpoint: { suspend_timeout_seconds: 60 } }))
+  },
+  {
+    endpoint: Endpoint.deleteComputeEndpoint,
+    label: "an active one",
+    status: 200,
+    request: () => del(`${endpoints}/${devEndpoint}`)
+  },
+  {
+    endpoint: Endpoint.deleteComputeEndpoint,
+    label: "one already gone",
+    status: 204,
+    request: () => del(`${endpoints}/ep-none-000000`)
+  },
+  {
+    endpoint: Endpoint.deleteComputeEndpoint,
+    label: "a bad id",
+    status: 400,
+    request: () => del(`${endpoints}/EP_NONE`)
+  },
+  {
+    endpoint: Endpoint.deleteComputeEndpoint,
+    label: "an unknown project",
+    status: 404,
+    request: () => del(`/projects/no-such-project/endpoints/${devEndpoint}`)
+  },
+  {
+    endpoint: Endpoint.deleteComputeEndpoint,
+    label: "a project with a pending operation",
+    status: 423,
+    request: ({ fake }) => Effect.zipRight(busy(fake), del(`${endpoints}/${devEndpoint}`))
+  },
+  ...(
+    [
+      [Endpoint.startComputeEndpoint, "start"],
+      [Endpoint.suspendComputeEndpoint, "suspend"],
+      [Endpoint.restartComputeEndpoint, "restart"]
+    ] as const
+  ).flatMap(
+    ([endpoint, action]): ReadonlyArray<Case> => [
+      {
+        endpoint,
+        label: "an active one",
+        status: 200,
+        request: () => post(`${endpoints}/${devEndpoint}/${action}`)
+      },
+      {
+        endpoint,
+        label: "an idle one",
+        status: 200,
+        request: ({ fake, key }) =>
+          Effect.gen(function* () {
+            yield* Effect.orDie(send(fake, yield* post(`${endpoints}/${devEndpoint}/suspend`), { key }))
+            yield* TestClock.adjust("1 minute")
+            return yield* post(`${endpoints}/${devEndpoint}/${action}`)
+          }).pipe(Effect.scoped)
+      },
+      { endpoint, label: "a bad id", status: 400, request: () => post(`${endpoints}/EP_NONE/${action}`) },
+      { endpoint, label: "an unknown one", status: 404, request: () => post(`${endpoints}/ep-none-000000/${action}`) },
+      {
+        endpoint,
+        label: "a project with a pending operation",
+        status: 423,
+        request: ({ fake }) => Effect.zipRight(busy(fake), post(`${endpoints}/${devEndpoint}/${action}`))
+      }
+    ]
+  ),
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "a branch's",
+    status: 200,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=neondb_owner&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "through a compute endpoint's pooler",
+    status: 200,
+    request: () =>
+      get(`${connectionUri}?database_name=neondb&role_name=neondb_owner&endpoint_id=ep-dev-100002&pooled=true`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "no role_name",
+    status: 400,
+    request: () => get(`${connectionUri}?database_name=neondb&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "an unknown role",
+    status: 404,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=nobody&branch_id=${dev}`)
+  },
+  {
+    endpoint: Endpoint.getConnectionUri,
+    label: "a default branch without a compute endpoint",
+    status: 404,
+    request: () => get(`${connectionUri}?database_name=neondb&role_name=neondb_owner`)
   }
 ]
 
@@ -821,7 +1020,9 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Roles.get": ["Forbidden"],
   "Roles.delete": ["Forbidden"],
   "Roles.revealPassword": ["Forbidden"],
-  "Roles.resetPassword": ["Forbidden"]
+  "Roles.resetPassword": ["Forbidden"],
+  ...Object.fromEntries(Object.values(Endpoint.computeEndpoints).map((endpoint) => [endpoint.name, ["Forbidden"]])),
+  "Connections.uri": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {

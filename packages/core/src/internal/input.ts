@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { BranchId } from "../Ids.js"
+import { BranchId, EndpointId } from "../Ids.js"
 
 /** `override: true`: the message replaces those of the schemas it refines. */
 export const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
@@ -26,3 +26,32 @@ export const PostgresName = Schema.String.pipe(
 
 /** A role's or a database's name in a path: not empty (a name no item has is a 404). */
 export const NameParameter = Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty"))
+
+/**
+ * A compute endpoint id as a client sends it, in a path: `^[a-z0-9-]{1,60}$`, e.g.
+ * `ep-cool-darkness-123456` (`docs/contract.md` §12).
+ */
+export const EndpointIdInput = Schema.String.pipe(
+  Schema.pattern(/^[a-z0-9-]{1,60}$/),
+  Schema.compose(EndpointId)
+).annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+
+/** A number of compute units: 0.25 and up. */
+export const ComputeUnitsInput = Schema.Number.pipe(Schema.finite(), Schema.greaterThanOrEqualTo(0.25)).annotations(
+  withMessage("must be a number of compute units, 0.25 or more")
+)
+
+/** Seconds of inactivity before a compute endpoint is suspended: `0` the platform's default, `-1` never, at most a week. */
+export const SuspendTimeoutInput = Schema.Int.pipe(Schema.between(-1, 604_800)).annotations(
+  withMessage("must be an integer from -1 to 604800 (seconds)")
+)
+
+/**
+ * The settings of a compute endpoint a request may give (`docs/contract.md` §12): autoscaling
+ * limits in compute units and the suspend timeout in seconds, each optional.
+ */
+export const computeEndpointSettings = {
+  autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
+  autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
+  suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
+}

@@ -20,6 +20,7 @@ import {
   setDefaultBranch,
   updateBranch
 } from "./branches.js"
+import { connectionDetails, connectionsOf } from "./connections.js"
 import { randomDice } from "./ids.js"
 import { mutateWith, read, route, withProject } from "./route.js"
 import type { FakeState } from "./state.js"
@@ -73,7 +74,12 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
       Effect.zipWith(
         mutateWith(fake, createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice)),
         Clock.currentTimeMillis,
-        ({ branch, endpoints, operations, project }, now) => branchCreated(branch, endpoints, project, operations, now)
+        (created, now) =>
+          branchCreated(
+            created,
+            connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
+            now
+          )
       )
     )
   ),

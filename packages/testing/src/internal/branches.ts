@@ -7,6 +7,9 @@
  * - Creating a branch starts `create_branch`, then `start_compute` per compute endpoint created
  *   with it, one after another; the branch is `ready` once `create_branch` ends, each compute
  *   endpoint `active` once its `start_compute` ends.
+ * - A new branch starts with copies of its parent's roles and databases (docs/contract.md §13.2);
+ *   a restore from another branch replaces them with copies of the source's, and the branch
+ *   preserved under `preserve_under_name` keeps copies of those it had.
  * - Deleting a branch removes it and its compute endpoints at once (later reads are 404), and
  *   starts `suspend_compute` per compute endpoint, then `delete_timeline`; the default branch,
  *   and a branch with children, cannot be deleted (400).
@@ -21,9 +24,9 @@ import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
 import * as Order from "effect/Order"
 import { type Dice, branchId as newBranchId, endpointId as newEndpointId, uuid } from "./ids.js"
-import { type Change, type Id, type Kind, upsert } from "./kinds.js"
+import { type Change, type Id, type Kind, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
-import { type OperationToStart, lockedBy, startOperations } from "./operations.js"
+import { endOf, type OperationToStart, lockedBy, startOperations } from "./operations.js"
 import {
   cascade,
   distinctTime,
@@ -32,9 +35,11 @@ import {
   type Mutation,
   type State,
   type StoredBranch,
+  type StoredDatabase,
   type StoredEndpoint,
   type StoredOperation,
-  type StoredProject
+  type StoredProject,
+  type StoredRole
 } from "./state.js"
 import { Status } from "./status.js"
 
@@ -47,7 +52,8 @@ export const runsFor = {
   create_timeline: Duration.toMillis("3 seconds"),
   apply_storage_config: Duration.toMillis("1 second"),
   delete_tenant: Duration.toMillis("2 seconds"),
-  apply_config: Duration.toMillis("1 second")
+  apply_config: Duration.toMillis("1 second"),
+  check_availability: Duration.toMillis("1 second")
 } as const
 
 /**
@@ -59,11 +65,11 @@ export const endpointDefaults = {
   suspend_timeout_seconds: 0
 } as const
 
-/** A refusal with `status` and `message`. */
+/** A refusal with `status` and `message`, as a mutation's `Left`. */
 export const refused = (status: number, message: string): Either.Either<never, Refused> =>
   Either.left({ status, message })
 
-/** A 404: `{what} not found`. */
+/** A 404 for `what` (`project`, `branch`), as a mutation's `Left`. */
 export const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
@@ -139,6 +145,46 @@ export const freshId = <K extends Kind>(
   return id
 }
 
+/** A database id like the platform's: a positive integer of seven digits. */
+const newDatabaseId = (dice: Dice): number => 1_000_000 + dice.below(9_000_000)
+
+/**
+ * The roles and databases of branch `from`, copied to the new branch `to` of the same project
+ * created at `created` (docs/contract.md §13.2): each role under the id `{to}/{name}` with the
+ * same password, each database under a fresh id, with the same names and owners. The copies are
+ * items of their own: a later change of either branch's roles or databases leaves the other's as
+ * they are. `taken`: database ids about to be added with them, to which theirs are added.
+ */
+export const copiesOf = (
+  state: State,
+  from: string,
+  to: StoredBranch,
+  created: number,
+  dice: Dice,
+  taken: Set<number> = new Set()
+): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
+  // Oldest first, each a millisecond after the one before: the copies list in the parent's order.
+  const roles = Array.from(itemsOf(state, "roles", from))
+    .reverse()
+    .map(
+      (role, i): StoredRole => ({
+        ...role,
+        id: `${to.id}/${role.name}`,
+        branch_id: to.id,
+        created_at: created + i,
+        updated_at: created + i
+      })
+    )
+  const databases = Array.from(itemsOf(state, "databases", from))
+    .reverse()
+    .map((database, i): StoredDatabase => {
+      const id = freshId(state, "databases", () => newDatabaseId(dice), taken)
+      taken.add(id)
+      return { ...database, id, branch_id: to.id, created_at: created + i, updated_at: created + i }
+    })
+  return { roles: roles.reverse(), databases: databases.reverse() }
+}
+
 /**
  * How a mutation names the operations it starts: `action` on `branchId` (and `endpointId`),
  * with a fresh id and the run time of {@link runsFor}.
@@ -161,6 +207,44 @@ export interface EndpointToCreate {
   readonly suspend_timeout_seconds?: number | undefined
 }
 
+/**
+ * A compute endpoint `id` of branch `branchId` of `project` created at `created` as `request` asks
+ * (the settings it leaves out as the project's, {@link endpointDefaultsOf}), not yet
+ * started (`active_at` is set by the `start_compute` that starts it).
+ */
+export const newEndpoint = (
+  id: string,
+  project: StoredProject,
+  branchId: string,
+  request: EndpointToCreate,
+  created: number
+): StoredEndpoint => {
+  const defaults = endpointDefaultsOf(project)
+  return {
+    id,
+    project_id: project.id,
+    branch_id: branchId,
+    type: request.type,
+    autoscaling_limit_min_cu: request.autoscaling_limit_min_cu ?? defaults.autoscaling_limit_min_cu,
+    autoscaling_limit_max_cu:
+      request.autoscaling_limit_max_cu ??
+      Math.max(request.autoscaling_limit_min_cu ?? 0, defaults.autoscaling_limit_max_cu),
+    suspend_timeout_seconds: request.suspend_timeout_seconds ?? defaults.suspend_timeout_seconds,
+    created_at: created,
+    updated_at: created,
+    active_at: 0
+  }
+}
+
+/** The compute endpoint, or a 400 when its minimum compute units are more than its maximum. */
+export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEndpoint, Refused> =>
+  endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
+    ? refused(
+        Status.badRequest,
+        `autoscaling_limit_min_cu (${endpoint.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${endpoint.autoscaling_limit_max_cu})`
+      )
+    : Either.right(endpoint)
+
 /** What `POST /projects/{project_id}/branches` creates. */
 export interface BranchToCreate {
   readonly name?: string | undefined
@@ -171,19 +255,30 @@ export interface BranchToCreate {
   readonly action?: "create_branch" | "create_timeline" | undefined
 }
 
+/** The upserts that add `copies` (roles first: a database's owner is a role of its branch). */
+const dataChanges = (copies: ReturnType<typeof copiesOf>): ReadonlyArray<Change> => [
+  ...copies.roles.map((role) => upsert("roles", role)),
+  ...copies.databases.map((database) => upsert("databases", database))
+]
+
 /** What a branch creation made: the answer's parts. */
 export interface BranchCreation {
   readonly project: StoredProject
   readonly branch: StoredBranch
   readonly endpoints: ReadonlyArray<StoredEndpoint>
+  /** Copies of the parent's, newest first. */
+  readonly roles: ReadonlyArray<StoredRole>
+  /** Copies of the parent's, newest first. */
+  readonly databases: ReadonlyArray<StoredDatabase>
   readonly operations: ReadonlyArray<StoredOperation>
 }
 
 /**
- * Creates a branch of project `projectId` (docs/contract.md §11.4, §11.5): from `parent_id` (the
- * default branch when absent; 404 when it is not a branch of the project), named `name` (a
+ * Creates a branch of project `projectId` (docs/contract.md §11.4, §11.5, §13.2): from `parent_id`
+ * (the default branch when absent; 404 when it is not a branch of the project), named `name` (a
  * generated `br-…` name when absent; 409 when another branch has it), with its compute
- * endpoints (at most one `read_write`: 400 for more; `min` ≤ `max` compute units: 400).
+ * endpoints (at most one `read_write`: 400 for more; `min` ≤ `max` compute units: 400), and
+ * copies of the parent's roles and databases ({@link copiesOf}).
  */
 export const createBranch =
   (projectId: string, request: BranchToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
@@ -205,35 +300,13 @@ export const createBranch =
       if (namedBranch(state, projectId, name) !== undefined) return yield* nameTaken(name)
       const created = distinctTime(state, "branches", projectId, now)
       const endpointIds = new Set<string>()
-      const defaults = endpointDefaultsOf(project)
       const endpoints = request.endpoints.map((endpoint, i): StoredEndpoint => {
         const endpointId = freshId(state, "endpoints", () => newEndpointId(dice), endpointIds)
         endpointIds.add(endpointId)
-        return {
-          id: endpointId,
-          project_id: projectId,
-          branch_id: id,
-          type: endpoint.type,
-          autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu ?? defaults.autoscaling_limit_min_cu,
-          autoscaling_limit_max_cu:
-            endpoint.autoscaling_limit_max_cu ??
-            Math.max(endpoint.autoscaling_limit_min_cu ?? 0, defaults.autoscaling_limit_max_cu),
-          suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? defaults.suspend_timeout_seconds,
-          // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
-          created_at: created + i,
-          updated_at: created + i,
-          active_at: 0
-        }
+        // The endpoints of one branch get distinct creation times, as every kind's items of one parent.
+        return newEndpoint(endpointId, project, id, endpoint, created + i)
       })
-      const upsidedown = endpoints.find(
-        (endpoint) => endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
-      )
-      if (upsidedown !== undefined) {
-        return yield* refused(
-          Status.badRequest,
-          `autoscaling_limit_min_cu (${upsidedown.autoscaling_limit_min_cu}) must not be more than autoscaling_limit_max_cu (${upsidedown.autoscaling_limit_max_cu})`
-        )
-      }
+      for (const endpoint of endpoints) yield* limitsInOrder(endpoint)
       const start = starter(state, dice)
       const started = startOperations(
         state,
@@ -244,7 +317,6 @@ export const createBranch =
         ],
         now
       )
-      const endOf = (operation: StoredOperation) => operation.steps[operation.steps.length - 1]!.at
       const branch: StoredBranch = {
         id,
         project_id: projectId,
@@ -258,13 +330,17 @@ export const createBranch =
         ready_at: endOf(started.operations[0]!)
       }
       const active = endpoints.map((endpoint, i) => ({ ...endpoint, active_at: endOf(started.operations[i + 1]!) }))
+      const copies =
+        parentId === undefined ? { roles: [], databases: [] } : copiesOf(state, parentId, branch, created, dice)
+      const { databases, roles } = copies
       return {
         changes: [
           upsert("branches", branch),
           ...active.map((endpoint) => upsert("endpoints", endpoint)),
+          ...dataChanges(copies),
           ...started.changes
         ],
-        answer: { project, branch, endpoints: active, operations: started.operations }
+        answer: { project, branch, endpoints: active, roles, databases, operations: started.operations }
       }
     })
 
@@ -336,8 +412,11 @@ export const deleteBranch =
 /**
  * Restores a branch from `source_branch_id` of the same project (docs/contract.md §11.5): 404 for
  * an unknown source; with `preserve_under_name`, its state before is kept as a new branch of that
- * name (409 when taken), beside it (same parent). Starts `suspend_compute` then `start_compute`
- * per compute endpoint of the branch, and `create_branch` for the preserved one.
+ * name (409 when taken), beside it (same parent), with copies of the branch's roles and
+ * databases. The branch's data becomes the source's: restored from another branch, its roles and
+ * databases are replaced by copies of the source's (docs/contract.md §13.2; the published
+ * reference does not say, this is the fake's choice). Starts `suspend_compute` then
+ * `start_compute` per compute endpoint of the branch, and `create_branch` for the preserved one.
  */
 export const restoreBranch =
   (
@@ -364,20 +443,28 @@ export const restoreBranch =
       const started = startOperations(state, projectId, starts, now)
       const restored: StoredBranch = { ...branch, updated_at: Math.max(now, branch.updated_at) }
       const changes: Array<Change> = [upsert("branches", restored)]
+      const taken = new Set<number>()
+      if (source.id !== branchId) {
+        for (const role of itemsOf(state, "roles", branchId)) changes.push(remove("roles", role.id))
+        for (const database of itemsOf(state, "databases", branchId)) changes.push(remove("databases", database.id))
+        changes.push(...dataChanges(copiesOf(state, source.id, restored, now, dice, taken)))
+      }
       if (preservedId !== undefined && preserve !== undefined) {
         const created = distinctTime(state, "branches", projectId, now)
+        const preserved: StoredBranch = {
+          id: preservedId,
+          project_id: projectId,
+          ...(branch.parent_id === undefined ? {} : { parent_id: branch.parent_id }),
+          name: preserve,
+          default: false,
+          protected: false,
+          created_at: created,
+          updated_at: created,
+          ready_at: started.operations[0]!.steps[started.operations[0]!.steps.length - 1]!.at
+        }
         changes.push(
-          upsert("branches", {
-            id: preservedId,
-            project_id: projectId,
-            ...(branch.parent_id === undefined ? {} : { parent_id: branch.parent_id }),
-            name: preserve,
-            default: false,
-            protected: false,
-            created_at: created,
-            updated_at: created,
-            ready_at: started.operations[0]!.steps[started.operations[0]!.steps.length - 1]!.at
-          })
+          upsert("branches", preserved),
+          ...dataChanges(copiesOf(state, branchId, preserved, created, dice, taken))
         )
       }
       return { changes: [...changes, ...started.changes], answer: { branch: restored, operations: started.operations } }

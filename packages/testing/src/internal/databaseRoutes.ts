@@ -8,7 +8,6 @@ import * as Option from "effect/Option"
 import {
   createDatabase,
   type DatabaseChange,
-  databaseAt,
   databaseOf,
   databasesOfBranch,
   deleteDatabase,
@@ -16,7 +15,7 @@ import {
 } from "./databases.js"
 import { mutateAnswering, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
-import { operationAt, unchecked } from "./wire.js"
+import { databaseAt, operationAt, unchecked } from "./wire.js"
 
 /** The table entries the database routes serve. */
 export interface DatabaseTable {

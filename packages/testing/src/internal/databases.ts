@@ -1,16 +1,3 @@
-/**
- * What the fake's database routes do (docs/contract.md §15): each mutation a pure step over the
- * state (`state.ts` `Mutation`), its changes, its answer and the operation it starts following
- * from the same step; reads over the state as it is.
- *
- * - A database is named uniquely on its branch (409 for a taken name) and owned by a role of its
- *   branch (404 for an owner the branch does not have); its id is a positive integer unique in
- *   the account.
- * - Creating, changing and deleting a database start one `apply_config`, on the branch's
- *   read_write compute endpoint when it has one (`roles.ts` `applyConfig`).
- * - A mutation of a project with a pending operation answers 423 and changes nothing.
- */
-import { BranchId, Database } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { branchOf, notFound, refused, unlockedProject } from "./branches.js"
 import type { Dice } from "./ids.js"
@@ -27,7 +14,6 @@ import {
   type StoredOperation
 } from "./state.js"
 import { Status } from "./status.js"
-import { at, unchecked } from "./wire.js"
 
 /** The database of branch `branchId` named `name`, if any. */
 const named = (state: State, branchId: string, name: string): StoredDatabase | undefined => {
@@ -167,17 +153,3 @@ export const deleteDatabase =
       yield* unlockedProject(state, projectId, now)
       return changing(state, projectId, dice, now, database, remove("databases", database.id))
     })
-
-/** A database as a real server sends it (docs/contract.md §15.1). */
-export const databaseAt = (database: StoredDatabase): Database =>
-  new Database(
-    {
-      id: database.id,
-      branch_id: BranchId.make(database.branch_id, unchecked),
-      name: database.name,
-      owner_name: database.owner_name,
-      created_at: at(database.created_at),
-      updated_at: at(database.updated_at)
-    },
-    unchecked
-  )

@@ -53,7 +53,10 @@ export const SnapshotProject = Schema.Struct({
   )
 }).annotations({ identifier: "SnapshotProject" })
 
-/** A branch: `current_state` is `init` before `ready_at`, `ready` from it. */
+/**
+ * A branch: `current_state` is `init` before `ready_at`, `ready` from it. `checked_at` is the
+ * time of the last `check_availability` the control plane ran on it (none yet: absent).
+ */
 export const SnapshotBranch = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
@@ -63,10 +66,16 @@ export const SnapshotBranch = Schema.Struct({
   protected: Schema.Boolean,
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
-  ready_at: SnapshotTime
+  ready_at: SnapshotTime,
+  checked_at: Schema.optional(SnapshotTime)
 }).annotations({ identifier: "SnapshotBranch" })
 
-/** A compute endpoint: `current_state` is `init` before `active_at`, `active` from it. */
+/**
+ * A compute endpoint: `active_at` is the end of its last `start_compute`, `suspended_at` the end
+ * of its last `suspend_compute` (never suspended: absent), `last_active` its last connection
+ * (none: absent). Its `current_state` is `init` until it first becomes `active`, then `active`
+ * or `idle` after whichever of the two came last (docs/contract.md §12).
+ */
 export const SnapshotEndpoint = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
@@ -77,7 +86,9 @@ export const SnapshotEndpoint = Schema.Struct({
   suspend_timeout_seconds: Schema.Number,
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
-  active_at: SnapshotTime
+  active_at: SnapshotTime,
+  suspended_at: Schema.optional(SnapshotTime),
+  last_active: Schema.optional(SnapshotTime)
 }).annotations({ identifier: "SnapshotEndpoint" })
 
 /**

@@ -103,12 +103,23 @@ export const startOperations = (
   return { changes: operations.map((operation) => upsert("operations", operation)), operations }
 }
 
+/** When `operation` takes its last step (its end, for one that ends). */
+export const endOf = (operation: StoredOperation): number => operation.steps[operation.steps.length - 1].at
+
+/**
+ * Actions that conflict with nothing: the control plane's `check_availability` only reads, so it
+ * does not lock its project (docs/contract.md §12).
+ */
+const lockless: ReadonlySet<string> = new Set(["check_availability"])
+
 /**
  * A pending (`scheduling` or `running`) operation of project `projectId` at `now`, if any: while
- * there is one, a mutation of the project answers 423 Locked and changes nothing.
+ * there is one (but a `check_availability`), a mutation of the project answers 423 Locked and
+ * changes nothing.
  */
 export const lockedBy = (state: State, projectId: string, now: number): StoredOperation | undefined => {
   for (const operation of itemsOf(state, "operations", projectId)) {
+    if (lockless.has(operation.action)) continue
     const { status } = stepAt(operation, now)
     if (status === "scheduling" || status === "running") return operation
   }

@@ -8,13 +8,11 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
-import { databaseAt } from "./databases.js"
 import { randomDice } from "./ids.js"
 import { connectionOf, createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
-import { roleAt } from "./roles.js"
 import { mutateWith, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
-import { branchAt, computeEndpointAt, operationAt } from "./wire.js"
+import { branchAt, computeEndpointAt, databaseAt, operationAt, roleAt } from "./wire.js"
 
 /** The table entries the project routes serve. */
 export interface ProjectTable {

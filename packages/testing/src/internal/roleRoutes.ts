@@ -7,10 +7,10 @@ import { type Endpoint, RoleEnvelope, RoleList, RoleOperations, RolePassword } f
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { createRole, deleteRole, type RoleChange, resetRolePassword, roleAt, roleOf, rolesOfBranch } from "./roles.js"
+import { createRole, deleteRole, type RoleChange, resetRolePassword, roleOf, rolesOfBranch } from "./roles.js"
 import { mutateAnswering, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
-import { operationAt, unchecked } from "./wire.js"
+import { operationAt, roleAt, unchecked } from "./wire.js"
 
 /** The table entries the role routes serve. */
 export interface RoleTable {

@@ -1,19 +1,3 @@
-/**
- * What the fake's role routes do (docs/contract.md §15): each mutation a pure step over the state
- * (`state.ts` `Mutation`), its changes, its answer and the operation it starts following from the
- * same step; reads over the state as it is.
- *
- * - A role is named uniquely on its branch (409 for a taken name); its id is `{branch_id}/{name}`.
- * - The fake keeps each role's password in clear, to answer `reveal_password`: a state holding
- *   roles holds secrets (the emulator's state file is created with mode 0600).
- * - Creating, deleting a role and resetting its password start one `apply_config`, on the
- *   branch's read_write compute endpoint when it has one ({@link applyConfig}).
- * - A role that owns a database of its branch, and a protected role, cannot be deleted (400); a
- *   protected role's password cannot be reset (400).
- * - A mutation of a project with a pending operation answers 423 and changes nothing.
- */
-import { BranchId, Role } from "@dbplatform/core"
-import * as Redacted from "effect/Redacted"
 import * as Either from "effect/Either"
 import { branchOf, notFound, refused, starter, unlockedProject } from "./branches.js"
 import type { Dice } from "./ids.js"
@@ -30,7 +14,6 @@ import {
   type StoredRole
 } from "./state.js"
 import { Status } from "./status.js"
-import { at, unchecked } from "./wire.js"
 
 /** The characters of a new password. */
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -165,20 +148,3 @@ export const resetRolePassword =
 /** The roles of a branch, newest first; a 404 for an unknown project or branch. */
 export const rolesOfBranch = (state: State, projectId: string, branchId: string) =>
   Either.map(branchOf(state, projectId, branchId), () => Array.from(itemsOf(state, "roles", branchId)))
-
-/**
- * A role as a real server sends it (docs/contract.md §15.2): with its `password` only where
- * `withPassword` (a create, a reset), `Redacted`.
- */
-export const roleAt = (role: StoredRole, withPassword: boolean): Role =>
-  new Role(
-    {
-      branch_id: BranchId.make(role.branch_id, unchecked),
-      name: role.name,
-      ...(withPassword ? { password: Redacted.make(role.password) } : {}),
-      protected: role.protected,
-      created_at: at(role.created_at),
-      updated_at: at(role.updated_at)
-    },
-    unchecked
-  )

@@ -13,6 +13,8 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { type BranchTable, branchRoutes } from "./branchRoutes.js"
 import { type DatabaseTable, databaseRoutes } from "./databaseRoutes.js"
+import { type EndpointTable, endpointRoutes } from "./endpointRoutes.js"
+import { type ConnectionTable, connectionRoutes } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { type ProjectTable, projectRoutes } from "./projectRoutes.js"
 import { type RoleTable, roleRoutes } from "./roleRoutes.js"
@@ -70,7 +72,7 @@ export const keyAdded = (
  * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
  * with an endpoint changed (docs/design.md §1).
  */
-export interface Table extends BranchTable, ProjectTable, DatabaseTable, RoleTable {
+export interface Table extends BranchTable, ProjectTable, DatabaseTable, RoleTable, EndpointTable, ConnectionTable {
   readonly createApiKey: typeof Endpoint.createApiKey
   readonly listApiKeys: typeof Endpoint.listApiKeys
   readonly revokeApiKey: typeof Endpoint.revokeApiKey
@@ -209,7 +211,9 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
     ...branchRoutes(fake, table),
     ...projectRoutes(fake, table),
     ...databaseRoutes(fake, table),
-    ...roleRoutes(fake, table)
+    ...roleRoutes(fake, table),
+    ...endpointRoutes(fake, table),
+    ...connectionRoutes(fake, table)
   ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
 
 /**

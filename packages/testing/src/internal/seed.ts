@@ -139,7 +139,9 @@ const seedBranch = (
     protected: branch.protected ?? false,
     created_at: created,
     updated_at: created,
-    ready_at: branch.readyIn === undefined ? created : now + Duration.toMillis(branch.readyIn)
+    ready_at: branch.readyIn === undefined ? created : now + Duration.toMillis(branch.readyIn),
+    // The control plane's history before the seed is not replayed: its next check is an hour after `now`.
+    checked_at: now
   })
 }
 
@@ -163,7 +165,9 @@ const seedEndpoints = (
       suspend_timeout_seconds: endpoint.suspend_timeout_seconds ?? 0,
       created_at: created,
       updated_at: created,
-      active_at: endpoint.activeIn === undefined ? created : now + Duration.toMillis(endpoint.activeIn)
+      active_at: endpoint.activeIn === undefined ? created : now + Duration.toMillis(endpoint.activeIn),
+      // Active when the seed is loaded: its suspend timeout counts from `now`.
+      last_active: now
     }
   })
 }

@@ -31,8 +31,11 @@ import {
   ComputeEndpoint,
   ComputeEndpoints,
   ComputeEndpointSettings,
+  type ConnectionDetails,
   CursorPagination,
-  DefaultEndpointSettings
+  Database,
+  DefaultEndpointSettings,
+  Role
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
@@ -40,8 +43,17 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
+import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
-import type { StoredBranch, StoredEndpoint, StoredKey, StoredOperation, StoredProject } from "./state.js"
+import type {
+  StoredBranch,
+  StoredDatabase,
+  StoredEndpoint,
+  StoredKey,
+  StoredOperation,
+  StoredProject,
+  StoredRole
+} from "./state.js"
 
 /** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
 export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
@@ -265,6 +277,14 @@ export const errorBody = (fields: {
 const proxyHost = (project: StoredProject) => `${project.region_id}.dbplatform.test`
 
 /**
+ * Where a client connects to the compute endpoint `endpointId`: its id under the project's region
+ * host, e.g. `ep-proud-mud-a5x8dq2u.aws-us-east-2.dbplatform.test`; through the connection pooler
+ * (`pooled`), `-pooler` after the id (docs/contract.md §13.1).
+ */
+export const endpointHost = (endpointId: string, project: StoredProject, pooled = false) =>
+  `${endpointId}${pooled ? "-pooler" : ""}.${proxyHost(project)}`
+
+/**
  * A branch as a real server sends it at `now` (docs/contract.md §11): `init` until its
  * `create_branch` operation ends (`ready_at`), `ready` from then on; usage counters at 0.
  */
@@ -298,22 +318,30 @@ export const branchAt = (branch: StoredBranch, now: number): Branch => {
 }
 
 /**
- * A compute endpoint as a real server sends it at `now` (docs/contract.md §11): `init` until its
- * `start_compute` operation ends (`active_at`), `active` from then on; its host is its id under
- * the project's region host.
+ * A compute endpoint as a real server sends it at `now` (docs/contract.md §11, §12): `init` until
+ * its first `start_compute` operation ends, then `active` or `idle` (`endpoints.ts`
+ * `endpointStateAt`), with `pending_state` while an operation changes it; its host is its id
+ * under the project's region host.
  */
 export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProject, now: number): ComputeEndpoint => {
-  const active = now >= endpoint.active_at
+  const { current, pending } = endpointStateAt(endpoint, now)
+  const started = endpoint.active_at <= now ? endpoint.active_at : undefined
+  const suspended =
+    endpoint.suspended_at !== undefined && endpoint.suspended_at <= now ? endpoint.suspended_at : undefined
+  const lastActive = Math.max(
+    started ?? 0,
+    endpoint.last_active !== undefined && endpoint.last_active <= now ? endpoint.last_active : 0
+  )
   return new ComputeEndpoint(
     present({
       id: EndpointId.make(endpoint.id, unchecked),
-      host: `${endpoint.id}.${proxyHost(project)}`,
+      host: endpointHost(endpoint.id, project),
       project_id: ProjectId.make(endpoint.project_id, unchecked),
       branch_id: BranchId.make(endpoint.branch_id, unchecked),
       region_id: project.region_id,
       type: endpoint.type,
-      current_state: active ? "active" : "init",
-      pending_state: active ? undefined : "active",
+      current_state: current,
+      pending_state: pending,
       autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu,
       autoscaling_limit_max_cu: endpoint.autoscaling_limit_max_cu,
       suspend_timeout_seconds: endpoint.suspend_timeout_seconds,
@@ -324,7 +352,9 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
       creation_source: "console",
       created_at: at(endpoint.created_at),
       updated_at: at(endpoint.updated_at),
-      started_at: active ? at(endpoint.active_at) : undefined,
+      started_at: optional(started, at),
+      suspended_at: optional(suspended, at),
+      last_active: lastActive === 0 ? undefined : at(lastActive),
       proxy_host: proxyHost(project),
       provisioner: project.provisioner,
       settings: new ComputeEndpointSettings({}, unchecked)
@@ -345,24 +375,61 @@ export const branchOperations = (branch: StoredBranch, operations: ReadonlyArray
   )
 
 /**
- * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11): the branch, its
- * compute endpoints and the operations started; no roles, databases or connection URIs (the
- * fake's branches hold none yet).
+ * A role as a real server sends it (docs/contract.md §15.2): with its `password` only where
+ * `withPassword` (a create, a reset), `Redacted`.
+ */
+export const roleAt = (role: StoredRole, withPassword: boolean): Role =>
+  new Role(
+    {
+      branch_id: BranchId.make(role.branch_id, unchecked),
+      name: role.name,
+      ...(withPassword ? { password: Redacted.make(role.password) } : {}),
+      protected: role.protected,
+      created_at: at(role.created_at),
+      updated_at: at(role.updated_at)
+    },
+    unchecked
+  )
+
+/** A database as a real server sends it (docs/contract.md §15.1). */
+export const databaseAt = (database: StoredDatabase): Database =>
+  new Database(
+    {
+      id: database.id,
+      branch_id: BranchId.make(database.branch_id, unchecked),
+      name: database.name,
+      owner_name: database.owner_name,
+      created_at: at(database.created_at),
+      updated_at: at(database.updated_at)
+    },
+    unchecked
+  )
+
+/**
+ * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11.4, §13.2): the
+ * branch, its compute endpoints, the operations started, its roles (without passwords) and
+ * databases, and `connection_uris` when there are any (the password travels there only).
  */
 export const branchCreated = (
-  branch: StoredBranch,
-  endpoints: ReadonlyArray<StoredEndpoint>,
-  project: StoredProject,
-  operations: ReadonlyArray<StoredOperation>,
+  created: {
+    readonly project: StoredProject
+    readonly branch: StoredBranch
+    readonly endpoints: ReadonlyArray<StoredEndpoint>
+    readonly roles: ReadonlyArray<StoredRole>
+    readonly databases: ReadonlyArray<StoredDatabase>
+    readonly operations: ReadonlyArray<StoredOperation>
+  },
+  connections: ReadonlyArray<ConnectionDetails>,
   now: number
 ) =>
   new BranchCreated(
     {
-      branch: branchAt(branch, now),
-      endpoints: endpoints.map((endpoint) => computeEndpointAt(endpoint, project, now)),
-      operations: operations.map((operation) => operationAt(operation, now)),
-      roles: [],
-      databases: []
+      branch: branchAt(created.branch, now),
+      endpoints: created.endpoints.map((endpoint) => computeEndpointAt(endpoint, created.project, now)),
+      operations: created.operations.map((operation) => operationAt(operation, now)),
+      roles: created.roles.map((role) => roleAt(role, false)),
+      databases: created.databases.map(databaseAt),
+      ...(connections.length === 0 ? {} : { connection_uris: connections })
     },
     unchecked
   )

@@ -1,0 +1,128 @@
+/**
+ * The preview-branch workflow the demo runs first (docs/contract.md §13.3): a branch with a
+ * read_write compute endpoint created and waited for in one call (`Branches.createReady`, one
+ * poll request a round for all its operations), its connection string printed redacted, then
+ * renamed, its compute endpoint suspended and started again, and the branch deleted, each
+ * change's operations waited for.
+ */
+import { Branches, ComputeEndpoints, Operations } from "@dbplatform/client"
+import { isTerminal, type Operation, type ProjectId } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+
+/** How the workflow reaches the platform. */
+export interface PreviewBranchOptions {
+  readonly projectId: ProjectId
+  /** The branch's name: `preview/pr-1` by default. */
+  readonly name?: string | undefined
+  /**
+   * How many requests reading operations the client has sent so far (the demo counts them): each
+   * round's line says how many it took. Without it, the lines leave requests out.
+   */
+  readonly pollRequests?: Effect.Effect<number> | undefined
+  /** Time between poll rounds: 1 s by default (the platform advises 5 s; the fake's operations take seconds). */
+  readonly pollEvery?: number | undefined
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`
+
+/**
+ * A connection string with its password masked, for a person to read: the role, host and
+ * database stay. Anything that is not a URI is not shown at all.
+ */
+export const masked = (uri: Redacted.Redacted<string>): string => {
+  const parsed = URL.canParse(Redacted.value(uri)) ? new URL(Redacted.value(uri)) : undefined
+  if (parsed === undefined) return "(not a URI)"
+  if (parsed.password !== "") parsed.password = "****"
+  return parsed.href
+}
+
+/** The workflow, over the client services in context. */
+export const previewBranch = (options: PreviewBranchOptions) =>
+  Effect.gen(function* () {
+    const branches = yield* Branches.Branches
+    const computeEndpoints = yield* ComputeEndpoints.ComputeEndpoints
+    const operations = yield* Operations.Operations
+    const project_id = options.projectId
+    const requests = options.pollRequests ?? Effect.succeed(0)
+    const start = yield* Clock.currentTimeMillis
+    const elapsed = Effect.map(Clock.currentTimeMillis, (now) => `+${((now - start) / 1000).toFixed(1).padStart(4)} s`)
+
+    /** A wait's schedule: a round every `pollEvery`, a line per round (its states, the requests it took). */
+    const rounds = Effect.gen(function* () {
+      const sent = yield* Ref.make(yield* requests)
+      const round = yield* Ref.make(0)
+      return {
+        schedule: Schedule.spaced(options.pollEvery ?? 1000).pipe(
+          Schedule.tapInput((states: ReadonlyArray<Operation>) =>
+            Effect.gen(function* () {
+              const now = yield* requests
+              const took = now - (yield* Ref.getAndSet(sent, now))
+              const n = yield* Ref.updateAndGet(round, (n) => n + 1)
+              const line = states.map((state) => `${state.action} ${state.status}`).join(", ")
+              const pending = states.filter((state) => !isTerminal(state)).length
+              const counted = options.pollRequests === undefined ? [] : [plural(took, "request")]
+              const left = pending === 0 ? [] : [`${pending} pending`]
+              const note = [...counted, ...left].join(", ")
+              yield* Console.log(`  ${yield* elapsed}  round ${n}: ${line}${note === "" ? "" : ` (${note})`}`)
+            })
+          )
+        )
+      }
+    })
+    /** Waits for `started` (a change's operations), a line per round. */
+    const wait = (started: ReadonlyArray<Operation>) =>
+      started.length === 0
+        ? Effect.succeed([] as ReadonlyArray<Operation>)
+        : Effect.flatMap(rounds, (options) =>
+            Effect.map(operations.awaitAll(started, options), (result) => result.operations)
+          )
+
+    const name = options.name ?? "preview/pr-1"
+    yield* Console.log(`Preview branch workflow on project ${project_id}:`)
+    yield* Console.log(
+      `  Creating branch ${name} with a read_write compute endpoint, returning once its operations finished (one poll request a round for all of them):`
+    )
+    const ready = yield* Effect.flatMap(rounds, (waiting) =>
+      branches.createReady({ project_id, branch: { name }, onConflict: "fail" }, waiting)
+    )
+    const params = { project_id, branch_id: ready.branch.id }
+    yield* Console.log(
+      `  Ready: branch ${ready.branch.id} (${ready.branch.current_state}), compute endpoint ${ready.endpoint.id} (${ready.endpoint.current_state}); ${ready.operations.map((operation) => `${operation.action} ${operation.status}`).join(", ")}`
+    )
+    yield* Console.log(`  Connection string: ${String(ready.connectionUri)} (${masked(ready.connectionUri)})`)
+
+    const renamed = yield* branches.update({ params, body: { branch: { name: `${name}-ready` } } })
+    yield* Console.log(`  Renamed to ${renamed.branch.name} (${plural(renamed.operations.length, "operation")})`)
+
+    const endpointParams = { project_id, endpoint_id: ready.endpoint.id }
+    const suspended = yield* computeEndpoints.suspend({ params: endpointParams })
+    yield* Console.log(`  Suspending compute endpoint ${ready.endpoint.id}:`)
+    yield* wait(suspended.operations)
+    yield* Console.log(
+      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get({ params: endpointParams })).endpoint.current_state}`
+    )
+    const started = yield* computeEndpoints.start({ params: endpointParams })
+    yield* Console.log(`  Starting it again:`)
+    yield* wait(started.operations)
+    yield* Console.log(
+      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get({ params: endpointParams })).endpoint.current_state}`
+    )
+
+    const deleted = yield* branches.delete({ params })
+    const deletion = Option.match(deleted, { onNone: () => [], onSome: (answer) => answer.operations })
+    yield* Console.log(`  Deleting branch ${ready.branch.id}:`)
+    const ended = yield* wait(deletion)
+    const after = yield* Effect.match(branches.get({ params }), {
+      onFailure: (error) => error._tag,
+      onSuccess: () => "still there"
+    })
+    yield* Console.log(
+      `  Deleted: ${ended.map((operation) => `${operation.action} ${operation.status}`).join(", ")}; reading the branch now: ${after}`
+    )
+  })

@@ -1,0 +1,99 @@
+/**
+ * The fake's compute endpoint routes (docs/contract.md §12): each decodes with its entry of core's
+ * table and runs a mutation or a read of `endpoints.ts`.
+ */
+import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Endpoint } from "@dbplatform/core"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import {
+  changeEndpointState,
+  createEndpoint,
+  deleteEndpoint,
+  type EndpointChange,
+  endpointOf,
+  endpointsOfProject,
+  restartPlan,
+  startPlan,
+  suspendPlan,
+  updateEndpoint
+} from "./endpoints.js"
+import { projectOf } from "./branches.js"
+import { type Dice, randomDice } from "./ids.js"
+import { mutateWith, read, route } from "./route.js"
+import type { FakeState, Mutation } from "./state.js"
+import type { Refused } from "./limits.js"
+import { computeEndpointAt, computeEndpoints, operationAt } from "./wire.js"
+
+/** The table entries the compute endpoint routes serve. */
+export interface EndpointTable {
+  readonly listComputeEndpoints: typeof Endpoint.listComputeEndpoints
+  readonly createComputeEndpoint: typeof Endpoint.createComputeEndpoint
+  readonly getComputeEndpoint: typeof Endpoint.getComputeEndpoint
+  readonly updateComputeEndpoint: typeof Endpoint.updateComputeEndpoint
+  readonly deleteComputeEndpoint: typeof Endpoint.deleteComputeEndpoint
+  readonly startComputeEndpoint: typeof Endpoint.startComputeEndpoint
+  readonly suspendComputeEndpoint: typeof Endpoint.suspendComputeEndpoint
+  readonly restartComputeEndpoint: typeof Endpoint.restartComputeEndpoint
+}
+
+/** What a compute endpoint mutation answers: the compute endpoint and the operations it started, as they are `now`. */
+export const computeEndpointOperations = ({ project, endpoint, operations }: EndpointChange, now: number) =>
+  new ComputeEndpointOperations(
+    {
+      endpoint: computeEndpointAt(endpoint, project, now),
+      operations: operations.map((operation) => operationAt(operation, now))
+    },
+    true
+  )
+
+/** Runs the mutation `make` builds with fresh dice, and answers what it changed as it is now. */
+const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointChange, Refused>) =>
+  Effect.flatMap(randomDice, (dice) =>
+    Effect.zipWith(mutateWith(fake, make(dice)), Clock.currentTimeMillis, computeEndpointOperations)
+  )
+
+/** The compute endpoint routes over `fake`, one per entry of `table`. */
+export const endpointRoutes = (fake: FakeState, table: EndpointTable) => [
+  route(table.listComputeEndpoints, ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(projectOf(state, params.project_id), (project) =>
+        computeEndpoints(endpointsOfProject(state, project.id), project, now)
+      )
+    )
+  ),
+  route(table.createComputeEndpoint, ({ params, body }) =>
+    answerChange(fake, (dice) => createEndpoint(params.project_id, body.endpoint, dice))
+  ),
+  route(table.getComputeEndpoint, ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(
+        endpointOf(state, params.project_id, params.endpoint_id),
+        ([project, endpoint]) =>
+          new ComputeEndpointEnvelope({ endpoint: computeEndpointAt(endpoint, project, now) }, true)
+      )
+    )
+  ),
+  route(table.updateComputeEndpoint, ({ params, body }) =>
+    answerChange(fake, (dice) => updateEndpoint(params.project_id, params.endpoint_id, body.endpoint, dice))
+  ),
+  route(table.deleteComputeEndpoint, ({ params }) =>
+    Effect.flatMap(randomDice, (dice) =>
+      Effect.zipWith(
+        mutateWith(fake, deleteEndpoint(params.project_id, params.endpoint_id, dice)),
+        Clock.currentTimeMillis,
+        (deleted, now) => (deleted === undefined ? Option.none() : Option.some(computeEndpointOperations(deleted, now)))
+      )
+    )
+  ),
+  route(table.startComputeEndpoint, ({ params }) =>
+    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, startPlan, dice))
+  ),
+  route(table.suspendComputeEndpoint, ({ params }) =>
+    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, suspendPlan, dice))
+  ),
+  route(table.restartComputeEndpoint, ({ params }) =>
+    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, restartPlan, dice))
+  )
+]
