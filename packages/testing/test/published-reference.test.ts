@@ -943,7 +943,7 @@ const cases: ReadonlyArray<Case> = [
             yield* Effect.orDie(send(fake, yield* post(`${endpoints}/${devEndpoint}/suspend`), { key }))
             yield* TestClock.adjust("1 minute")
             return yield* post(`${endpoints}/${devEndpoint}/${action}`)
-          }).pipe(Effect.scoped)
+          }).pipe(Effect.scoped, Effect.orDie)
       },
       { endpoint, label: "a bad id", status: 400, request: () => post(`${endpoints}/EP_NONE/${action}`) },
       { endpoint, label: "an unknown one", status: 404, request: () => post(`${endpoints}/ep-none-000000/${action}`) },
