@@ -82,9 +82,9 @@ const FakeServer = FakePlatform.layerServer.pipe(
 
 /**
  * The project of the fake the preview-branch workflow runs on: one with no pending operation (a
- * pending one locks a project's changes, docs/contract.md §11.6), its default branch given a role
- * and a database when it has none (a connection string names both; the realistic seed has none
- * yet).
+ * pending one locks a project's changes, docs/contract.md §11.6). The realistic seed gives its
+ * default branch the role `neondb_owner` and the database `neondb`, which the branch created
+ * from it copies and its connection string names.
  */
 const workflowProject = (fake: FakePlatform.Service) =>
   Effect.gen(function* () {
@@ -101,33 +101,6 @@ const workflowProject = (fake: FakePlatform.Service) =>
     const project = snapshot.projects.find((project) => project.shared !== true && !busy.has(project.id))
     const main = snapshot.branches.find((branch) => branch.project_id === project?.id && branch.default)
     if (project === undefined || main === undefined) return Option.none<ProjectId>()
-    if (!snapshot.databases.some((database) => database.branch_id === main.id)) {
-      const made = {
-        project_id: project.id,
-        branch_id: main.id,
-        created_at: main.created_at,
-        updated_at: main.created_at
-      }
-      yield* Effect.orDie(
-        fake.restore({
-          ...snapshot,
-          roles: [
-            ...snapshot.roles,
-            {
-              ...made,
-              id: `${main.id}/neondb_owner`,
-              name: "neondb_owner",
-              password: crypto.randomUUID(),
-              protected: false
-            }
-          ],
-          databases: [
-            ...snapshot.databases,
-            { ...made, id: 1_000_000 + (now % 9_000_000), name: "neondb", owner_name: "neondb_owner" }
-          ]
-        })
-      )
-    }
     return Option.some(ProjectId.make(project.id))
   })
 

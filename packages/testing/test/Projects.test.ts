@@ -85,11 +85,18 @@ describe("Projects over the fake", () => {
       expect(database.operations).toMatchObject([{ action: "apply_config", endpoint_id: created.endpoints[0]!.id }])
       yield* awaitAll(database.operations)
 
-      // Branch it. (That the child starts with copies of its parent's roles and databases is the
-      // work of another branch of this change, `i23-conn`: its assertion joins this test there.)
+      // Branch it: the child starts with copies of its parent's roles and databases.
       const child = yield* branches.create({ params, body: { branch: { name: "child" } } })
       expect(child.branch.parent_id).toBe(created.branch.id)
       yield* awaitAll(child.operations)
+      const onChild = { project_id, branch_id: child.branch.id }
+      const names = (items: ReadonlyArray<{ readonly name: string }>) => items.map((item) => item.name).sort()
+      expect(names((yield* roles.list({ params: onChild })).roles)).toEqual(["app", "neondb_owner"])
+      expect(names((yield* databases.list({ params: onChild })).databases)).toEqual(["app", "neondb"])
+      expect((yield* databases.get({ params: { ...onChild, database_name: "app" } })).database).toMatchObject({
+        branch_id: child.branch.id,
+        owner_name: "app"
+      })
 
       // A new history retention: apply_storage_config, and the project says so.
       const updated = yield* projects.update({ params, body: { project: { history_retention_seconds: 7200 } } })

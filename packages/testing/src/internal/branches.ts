@@ -23,7 +23,7 @@ import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
 import * as Order from "effect/Order"
-import { type Dice, branchId as newBranchId, endpointId as newEndpointId, uuid } from "./ids.js"
+import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId, uuid } from "./ids.js"
 import { type Change, type Id, type Kind, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { endOf, type OperationToStart, lockedBy, startOperations } from "./operations.js"
@@ -145,9 +145,6 @@ export const freshId = <K extends Kind>(
   return id
 }
 
-/** A database id like the platform's: a positive integer of seven digits. */
-const newDatabaseId = (dice: Dice): number => 1_000_000 + dice.below(9_000_000)
-
 /**
  * The roles and databases of branch `from`, copied to the new branch `to` of the same project
  * created at `created` (docs/contract.md §13.2): each role under the id `{to}/{name}` with the
@@ -178,7 +175,7 @@ export const copiesOf = (
   const databases = Array.from(itemsOf(state, "databases", from))
     .reverse()
     .map((database, i): StoredDatabase => {
-      const id = freshId(state, "databases", () => newDatabaseId(dice), taken)
+      const id = freshId(state, "databases", () => databaseId(dice), taken)
       taken.add(id)
       return { ...database, id, branch_id: to.id, created_at: created + i, updated_at: created + i }
     })

@@ -1,6 +1,6 @@
 import * as Either from "effect/Either"
-import { branchOf, notFound, refused, unlockedProject } from "./branches.js"
-import type { Dice } from "./ids.js"
+import { branchOf, freshId, notFound, refused, unlockedProject } from "./branches.js"
+import { databaseId, type Dice } from "./ids.js"
 import { type Change, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { applyConfig, roleId } from "./roles.js"
@@ -51,13 +51,6 @@ const ownerExists = (state: State, branchId: string, owner: string) =>
     ? refused(Status.notFound, `role ${JSON.stringify(owner)} not found: a database's owner is a role of its branch`)
     : Either.void
 
-/** A new database id: a positive integer no database of the account has (the dice decide). */
-export const freshDatabaseId = (state: State, dice: Dice): number => {
-  let id = 100_000 + dice.below(9_900_000)
-  while (get(state, "databases", id) !== undefined) id = 100_000 + dice.below(9_900_000)
-  return id
-}
-
 /** The outcome of a database mutation that makes `change` to `database` of a branch. */
 const changing = (
   state: State,
@@ -98,7 +91,7 @@ export const createDatabase =
       yield* ownerExists(state, branchId, request.owner_name)
       const created = distinctTime(state, "databases", branchId, now)
       const database: StoredDatabase = {
-        id: freshDatabaseId(state, dice),
+        id: freshId(state, "databases", () => databaseId(dice)),
         project_id: projectId,
         branch_id: branchId,
         name: request.name,

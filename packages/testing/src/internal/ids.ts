@@ -41,6 +41,9 @@ export const endpointId = (dice: Dice): string => {
   return `ep-${pick(dice, adjectives)}-${pick(dice, nouns)}-${suffix}`
 }
 
+/** A database id like the platform's: a positive integer of seven digits. */
+export const databaseId = (dice: Dice): number => 1_000_000 + dice.below(9_000_000)
+
 /** A version 4 UUID: an operation id (docs/contract.md §2.5). */
 export const uuid = (dice: Dice): string =>
   "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (c) => {

@@ -8,8 +8,9 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
+import { connectionDetails } from "./connections.js"
 import { randomDice } from "./ids.js"
-import { connectionOf, createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
+import { createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
 import { mutateWith, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
 import { branchAt, computeEndpointAt, databaseAt, operationAt, roleAt } from "./wire.js"
@@ -46,7 +47,7 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
             connection_uris:
               endpoint === undefined || role === undefined || database === undefined
                 ? []
-                : [connectionOf(made.project, endpoint, role, database)]
+                : [connectionDetails({ project: made.project, endpointId: endpoint.id, role, database })]
           },
           true
         )

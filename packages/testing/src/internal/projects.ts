@@ -16,13 +16,11 @@
  *   Its data goes with a `delete_tenant` operation, which the delete's answer carries and no read
  *   can reach: it is of a project that is gone, so it is not kept either.
  */
-import { ConnectionDetails, ConnectionParameters, Project } from "@dbplatform/core"
+import { Project } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import { createBranch, defaultBranch, freshId, refused, starter, unlockedProject } from "./branches.js"
-import { freshDatabaseId } from "./databases.js"
-import { type Dice, slug } from "./ids.js"
+import { type Dice, databaseId, slug } from "./ids.js"
 import { type Change, defaultOrgId, present, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { type OperationToStart, startOperations } from "./operations.js"
@@ -152,7 +150,7 @@ export const createProject =
         updated_at: branch.created_at
       }
       const database: StoredDatabase = {
-        id: freshDatabaseId(state, dice),
+        id: freshId(state, "databases", () => databaseId(dice)),
         project_id: id,
         branch_id: branch.id,
         name: request.branch?.database_name ?? projectDefaults.database_name,
@@ -264,39 +262,6 @@ export const projectAt = (project: StoredProject, now: number): Project => {
       data_storage_bytes_hour: 0,
       consumption_period_start: start,
       consumption_period_end: end
-    },
-    true
-  )
-}
-
-/**
- * How to connect to `database` as `role` through `endpoint` (docs/contract.md §14): the URI
- * (`postgresql://role:password@host/database?sslmode=require`) and its parts; the pooler's host
- * is the endpoint's with `-pooler` after its id.
- */
-export const connectionOf = (
-  project: StoredProject,
-  endpoint: StoredEndpoint,
-  role: StoredRole,
-  database: StoredDatabase
-): ConnectionDetails => {
-  const host = `${endpoint.id}.${projectOf(project).proxy_host}`
-  const pooler = `${endpoint.id}-pooler.${projectOf(project).proxy_host}`
-  return new ConnectionDetails(
-    {
-      connection_uri: Redacted.make(
-        `postgresql://${encodeURIComponent(role.name)}:${encodeURIComponent(role.password)}@${host}/${encodeURIComponent(database.name)}?sslmode=require`
-      ),
-      connection_parameters: new ConnectionParameters(
-        {
-          database: database.name,
-          role: role.name,
-          host,
-          pooler_host: pooler,
-          password: Redacted.make(role.password)
-        },
-        true
-      )
     },
     true
   )
