@@ -106,8 +106,12 @@ export interface CreateReadyInput {
   /**
    * What a 409 on the name does: `"fail"` (the default) fails with `Conflict`; `"reuse"` takes
    * the branch of that name when it is the one asked for (the same `parent_id`, when given) and
-   * has a `read_write` compute endpoint, waits for its operations still pending, and answers it
-   * with `created: false`: "create or reuse", safe to run again. `"reuse"` needs `branch.name`,
+   * has a `read_write` compute endpoint, waits for its operations still pending and reads its last
+   * `create_branch` and `start_compute` again (one that failed fails the call with
+   * `OperationFailed`, as it did the first time), and answers it with `created: false`, its compute
+   * endpoint as it is (`idle` when the control plane suspended it: a connection starts it again):
+   * "create or reuse", safe to run again. Reuse goes by the name: a branch renamed since is not
+   * found, and a new one is created. `"reuse"` needs `branch.name`,
    * `connection.database_name` and `connection.role_name` (a reused branch has no creation answer
    * to name them from); without them, `InvalidRequest` and nothing is sent.
    */

@@ -20,13 +20,6 @@ export * as ApiKeys from "./ApiKeys.js"
  */
 export * as Branches from "./Branches.js"
 /**
- * Databases of a branch: `list`, `create`, `get`, `update`, `delete` (§15.1).
- *
- * @since 0.3.0
- */
-export * as Databases from "./Databases.js"
-
-/**
  * Compute endpoints: `list` (a project's), `create`, `get`, `update`, `delete`, `start`,
  * `suspend`, `restart` (§12).
  *
@@ -39,7 +32,12 @@ export * as ComputeEndpoints from "./ComputeEndpoints.js"
  * @since 0.3.0
  */
 export * as Connections from "./Connections.js"
-
+/**
+ * Databases of a branch: `list`, `create`, `get`, `update`, `delete` (§15.1).
+ *
+ * @since 0.3.0
+ */
+export * as Databases from "./Databases.js"
 /**
  * Every service in one Layer: `layer({ baseUrl, apiKey })`, `layerConfig()`
  * (`DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY`), `layerFrom(client)`.

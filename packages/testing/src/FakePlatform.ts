@@ -77,7 +77,7 @@ import { scenarioOf } from "./internal/scenario.js"
 import { stateOfSeed } from "./internal/seed.js"
 import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
-import type { Scenario, UnknownEndpoint } from "./Scenario.js"
+import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 
@@ -271,9 +271,9 @@ export interface Service {
    * §12): after `catchUp`, an `idle` one is started by the control plane (`start_compute`, no
    * lock checked), and its activity time moves to now (its suspend timeout counts from here).
    * Answers the compute endpoint and the operations started (none for a running one); fails with
-   * `UnknownEndpoint` when no compute endpoint has that id. Durable with a `journal`, as `reset`.
+   * `UnknownComputeEndpoint` when no compute endpoint has that id. Durable with a `journal`, as `reset`.
    */
-  readonly connect: (endpointId: string) => Effect.Effect<ComputeEndpointOperations, UnknownEndpoint>
+  readonly connect: (endpointId: string) => Effect.Effect<ComputeEndpointOperations, UnknownComputeEndpoint>
   /**
    * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
    * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).

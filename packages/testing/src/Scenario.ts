@@ -111,7 +111,9 @@ export class UnknownProject extends Data.TaggedError("UnknownProject")<{ readonl
  * @since 0.3.0
  * @category errors
  */
-export class UnknownEndpoint extends Data.TaggedError("UnknownEndpoint")<{ readonly endpointId: string }> {
+export class UnknownComputeEndpoint extends Data.TaggedError("UnknownComputeEndpoint")<{
+  readonly endpointId: string
+}> {
   override get message(): string {
     return `no compute endpoint ${this.endpointId} in the fake platform`
   }

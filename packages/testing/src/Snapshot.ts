@@ -48,14 +48,14 @@ export {
   /**
    * A database of a branch (since 0.3.0): `id` (an integer unique in the account),
    * `project_id`, `branch_id`, `name`, `owner_name` (a role of the same branch), `created_at`,
-   * `updated_at` (docs/contract.md §11.3).
+   * `updated_at` (docs/contract.md §15.1).
    *
    * @since 0.3.0
    */
   SnapshotDatabase,
   /**
    * A role of a branch (since 0.3.0): `id` (`{branch_id}/{name}`), `project_id`, `branch_id`,
-   * `name`, `password`, `protected`, `created_at`, `updated_at` (docs/contract.md §11.3). It holds
+   * `name`, `password`, `protected`, `created_at`, `updated_at` (docs/contract.md §15.2). It holds
    * the role's password in clear, so the fake can reveal it: a snapshot with roles is a secret.
    *
    * @since 0.3.0

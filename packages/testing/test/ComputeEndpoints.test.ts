@@ -197,8 +197,21 @@ describe("ComputeEndpoints over the fake", () => {
           due
         ])
 
+        // A connection while the control plane suspends it is not lost: it starts again after.
+        yield* awaitAll((yield* fake.connect(endpoint.id)).operations)
+        const third = (yield* endpoints.get({ params })).endpoint.started_at!.epochMillis
+        yield* clockTo(third + Duration.toMillis("300 seconds") + 500)
+        expect((yield* endpoints.get({ params })).endpoint).toMatchObject({
+          current_state: "active",
+          pending_state: "idle"
+        })
+        const during = yield* fake.connect(endpoint.id)
+        expect(during.operations.map((operation) => operation.action)).toEqual(["start_compute"])
+        yield* awaitAll(during.operations)
+        expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+
         // An unknown compute endpoint: a typed error.
-        expect((yield* Effect.flip(fake.connect("ep-none-000000")))._tag).toBe("UnknownEndpoint")
+        expect((yield* Effect.flip(fake.connect("ep-none-000000")))._tag).toBe("UnknownComputeEndpoint")
       }).pipe(provideFake)
   )
 

@@ -11,6 +11,7 @@ import { BranchId, EndpointId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
@@ -160,7 +161,11 @@ describe("Branches.createReady", () => {
         expect(reused.created).toBe(false)
         expect(reused.branch.id).toBe(first.branch.id)
         expect(reused.endpoint.id).toBe(first.endpoint.id)
-        expect(reused.operations).toEqual([])
+        // What the first call waited for, read again: its create_branch and start_compute, finished.
+        expect(reused.operations.map((operation) => [operation.action, operation.status]).sort()).toEqual([
+          ["create_branch", "finished"],
+          ["start_compute", "finished"]
+        ])
         expect(Redacted.value(reused.connectionUri)).toBe(Redacted.value(first.connectionUri))
         expect((yield* branches.count({ params: { project_id: projectId }, query: { search: "pr-7" } })).count).toBe(1)
 
@@ -203,7 +208,9 @@ describe("Branches.createReady", () => {
       expect(reused.created).toBe(false)
       expect(reused.branch).toMatchObject({ id: created.branch.id, current_state: "ready" })
       expect(reused.endpoint.current_state).toBe("active")
-      expect(reused.operations).toEqual([])
+      expect(reused.operations.map((operation) => operation.id).sort()).toEqual(
+        created.operations.map((operation) => operation.id).sort()
+      )
       expect(Redacted.value(reused.connectionUri)).toBe(Redacted.value(created.connection_uris![0]!.connection_uri))
     }).pipe(
       Effect.provide(
@@ -246,13 +253,31 @@ describe("Branches.createReady", () => {
         (operation) => operation.action === "start_compute" && operation.branch_id === branch.id
       )!
       yield* Effect.orDie(fake.scenario.failOperation(projectId, startCompute.id, { error: "compute start timed out" }))
-      for (let second = 0; second < 10 && failing.unsafePoll() === null; second++) yield* TestClock.adjust("1 second")
+      for (let second = 0; second < 10 && Option.isNone(yield* Fiber.poll(failing)); second++) {
+        yield* TestClock.adjust("1 second")
+      }
       const failed = yield* Effect.flip(Fiber.join(failing))
       expect(failed._tag).toBe("OperationFailed")
       if (failed._tag === "OperationFailed") {
         expect(failed.operation).toMatchObject({ action: "start_compute", status: "failed" })
         expect(failed.message).toContain("compute start timed out")
       }
+      // Sent again to reuse it: the branch never came up, so the same failure, not a branch to use.
+      const again = yield* Effect.flip(
+        run(
+          branches.createReady(
+            {
+              project_id: projectId,
+              branch: { name: "failing" },
+              connection: { database_name: "neondb", role_name: "neondb_owner" },
+              onConflict: "reuse"
+            },
+            everySecond
+          )
+        )
+      )
+      expect(again._tag).toBe("OperationFailed")
+      if (again._tag === "OperationFailed") expect(again.operation.id).toBe(startCompute.id)
     }).pipe(provideFake)
   )
 

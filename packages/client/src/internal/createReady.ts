@@ -156,8 +156,10 @@ const uriOf = (
 /**
  * After a 409 on `name` with `onConflict: "reuse"`: the branch of that name (exactly), when it is
  * the one asked for (same parent, when one is given) and has a `read_write` compute endpoint,
- * with its operations still pending (the project's operations since the branch's creation, newest
- * first, read in pages of 1000); otherwise the 409 stands.
+ * with the operations to wait for: those still pending, and the branch's last `create_branch` and
+ * its compute endpoint's last `start_compute`, so that a creation that failed fails the wait again
+ * (the project's operations since the branch's creation, newest first, read in pages of 1000);
+ * otherwise the 409 stands.
  */
 const reuse = (client: Client, operations: Operations.Service, input: Input, name: string, conflict: Conflict) =>
   Effect.gen(function* () {
@@ -171,10 +173,21 @@ const reuse = (client: Client, operations: Operations.Service, input: Input, nam
     })
     const endpoint = readWriteOf(endpoints)
     if (endpoint === undefined) return yield* conflict
-    const since = yield* operations.list(project_id, { pageSize: Endpoint.operationsPageLimits.max }).pipe(
+    const ofBranch = yield* operations.list(project_id, { pageSize: Endpoint.operationsPageLimits.max }).pipe(
       Stream.takeWhile((operation) => DateTime.greaterThanOrEqualTo(operation.created_at, branch.created_at)),
-      Stream.filter((operation) => operation.branch_id === branch.id && isPending(operation)),
+      Stream.filter((operation) => operation.branch_id === branch.id),
       Stream.runCollect
     )
-    return { branch, endpoint, operations: Chunk.toReadonlyArray(since), answer: undefined } satisfies Started
+    // Newest first: the last create_branch and start_compute of the endpoint say whether the branch
+    // came up (one that failed fails the wait, as on the first call); whatever is pending is waited for.
+    const latest = new Set<string>()
+    const waitFor = Chunk.filter(ofBranch, (operation) => {
+      const creation =
+        operation.action === "create_branch" ||
+        (operation.action === "start_compute" && operation.endpoint_id === endpoint.id)
+      const first = creation && !latest.has(operation.action)
+      if (creation) latest.add(operation.action)
+      return first || isPending(operation)
+    })
+    return { branch, endpoint, operations: Chunk.toReadonlyArray(waitFor), answer: undefined } satisfies Started
   })

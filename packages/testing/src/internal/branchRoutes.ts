@@ -3,7 +3,6 @@
  * and runs a mutation or a read of `branches.ts`.
  */
 import type { Endpoint } from "@dbplatform/core"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -21,8 +20,7 @@ import {
   updateBranch
 } from "./branches.js"
 import { connectionDetails, connectionsOf } from "./connections.js"
-import { randomDice } from "./ids.js"
-import { mutateWith, read, route, withProject } from "./route.js"
+import { mutateAnswering, read, route, withProject } from "./route.js"
 import type { FakeState } from "./state.js"
 import {
   branchCreated,
@@ -70,17 +68,15 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
     )
   ),
   route(table.createBranch, ({ params, body }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(
-        mutateWith(fake, createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice)),
-        Clock.currentTimeMillis,
-        (created, now) =>
-          branchCreated(
-            created,
-            connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
-            now
-          )
-      )
+    mutateAnswering(
+      fake,
+      (dice) => createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice),
+      (created, now) =>
+        branchCreated(
+          created,
+          connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
+          now
+        )
     )
   ),
   route(
@@ -92,25 +88,21 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
     withBranchAnnotation
   ),
   route(table.updateBranch, ({ params, body }) =>
-    answerBranchChange(mutateWith(fake, updateBranch(params.project_id, params.branch_id, body.branch)))
+    mutateAnswering(fake, () => updateBranch(params.project_id, params.branch_id, body.branch), answerOf)
   ),
   route(table.deleteBranch, ({ params }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(
-        mutateWith(fake, deleteBranch(params.project_id, params.branch_id, dice)),
-        Clock.currentTimeMillis,
-        (deleted, now) =>
-          deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
-      )
+    mutateAnswering(
+      fake,
+      (dice) => deleteBranch(params.project_id, params.branch_id, dice),
+      (deleted, now) =>
+        deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
     )
   ),
   route(table.restoreBranch, ({ params, body }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      answerBranchChange(mutateWith(fake, restoreBranch(params.project_id, params.branch_id, body, dice)))
-    )
+    mutateAnswering(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf)
   ),
   route(table.setDefaultBranch, ({ params }) =>
-    answerBranchChange(mutateWith(fake, setDefaultBranch(params.project_id, params.branch_id)))
+    mutateAnswering(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf)
   ),
   route(table.listBranchEndpoints, ({ params }) =>
     read(fake, (state, now) =>
@@ -122,7 +114,4 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
 ]
 
 /** The answer of a branch mutation: the branch and the operations it started, as they are now. */
-const answerBranchChange = <E>(change: Effect.Effect<BranchChange, E>) =>
-  Effect.zipWith(change, Clock.currentTimeMillis, ({ branch, operations }, now) =>
-    branchOperations(branch, operations, now)
-  )
+const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)

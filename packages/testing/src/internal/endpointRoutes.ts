@@ -3,8 +3,6 @@
  * table and runs a mutation or a read of `endpoints.ts`.
  */
 import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Endpoint } from "@dbplatform/core"
-import * as Clock from "effect/Clock"
-import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import {
@@ -20,8 +18,8 @@ import {
   updateEndpoint
 } from "./endpoints.js"
 import { projectOf } from "./branches.js"
-import { type Dice, randomDice } from "./ids.js"
-import { mutateWith, read, route } from "./route.js"
+import { type Dice } from "./ids.js"
+import { mutateAnswering, read, route } from "./route.js"
 import type { FakeState, Mutation } from "./state.js"
 import type { Refused } from "./limits.js"
 import { computeEndpointAt, computeEndpoints, operationAt } from "./wire.js"
@@ -50,9 +48,7 @@ export const computeEndpointOperations = ({ project, endpoint, operations }: End
 
 /** Runs the mutation `make` builds with fresh dice, and answers what it changed as it is now. */
 const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointChange, Refused>) =>
-  Effect.flatMap(randomDice, (dice) =>
-    Effect.zipWith(mutateWith(fake, make(dice)), Clock.currentTimeMillis, computeEndpointOperations)
-  )
+  mutateAnswering(fake, make, computeEndpointOperations)
 
 /** The compute endpoint routes over `fake`, one per entry of `table`. */
 export const endpointRoutes = (fake: FakeState, table: EndpointTable) => [
@@ -79,12 +75,10 @@ export const endpointRoutes = (fake: FakeState, table: EndpointTable) => [
     answerChange(fake, (dice) => updateEndpoint(params.project_id, params.endpoint_id, body.endpoint, dice))
   ),
   route(table.deleteComputeEndpoint, ({ params }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(
-        mutateWith(fake, deleteEndpoint(params.project_id, params.endpoint_id, dice)),
-        Clock.currentTimeMillis,
-        (deleted, now) => (deleted === undefined ? Option.none() : Option.some(computeEndpointOperations(deleted, now)))
-      )
+    mutateAnswering(
+      fake,
+      (dice) => deleteEndpoint(params.project_id, params.endpoint_id, dice),
+      (deleted, now) => (deleted === undefined ? Option.none() : Option.some(computeEndpointOperations(deleted, now)))
     )
   ),
   route(table.startComputeEndpoint, ({ params }) =>

@@ -22,7 +22,7 @@
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as HashMap from "effect/HashMap"
-import { UnknownEndpoint } from "../Scenario.js"
+import { UnknownComputeEndpoint } from "../Scenario.js"
 import {
   branchOf,
   freshId,
@@ -165,8 +165,12 @@ const suspendedAfter = (endpoint: StoredEndpoint, operations: ReadonlyArray<Stor
 /** Which operations a request to a compute endpoint starts, given its state now. */
 type Plan = (state: EndpointState) => ReadonlyArray<keyof typeof runsFor>
 
-/** Starts an `idle` compute endpoint (`start_compute`); a running one starts nothing. */
-export const startPlan: Plan = ({ current }) => (current === "idle" ? ["start_compute"] : [])
+/**
+ * Starts an `idle` compute endpoint, or one being suspended (`start_compute`, after the suspension:
+ * a connection then is not lost); a running one starts nothing.
+ */
+export const startPlan: Plan = ({ current, pending }) =>
+  current === "idle" || pending === "idle" ? ["start_compute"] : []
 /** Suspends an `active` compute endpoint (`suspend_compute`); one that is not starts nothing. */
 export const suspendPlan: Plan = ({ current }) => (current === "active" ? ["suspend_compute"] : [])
 /** Restarts a compute endpoint: `suspend_compute` (when `active`), then `start_compute`. */
@@ -382,18 +386,34 @@ export const controlPlane =
   }
 
 /**
+ * `mutation` on the state after the control plane's operations due by `now`, in the same step: no
+ * operation falls due between them (docs/design.md §4). A refusal keeps neither: what was due is
+ * carried out by the next step.
+ */
+export const afterControlPlane =
+  <A, E>(dice: Dice, mutation: Mutation<A, E>): Mutation<A, E> =>
+  (state, now) => {
+    const before = catchUp(state, now, dice)
+    if (before.length === 0) return mutation(state, now)
+    return Either.map(mutation(applyAll(state, before), now), ({ answer, changes }) => ({
+      answer,
+      changes: [...before, ...changes]
+    }))
+  }
+
+/**
  * A connection arrives at compute endpoint `endpointId` (docs/contract.md §12): after the control
  * plane's operations due by now, an `idle` one gets a `start_compute` (started by the control
  * plane: no lock is checked), and its activity time is now. Answers the operations started.
  */
 export const connect =
-  (endpointId: string, dice: Dice): Mutation<EndpointChange, UnknownEndpoint> =>
+  (endpointId: string, dice: Dice): Mutation<EndpointChange, UnknownComputeEndpoint> =>
   (state, now) => {
     const before = catchUp(state, now, dice)
     const caughtUp = applyAll(state, before)
     const endpoint = get(caughtUp, "endpoints", endpointId)
     const project = endpoint === undefined ? undefined : get(caughtUp, "projects", endpoint.project_id)
-    if (endpoint === undefined || project === undefined) return Either.left(new UnknownEndpoint({ endpointId }))
+    if (endpoint === undefined || project === undefined) return Either.left(new UnknownComputeEndpoint({ endpointId }))
     const starts = planned(caughtUp, dice, endpoint, startPlan, now)
     const outcome = withOperations(caughtUp, project, endpoint, starts, now, (endpoint, operations) => ({
       ...activeAfter(endpoint, operations),

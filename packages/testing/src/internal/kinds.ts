@@ -94,7 +94,7 @@ export const SnapshotEndpoint = Schema.Struct({
 /**
  * A role of a branch (a Postgres user). `id` is `{branch_id}/{name}`: a role is named uniquely
  * on its branch, and a branch's roles are copied to a child under the child's id. `password` is
- * kept so the fake can reveal it (docs/contract.md §11.3): a state that holds roles holds secrets.
+ * kept so the fake can reveal it (docs/contract.md §15.2): a state that holds roles holds secrets.
  */
 export const SnapshotRole = Schema.Struct({
   id: Schema.String,

@@ -4,14 +4,11 @@
  * `routes.ts`.
  */
 import { type Endpoint, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
-import * as Clock from "effect/Clock"
-import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
 import { connectionDetails } from "./connections.js"
-import { randomDice } from "./ids.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
-import { mutateWith, read, route } from "./route.js"
+import { mutateAnswering, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
 import { branchAt, computeEndpointAt, databaseAt, operationAt, roleAt } from "./wire.js"
 
@@ -30,8 +27,10 @@ const operationsAt = (change: ProjectChange, now: number) =>
 /** The project routes over `fake`, one per entry of `table`. */
 export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
   route(table.createProject, ({ body }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(mutateWith(fake, createProject(body.project, dice)), Clock.currentTimeMillis, (made, now) => {
+    mutateAnswering(
+      fake,
+      (dice) => createProject(body.project, dice),
+      (made, now) => {
         const endpoint = made.endpoints[0]
         const role = made.roles[0]
         const database = made.databases[0]
@@ -51,7 +50,7 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
           },
           true
         )
-      })
+      }
     )
   ),
   route(table.getProject, ({ params }) =>
@@ -63,26 +62,22 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
     )
   ),
   route(table.updateProject, ({ body, params }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(
-        mutateWith(fake, updateProject(params.project_id, body.project, dice)),
-        Clock.currentTimeMillis,
-        (changed, now) =>
-          new ProjectOperations(
-            { project: projectAt(changed.project, now), operations: operationsAt(changed, now) },
-            true
-          )
-      )
+    mutateAnswering(
+      fake,
+      (dice) => updateProject(params.project_id, body.project, dice),
+      (changed, now) =>
+        new ProjectOperations(
+          { project: projectAt(changed.project, now), operations: operationsAt(changed, now) },
+          true
+        )
     )
   ),
   route(table.deleteProject, ({ params }) =>
-    Effect.flatMap(randomDice, (dice) =>
-      Effect.zipWith(
-        mutateWith(fake, deleteProject(params.project_id, dice)),
-        Clock.currentTimeMillis,
-        (deleted, now) =>
-          new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
-      )
+    mutateAnswering(
+      fake,
+      (dice) => deleteProject(params.project_id, dice),
+      (deleted, now) =>
+        new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
     )
   )
 ]

@@ -17,6 +17,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { type Dice, randomDice } from "./ids.js"
+import { afterControlPlane } from "./endpoints.js"
 import { readJsonBody, type Refused } from "./limits.js"
 import { type FakeState, get, type Mutation, mutate, type State } from "./state.js"
 import { Status } from "./status.js"
@@ -108,19 +109,23 @@ const jsonBody = (acceptsEmpty: boolean) =>
 /** A 404 for `what` (`project`, `branch`). */
 export const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
 
-/** Runs a mutation (`branches.ts` and the like); its refusal is answered with its status and a `GeneralError`. */
-export const mutateWith = <A>(fake: FakeState, mutation: Mutation<A, Refused>) =>
-  Effect.mapError(mutate(fake, mutation), (refused) => new Refusal(refused))
+const mutateWithDice = <A>(fake: FakeState, dice: Dice, mutation: Mutation<A, Refused>) =>
+  Effect.mapError(mutate(fake, afterControlPlane(dice, mutation)), (refused) => new Refusal(refused))
 
 /**
  * Runs the mutation `make` builds from fresh dice (`randomDice`: `TestRandom` decides ids and
- * passwords), and answers what `answer` makes of its result at the time now.
+ * passwords) after the control plane's operations due by now, in the same step
+ * (`afterControlPlane`), and answers what `answer` makes of its result at the time now; a refusal
+ * is answered with its status and a `GeneralError`.
  */
 export const mutateAnswering = <A, B>(
   fake: FakeState,
   make: (dice: Dice) => Mutation<A, Refused>,
   answer: (result: A, now: number) => B
-) => Effect.flatMap(randomDice, (dice) => Effect.zipWith(mutateWith(fake, make(dice)), Clock.currentTimeMillis, answer))
+) =>
+  Effect.flatMap(randomDice, (dice) =>
+    Effect.zipWith(mutateWithDice(fake, dice, make(dice)), Clock.currentTimeMillis, answer)
+  )
 
 /** A read of the state now (`branches.ts` and the like) that may be refused. */
 export const read = <A>(fake: FakeState, query: (state: State, now: number) => Either.Either<A, Refused>) =>

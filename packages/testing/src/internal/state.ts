@@ -33,7 +33,7 @@ export type StoredProject = Item<"projects">
 export type StoredBranch = Item<"branches">
 /** A compute endpoint as the fake keeps it. */
 export type StoredEndpoint = Item<"endpoints">
-/** A role as the fake keeps it, with its password (docs/contract.md §11.3). */
+/** A role as the fake keeps it, with its password (docs/contract.md §15.2). */
 export type StoredRole = Item<"roles">
 /** A database as the fake keeps it. */
 export type StoredDatabase = Item<"databases">
