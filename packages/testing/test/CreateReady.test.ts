@@ -55,7 +55,9 @@ const requestsFrom = (from: number) =>
 const run = <A, E, R>(effect: Effect.Effect<A, E, R>, seconds = 60) =>
   Effect.gen(function* () {
     const fiber = yield* Effect.fork(effect)
-    for (let second = 0; second < seconds && fiber.unsafePoll() === null; second++) yield* TestClock.adjust("1 second")
+    for (let second = 0; second < seconds && Option.isNone(yield* Fiber.poll(fiber)); second++) {
+      yield* TestClock.adjust("1 second")
+    }
     return yield* Fiber.join(fiber)
   })
 
