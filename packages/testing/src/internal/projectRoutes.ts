@@ -6,11 +6,11 @@
 import { type Endpoint, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
-import { connectionDetails } from "./connections.js"
+import { connectionDetails, connectionsOf } from "./connections.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
 import { mutateAnswering, read, route } from "./route.js"
 import type { FakeState } from "./state.js"
-import { branchAt, computeEndpointAt, databaseAt, operationAt, roleAt } from "./wire.js"
+import { createdParts, operationAt } from "./wire.js"
 
 /** The table entries the project routes serve. */
 export interface ProjectTable {
@@ -30,27 +30,18 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
     mutateAnswering(
       fake,
       (dice) => createProject(body.project, dice),
-      (made, now) => {
-        const endpoint = made.endpoints[0]
-        const role = made.roles[0]
-        const database = made.databases[0]
-        return new ProjectCreated(
+      (made, now) =>
+        new ProjectCreated(
           {
             project: projectAt(made.project, now),
-            branch: branchAt(made.branch, now),
-            endpoints: made.endpoints.map((endpoint) => computeEndpointAt(endpoint, made.project, now)),
-            operations: made.operations.map((operation) => operationAt(operation, now)),
             // The role's password is shown this once.
-            roles: made.roles.map((role) => roleAt(role, true)),
-            databases: made.databases.map(databaseAt),
-            connection_uris:
-              endpoint === undefined || role === undefined || database === undefined
-                ? []
-                : [connectionDetails({ project: made.project, endpointId: endpoint.id, role, database })]
+            ...createdParts(made, now, true),
+            connection_uris: connectionsOf(made.project, made.endpoints, made.roles, made.databases).map(
+              connectionDetails
+            )
           },
           true
         )
-      }
     )
   ),
   route(table.getProject, ({ params }) =>

@@ -19,7 +19,15 @@
 import { Project } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
-import { createBranch, defaultBranch, freshId, refused, starter, unlockedProject } from "./branches.js"
+import {
+  type BranchCreation,
+  createBranch,
+  defaultBranch,
+  freshId,
+  refused,
+  starter,
+  unlockedProject
+} from "./branches.js"
 import { type Dice, databaseId, slug } from "./ids.js"
 import { type Change, defaultOrgId, present, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
@@ -29,9 +37,7 @@ import {
   cascade,
   distinctTime,
   type Mutation,
-  type StoredBranch,
   type StoredDatabase,
-  type StoredEndpoint,
   type StoredOperation,
   type StoredProject,
   type StoredRole
@@ -78,16 +84,6 @@ export interface ProjectToCreate {
     | undefined
 }
 
-/** What a project creation made: the answer's parts. */
-export interface ProjectCreation {
-  readonly project: StoredProject
-  readonly branch: StoredBranch
-  readonly endpoints: ReadonlyArray<StoredEndpoint>
-  readonly roles: ReadonlyArray<StoredRole>
-  readonly databases: ReadonlyArray<StoredDatabase>
-  readonly operations: ReadonlyArray<StoredOperation>
-}
-
 /** 400 when the settings' minimum is above their maximum (compute units). */
 const checkSettings = (settings: EndpointSettings | undefined): Either.Either<void, Refused> => {
   const min = settings?.autoscaling_limit_min_cu
@@ -106,7 +102,7 @@ const checkSettings = (settings: EndpointSettings | undefined): Either.Either<vo
  * role and database; 400 for default endpoint settings whose minimum is above their maximum.
  */
 export const createProject =
-  (request: ProjectToCreate, dice: Dice): Mutation<ProjectCreation, Refused> =>
+  (request: ProjectToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
   (state, now) =>
     Either.gen(function* () {
       yield* checkSettings(request.default_endpoint_settings)

@@ -41,7 +41,7 @@ import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { endpointDefaultsOf } from "./branches.js"
+import { type BranchCreation, endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
 import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
@@ -406,31 +406,27 @@ export const databaseAt = (database: StoredDatabase): Database =>
   )
 
 /**
- * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11.4, §13.2): the
- * branch, its compute endpoints, the operations started, its roles (without passwords) and
- * databases, and `connection_uris` when there are any (the password travels there only).
+ * What a creation answers of what it made, as a real server sends it at `now` (a branch's,
+ * docs/contract.md §11.4, §13.2; a project's, §14.2): the branch, its compute endpoints, the
+ * operations started, its roles (with their passwords only where `passwords`: a project's
+ * creation shows its role's once) and databases.
  */
-export const branchCreated = (
-  created: {
-    readonly project: StoredProject
-    readonly branch: StoredBranch
-    readonly endpoints: ReadonlyArray<StoredEndpoint>
-    readonly roles: ReadonlyArray<StoredRole>
-    readonly databases: ReadonlyArray<StoredDatabase>
-    readonly operations: ReadonlyArray<StoredOperation>
-  },
-  connections: ReadonlyArray<ConnectionDetails>,
-  now: number
-) =>
+export const createdParts = (created: BranchCreation, now: number, passwords: boolean) => ({
+  branch: branchAt(created.branch, now),
+  endpoints: created.endpoints.map((endpoint) => computeEndpointAt(endpoint, created.project, now)),
+  operations: created.operations.map((operation) => operationAt(operation, now)),
+  roles: created.roles.map((role) => roleAt(role, passwords)),
+  databases: created.databases.map(databaseAt)
+})
+
+/**
+ * The answer of `POST /projects/{project_id}/branches` (docs/contract.md §11.4, §13.2): its
+ * {@link createdParts}, roles without passwords, and `connection_uris` when there are any (the
+ * password travels there only).
+ */
+export const branchCreated = (created: BranchCreation, connections: ReadonlyArray<ConnectionDetails>, now: number) =>
   new BranchCreated(
-    {
-      branch: branchAt(created.branch, now),
-      endpoints: created.endpoints.map((endpoint) => computeEndpointAt(endpoint, created.project, now)),
-      operations: created.operations.map((operation) => operationAt(operation, now)),
-      roles: created.roles.map((role) => roleAt(role, false)),
-      databases: created.databases.map(databaseAt),
-      ...(connections.length === 0 ? {} : { connection_uris: connections })
-    },
+    { ...createdParts(created, now, false), ...(connections.length === 0 ? {} : { connection_uris: connections }) },
     unchecked
   )
 
