@@ -1,16 +1,10 @@
 /**
- * Connections: the connection URI of a branch's database for a role
- * (`GET /projects/{project_id}/connection_uri`, `docs/contract.md` §13.1). The URI holds the
- * role's password: it is a `Redacted<string>` from the wire on, which no log, span, error or
- * `JSON.stringify` shows; `Redacted.value` reads it where a Postgres driver needs it.
- *
- * Its own service rather than a method of `Projects`: the answer is a secret, not a project's
- * record, and the branch, compute endpoint, role and database it names are all optional parts of
- * one query (`docs/design.md` §1.2).
+ * Connection strings: the connection URI of a branch's database for a role, `Redacted` (it holds
+ * the role's password) (`docs/contract.md` §13.1).
  *
  * @since 0.3.0
  */
-import { Endpoint } from "@dbplatform/core"
+import { Api } from "@dbplatform/core"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -18,26 +12,18 @@ import { DbPlatformClient } from "./DbPlatformClient.js"
 import * as Resource from "./Resource.js"
 
 /**
- * The `Connections` service (§13.1). Its method sends one request and fails with exactly the
- * errors of its endpoint: any call's (`CallError`), `InvalidRequest` for input the table's
- * schemas refuse (nothing is sent), `NotFound`, `Forbidden` and `BadRequest`.
+ * The `Connections` service: one method per entry of core's `Api.Connections` group, each called with one
+ * input object whose keys are the wire's path, query and body names, answering the wire's shape,
+ * and failing with exactly the errors its entry declares (`docs/design.md` §1.3). A list is a
+ * `Stream` of its items (`list`), and its one request `listPage`.
  *
  * @since 0.3.0
  */
-export interface Service {
-  /**
-   * `GET /projects/{p}/connection_uri` (`query`: `database_name`, `role_name`, `branch_id?` (the
-   * project's default branch), `endpoint_id?` (the branch's `read_write` compute endpoint),
-   * `pooled?` (through the connection pooler's host)): `{ uri }`, the URI a `Redacted<string>`,
-   * `postgresql://role:password@host/database?sslmode=require`. 404 `NotFound` for an unknown
-   * branch, compute endpoint, role or database.
-   */
-  readonly uri: Resource.Method<typeof Endpoint.getConnectionUri>
-}
+export interface Service extends Resource.Methods<typeof Api.Connections> {}
 
 /**
- * The tag of the {@link Service}; `yield* Connections.Connections` in a program, provided by
- * {@link layer} or `DbPlatform.layer`.
+ * The tag of the {@link Service}; `yield* Connections.Connections` in a program, provided by {@link layer}
+ * or `DbPlatform.layer`.
  *
  * @since 0.3.0
  * @category tags
@@ -50,7 +36,7 @@ export class Connections extends Context.Tag("@dbplatform/client/Connections")<C
  * @since 0.3.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(DbPlatformClient, (client) =>
-  Connections.of(Resource.methods(client, Endpoint.connections))
+  Connections.of(Resource.methods(client, Api.Connections))
 )
 
 /**

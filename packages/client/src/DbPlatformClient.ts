@@ -15,7 +15,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import {
-  type Endpoint,
+  Endpoint,
   type HttpStatusError,
   type InvalidApiKey,
   type InvalidBaseUrl,
@@ -195,32 +195,25 @@ export interface Options {
 
 /**
  * What a call to `E` can fail with: any call's errors ({@link CallError}), the error statuses
- * `E` declares, and `InvalidRequest` when `E` takes input its schemas may refuse.
+ * `E` declares, and `InvalidRequest` for input its schemas refuse (a key no part of `E` has
+ * included: nothing is sent).
  *
  * @since 0.2.0
  */
 export type ExecuteError<E extends Endpoint.Endpoint> =
   | CallError
   | Extract<HttpStatusError, { readonly _tag: Endpoint.Errors<E> }>
-  | InputError<E>
-
-type InputError<E extends Endpoint.Endpoint> =
-  E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
-    ? [keyof P | keyof Q] extends [never]
-      ? [B] extends [undefined]
-        ? never
-        : InvalidRequest
-      : InvalidRequest
-    : never
+  | InvalidRequest
 
 /**
- * The service. `execute` sends a request to one of core's endpoints (`Endpoint.listOperations`,
- * ...): `input` (path parameters, query, body) is encoded with the endpoint's schemas (refused
- * input fails with `InvalidRequest`, and nothing is sent), and a 2xx answer decoded with its
- * answer schema (a 204 or an empty body as `undefined`, `docs/contract.md` §11.4). `check` may
- * refuse an answer that decoded but cannot be right (a page longer than the `limit` sent,
- * another operation than the one asked for): it returns what is wrong, and the call fails with
- * `MalformedResponse`. Another status fails with its typed error
+ * The service. `execute` sends a request to one of core's endpoints (`Api.Operations.list`,
+ * ...): `input` (one object: path parameters, query and body fields by their wire names) is
+ * encoded with the endpoint's schemas (refused input, or a key the endpoint has no field for,
+ * fails with `InvalidRequest`, and nothing is sent), and a 2xx answer decoded with its answer
+ * schema (a 204 or an empty body as `undefined`, `docs/contract.md` §11.4). An answer that
+ * decoded but cannot be right fails with `MalformedResponse`: what `Endpoint.problem` finds (an
+ * answer about another id than the input's, a page longer than its `limit`), then what `check`
+ * adds. Another status fails with its typed error
  * ({@link ExecuteError}) (`docs/design.md` §1).
  *
  * @since 0.1.0
@@ -476,9 +469,11 @@ export const make = (
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
       input: Endpoint.Input<E>,
-      check: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
-    ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> =>
-      Effect.useSpan(
+      extra: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
+    ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+      // What the table says the answer must be about, then what the caller adds.
+      const check = (answer: Endpoint.Success<E>) => Endpoint.problem(endpoint, input, answer) ?? extra(answer)
+      return Effect.useSpan(
         endpoint.name,
         {
           kind: "client",
@@ -542,6 +537,7 @@ export const make = (
             }
           )
       )
+    }
 
     return DbPlatformClient.of({ execute })
   })

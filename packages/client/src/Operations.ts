@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import {
+  Api,
   type BadRequest,
   Endpoint,
   type Forbidden,
@@ -39,15 +40,16 @@ import * as Stream from "effect/Stream"
 import { type CallError, DbPlatformClient } from "./DbPlatformClient.js"
 import { excerpt } from "./internal/call.js"
 import { paginate } from "./internal/pagination.js"
+import * as Resource from "./Resource.js"
 import { allTerminal, type Read, round, rounds, type Target } from "./internal/tracking.js"
 
 /**
  * The largest `limit` of `GET /projects/{project_id}/operations`: 1000 (observed behaviour of
- * the deployed API, `docs/contract.md` §10.5; from core's `Endpoint.listOperations`).
+ * the deployed API, `docs/contract.md` §10.5; from core's `Api.operationsPageLimits`).
  *
  * @since 0.1.0
  */
-export const maxPageSize = Endpoint.operationsPageLimits.max
+export const maxPageSize = Api.operationsPageLimits.max
 
 /**
  * The platform's advice for polling an operation: every 5 seconds (§6, §8).
@@ -74,32 +76,7 @@ export const defaultAwaitTimeout: Duration.Duration = Duration.minutes(10)
 export type ReadError = CallError | NotFound | Forbidden | BadRequest | InvalidRequest
 
 /**
- * Options of `page`: one page of `GET /projects/{project_id}/operations` (§2.6, §4).
- *
- * @since 0.1.0
- */
-export interface PageOptions {
-  /**
-   * Operations per page, 1 to 1000 (the deployed API's largest page, §10.5). Without it the server
-   * answers with all of them at once (§4 rule 2).
-   */
-  readonly limit?: number | undefined
-  /** The `pagination.cursor` of the previous page, sent URL-encoded. */
-  readonly cursor?: string | undefined
-}
-
-/**
- * Options of `list`: the stream of all of a project's operations.
- *
- * @since 0.1.0
- */
-export interface ListOptions {
-  /** Operations fetched per request, 1 to 1000; 100 by default. */
-  readonly pageSize?: number | undefined
-}
-
-/**
- * Options of `states` (formerly `poll`) and `await`: when to read the operation again, and for how long.
+ * Options of `states` and `await`: when to read the operation again, and for how long.
  *
  * @since 0.1.0
  */
@@ -147,6 +124,20 @@ export interface OperationRef {
 }
 
 /**
+ * What `awaitAll` and `watch` wait for: operations (or their references), or an answer that
+ * carries the operations its request started (`{ operations }`, or the `Option` of one that a
+ * delete answers: `None` for a 204, nothing to wait for).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Awaitable = Iterable<OperationRef> | Endpoint.CarriesOperations
+
+/** The operations `awaitable` names. */
+const targetsOf = (awaitable: Awaitable): Iterable<OperationRef> =>
+  Option.isOption(awaitable) || "operations" in awaitable ? Endpoint.operationsOf(awaitable) : awaitable
+
+/**
  * How a wait for many operations ended: each operation's last state, in the order given
  * (duplicates dropped), and the same states split by outcome.
  *
@@ -172,65 +163,37 @@ export interface AwaitAllResult {
  *
  * @since 0.1.0
  */
-export interface Service {
+export interface Service extends Resource.Methods<typeof Api.Operations> {
   /**
-   * `GET /projects/{project_id}/operations`: one page, newest first. A `limit` out of
-   * 1..1000 fails with `InvalidRequest` and nothing is sent. A page with more operations than
-   * the `limit`, or with an operation of another project, fails with `MalformedResponse`.
-   */
-  readonly page: (projectId: ProjectId, options?: PageOptions) => Effect.Effect<OperationsPage, ReadError>
-  /**
-   * Every operation of the project, newest first, following the cursor and fetching the
-   * next page only when the consumer pulls (one page in memory). The walk ends on a short
-   * or empty page. A `pageSize` out of 1..1000 fails with `InvalidRequest`. A full page whose
-   * cursor the server already sent in this walk fails the stream with `MalformedResponse` at
-   * once (a server that would loop), as does a page longer than `pageSize`.
-   */
-  readonly list: (projectId: ProjectId, options?: ListOptions) => Stream.Stream<Operation, ReadError>
-  /**
-   * `GET /projects/{project_id}/operations/{operation_id}`. An unknown id fails with `NotFound`;
-   * an answer about another operation or project with `MalformedResponse`.
-   */
-  readonly get: (projectId: ProjectId, operationId: OperationId) => Effect.Effect<Operation, ReadError>
-  /**
-   * The states of one operation as it is read: now, then again on `schedule`, every state read
-   * emitted; ends after the first terminal one (finished, skipped, failed, error, cancelled),
-   * when the schedule ends, or at the timeout. For progress displays that tick on every read.
+   * The states of one operation (`{ project_id, operation_id }`, as `get` takes it) as it is
+   * read: now, then again on `schedule`, every state read emitted; ends after the first
+   * terminal one (finished, skipped, failed, error, cancelled), when the schedule ends, or at the
+   * timeout. For progress displays that tick on every read.
    *
    * @since 0.3.0
    */
   readonly states: (
-    projectId: ProjectId,
-    operationId: OperationId,
+    input: Endpoint.Input<typeof Api.Operations.get>,
     options?: PollOptions
   ) => Stream.Stream<Operation, ReadError>
   /**
-   * The same as `states`.
-   *
-   * @deprecated Use `states`: in Effect, `poll` names a look that does not wait and answers an
-   * `Option` (`Fiber.poll`, `Queue.poll`, `Deferred.poll`); this is a `Stream` of reads until the
-   * operation ends. Kept until 1.0.
-   */
-  readonly poll: (
-    projectId: ProjectId,
-    operationId: OperationId,
-    options?: PollOptions
-  ) => Stream.Stream<Operation, ReadError>
-  /**
-   * Polls (every 5 s by default) until the operation ends, and returns it when it ended well
-   * (`finished`, `skipped`). One that ended badly (`failed`, `error`, `cancelled`) fails with
-   * `OperationFailed` carrying it: a `failed` operation may carry `retry_at`, and still counts
-   * as ended. When the timeout (10 minutes by default) passes or the schedule ends first, fails
-   * with `OperationStillPending` carrying the last state read.
+   * Polls one operation (`{ project_id, operation_id }`, as `get` takes it; every 5 s by
+   * default) until it ends, and returns it when it ended well (`finished`, `skipped`). One that
+   * ended badly (`failed`, `error`, `cancelled`) fails with `OperationFailed` carrying it: a
+   * `failed` operation may carry `retry_at`, and still counts as ended. When the timeout (10
+   * minutes by default) passes or the schedule ends first, fails with `OperationStillPending`
+   * carrying the last state read.
    */
   readonly await: (
-    projectId: ProjectId,
-    operationId: OperationId,
+    input: Endpoint.Input<typeof Api.Operations.get>,
     options?: PollOptions
   ) => Effect.Effect<Operation, OperationFailed | OperationStillPending | ReadError>
   /**
-   * Waits for every operation given, concurrently, and reports how each ended; never fails on
-   * an operation's outcome, only when a read fails. Each round reads the operations still
+   * Waits for every operation given (any answer that carries operations, as a mutation answered
+   * it: `{ operations }`, the `Option` of a delete, `None` for a 204 with nothing to wait for; or
+   * operations themselves), concurrently, and reports how each ended; never fails on an
+   * operation's outcome, only when a read fails (a mutation's own `{ wait: true }` fails on an
+   * outcome instead). Each round reads the operations still
    * pending: when a project has two or more with a known `created_at`, one walk of its list in
    * pages of 1000, from just above the newest to the page that reaches the oldest, answers for
    * them all: at most 1 + ⌈spread / 1000⌉ requests a round, spread being the number of the
@@ -241,17 +204,14 @@ export interface Service {
    * Rounds follow `schedule` (5 s by default) until all ended or the timeout (10 minutes by
    * default) passes.
    */
-  readonly awaitAll: (
-    operations: Iterable<OperationRef>,
-    options?: WaitOptions
-  ) => Effect.Effect<AwaitAllResult, ReadError>
+  readonly awaitAll: (operations: Awaitable, options?: WaitOptions) => Effect.Effect<AwaitAllResult, ReadError>
   /**
    * The operations' status changes, for progress displays: each operation's first state read,
    * then each state whose status differs from the one before. Reads are batched as in
    * `awaitAll`. Ends when all ended, when the schedule ends, or at the timeout (none by
    * default).
    */
-  readonly watch: (operations: Iterable<OperationRef>, options?: WaitOptions) => Stream.Stream<Operation, ReadError>
+  readonly watch: (operations: Awaitable, options?: WaitOptions) => Stream.Stream<Operation, ReadError>
 }
 
 /**
@@ -298,17 +258,6 @@ const olderThan = (cursor: string | undefined, page: OperationsPage): string | u
     : `the page asked for operations before the cursor ${excerpt(cursor ?? "")} holds operation ${newer.id}, created at ${DateTime.formatIso(newer.created_at)}`
 }
 
-/** What an operations page must not be: longer than the `limit` sent, or holding another project's operation. */
-const pageProblem = (projectId: ProjectId, limit: number | undefined, page: OperationsPage) => {
-  if (limit !== undefined && page.operations.length > limit) {
-    return `the page has ${page.operations.length} operations, more than the limit of ${limit}`
-  }
-  const foreign = page.operations.find((operation) => operation.project_id !== projectId)
-  return foreign === undefined
-    ? undefined
-    : `the page holds operation ${foreign.id} of project ${excerpt(foreign.project_id)}`
-}
-
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context. The scope holds the rate
  * limiters its waits share (one per route read; see `awaitAll`): since 0.3.0 it needs a
@@ -319,29 +268,17 @@ const pageProblem = (projectId: ProjectId, limit: number | undefined, page: Oper
 export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
   const limiters: Limiters = { list: yield* burstLimiter, get: yield* burstLimiter }
-  /** One page; what {@link pageProblem} or `check` finds is a `MalformedResponse`. */
+  const methods = Resource.methods(client, Api.Operations)
+  /** One page; what `check` finds (beyond what every answer is checked for) is a `MalformedResponse`. */
   const fetch = (
     projectId: ProjectId,
-    options: PageOptions,
-    check: (page: OperationsPage) => string | undefined = () => undefined
-  ) =>
-    client.execute(
-      Endpoint.listOperations,
-      { params: { project_id: projectId }, query: { limit: options.limit, cursor: options.cursor } },
-      (page) => pageProblem(projectId, options.limit, page) ?? check(page)
-    )
+    limit: number,
+    cursor: string | undefined,
+    check: (page: OperationsPage) => string | undefined
+  ) => client.execute(Api.Operations.list, { project_id: projectId, limit, cursor }, check)
   /** One operation; an answer about another operation or project is a `MalformedResponse`. */
-  const get = (projectId: ProjectId, operationId: OperationId) =>
-    client
-      .execute(
-        Endpoint.getOperation,
-        { params: { project_id: projectId, operation_id: operationId } },
-        ({ operation }) =>
-          operation.id === operationId && operation.project_id === projectId
-            ? undefined
-            : `the answer is about operation ${operation.id} of project ${excerpt(operation.project_id)}, not the one asked for`
-      )
-      .pipe(Effect.map(({ operation }) => operation))
+  const get = (input: Endpoint.Input<typeof Api.Operations.get>) =>
+    Effect.map(methods.get(input), ({ operation }) => operation)
 
   /**
    * The project's operations from `newest` to `oldest` (both included), newest first: pages of
@@ -362,10 +299,10 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
     wanted: HashSet.HashSet<OperationId>
   ): Stream.Stream<Operation, ReadError> =>
     paginate(
-      Endpoint.listOperations,
+      Api.Operations.list,
       maxPageSize,
       (limit, cursor, check) =>
-        limiter(fetch(projectId, { limit, cursor }, (page) => olderThan(cursor, page) ?? check(page))),
+        limiter(fetch(projectId, limit, cursor, (page) => olderThan(cursor, page) ?? check(page))),
       (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor }),
       {
         cursor: DateTime.formatIso(DateTime.add(newest, { millis: 1 })),
@@ -418,7 +355,9 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
         targets,
         (target) => {
           const state = byId.get(target.id)
-          return state === undefined ? limiters.get(get(projectId, target.id)) : Effect.succeed(state)
+          return state === undefined
+            ? limiters.get(get({ project_id: projectId, operation_id: target.id }))
+            : Effect.succeed(state)
         },
         { concurrency: readConcurrency }
       )
@@ -442,17 +381,17 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
       })
     )
 
-  const states = (projectId: ProjectId, operationId: OperationId, options: PollOptions = {}) =>
+  const states = (input: Endpoint.Input<typeof Api.Operations.get>, options: PollOptions = {}) =>
     Stream.unwrap(
       Effect.map(rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout), (schedule) =>
-        Stream.repeatEffectWithSchedule(get(projectId, operationId), schedule)
+        Stream.repeatEffectWithSchedule(get(input), schedule)
       )
     )
 
-  const watch = (operations: Iterable<OperationRef>, options: WaitOptions = {}) =>
+  const watch = (operations: Awaitable, options: WaitOptions = {}) =>
     Stream.unwrap(
       Effect.zipWith(
-        round(operations, read),
+        round(targetsOf(operations), read),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout),
         Stream.repeatEffectWithSchedule
       )
@@ -465,20 +404,11 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
     )
 
   return Operations.of({
-    page: (projectId, options = {}) => fetch(projectId, options),
-    list: (projectId, options = {}) =>
-      paginate(
-        Endpoint.listOperations,
-        options.pageSize,
-        (limit, cursor, check) => fetch(projectId, { limit, cursor }, check),
-        (page: OperationsPage) => ({ items: page.operations, cursor: page.pagination?.cursor })
-      ),
-    get,
+    ...methods,
     states,
-    poll: states,
-    await: (projectId, operationId, options = {}) =>
+    await: (input, options = {}) =>
       rounds(options.schedule ?? defaultPollSchedule, isTerminal, options.timeout ?? defaultAwaitTimeout).pipe(
-        Effect.flatMap((schedule) => Effect.repeat(get(projectId, operationId), schedule)),
+        Effect.flatMap((schedule) => Effect.repeat(get(input), schedule)),
         Effect.flatMap((operation) => {
           if (isSucceeded(operation)) return Effect.succeed(operation)
           return Effect.fail(
@@ -488,7 +418,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Scope.Scope>
       ),
     awaitAll: (operations, options = {}) =>
       Effect.zipWith(
-        round(operations, read),
+        round(targetsOf(operations), read),
         rounds(options.schedule ?? defaultPollSchedule, allTerminal, options.timeout ?? defaultAwaitTimeout),
         (next, schedule) => Effect.repeat(next, schedule)
       ).pipe(

@@ -1,66 +1,147 @@
 /**
- * Client services derived from core's endpoint table: a resource's methods are its table
- * entries, each with the input, answer and exact error union its entry declares
- * (`docs/design.md` §1.2).
+ * Client services derived from core's endpoint groups: a resource's methods are its group's
+ * entries, each called the one way every method is (`docs/design.md` §1.3): one input object,
+ * its keys the wire's path, query and body names; an optional second object for how the SDK
+ * runs the call (`wait`, `pageSize`). Each answers its entry's decoded answer and fails with the
+ * exact error union its entry declares.
  *
  * @since 0.3.0
  */
-import type { Endpoint } from "@dbplatform/core"
-import type * as Effect from "effect/Effect"
+import type { Endpoint, OperationFailed, OperationStillPending } from "@dbplatform/core"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import type { ExecuteError, Service as Client } from "./DbPlatformClient.js"
+import { paginate } from "./internal/pagination.js"
+import type { WaitOptions } from "./Operations.js"
 
 /**
- * The method of one endpoint `E`: takes its path parameters, query and body
- * (`Endpoint.Input<E>`; the argument may be left out when every part is optional), answers its
- * decoded answer (`Endpoint.Success<E>`), and fails with exactly the errors a call to `E` can
- * fail with (`ExecuteError<E>`).
+ * How a method that starts operations runs: `wait` (`true`, or how to wait) answers only once
+ * the operations its answer carries have finished, with the same answer; the default, `false`,
+ * answers at once, and the caller waits with `Operations.awaitAll(answer)` when it needs to.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface MutationOptions {
+  readonly wait?: boolean | WaitOptions | undefined
+}
+
+/**
+ * How a list's `Stream` pages: `pageSize`, the items fetched per request (1 to the endpoint's
+ * largest page; 100 by default).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface ListOptions {
+  readonly pageSize?: number | undefined
+}
+
+/**
+ * What waiting can fail with beyond the call itself: an operation ended badly
+ * (`OperationFailed`), or had not ended when the wait stopped (`OperationStillPending`), or a read
+ * of the operations failed (`E`).
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type WaitError<E> = OperationFailed | OperationStillPending | E
+
+/**
+ * Waits for the operations an answer carries (`Operations.awaitAll` as it is in a service):
+ * succeeds once they all ended well.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Waiter<E> = (answer: Endpoint.CarriesOperations, options: WaitOptions) => Effect.Effect<void, WaitError<E>>
+
+/** Whether options `O` ask to wait. */
+type Waits<O> = O extends { readonly wait: true | WaitOptions } ? true : false
+
+/**
+ * The method of one endpoint `E`: takes its input (`Endpoint.Input<E>`; left out when every key
+ * is optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
+ * errors a call to `E` can fail with (`ExecuteError<E>`). A method of an endpoint that starts
+ * operations also takes {@link MutationOptions}; asked to `wait`, it can fail as waiting does
+ * (`W`).
  *
  * @since 0.3.0
  * @category models
  */
-export type Method<E extends Endpoint.Endpoint> =
-  {} extends Endpoint.Input<E>
+export type Method<E extends Endpoint.Endpoint, W = never> = E["startsOperations"] extends false
+  ? {} extends Endpoint.Input<E>
     ? (input?: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
     : (input: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+  : {} extends Endpoint.Input<E>
+    ? <const O extends MutationOptions = {}>(
+        input?: Endpoint.Input<E>,
+        options?: O
+      ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
+    : <const O extends MutationOptions = {}>(
+        input: Endpoint.Input<E>,
+        options?: O
+      ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
 
 /**
- * The methods of a record of table entries, by the same keys.
+ * The input of a list's `Stream`: the endpoint's input without the `limit` and `cursor` the
+ * walk sends itself.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type ListInput<E extends Endpoint.Endpoint> = Omit<Endpoint.Input<E>, "limit" | "cursor">
+
+/**
+ * The `Stream` of a list endpoint `E`: its items, page after page as the consumer pulls (one
+ * page in memory; a list that does not page is one request), failing as a call to `E` does.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type ListMethod<E extends Endpoint.Endpoint> =
+  {} extends ListInput<E>
+    ? (input?: ListInput<E>, options?: ListOptions) => Stream.Stream<Endpoint.Item<E>, ExecuteError<E>>
+    : (input: ListInput<E>, options?: ListOptions) => Stream.Stream<Endpoint.Item<E>, ExecuteError<E>>
+
+/** The keys of `T`'s list endpoints. */
+type ListKeys<T> = {
+  readonly [K in keyof T]: T[K] extends Endpoint.Endpoint ? ([Endpoint.Item<T[K]>] extends [never] ? never : K) : never
+}[keyof T]
+
+/**
+ * The methods of a group of endpoints, by the same keys: a list endpoint's key (`list`) is the
+ * `Stream` of its items, and `<key>Page` (`listPage`) its one request; every other key is its
+ * one request ({@link Method}). `W` is what waiting can fail with.
  *
  * @since 0.3.0
  * @category models
  */
-export type Methods<T extends Readonly<Record<string, Endpoint.Endpoint>>> = {
-  readonly [K in keyof T]: Method<T[K]>
+export type Methods<T extends Readonly<Record<string, Endpoint.Endpoint>>, W = never> = {
+  readonly [K in keyof T]: K extends ListKeys<T> ? ListMethod<T[K]> : Method<T[K], W>
+} & {
+  readonly [K in ListKeys<T> & string as `${K}Page`]: Method<T[K], W>
 }
 
 /**
- * Checks of answers, by method: given the input sent and the decoded answer, what is wrong with
- * it (the call then fails with `MalformedResponse`), or `undefined` when it may be right (e.g.
- * the answer is about another branch than the one asked for).
- *
- * @since 0.3.0
- * @category models
- */
-export type Checks<T extends Readonly<Record<string, Endpoint.Endpoint>>> = {
-  readonly [K in keyof T]?: (input: Endpoint.Input<T[K]>, answer: Endpoint.Success<T[K]>) => string | undefined
-}
-
-/**
- * The methods of `entries` over `client`: each sends one request to its entry with
- * `DbPlatformClient.execute` (encoding, retries, typed errors and span as every call), its
- * answer checked by `checks[key]` when given.
+ * The methods of `group` over `client` ({@link Methods}): each request sent with
+ * `DbPlatformClient.execute` (encoding, retries, typed errors, span and answer checks as every
+ * call), a list's pages walked along its cursor (a cursor sent twice, a page longer than asked
+ * for, fails the stream with `MalformedResponse`), and a call asked to `wait` waited for with
+ * `wait`.
  *
  * @example
  * ```ts
  * import { DbPlatformClient, Resource } from "@dbplatform/client"
- * import { BranchId, Endpoint, ProjectId } from "@dbplatform/core"
+ * import { Api, BranchId, ProjectId } from "@dbplatform/core"
  * import { Effect } from "effect"
  *
  * const program = Effect.gen(function* () {
  *   const client = yield* DbPlatformClient.DbPlatformClient
- *   const branches = Resource.methods(client, { get: Endpoint.getBranch })
+ *   const branches = Resource.methods(client, Api.Branches)
  *   const { branch } = yield* branches.get({
- *     params: { project_id: ProjectId.make("spring-example-302709"), branch_id: BranchId.make("br-wispy-meadow-118737") }
+ *     project_id: ProjectId.make("spring-example-302709"),
+ *     branch_id: BranchId.make("br-wispy-meadow-118737")
  *   })
  *   return branch.name
  * })
@@ -69,19 +150,41 @@ export type Checks<T extends Readonly<Record<string, Endpoint.Endpoint>>> = {
  * @since 0.3.0
  * @category constructors
  */
-export const methods = <const T extends Readonly<Record<string, Endpoint.Endpoint>>>(
+export const methods = <const T extends Readonly<Record<string, Endpoint.Endpoint>>, W = never>(
   client: Client,
-  entries: T,
-  checks: Checks<T> = {}
-): Methods<T> => {
-  const made: Record<string, (input?: any) => Effect.Effect<unknown, unknown>> = {}
-  for (const key of Object.keys(entries)) {
-    const endpoint: Endpoint.Endpoint = entries[key]!
-    const check: ((input: any, answer: any) => string | undefined) | undefined = checks[key]
+  group: T,
+  wait?: Waiter<W>
+): Methods<T, W> => {
+  const made: Record<string, (input?: any, options?: any) => unknown> = {}
+  for (const key of Object.keys(group)) {
+    const endpoint: Endpoint.Endpoint = group[key]!
+    const send = (input: any = {}) => client.execute(endpoint, input)
+    const list = endpoint.list
+    if (list === undefined) {
+      made[key] =
+        !endpoint.startsOperations || wait === undefined
+          ? send
+          : (input: any, options: MutationOptions = {}) =>
+              options.wait === undefined || options.wait === false
+                ? send(input)
+                : Effect.tap(send(input), (answer) =>
+                    wait(answer, options.wait === true ? {} : (options.wait as WaitOptions))
+                  )
+      continue
+    }
+    made[`${key}Page`] = send
+    const cursor = list.cursor
     made[key] =
-      check === undefined
-        ? (input = {}) => client.execute(endpoint, input)
-        : (input = {}) => client.execute(endpoint, input, (answer) => check(input, answer))
+      cursor === undefined
+        ? (input: any = {}) =>
+            Stream.flatMap(Stream.fromEffect(send(input)), (answer) => Stream.fromIterable(list.items(answer)))
+        : (input: any = {}, options: ListOptions = {}) =>
+            paginate(
+              endpoint,
+              options.pageSize,
+              (limit, next, check) => client.execute(endpoint, { ...input, limit, cursor: next }, check),
+              (answer) => ({ items: list.items(answer), cursor: cursor(answer) })
+            )
   }
-  return made as Methods<T>
+  return made as Methods<T, W>
 }

@@ -40,11 +40,19 @@ export * as DecodeIssue from "./DecodeIssue.js"
 export * as ErrorLine from "./ErrorLine.js"
 
 /**
- * The endpoints in scope (the contract's six, `GET /projects/shared` and the branch endpoints),
- * each declared once (method, route template, schemas of its path parameters, query, body and
- * answer, its success and error statuses, whether it starts operations): `Endpoint.listOperations`,
- * `Endpoint.createBranch`, `Endpoint.branches`, `Endpoint.databases`, `Endpoint.roles`,
- * `Endpoint.all`... (§4, §10, §11, §15).
+ * The control API's endpoints, by resource: `Api.Roles`, `Api.Branches`... (one group each,
+ * its entries by client method name: `Api.Roles.create`), `Api.groups` and `Api.endpoints`
+ * (§4, `docs/design.md` §1).
+ *
+ * @since 0.4.0
+ */
+export * as Api from "./Api.js"
+
+/**
+ * What an endpoint is (method, route template, schemas of its path parameters, query, body and
+ * answer, its success and error statuses, whether it starts operations, where a list's items
+ * are), how a group declares endpoints (`Endpoint.group`, `Endpoint.make`), and how a request's
+ * one input object is encoded (`Endpoint.encode`) (§4).
  *
  * @since 0.2.0
  */

@@ -9,7 +9,7 @@ import {
   type BranchCreated,
   type ComputeEndpoint,
   type Conflict,
-  Endpoint,
+  Api,
   InvalidRequest,
   isPending,
   type Operation,
@@ -58,17 +58,10 @@ export const createReady =
       }
       const created = Effect.map(
         client.execute(
-          Endpoint.createBranch,
-          {
-            params: { project_id },
-            body: { branch: input.branch ?? {}, endpoints: [{ ...input.endpoint, type: "read_write" }] }
-          },
+          Api.Branches.create,
+          { project_id, branch: input.branch ?? {}, endpoints: [{ ...input.endpoint, type: "read_write" }] },
           (answer) =>
-            answer.branch.project_id !== project_id
-              ? `the answer is about a branch of project ${answer.branch.project_id}, not ${project_id}`
-              : readWriteOf(answer.endpoints) === undefined
-                ? "the answer has no read_write compute endpoint"
-                : undefined
+            readWriteOf(answer.endpoints) === undefined ? "the answer has no read_write compute endpoint" : undefined
         ),
         (answer): Started => ({
           branch: answer.branch,
@@ -91,12 +84,10 @@ export const createReady =
       const pending = waited.pending.at(0)
       if (pending !== undefined) return yield* new OperationStillPending({ operation: pending })
 
-      const params = { project_id, branch_id: branch.id }
+      const ids = { project_id, branch_id: branch.id }
       const [now, endpointNow] = yield* Effect.all([
-        client.execute(Endpoint.getBranch, { params }, (read) =>
-          read.branch.id === branch.id ? undefined : `the answer is about branch ${read.branch.id}, not ${branch.id}`
-        ),
-        client.execute(Endpoint.listBranchEndpoints, { params }, (read) =>
+        client.execute(Api.Branches.get, ids),
+        client.execute(Api.Branches.listEndpoints, ids, (read) =>
           read.endpoints.some((one) => one.id === endpoint.id)
             ? undefined
             : `the compute endpoint ${endpoint.id} of branch ${branch.id} is not among its compute endpoints`
@@ -145,9 +136,13 @@ const uriOf = (
     )
   }
   return Effect.map(
-    client.execute(Endpoint.getConnectionUri, {
-      params: { project_id: branch.project_id },
-      query: { database_name, role_name, branch_id: branch.id, endpoint_id: endpoint.id, pooled: asked.pooled }
+    client.execute(Api.Connections.uri, {
+      project_id: branch.project_id,
+      database_name,
+      role_name,
+      branch_id: branch.id,
+      endpoint_id: endpoint.id,
+      pooled: asked.pooled
     }),
     ({ uri }) => uri
   )
@@ -164,16 +159,14 @@ const uriOf = (
 const reuse = (client: Client, operations: Operations.Service, input: Input, name: string, conflict: Conflict) =>
   Effect.gen(function* () {
     const project_id = input.project_id
-    const page = yield* client.execute(Endpoint.listBranches, { params: { project_id }, query: { search: name } })
+    const page = yield* client.execute(Api.Branches.list, { project_id, search: name })
     const branch = page.branches.find((branch) => branch.name === name)
     const parent = input.branch?.parent_id
     if (branch === undefined || (parent !== undefined && branch.parent_id !== parent)) return yield* conflict
-    const { endpoints } = yield* client.execute(Endpoint.listBranchEndpoints, {
-      params: { project_id, branch_id: branch.id }
-    })
+    const { endpoints } = yield* client.execute(Api.Branches.listEndpoints, { project_id, branch_id: branch.id })
     const endpoint = readWriteOf(endpoints)
     if (endpoint === undefined) return yield* conflict
-    const ofBranch = yield* operations.list(project_id, { pageSize: Endpoint.operationsPageLimits.max }).pipe(
+    const ofBranch = yield* operations.list({ project_id }, { pageSize: Api.operationsPageLimits.max }).pipe(
       Stream.takeWhile((operation) => DateTime.greaterThanOrEqualTo(operation.created_at, branch.created_at)),
       Stream.filter((operation) => operation.branch_id === branch.id),
       Stream.runCollect

@@ -1,5 +1,6 @@
 import * as Schema from "effect/Schema"
-import { BranchId, EndpointId } from "../Ids.js"
+import type { PageLimits } from "../Endpoint.js"
+import { ApiKeyId, BranchId, EndpointId, OperationId, ProjectId } from "../Ids.js"
 
 /** `override: true`: the message replaces those of the schemas it refines. */
 export const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
@@ -55,3 +56,39 @@ export const computeEndpointSettings = {
   autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput),
   suspend_timeout_seconds: Schema.optional(SuspendTimeoutInput)
 }
+
+/** An integer from `min` to `max`, sent as decimal digits, e.g. `limit`. */
+export const IntegerParameter = (min: number, max: number, unit = "") =>
+  Schema.String.pipe(
+    Schema.pattern(/^\d{1,9}$/),
+    Schema.compose(Schema.NumberFromString),
+    Schema.int(),
+    Schema.between(min, max)
+  ).annotations(withMessage(`must be an integer from ${min} to ${max}${unit}`))
+
+/** `limit` of a list endpoint: 1 to `limits.max`. */
+export const PageLimit = (limits: PageLimits) => IntegerParameter(1, limits.max)
+
+/**
+ * `cursor`: the `pagination.cursor` of the previous page, sent back as it came (§2.6); not
+ * empty.
+ */
+export const Cursor = Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty"))
+
+/** An API key id in a path: an integer in decimal, e.g. `165432` (int64 with no minimum, §10.3). */
+export const KeyIdParameter = Schema.String.pipe(
+  Schema.pattern(/^-?\d{1,16}$/),
+  Schema.compose(Schema.NumberFromString),
+  Schema.compose(ApiKeyId)
+).annotations(withMessage("must be an integer"))
+
+export const ProjectIdParameter = ProjectId.annotations(withMessage("must be 1 to 60 of a-z, 0-9 and -"))
+export const OperationIdParameter = OperationId.annotations(withMessage("must be a UUID"))
+/** A branch id in a path: `^[a-z0-9-]{1,60}$` (§11.1). */
+export const BranchIdParameter = BranchIdInput
+
+/** A project in a path: `project_id`. */
+export const projectParams = Schema.Struct({ project_id: ProjectIdParameter })
+
+/** A project's branch in a path: `project_id` and `branch_id`. */
+export const branchParams = Schema.Struct({ project_id: ProjectIdParameter, branch_id: BranchIdParameter })

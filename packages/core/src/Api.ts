@@ -1,0 +1,108 @@
+/**
+ * The control API v2 as this SDK knows it: every resource's group of endpoints
+ * (`docs/contract.md` §4), each declared in its own module. Everything that lists endpoints is
+ * derived from {@link groups}: the client's services, the fake's routes, the docs' index and the
+ * table-driven tests (`docs/design.md` §1).
+ *
+ * @since 0.4.0
+ */
+import type * as Endpoint from "./Endpoint.js"
+import { ApiKeys } from "./endpoints/ApiKeys.js"
+import { Branches } from "./endpoints/Branches.js"
+import { ComputeEndpoints } from "./endpoints/ComputeEndpoints.js"
+import { Connections } from "./endpoints/Connections.js"
+import { Databases } from "./endpoints/Databases.js"
+import { Operations } from "./endpoints/Operations.js"
+import { Projects } from "./endpoints/Projects.js"
+import { Roles } from "./endpoints/Roles.js"
+
+/**
+ * The `ApiKeys` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/ApiKeys.js"
+
+/**
+ * The `Branches` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Branches.js"
+
+/**
+ * The `ComputeEndpoints` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/ComputeEndpoints.js"
+
+/**
+ * The `Connections` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Connections.js"
+
+/**
+ * The `Databases` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Databases.js"
+
+/**
+ * The `Operations` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Operations.js"
+
+/**
+ * The `Projects` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Projects.js"
+
+/**
+ * The `Roles` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Roles.js"
+
+/**
+ * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
+ *
+ * @since 0.4.0
+ * @category groups
+ */
+export const groups = {
+  ApiKeys,
+  Projects,
+  Operations,
+  Branches,
+  ComputeEndpoints,
+  Connections,
+  Databases,
+  Roles
+} as const
+
+/**
+ * The groups' type, by name.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export type Groups = typeof groups
+
+/**
+ * Every endpoint of every group, in the groups' order.
+ *
+ * @since 0.4.0
+ * @category groups
+ */
+export const endpoints: ReadonlyArray<Endpoint.Endpoint> = Object.values(groups).flatMap((group) =>
+  Object.values<Endpoint.Endpoint>(group)
+)

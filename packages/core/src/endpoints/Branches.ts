@@ -1,0 +1,182 @@
+/**
+ * The branch endpoints: list, count, create, read, update, delete, restore a project's branches, make one the default, list a branch's compute endpoints (`docs/contract.md` §11.4).
+ *
+ * @since 0.4.0
+ */
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Endpoint from "../Endpoint.js"
+import {
+  BranchCreateRequest,
+  BranchCreated,
+  BranchEnvelope,
+  BranchOperations,
+  BranchRestoreRequest,
+  BranchUpdateRequest,
+  BranchesCount,
+  BranchesPage
+} from "../Branch.js"
+import { ComputeEndpoints } from "../ComputeEndpoint.js"
+import { Cursor, PageLimit, ProjectIdParameter, branchParams, withMessage } from "../internal/input.js"
+
+/**
+ * The page size of `GET /projects/{project_id}/branches`: 1 to 10 000; without a `limit`, all
+ * branches at once (observed behaviour of the deployed API, §11.4).
+ *
+ * @since 0.4.0
+ * @category endpoints
+ */
+export const branchesPageLimits: Endpoint.PageLimits = { max: 10_000, default: undefined }
+
+/**
+ * The branch endpoints: list, count, create, read, update, delete, restore a project's branches, make one the default, list a branch's compute endpoints (`docs/contract.md` §11.4).
+ *
+ * @since 0.4.0
+ * @category endpoints
+ */
+export const Branches = Endpoint.group("Branches", {
+  /**
+   * `GET /projects/{project_id}/branches`: one page of a project's branches (§11.4). Query:
+   * `search` (part of a name or id), `sort_by` (`name`, `created_at` or `updated_at`, the
+   * default), `sort_order` (`asc` or `desc`, the default), `cursor` (a page's `pagination.next`),
+   * `limit` (1 to 10 000; all when absent). 404 for an unknown project, 403 for one the key may
+   * not see, 400 for a query the server refuses.
+   */
+  list: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/branches",
+    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    query: Schema.Struct({
+      search: Schema.optional(Schema.String),
+      sort_by: Schema.optional(
+        Schema.Literal("name", "created_at", "updated_at").annotations(
+          withMessage("must be name, created_at or updated_at")
+        )
+      ),
+      sort_order: Schema.optional(Schema.Literal("asc", "desc").annotations(withMessage("must be asc or desc"))),
+      cursor: Schema.optional(Cursor),
+      limit: Schema.optional(PageLimit(branchesPageLimits))
+    }),
+    success: BranchesPage,
+    errors: ["NotFound", "Forbidden", "BadRequest"],
+    pageLimits: branchesPageLimits,
+    list: { items: (page) => page.branches, cursor: (page) => page.pagination?.next }
+  }),
+  /**
+   * `GET /projects/{project_id}/branches/count`: how many branches the project has, `{ count }`;
+   * query `search` (part of a name or id) counts those that match (§11.4). 404 for an unknown
+   * project, 403, 400 for a query the server refuses.
+   */
+  count: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/branches/count",
+    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    query: Schema.Struct({ search: Schema.optional(Schema.String) }),
+    success: BranchesCount,
+    errors: ["NotFound", "Forbidden", "BadRequest"]
+  }),
+  /**
+   * `POST /projects/{project_id}/branches`: creates a branch, with the compute endpoints to create
+   * with it, and answers 201 with the branch, its compute endpoints, roles, databases, connection
+   * URIs where the platform sends them, and the operations started: `create_branch`, and
+   * `start_compute` per compute endpoint (§11.4, §11.5). 400 for a body the server refuses, 404
+   * for an unknown project or parent, 403, 409 for a name another branch of the project has, 423
+   * while a conflicting operation runs (§11.6).
+   */
+  create: Endpoint.make({
+    method: "POST",
+    route: "/projects/{project_id}/branches",
+    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    body: BranchCreateRequest,
+    success: BranchCreated,
+    statuses: [201],
+    startsOperations: true,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+  }),
+  /**
+   * `GET /projects/{project_id}/branches/{branch_id}`: one branch (§11.4). 404 for an unknown
+   * project or branch, 403, 400 for a malformed id.
+   */
+  get: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/branches/{branch_id}",
+    params: branchParams,
+    success: BranchEnvelope,
+    errors: ["NotFound", "Forbidden", "BadRequest"],
+    about: ({ branch }) => ({ branch_id: branch.id })
+  }),
+  /**
+   * `PATCH /projects/{project_id}/branches/{branch_id}`: renames a branch or changes its
+   * protection; answers the branch and the operations started (none, §11.5). 409 for a name
+   * another branch of the project has, 423 while a conflicting operation runs (§11.6).
+   */
+  update: Endpoint.make({
+    method: "PATCH",
+    route: "/projects/{project_id}/branches/{branch_id}",
+    params: branchParams,
+    body: BranchUpdateRequest,
+    success: BranchOperations,
+    startsOperations: true,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    about: ({ branch }) => ({ branch_id: branch.id })
+  }),
+  /**
+   * `DELETE /projects/{project_id}/branches/{branch_id}`: deletes a branch and its compute
+   * endpoints. Answers 200 with the branch and the operations started (`suspend_compute` per
+   * compute endpoint, then `delete_timeline`), decoded as `Some`; or 204 with no body, decoded as
+   * `None` (nothing left to delete) (§11.4, §11.5). 400 for the default branch or a branch with
+   * children, 404 for an unknown project or branch, 423 while a conflicting operation runs (§11.6).
+   */
+  delete: Endpoint.make({
+    method: "DELETE",
+    route: "/projects/{project_id}/branches/{branch_id}",
+    params: branchParams,
+    success: Schema.OptionFromUndefinedOr(BranchOperations),
+    statuses: [200, 204],
+    startsOperations: true,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
+    about: (deleted) => ({ branch_id: Option.getOrUndefined(deleted)?.branch.id })
+  }),
+  /**
+   * `POST /projects/{project_id}/branches/{branch_id}/restore`: restores a branch's data from a
+   * source branch, at a point in time or its latest (§11.4); answers the branch and the operations
+   * started (§11.5). 404 for an unknown branch or source, 409 for a `preserve_under_name` another
+   * branch has, 423 while a conflicting operation runs (§11.6).
+   */
+  restore: Endpoint.make({
+    method: "POST",
+    route: "/projects/{project_id}/branches/{branch_id}/restore",
+    params: branchParams,
+    body: BranchRestoreRequest,
+    success: BranchOperations,
+    startsOperations: true,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    about: ({ branch }) => ({ branch_id: branch.id })
+  }),
+  /**
+   * `POST /projects/{project_id}/branches/{branch_id}/set_as_default`: makes a branch the
+   * project's default (the one before stops being it); answers the branch and the operations
+   * started (none, §11.5). 423 while a conflicting operation runs (§11.6).
+   */
+  setAsDefault: Endpoint.make({
+    method: "POST",
+    route: "/projects/{project_id}/branches/{branch_id}/set_as_default",
+    params: branchParams,
+    success: BranchOperations,
+    startsOperations: true,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
+    about: ({ branch }) => ({ branch_id: branch.id })
+  }),
+  /**
+   * `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the compute endpoints of a
+   * branch, `{ endpoints }` (§11.4). 404 for an unknown project or branch.
+   */
+  listEndpoints: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/branches/{branch_id}/endpoints",
+    params: branchParams,
+    success: ComputeEndpoints,
+    errors: ["NotFound", "Forbidden", "BadRequest"],
+    list: { items: (answer) => answer.endpoints }
+  })
+})
