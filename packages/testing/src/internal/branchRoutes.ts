@@ -2,7 +2,7 @@
  * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's table
  * and runs a mutation or a read of `branches.ts`.
  */
-import type { Endpoint } from "@dbplatform/core"
+import type { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -20,7 +20,7 @@ import {
   updateBranch
 } from "./branches.js"
 import { connectionDetails, connectionsOf } from "./connections.js"
-import { mutateAnswering, read, route, withProject } from "./route.js"
+import { mutateAnswering, read, withProject, type Handlers } from "./route.js"
 import type { FakeState } from "./state.js"
 import {
   branchCreated,
@@ -33,24 +33,10 @@ import {
   withBranchAnnotations
 } from "./wire.js"
 
-/** The table entries the branch routes serve. */
-export interface BranchTable {
-  readonly listBranches: typeof Endpoint.listBranches
-  readonly countBranches: typeof Endpoint.countBranches
-  readonly createBranch: typeof Endpoint.createBranch
-  readonly getBranch: typeof Endpoint.getBranch
-  readonly updateBranch: typeof Endpoint.updateBranch
-  readonly deleteBranch: typeof Endpoint.deleteBranch
-  readonly restoreBranch: typeof Endpoint.restoreBranch
-  readonly setDefaultBranch: typeof Endpoint.setDefaultBranch
-  readonly listBranchEndpoints: typeof Endpoint.listBranchEndpoints
-}
-
 /** The branch routes over `fake`, one per entry of `table`. */
-export const branchRoutes = (fake: FakeState, table: BranchTable) => [
-  route(
-    table.listBranches,
-    ({ params, query }) =>
+export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
+  list: {
+    handle: ({ params, query }) =>
       read(fake, (state, now) => {
         const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
         return Either.flatMap(projectOf(state, params.project_id), () =>
@@ -60,14 +46,13 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
           )
         )
       }),
-    withBranchAnnotations
-  ),
-  route(table.countBranches, ({ params, query }) =>
+    undeclared: withBranchAnnotations
+  },
+  count: ({ params, query }) =>
     Effect.map(withProject(fake, params.project_id), (state) =>
       branchesCount(matchingBranches(state, params.project_id, query.search).length)
-    )
-  ),
-  route(table.createBranch, ({ params, body }) =>
+    ),
+  create: ({ params, body }) =>
     mutateAnswering(
       fake,
       (dice) => createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice),
@@ -77,41 +62,34 @@ export const branchRoutes = (fake: FakeState, table: BranchTable) => [
           connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
           now
         )
-    )
-  ),
-  route(
-    table.getBranch,
-    ({ params }) =>
+    ),
+  get: {
+    handle: ({ params }) =>
       read(fake, (state, now) =>
         Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
       ),
-    withBranchAnnotation
-  ),
-  route(table.updateBranch, ({ params, body }) =>
-    mutateAnswering(fake, () => updateBranch(params.project_id, params.branch_id, body.branch), answerOf)
-  ),
-  route(table.deleteBranch, ({ params }) =>
+    undeclared: withBranchAnnotation
+  },
+  update: ({ params, body }) =>
+    mutateAnswering(fake, () => updateBranch(params.project_id, params.branch_id, body.branch), answerOf),
+  delete: ({ params }) =>
     mutateAnswering(
       fake,
       (dice) => deleteBranch(params.project_id, params.branch_id, dice),
       (deleted, now) =>
         deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
-    )
-  ),
-  route(table.restoreBranch, ({ params, body }) =>
-    mutateAnswering(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf)
-  ),
-  route(table.setDefaultBranch, ({ params }) =>
-    mutateAnswering(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf)
-  ),
-  route(table.listBranchEndpoints, ({ params }) =>
+    ),
+  restore: ({ params, body }) =>
+    mutateAnswering(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf),
+  setAsDefault: ({ params }) =>
+    mutateAnswering(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
+  listEndpoints: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
         computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
       )
     )
-  )
-]
+})
 
 /** The answer of a branch mutation: the branch and the operations it started, as they are now. */
 const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)

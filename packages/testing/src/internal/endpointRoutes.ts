@@ -2,7 +2,7 @@
  * The fake's compute endpoint routes (docs/contract.md §12): each decodes with its entry of core's
  * table and runs a mutation or a read of `endpoints.ts`.
  */
-import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Endpoint } from "@dbplatform/core"
+import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import {
@@ -19,22 +19,10 @@ import {
 } from "./endpoints.js"
 import { projectOf } from "./branches.js"
 import { type Dice } from "./ids.js"
-import { mutateAnswering, read, route } from "./route.js"
+import { mutateAnswering, read, type Handlers } from "./route.js"
 import type { FakeState, Mutation } from "./state.js"
 import type { Refused } from "./limits.js"
 import { computeEndpointAt, computeEndpoints, operationAt } from "./wire.js"
-
-/** The table entries the compute endpoint routes serve. */
-export interface EndpointTable {
-  readonly listComputeEndpoints: typeof Endpoint.listComputeEndpoints
-  readonly createComputeEndpoint: typeof Endpoint.createComputeEndpoint
-  readonly getComputeEndpoint: typeof Endpoint.getComputeEndpoint
-  readonly updateComputeEndpoint: typeof Endpoint.updateComputeEndpoint
-  readonly deleteComputeEndpoint: typeof Endpoint.deleteComputeEndpoint
-  readonly startComputeEndpoint: typeof Endpoint.startComputeEndpoint
-  readonly suspendComputeEndpoint: typeof Endpoint.suspendComputeEndpoint
-  readonly restartComputeEndpoint: typeof Endpoint.restartComputeEndpoint
-}
 
 /** What a compute endpoint mutation answers: the compute endpoint and the operations it started, as they are `now`. */
 export const computeEndpointOperations = ({ project, endpoint, operations }: EndpointChange, now: number) =>
@@ -51,43 +39,37 @@ const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointCh
   mutateAnswering(fake, make, computeEndpointOperations)
 
 /** The compute endpoint routes over `fake`, one per entry of `table`. */
-export const endpointRoutes = (fake: FakeState, table: EndpointTable) => [
-  route(table.listComputeEndpoints, ({ params }) =>
+export const endpointHandlers = (
+  fake: FakeState,
+  group: typeof Api.ComputeEndpoints
+): Handlers<typeof Api.ComputeEndpoints> => ({
+  list: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(projectOf(state, params.project_id), (project) =>
         computeEndpoints(endpointsOfProject(state, project.id), project, now)
       )
-    )
-  ),
-  route(table.createComputeEndpoint, ({ params, body }) =>
-    answerChange(fake, (dice) => createEndpoint(params.project_id, body.endpoint, dice))
-  ),
-  route(table.getComputeEndpoint, ({ params }) =>
+    ),
+  create: ({ params, body }) => answerChange(fake, (dice) => createEndpoint(params.project_id, body.endpoint, dice)),
+  get: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(
         endpointOf(state, params.project_id, params.endpoint_id),
         ([project, endpoint]) =>
           new ComputeEndpointEnvelope({ endpoint: computeEndpointAt(endpoint, project, now) }, true)
       )
-    )
-  ),
-  route(table.updateComputeEndpoint, ({ params, body }) =>
-    answerChange(fake, (dice) => updateEndpoint(params.project_id, params.endpoint_id, body.endpoint, dice))
-  ),
-  route(table.deleteComputeEndpoint, ({ params }) =>
+    ),
+  update: ({ params, body }) =>
+    answerChange(fake, (dice) => updateEndpoint(params.project_id, params.endpoint_id, body.endpoint, dice)),
+  delete: ({ params }) =>
     mutateAnswering(
       fake,
       (dice) => deleteEndpoint(params.project_id, params.endpoint_id, dice),
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(computeEndpointOperations(deleted, now)))
-    )
-  ),
-  route(table.startComputeEndpoint, ({ params }) =>
-    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, startPlan, dice))
-  ),
-  route(table.suspendComputeEndpoint, ({ params }) =>
-    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, suspendPlan, dice))
-  ),
-  route(table.restartComputeEndpoint, ({ params }) =>
+    ),
+  start: ({ params }) =>
+    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, startPlan, dice)),
+  suspend: ({ params }) =>
+    answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, suspendPlan, dice)),
+  restart: ({ params }) =>
     answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, restartPlan, dice))
-  )
-]
+})

@@ -5,7 +5,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { Endpoint } from "@dbplatform/core"
+import { Api, Endpoint } from "@dbplatform/core"
 import type { Fault, FaultBody } from "../Fault.js"
 import { errorBody } from "./wire.js"
 
@@ -31,7 +31,7 @@ const apiPrefix = Endpoint.basePath
 const isParameter = (segment: string): boolean => /^\{\w+\}$/.test(segment)
 
 /** The route templates of the endpoints in scope, in the contract's spelling (docs/contract.md §4). */
-const routeTemplates: ReadonlySet<string> = new Set(Endpoint.all.map((endpoint) => endpoint.route))
+const routeTemplates: ReadonlySet<string> = new Set(Api.endpoints.map((endpoint) => endpoint.route))
 
 const matches = (pending: Pending, method: string, path: string): boolean => {
   if (pending.method !== undefined && pending.method !== method.toUpperCase()) return false

@@ -5,7 +5,7 @@
  * change record, seeds, restore and the emulator's journal replay are all derived from
  * {@link kinds}: a new kind is a schema and an entry here.
  */
-import { DecodeIssue, Endpoint, Operation, OperationId, ProjectId } from "@dbplatform/core"
+import { Api, DecodeIssue, Operation, OperationId, ProjectId } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -166,7 +166,7 @@ const projectProblems = (project: Project): ReadonlyArray<string> => {
   const problems: Array<string> = []
   const refused = refusalOf(ProjectId, project.id)
   if (refused !== undefined) problems.push(`project "${DecodeIssue.excerpt(project.id)}": ${refused}`)
-  const org = project.org_id === undefined ? undefined : refusalOf(Endpoint.OrgId, project.org_id)
+  const org = project.org_id === undefined ? undefined : refusalOf(Api.OrgId, project.org_id)
   if (org !== undefined) problems.push(`project ${project.id}: org_id ${org}`)
   // A seed built in code may hold anything.
   if (project.shared !== undefined && typeof project.shared !== "boolean") {

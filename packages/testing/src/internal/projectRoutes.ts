@@ -3,30 +3,22 @@
  * and runs a mutation of `projects.ts`, or reads the project. The two project lists are in
  * `routes.ts`.
  */
-import { type Endpoint, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
+import { type Api, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
 import { connectionDetails, connectionsOf } from "./connections.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
-import { mutateAnswering, read, route } from "./route.js"
+import { type Handlers, mutateAnswering, read } from "./route.js"
 import type { FakeState } from "./state.js"
 import { createdParts, operationAt } from "./wire.js"
-
-/** The table entries the project routes serve. */
-export interface ProjectTable {
-  readonly createProject: typeof Endpoint.createProject
-  readonly getProject: typeof Endpoint.getProject
-  readonly updateProject: typeof Endpoint.updateProject
-  readonly deleteProject: typeof Endpoint.deleteProject
-}
 
 /** The answer's operations, as they are at `now`. */
 const operationsAt = (change: ProjectChange, now: number) =>
   change.operations.map((operation) => operationAt(operation, now))
 
-/** The project routes over `fake`, one per entry of `table`. */
-export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
-  route(table.createProject, ({ body }) =>
+/** How the fake answers the project endpoints but the lists (in `routes.ts`), over `fake`. */
+export const projectHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list" | "listShared"> => ({
+  create: ({ body }) =>
     mutateAnswering(
       fake,
       (dice) => createProject(body.project, dice),
@@ -42,17 +34,15 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
           },
           true
         )
-    )
-  ),
-  route(table.getProject, ({ params }) =>
+    ),
+  get: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(
         projectOf(state, params.project_id),
         (project) => new ProjectEnvelope({ project: projectAt(project, now) }, true)
       )
-    )
-  ),
-  route(table.updateProject, ({ body, params }) =>
+    ),
+  update: ({ body, params }) =>
     mutateAnswering(
       fake,
       (dice) => updateProject(params.project_id, body.project, dice),
@@ -61,14 +51,12 @@ export const projectRoutes = (fake: FakeState, table: ProjectTable) => [
           { project: projectAt(changed.project, now), operations: operationsAt(changed, now) },
           true
         )
-    )
-  ),
-  route(table.deleteProject, ({ params }) =>
+    ),
+  delete: ({ params }) =>
     mutateAnswering(
       fake,
       (dice) => deleteProject(params.project_id, dice),
       (deleted, now) =>
         new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
     )
-  )
-]
+})

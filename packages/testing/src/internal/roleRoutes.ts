@@ -3,24 +3,14 @@
  * runs a mutation or a read of `roles.ts`. A role's password is answered by a create, a reset and
  * `reveal_password` only.
  */
-import { type Endpoint, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "@dbplatform/core"
+import { type Api, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createRole, deleteRole, type RoleChange, resetRolePassword, roleOf, rolesOfBranch } from "./roles.js"
-import { mutateAnswering, read, route } from "./route.js"
+import { mutateAnswering, read, type Handlers } from "./route.js"
 import type { FakeState } from "./state.js"
 import { operationAt, roleAt, unchecked } from "./wire.js"
-
-/** The table entries the role routes serve. */
-export interface RoleTable {
-  readonly listRoles: typeof Endpoint.listRoles
-  readonly createRole: typeof Endpoint.createRole
-  readonly getRole: typeof Endpoint.getRole
-  readonly deleteRole: typeof Endpoint.deleteRole
-  readonly revealRolePassword: typeof Endpoint.revealRolePassword
-  readonly resetRolePassword: typeof Endpoint.resetRolePassword
-}
 
 /** What a role mutation answers at `now`: the role (with its password when `withPassword`) and the operations it started. */
 const answer =
@@ -32,46 +22,44 @@ const answer =
     )
 
 /** The role routes over `fake`, one per entry of `table`. */
-export const roleRoutes = (fake: FakeState, table: RoleTable) => [
-  route(table.listRoles, ({ params }) =>
+export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers<typeof Api.Roles> => ({
+  list: ({ params }) =>
     read(fake, (state) =>
       Either.map(
         rolesOfBranch(state, params.project_id, params.branch_id),
         (roles) => new RoleList({ roles: roles.map((role) => roleAt(role, false)) }, unchecked)
       )
-    )
-  ),
-  route(table.createRole, ({ params, body }) =>
-    mutateAnswering(fake, (dice) => createRole(params.project_id, params.branch_id, body.role.name, dice), answer(true))
-  ),
-  route(table.getRole, ({ params }) =>
+    ),
+  create: ({ params, body }) =>
+    mutateAnswering(
+      fake,
+      (dice) => createRole(params.project_id, params.branch_id, body.role.name, dice),
+      answer(true)
+    ),
+  get: ({ params }) =>
     read(fake, (state) =>
       Either.map(
         roleOf(state, params.project_id, params.branch_id, params.role_name),
         (role) => new RoleEnvelope({ role: roleAt(role, false) }, unchecked)
       )
-    )
-  ),
-  route(table.deleteRole, ({ params }) =>
+    ),
+  delete: ({ params }) =>
     mutateAnswering(
       fake,
       (dice) => deleteRole(params.project_id, params.branch_id, params.role_name, dice),
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(answer(false)(deleted, now)))
-    )
-  ),
-  route(table.revealRolePassword, ({ params }) =>
+    ),
+  revealPassword: ({ params }) =>
     read(fake, (state) =>
       Either.map(
         roleOf(state, params.project_id, params.branch_id, params.role_name),
         (role) => new RolePassword({ password: Redacted.make(role.password) }, unchecked)
       )
-    )
-  ),
-  route(table.resetRolePassword, ({ params }) =>
+    ),
+  resetPassword: ({ params }) =>
     mutateAnswering(
       fake,
       (dice) => resetRolePassword(params.project_id, params.branch_id, params.role_name, dice),
       answer(true)
     )
-  )
-]
+})

@@ -50,18 +50,39 @@ export type Input<E> =
     ? { readonly params: P; readonly query: Q; readonly body: B }
     : never
 
+/** What a route answers for a request to `E`: its decoded answer, or a refusal. */
+export type Handle<E extends Endpoint.Endpoint> = (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>
+
+/**
+ * How the fake answers one endpoint `E`: `handle`, or `handle` and `undeclared`, which adds to the
+ * encoded answer the fields core does not declare but the deployed API sends (`wire.ts`).
+ */
+export type Handler<E extends Endpoint.Endpoint> =
+  | Handle<E>
+  | { readonly handle: Handle<E>; readonly undeclared: (encoded: any) => unknown }
+
+/**
+ * The handlers of a group of core's table, one per entry: a group's behaviour module must give
+ * every one (a missing handler is a type error, docs/design.md §1.5).
+ */
+export type Handlers<G> = { readonly [K in keyof G]: G[K] extends Endpoint.Endpoint ? Handler<G[K]> : never }
+
+/**
+ * A field no schema of the endpoint declares, in the body or the query, is refused with a 400
+ * naming it: the fake never drops what a client sends without a word (docs/design.md §1.4).
+ */
+const strict = { onExcessProperty: "error" } as const
+
 /**
  * The route of `endpoint`: its method and route template, its path parameters, query and body
- * decoded with its schemas (400 when they do not decode), `handle`'s answer encoded with its
- * `success` schema, then passed to `undeclared` (fields core does not declare, see `wire.ts`).
- * The answer goes out with the first success status the endpoint declares (201 for a create);
- * one that encodes to nothing, with 204 and no body (docs/contract.md §11.4).
+ * decoded with its schemas (400 when they do not decode, or hold a field they do not declare),
+ * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
+ * core does not declare, see `wire.ts`). The answer goes out with the first success status the
+ * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
+ * (docs/contract.md §11.4).
  */
-export const route = <E extends Endpoint.Endpoint>(
-  endpoint: E,
-  handle: (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>,
-  undeclared: (encoded: any) => unknown = identity
-) => {
+export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
+  const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
   const readBody =
     endpoint.body === undefined
       ? undefined
@@ -70,7 +91,7 @@ export const route = <E extends Endpoint.Endpoint>(
             jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
             (refused) => new Refusal(refused)
           ),
-          Schema.decodeUnknown(endpoint.body)
+          Schema.decodeUnknown(endpoint.body, strict)
         )
   return HttpRouter.makeRoute(
     endpoint.method,
@@ -79,10 +100,7 @@ export const route = <E extends Endpoint.Endpoint>(
       yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
-      const query =
-        endpoint.query === undefined
-          ? undefined
-          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query))
+      const query = yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query ?? noQuery, strict))
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
@@ -93,6 +111,9 @@ export const route = <E extends Endpoint.Endpoint>(
     })
   )
 }
+
+/** The query of an endpoint that takes none: any parameter sent is refused by name. */
+const noQuery = Schema.Struct({})
 
 /**
  * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as

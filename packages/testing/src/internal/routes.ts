@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Endpoint, Timestamp } from "@dbplatform/core"
+import { Api, Endpoint, Timestamp } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
@@ -11,14 +11,14 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
-import { type BranchTable, branchRoutes } from "./branchRoutes.js"
-import { type DatabaseTable, databaseRoutes } from "./databaseRoutes.js"
-import { type EndpointTable, endpointRoutes } from "./endpointRoutes.js"
-import { type ConnectionTable, connectionRoutes } from "./connectionRoutes.js"
+import { branchHandlers } from "./branchRoutes.js"
+import { databaseHandlers } from "./databaseRoutes.js"
+import { endpointHandlers } from "./endpointRoutes.js"
+import { connectionHandlers } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
-import { type ProjectTable, projectRoutes } from "./projectRoutes.js"
-import { type RoleTable, roleRoutes } from "./roleRoutes.js"
-import { badRequest, notFound, Refusal, route, withProject } from "./route.js"
+import { projectHandlers } from "./projectRoutes.js"
+import { roleHandlers } from "./roleRoutes.js"
+import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
   type FakeState,
   get,
@@ -69,20 +69,6 @@ export const keyAdded = (
 }
 
 /**
- * The endpoints the fake serves, by name: core's table (`Endpoint`) unless a test passes one
- * with an endpoint changed (docs/design.md §1).
- */
-export interface Table extends BranchTable, ProjectTable, DatabaseTable, RoleTable, EndpointTable, ConnectionTable {
-  readonly createApiKey: typeof Endpoint.createApiKey
-  readonly listApiKeys: typeof Endpoint.listApiKeys
-  readonly revokeApiKey: typeof Endpoint.revokeApiKey
-  readonly listProjects: typeof Endpoint.listProjects
-  readonly listOperations: typeof Endpoint.listOperations
-  readonly getOperation: typeof Endpoint.getOperation
-  readonly listSharedProjects: typeof Endpoint.listSharedProjects
-}
-
-/**
  * A cursor of the fake: the `created_at` of the last item of the previous page
  * (docs/contract.md §2.6, §10.5), as epoch ms.
  */
@@ -123,43 +109,41 @@ const pageOf = <K extends Kind>(
 const matches = (project: { readonly id: string; readonly name: string }, search: string | undefined) =>
   search === undefined || project.id.includes(search) || project.name.includes(search)
 
-/**
- * The routes of the control API v2 in scope, over `fake`, under `/api/v2`: one per endpoint of
- * `table` (core's by default), routed, checked and answered as it declares (docs/contract.md §4,
- * docs/design.md §1); each runs the `Gate` first. A route reads the state with `Ref.get` and
- * changes it only by running a mutation with `mutate` (`state.ts`).
- */
-export const router = (fake: FakeState, table: Table = Endpoint) =>
-  HttpRouter.fromIterable([
-    route(table.createApiKey, ({ body }) => {
+/** The handlers of every group of core's table, by group: one missing is a type error. */
+type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
+
+/** How the fake answers every endpoint of `groups`, over `fake`. */
+const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
+  ApiKeys: {
+    create: ({ body }) => {
       const value = newKeyValue()
       return mutate(fake, (state, now) => {
         const { changes, key } = keyAdded(state, body.key_name, hashKey(value), now)
         return Either.right({ changes, answer: apiKeyCreated(key, value) })
       })
-    }),
-    route(table.listApiKeys, () =>
+    },
+    list: () =>
       Effect.map(Ref.get(fake.ref), (state) =>
         take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked).map(apiKeyListed)
-      )
-    ),
-    route(table.revokeApiKey, ({ params }) =>
+      ),
+    revoke: ({ params }) =>
       mutate(fake, (state) => {
         const key = get(state, "api_keys", params.key_id)
         if (key === undefined || key.revoked) return Either.left(notFound("API key"))
         const revoked = { ...key, revoked: true }
         return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
       })
-    ),
-    route(
-      table.listProjects,
-      ({ query }) =>
+  },
+  Projects: {
+    ...projectHandlers(fake),
+    list: {
+      handle: ({ query }) =>
         Effect.gen(function* () {
           const { org_id, search } = query
           // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
           // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
           const { page, next } = yield* pageOf(
-            table.listProjects,
+            groups.Projects.list,
             yield* Ref.get(fake.ref),
             "projects",
             "",
@@ -170,15 +154,14 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
           )
           return projectsPage(page, next)
         }),
-      withUndeclaredProjectFields
-    ),
-    route(
-      table.listSharedProjects,
-      ({ query }) =>
+      undeclared: withUndeclaredProjectFields
+    },
+    listShared: {
+      handle: ({ query }) =>
         Effect.gen(function* () {
           const { search } = query
           const { page, next } = yield* pageOf(
-            table.listSharedProjects,
+            groups.Projects.listShared,
             yield* Ref.get(fake.ref),
             "projects",
             "",
@@ -188,17 +171,18 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
           )
           return projectsPage(page, next)
         }),
-      withUndeclaredSharedProjectFields
-    ),
-    route(table.listOperations, ({ params, query }) =>
+      undeclared: withUndeclaredSharedProjectFields
+    }
+  },
+  Operations: {
+    list: ({ params, query }) =>
       Effect.gen(function* () {
         const state = yield* withProject(fake, params.project_id)
         const now = yield* Clock.currentTimeMillis
-        const { page, next } = yield* pageOf(table.listOperations, state, "operations", params.project_id, query, now)
+        const { page, next } = yield* pageOf(groups.Operations.list, state, "operations", params.project_id, query, now)
         return operationsPage(page, next, now)
-      })
-    ),
-    route(table.getOperation, ({ params }) =>
+      }),
+    get: ({ params }) =>
       Effect.gen(function* () {
         const state = yield* withProject(fake, params.project_id)
         const operation = get(state, "operations", params.operation_id)
@@ -207,14 +191,29 @@ export const router = (fake: FakeState, table: Table = Endpoint) =>
         }
         return operationEnvelope(operation, yield* Clock.currentTimeMillis)
       })
-    ),
-    ...branchRoutes(fake, table),
-    ...projectRoutes(fake, table),
-    ...databaseRoutes(fake, table),
-    ...roleRoutes(fake, table),
-    ...endpointRoutes(fake, table),
-    ...connectionRoutes(fake, table)
-  ]).pipe(HttpRouter.prefixAll(Endpoint.basePath))
+  },
+  Branches: branchHandlers(fake, groups.Branches),
+  ComputeEndpoints: endpointHandlers(fake, groups.ComputeEndpoints),
+  Connections: connectionHandlers(fake, groups.Connections),
+  Databases: databaseHandlers(fake, groups.Databases),
+  Roles: roleHandlers(fake, groups.Roles)
+})
+
+/**
+ * The routes of the control API v2, over `fake`, under `/api/v2`: one per endpoint of every
+ * group of `groups` (core's `Api.groups` by default; a test may pass them with an endpoint
+ * changed), routed, checked and answered as it declares (docs/contract.md §4, docs/design.md §1);
+ * each runs the `Gate` first. A route reads the state with `Ref.get` and changes it only by
+ * running a mutation with `mutate` (`state.ts`).
+ */
+export const router = (fake: FakeState, groups: Api.Groups = Api.groups) => {
+  const all: Readonly<Record<string, Readonly<Record<string, Handler<Endpoint.Endpoint>>>>> = handlers(fake, groups)
+  return HttpRouter.fromIterable(
+    Object.entries(groups).flatMap(([name, group]) =>
+      Object.entries<Endpoint.Endpoint>(group).map(([key, endpoint]) => route(endpoint, all[name]![key]!))
+    )
+  ).pipe(HttpRouter.prefixAll(Endpoint.basePath))
+}
 
 /**
  * Checks the bearer key on every request (§5): missing, unknown or revoked is a 401, and a
