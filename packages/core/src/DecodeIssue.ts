@@ -160,7 +160,7 @@ export const format = (issue: ParseResult.ParseIssue, options: Options = {}): st
         add("is missing")
         break
       case "Unexpected":
-        add("is unexpected")
+        add(issue.message ?? "is not a field this endpoint takes")
         break
       case "Forbidden":
         add("cannot be decoded synchronously")

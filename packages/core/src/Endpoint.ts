@@ -403,7 +403,7 @@ export const encode = <E extends Endpoint>(
     const value = given[key]
     if (value === undefined) continue
     const part = endpoint.parts.get(key)
-    if (part === undefined) unknown.push(new ParseResult.Pointer(key, given, new ParseResult.Unexpected(value, "is not a field of this request")))
+    if (part === undefined) unknown.push(new ParseResult.Pointer(key, given, new ParseResult.Unexpected(value)))
     else split[part][key] = value
   }
   if (unknown.length > 0) {
