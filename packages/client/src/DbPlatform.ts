@@ -1,6 +1,6 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases` and `Roles` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -21,6 +21,7 @@ import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
+import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
 
 /**
@@ -37,6 +38,7 @@ export type DbPlatform =
   | Connections.Connections
   | Databases.Databases
   | Roles.Roles
+  | Regions.Regions
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -55,7 +57,8 @@ export const layerFrom = <E, R>(
     ComputeEndpoints.layer,
     Connections.layer,
     Databases.layer,
-    Roles.layer
+    Roles.layer,
+    Regions.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

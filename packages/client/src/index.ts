@@ -66,6 +66,13 @@ export * as Operations from "./Operations.js"
  */
 export * as Projects from "./Projects.js"
 /**
+ * Regions: the regions a project can be created in (`docs/contract.md` §17).
+ *
+ * @since 0.4.0
+ */
+export * as Regions from "./Regions.js"
+
+/**
  * Services derived from core's endpoint table: `Method<E>`, one endpoint's method, and
  * `methods(client, entries)` (`docs/design.md` §1.2).
  *

@@ -14,6 +14,7 @@ import { Connections } from "./endpoints/Connections.js"
 import { Databases } from "./endpoints/Databases.js"
 import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
+import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
 
 /**
@@ -66,6 +67,13 @@ export * from "./endpoints/Operations.js"
 export * from "./endpoints/Projects.js"
 
 /**
+ * The `Regions` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Regions.js"
+
+/**
  * The `Roles` group and what it declares beside it.
  *
  * @since 0.4.0
@@ -86,7 +94,8 @@ export const groups = {
   ComputeEndpoints,
   Connections,
   Databases,
-  Roles
+  Roles,
+  Regions
 } as const
 
 /**

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
+import { regions as catalog } from "./internal/regions.js"
 import { newPassword } from "./internal/roles.js"
 import {
   SnapshotBranch,
@@ -306,7 +307,8 @@ export class InvalidSeed extends Data.TaggedError("InvalidSeed")<{ readonly prob
  */
 export const empty: Seed = {}
 
-const regions = ["aws-us-east-2", "aws-eu-central-1", "aws-us-west-2", "azure-eastus2"]
+/** The realistic account's regions: those `GET /regions` lists. */
+const regions = catalog.map((region) => region.region_id)
 
 /**
  * Options of {@link realistic}.

@@ -17,6 +17,7 @@ import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
+import { regionHandlers } from "./regions.js"
 import { roleHandlers } from "./roleRoutes.js"
 import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
@@ -196,7 +197,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   ComputeEndpoints: endpointHandlers(fake, groups.ComputeEndpoints),
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
-  Roles: roleHandlers(fake, groups.Roles)
+  Roles: roleHandlers(fake, groups.Roles),
+  Regions: regionHandlers
 })
 
 /**
