@@ -22,7 +22,9 @@
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
+import * as Option from "effect/Option"
 import * as Order from "effect/Order"
+import * as Schema from "effect/Schema"
 import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId, uuid } from "./ids.js"
 import { type Change, type Id, type Kind, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
@@ -517,21 +519,13 @@ const positionOf = (branch: StoredBranch, sort: BranchSort): Position => [branch
 const cursorOf = (branch: StoredBranch, sort: BranchSort): string =>
   Encoding.encodeBase64Url(JSON.stringify(positionOf(branch, sort)))
 
+/** A cursor's JSON: the sort key and id of the last branch of the page before. */
+const PositionJson = Schema.parseJson(Schema.Tuple(Schema.Union(Schema.String, Schema.Number), Schema.String))
+
 /** The position a cursor stands for, or `undefined` when it is not one this fake sent. */
 const positionOfCursor = (cursor: string): Position | undefined => {
   const text = Encoding.decodeBase64UrlString(cursor)
-  if (Either.isLeft(text)) return undefined
-  try {
-    const position: unknown = JSON.parse(text.right)
-    return Array.isArray(position) &&
-      position.length === 2 &&
-      (typeof position[0] === "string" || typeof position[0] === "number") &&
-      typeof position[1] === "string"
-      ? (position as unknown as Position)
-      : undefined
-  } catch {
-    return undefined
-  }
+  return Either.isLeft(text) ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(PositionJson)(text.right))
 }
 
 /**
