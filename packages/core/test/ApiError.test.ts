@@ -460,11 +460,17 @@ describe("isDbPlatformError", () => {
   })
 
   it("tells its classes from another library's of the same tag", () => {
-    class OtherNotFound extends Schema.TaggedError<OtherNotFound>()("NotFound", { status: Schema.Int }) {}
-    const ours = fromResponse({ method: "GET", route: "/projects", path: "/projects", status: 404 })
-    expect(Schema.is(NotFound)(ours)).toBe(true)
-    expect(Schema.is(NotFound)(new OtherNotFound({ status: 404 }))).toBe(false)
-    expect(isDbPlatformError(new OtherNotFound({ status: 404 }))).toBe(false)
+    // Same tag, same fields: only the scoped schema identifier (`@dbplatform/core/NotFound`) tells them apart.
+    class OtherNotFound extends Schema.TaggedError<OtherNotFound>()("NotFound", {
+      method: Schema.String,
+      route: Schema.String,
+      path: Schema.String,
+      status: Schema.Int
+    }) {}
+    const fields = { method: "GET", route: "/projects", path: "/projects", status: 404 }
+    expect(Schema.is(NotFound)(fromResponse(fields))).toBe(true)
+    expect(Schema.is(NotFound)(new OtherNotFound(fields))).toBe(false)
+    expect(isDbPlatformError(new OtherNotFound(fields))).toBe(false)
   })
 
   it("uses the global symbol @dbplatform/core/DbPlatformError", () => {
