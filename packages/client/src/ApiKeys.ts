@@ -24,8 +24,8 @@ import { validate } from "./internal/call.js"
 
 /**
  * The `ApiKeys` service: create, list and revoke the account's API keys (§2.1–2.3, §3.1). Each
- * method fails with a `CallError` (401, 429, 5xx, an unexpected status, a body that does not
- * decode, or no response); `create` also with `InvalidRequest`, `BadRequest` and `Locked`;
+ * method fails with a `CallError` (401, 404, 429, 5xx, an unexpected status, a body that does
+ * not decode, or no response); `create` also with `InvalidRequest`, `BadRequest` and `Locked`;
  * `revoke` also with `InvalidRequest`, `NotFound`, `BadRequest` and `Locked`.
  *
  * @since 0.1.0
