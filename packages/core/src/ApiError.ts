@@ -182,7 +182,11 @@ export class BadRequest extends Schema.TaggedError<BadRequest>("@dbplatform/core
   "BadRequest",
   ResponseFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -202,7 +206,11 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>("@dbplatform/
   "Unauthorized",
   ResponseFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -221,7 +229,11 @@ export class Forbidden extends Schema.TaggedError<Forbidden>("@dbplatform/core/F
   "Forbidden",
   ResponseFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -241,7 +253,11 @@ export class Forbidden extends Schema.TaggedError<Forbidden>("@dbplatform/core/F
  * @category errors
  */
 export class NotFound extends Schema.TaggedError<NotFound>("@dbplatform/core/NotFound")("NotFound", ResponseFields) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, the URL sent. */
@@ -257,7 +273,11 @@ export class NotFound extends Schema.TaggedError<NotFound>("@dbplatform/core/Not
  * @category errors
  */
 export class Conflict extends Schema.TaggedError<Conflict>("@dbplatform/core/Conflict")("Conflict", ResponseFields) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -275,7 +295,11 @@ export class Conflict extends Schema.TaggedError<Conflict>("@dbplatform/core/Con
  * @category errors
  */
 export class Locked extends Schema.TaggedError<Locked>("@dbplatform/core/Locked")("Locked", RetryableFields) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -298,7 +322,11 @@ export class RateLimited extends Schema.TaggedError<RateLimited>("@dbplatform/co
   "RateLimited",
   RetryableFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -318,7 +346,11 @@ export class ServerError extends Schema.TaggedError<ServerError>("@dbplatform/co
   "ServerError",
   ResponseFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -339,7 +371,11 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>("
   "ServiceUnavailable",
   RetryableFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -360,7 +396,11 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>("@dbp
   "UnexpectedStatus",
   ResponseFields
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
@@ -392,7 +432,11 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>("@d
     requestId: Schema.optional(Schema.String)
   }
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /**
@@ -426,7 +470,11 @@ export class TransportError extends Schema.TaggedError<TransportError>("@dbplatf
     cause: Schema.optional(Schema.Defect)
   }
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   /**
@@ -452,7 +500,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@dbplatf
   "InvalidRequest",
   { message: Schema.String }
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 }
 
@@ -470,7 +522,11 @@ export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>("@dbplatfor
   "InvalidApiKey",
   { message: Schema.String }
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 }
 
@@ -489,7 +545,11 @@ export class InvalidBaseUrl extends Schema.TaggedError<InvalidBaseUrl>("@dbplatf
   "InvalidBaseUrl",
   { message: Schema.String }
 ) {
-  /** Marks an error of the SDK: what {@link isDbPlatformError} tests. */
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 }
 

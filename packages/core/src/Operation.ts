@@ -228,7 +228,11 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
 export class OperationStillPending extends Schema.TaggedError<OperationStillPending>(
   "@dbplatform/core/OperationStillPending"
 )("OperationStillPending", { operation: Operation }) {
-  /** Marks an error of the SDK: what `isDbPlatformError` tests. */
+  /**
+   * Marks an error of the SDK: what `isDbPlatformError` tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   override get message(): string {
@@ -247,7 +251,11 @@ export class OperationFailed extends Schema.TaggedError<OperationFailed>("@dbpla
   "OperationFailed",
   { operation: Operation }
 ) {
-  /** Marks an error of the SDK: what `isDbPlatformError` tests. */
+  /**
+   * Marks an error of the SDK: what `isDbPlatformError` tests.
+   *
+   * @since 0.2.0
+   */
   readonly [TypeId]: TypeId = TypeId
 
   override get message(): string {
