@@ -80,7 +80,7 @@ export type {
  * What any call can fail with once sent, whatever the endpoint: 401, 404 (`NotFound`: a wrong
  * base URL, a proxy or a route the server lacks answer it on any endpoint), 429, 5xx, another
  * status the endpoint does not answer with (`UnexpectedStatus`), a success body that does not
- * decode, or no response in time (`docs/design.md` §1.3). Each method adds the errors of its own
+ * decode, or no response in time (`docs/design.md` §1.6). Each method adds the errors of its own
  * endpoint.
  *
  * @since 0.1.0

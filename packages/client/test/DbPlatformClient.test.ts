@@ -131,7 +131,7 @@ const statuses = [
   { status: 504, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
   { status: 503, tag: "ServiceUnavailable", type: ServiceUnavailable, probe: projectsPageProbe },
   { status: 418, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
-  // a 404 is NotFound from any endpoint, declared or not (docs/design.md §1.3)
+  // a 404 is NotFound from any endpoint, declared or not (docs/design.md §1.6)
   { status: 404, tag: "NotFound", type: NotFound, probe: projectsPageProbe },
   // other statuses an endpoint does not answer with become UnexpectedStatus, keeping what the server said
   { status: 409, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },

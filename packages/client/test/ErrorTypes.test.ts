@@ -151,7 +151,7 @@ describe("error channels", () => {
     expectTypeOf<Locked>().not.toExtend<Fails<Operations.Service["get"]>>()
   })
 
-  it("a 404 is NotFound on every method, whether its endpoint declares 404 or not (docs/design.md §1.3)", () => {
+  it("a 404 is NotFound on every method, whether its endpoint declares 404 or not (docs/design.md §1.6)", () => {
     expectTypeOf<NotFound>().toExtend<Fails<ApiKeys.Service["list"]>>()
     expectTypeOf<NotFound>().toExtend<Fails<ApiKeys.Service["create"]>>()
     expectTypeOf<NotFound>().toExtend<Fails<Projects.Service["page"]>>()

@@ -244,7 +244,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>("@dbplatform/core/F
 
 /**
  * 404: unknown project, operation or key id, or unknown route. Not safe to retry. Any endpoint
- * may answer with it: a wrong base URL, a proxy, a route the server lacks (`docs/design.md` §1.3).
+ * may answer with it: a wrong base URL, a proxy, a route the server lacks (`docs/design.md` §1.6).
  * When `baseUrl` is set (the client sets it), the message names the URL sent, and says when the
  * base URL does not end with `/api/v2` (`docs/contract.md` §9): a base URL without it gets a 404
  * "route not found" on every call.

@@ -10,7 +10,7 @@ import type { AttemptError } from "./retry.js"
 /**
  * The error statuses every endpoint may answer with, kept by their own class: 401, 404 (a wrong
  * base URL, a proxy or a route the server lacks answer it on any endpoint), 429 and 5xx
- * (`docs/design.md` §1.3).
+ * (`docs/design.md` §1.6).
  */
 const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
   "Unauthorized",
