@@ -63,7 +63,7 @@ describe("dbplatform-demo", () => {
     expect(stderr.trimEnd().split("\n").at(-1)).toBe("dbplatform-demo failed: invalid arguments (see above)")
   })
 
-  it("a failed call: one line with method, route, status, the server's message and request id; the path sent on --verbose", async () => {
+  it("a failed call: one line with method, path, status, the server's message and request id; the route template on --verbose", async () => {
     const server = await refusing()
     try {
       const plain = await run(["--base-url", server.url], { DBPLATFORM_API_KEY: "not-a-valid-key" })
@@ -73,7 +73,7 @@ describe("dbplatform-demo", () => {
       )
       const verbose = await run(["--base-url", server.url, "--verbose"], { DBPLATFORM_API_KEY: "not-a-valid-key" })
       expect(verbose.stderr).toBe(
-        "dbplatform-demo failed: Unauthorized: GET /api_keys: 401 Unauthorized: API key is not valid (request id req-7f3a); path sent: /api_keys\n"
+        "dbplatform-demo failed: Unauthorized: GET /api_keys: 401 Unauthorized: API key is not valid (request id req-7f3a); route: /api_keys\n"
       )
       expect(plain.stderr + verbose.stderr).not.toContain("not-a-valid-key")
     } finally {

@@ -21,6 +21,7 @@ import {
   type InvalidBaseUrl,
   type InvalidRequest,
   MalformedResponse,
+  type NotFound,
   type RateLimited,
   type ServerError,
   type ServiceUnavailable,
@@ -76,14 +77,17 @@ export type {
 } from "./internal/retry.js"
 
 /**
- * What any call can fail with once sent, whatever the endpoint: 401, 429, 5xx, a status the
- * endpoint does not answer with (`UnexpectedStatus`), a success body that does not decode, or
- * no response in time. Each method adds the errors of its own endpoint.
+ * What any call can fail with once sent, whatever the endpoint: 401, 404 (`NotFound`: a wrong
+ * base URL, a proxy or a route the server lacks answer it on any endpoint), 429, 5xx, another
+ * status the endpoint does not answer with (`UnexpectedStatus`), a success body that does not
+ * decode, or no response in time (`docs/design.md` §1.6). Each method adds the errors of its own
+ * endpoint.
  *
  * @since 0.1.0
  */
 export type CallError =
   | Unauthorized
+  | NotFound
   | RateLimited
   | ServerError
   | ServiceUnavailable

@@ -1,6 +1,7 @@
 import {
   ApiKeyId,
   BadRequest,
+  EndpointId,
   type OperationId,
   type ProjectId,
   Forbidden,
@@ -26,7 +27,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as util from "node:util"
-import { ApiKeys, Branches, DbPlatform, Operations, Projects } from "../src/index.js"
+import { ApiKeys, Branches, ComputeEndpoints, DbPlatform, Operations, Projects } from "../src/index.js"
 import {
   apiKeyCreated,
   baseUrl,
@@ -99,6 +100,20 @@ const revokeProbe: Probe = {
   path: "/api_keys/42",
   run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(42)))
 }
+const suspendProbe: Probe = {
+  method: "POST",
+  route: "/projects/{project_id}/endpoints/{endpoint_id}/suspend",
+  path: "/projects/spring-example-302709/endpoints/ep-cool-darkness-123456/suspend",
+  run: Effect.flatMap(ComputeEndpoints.ComputeEndpoints, (endpoints) =>
+    endpoints.suspend({ params: { project_id: projectId, endpoint_id: EndpointId.make("ep-cool-darkness-123456") } })
+  )
+}
+const branchesPageProbe: Probe = {
+  method: "GET",
+  route: "/projects/{project_id}/branches",
+  path: "/projects/spring-example-302709/branches",
+  run: Effect.flatMap(Branches.Branches, (branches) => branches.page({ params: { project_id: projectId } }))
+}
 
 /** Each status, the error it maps to, and a call whose endpoint answers with it. */
 const statuses = [
@@ -108,15 +123,18 @@ const statuses = [
   { status: 403, tag: "Forbidden", type: Forbidden, probe: operationsPageProbe },
   { status: 404, tag: "NotFound", type: NotFound, probe: operationGetProbe },
   { status: 423, tag: "Locked", type: Locked, probe: revokeProbe },
+  { status: 423, tag: "Locked", type: Locked, probe: suspendProbe },
   { status: 429, tag: "RateLimited", type: RateLimited, probe: projectsPageProbe },
+  { status: 429, tag: "RateLimited", type: RateLimited, probe: branchesPageProbe },
   { status: 500, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
   { status: 502, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
   { status: 504, tag: "ServerError", type: ServerError, probe: projectsPageProbe },
   { status: 503, tag: "ServiceUnavailable", type: ServiceUnavailable, probe: projectsPageProbe },
   { status: 418, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
-  // statuses an endpoint does not answer with become UnexpectedStatus, keeping what the server said
+  // a 404 is NotFound from any endpoint, declared or not (docs/design.md §1.6)
+  { status: 404, tag: "NotFound", type: NotFound, probe: projectsPageProbe },
+  // other statuses an endpoint does not answer with become UnexpectedStatus, keeping what the server said
   { status: 409, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
-  { status: 404, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe },
   { status: 403, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: revokeProbe },
   { status: 423, tag: "UnexpectedStatus", type: UnexpectedStatus, probe: projectsPageProbe }
 ] as const
@@ -188,8 +206,9 @@ describe("error statuses", () => {
             requestId: "req-7f3a"
           })
           expect(fieldOf(error, "retryStop")).toEqual(retryable(status, probe.method) ? notRetried : undefined)
+          // The message names the path sent, ids filled in; the route template is a field.
           expect(error.message).toBe(
-            `${probe.method} ${probe.route}: ${status} ${reasons[status]}: the server says no (request id req-7f3a)${
+            `${probe.method} ${probe.path}: ${status} ${reasons[status]}: the server says no (request id req-7f3a)${
               status === 404 ? `; sent to ${baseUrl}${probe.path}` : ""
             }${retryable(status, probe.method) ? "; not retried: the retry schedule ended" : ""}`
           )
@@ -206,7 +225,7 @@ describe("error statuses", () => {
             expect(error._tag).toBe(tag)
             expect(error).toBeInstanceOf(type)
             expect(error).toMatchObject({ status, method: probe.method, route: probe.route, path: probe.path })
-            expect(error.message).toContain(`${probe.method} ${probe.route}: ${status} ${reasons[status]}`)
+            expect(error.message).toContain(`${probe.method} ${probe.path}: ${status} ${reasons[status]}`)
             expect(error.message).not.toContain("<")
             expect(fieldOf(error, "code")).toBeUndefined()
             expect(fieldOf(error, "description")).toBeUndefined()
@@ -229,7 +248,7 @@ describe("error statuses", () => {
       expect(fieldOf(error, "description")).toBeUndefined()
       expect(fieldOf(error, "path")).toBe(operationGetProbe.path)
       expect(error.message).toBe(
-        `GET ${operationGetProbe.route}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${baseUrl}${operationGetProbe.path}`
+        `GET ${operationGetProbe.path}: 404 Not Found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${baseUrl}${operationGetProbe.path}`
       )
     }).pipe(withScript(script))
   })
@@ -247,7 +266,7 @@ describe("error statuses", () => {
         return Effect.gen(function* () {
           const error = yield* Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
           const base = withoutVersion.replace(/\/$/, "")
-          expect(error._tag).toBe("UnexpectedStatus")
+          expect(error._tag).toBe("NotFound")
           expect(error).toMatchObject({ status: 404, path: "/projects", baseUrl: base })
           expect(error.message).toBe(
             `GET /projects: 404 Not Found: route not found (request id ${script.requests[0]?.headers["x-request-id"]}); sent to ${base}/projects: the base URL ${base} does not end with the API's version segment /api/v2 (is it ${base}/api/v2?)`
@@ -268,6 +287,57 @@ describe("error statuses", () => {
       }
     )
   }
+
+  it.effect(
+    'the same 404 from a wrong base URL is NotFound on every endpoint: catchTag("NotFound") catches it on GET /projects and on a branches call',
+    () => {
+      // A base URL without /api/v2: the server knows none of the routes, and answers every call 404.
+      const wrongBaseUrl = "http://fake.test"
+      const script = scripted(() => json(404, { code: "", message: "route not found" }))
+      return Effect.gen(function* () {
+        const projects = yield* Projects.Projects
+        const branches = yield* Branches.Branches
+        // Each `catchTag("NotFound", ...)` typechecks only because NotFound is in the method's error type.
+        const onProjects = yield* projects.page().pipe(
+          Effect.andThen(() => "answered"),
+          Effect.catchTag("NotFound", (error) => Effect.succeed(`NotFound: ${error.message}`))
+        )
+        const onBranches = yield* branches.page({ params: { project_id: projectId } }).pipe(
+          Effect.andThen(() => "answered"),
+          Effect.catchTag("NotFound", (error) => Effect.succeed(`NotFound: ${error.message}`))
+        )
+        const onProjectsStream = yield* Stream.runDrain(projects.list()).pipe(
+          Effect.andThen(() => "answered"),
+          Effect.catchTag("NotFound", (error) => Effect.succeed(`NotFound: ${error.message}`))
+        )
+        const hint = `the base URL ${wrongBaseUrl} does not end with the API's version segment /api/v2`
+        expect(onProjects).toMatch(/^NotFound: GET \/projects: 404 Not Found: route not found/)
+        expect(onProjects).toContain(hint)
+        expect(onProjectsStream).toMatch(/^NotFound: GET \/projects: 404 Not Found/)
+        expect(onBranches).toMatch(
+          /^NotFound: GET \/projects\/spring-example-302709\/branches: 404 Not Found: route not found/
+        )
+        expect(onBranches).toContain(hint)
+        expect(script.requests.map((request) => request.url)).toEqual([
+          `${wrongBaseUrl}/projects`,
+          `${wrongBaseUrl}/projects/spring-example-302709/branches`,
+          `${wrongBaseUrl}/projects?limit=100`
+        ])
+        // The message names the path sent, never the query.
+        expect(onProjectsStream).not.toContain("limit")
+      }).pipe(
+        Effect.provide(
+          Layer.orDie(
+            DbPlatform.layer({
+              baseUrl: wrongBaseUrl,
+              apiKey: Redacted.make(secret),
+              retrySchedule: Schedule.stop
+            }).pipe(Layer.provide(script.layer))
+          )
+        )
+      )
+    }
+  )
 
   it.effect("only a 404 names the URL: a 403 on the same base URL does not", () => {
     const script = scripted([json(403, { code: "", message: "forbidden" })])

@@ -55,6 +55,7 @@ type Succeeds<F extends (...args: never) => unknown> =
 
 type Call =
   | Unauthorized
+  | NotFound
   | RateLimited
   | ServerError
   | ServiceUnavailable
@@ -64,7 +65,7 @@ type Call =
 type Read = Call | NotFound | Forbidden | BadRequest | InvalidRequest
 
 describe("error channels", () => {
-  it("every call: 401, 429, 5xx, an unexpected status, a malformed body, no response", () => {
+  it("every call: 401, 404 (from any endpoint), 429, 5xx, an unexpected status, a malformed body, no response", () => {
     expectTypeOf<DbPlatformClient.CallError>().toEqualTypeOf<Call>()
   })
 
@@ -146,7 +147,15 @@ describe("error channels", () => {
   it("a method's error channel does not include errors of other endpoints", () => {
     expectTypeOf<InvalidRequest>().not.toExtend<Fails<ApiKeys.Service["list"]>>()
     expectTypeOf<Fails<ApiKeys.Service["list"]>>().not.toEqualTypeOf<Read>()
-    expectTypeOf<NotFound>().not.toExtend<Fails<Projects.Service["page"]>>()
+    expectTypeOf<Conflict>().not.toExtend<Fails<Projects.Service["page"]>>()
     expectTypeOf<Locked>().not.toExtend<Fails<Operations.Service["get"]>>()
+  })
+
+  it("a 404 is NotFound on every method, whether its endpoint declares 404 or not (docs/design.md §1.6)", () => {
+    expectTypeOf<NotFound>().toExtend<Fails<ApiKeys.Service["list"]>>()
+    expectTypeOf<NotFound>().toExtend<Fails<ApiKeys.Service["create"]>>()
+    expectTypeOf<NotFound>().toExtend<Fails<Projects.Service["page"]>>()
+    expectTypeOf<NotFound>().toExtend<Fails<Projects.Service["list"]>>()
+    expectTypeOf<NotFound>().toExtend<Fails<DbPlatformClient.Service["execute"]>>()
   })
 })

@@ -29,6 +29,7 @@ import { json, raw, type Reply, type Scripted, scripted } from "./scripted.js"
 
 const callErrors = [
   "Unauthorized",
+  "NotFound",
   "RateLimited",
   "ServerError",
   "ServiceUnavailable",
@@ -419,7 +420,7 @@ describe("cursors", () => {
         description: "the page has 6 operations, more than the limit of 5"
       })
       expect(pageError?.message).toMatch(
-        /^GET \/projects\/\{project_id\}\/operations: the 200 answer cannot be used: the page has 6 operations, more than the limit of 5 \(request id [0-9a-f-]{36}\)$/
+        /^GET \/projects\/spring-example-302709\/operations: the 200 answer cannot be used: the page has 6 operations, more than the limit of 5 \(request id [0-9a-f-]{36}\)$/
       )
       expect(yield* failureOf(listProjects, scripted([pageOfProjects(11, "A")]))).toMatchObject({
         _tag: "MalformedResponse",
@@ -452,7 +453,7 @@ describe("bodies", () => {
         description: "the body does not match: operation: expected an object"
       })
       expect(error?.message).toContain(
-        "GET /projects/{project_id}/operations/{operation_id}: the 200 answer cannot be used: the body does not match: operation: expected an object"
+        `GET /projects/${projectId}/operations/${operationId}: the 200 answer cannot be used: the body does not match: operation: expected an object`
       )
     })
   )

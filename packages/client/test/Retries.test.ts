@@ -169,7 +169,7 @@ describe("Retry-After", () => {
         retryStop: { _tag: "DeadlineReached", attempts: 1, delayMillis: 20_000, deadlineMillis: 10_000 }
       })
       expect(error.message).toMatch(
-        /^DELETE \/api_keys\/\{key_id\}: 423 Locked \(request id [0-9a-f-]{36}\); not retried: a retry in 20s would pass the call's 10s deadline$/
+        /^DELETE \/api_keys\/7: 423 Locked \(request id [0-9a-f-]{36}\); not retried: a retry in 20s would pass the call's 10s deadline$/
       )
       expect(script.requests).toHaveLength(1)
     }).pipe(Effect.provide(layerFor(script, { deadline: "10 seconds" })))

@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { basePath } from "./internal/basePath.js"
-import { TaggedError, type TaggedErrorClass, TypeId } from "./internal/error.js"
+import { TypeId } from "./internal/error.js"
 import type { OperationFailed, OperationStillPending } from "./Operation.js"
 
 export {
@@ -84,8 +84,9 @@ const retryText = (stop: RetryStop | undefined): string => {
 
 /**
  * Fields of every error that carries an HTTP response: the request's `method`, `route` (the
- * endpoint's path template, e.g. `/projects/{project_id}/operations`) and `path` (the path
- * sent, relative to the base URL, without query); the `baseUrl` it was appended to, when known;
+ * endpoint's path template, e.g. `/projects/{project_id}/operations`: the same for every call of
+ * the endpoint, to group errors by) and `path` (the path sent, ids filled in, relative to the
+ * base URL, without query: what the message names); the `baseUrl` it was appended to, when known;
  * the response `status`; from a `GeneralError` body, `code`, `description` (its `message`) and
  * `requestId` (`request_id`, or the `X-Request-ID` the client sent); and `retryStop` when
  * retrying stopped.
@@ -120,8 +121,11 @@ const reasons: Record<number, string> = {
   504: "Gateway Timeout"
 }
 
-/** What the request was, as every message starts: `GET /projects/{project_id}/operations`. */
-const requestLine = (error: { readonly method: string; readonly route: string }) => `${error.method} ${error.route}`
+/**
+ * What the request was, as every message starts: its method and the path sent, ids filled in
+ * (`GET /projects/spring-example-302709/operations`); never the query, which may hold secrets.
+ */
+const requestLine = (error: { readonly method: string; readonly path: string }) => `${error.method} ${error.path}`
 
 /** ` (request id …)`, or `""`. */
 const requestIdText = (requestId: string | undefined) => (requestId === undefined ? "" : ` (request id ${requestId})`)
@@ -145,14 +149,14 @@ const notFoundText = (error: {
 }
 
 /**
- * The message of an error response: request, status, the server's message and request id when
- * there were some, the URL sent for a 404 (with a hint when the base URL lacks `/api/v2`), and
- * why retrying stopped, e.g. `GET /projects: 401 Unauthorized: API key is not valid (request id
+ * The message of an error response: request (method and path sent), status, the server's
+ * message and request id when there were some, the URL sent for a 404 (with a hint when the base
+ * URL lacks `/api/v2`), and why retrying stopped, e.g. `POST
+ * /projects/spring-x-1/endpoints/ep-a-1/suspend: 423 Locked: endpoint is locked (request id
  * 3f2c…)`.
  */
 const responseMessage = (error: {
   readonly method: string
-  readonly route: string
   readonly path: string
   readonly baseUrl?: string | undefined
   readonly status: number
@@ -164,25 +168,9 @@ const responseMessage = (error: {
     error.description === undefined || error.description === "" ? "" : `: ${error.description}`
   }${requestIdText(error.requestId)}${notFoundText(error)}${retryText(error.retryStop)}`
 
-/**
- * The class of an error response with `tag`: a {@link TaggedError} of `fields` (the
- * {@link ResponseFields}, with or without `retryAfter`) whose message is {@link responseMessage}.
- */
-const StatusError =
-  <Self>() =>
-  <Tag extends string, Fields extends typeof ResponseFields>(
-    tag: Tag,
-    fields: Fields
-  ): TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields> =>
-    class extends TaggedError<Self>()(tag, fields as typeof ResponseFields) {
-      /**
-       * The method, route and status, the server's message and request id when there were some,
-       * and why retrying stopped.
-       */
-      override get message(): string {
-        return responseMessage(this)
-      }
-    } as unknown as TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields>
+// Each error below is one `Schema.TaggedError` class, as Effect's own are: its schema identifier
+// scoped to the package, its instances marked with `TypeId` (what `isDbPlatformError` tests),
+// and an error response's `message` built by `responseMessage`.
 
 /**
  * 400 or 422: malformed input (bad `limit`, bad id, missing `key_name`). Not safe to retry.
@@ -190,15 +178,46 @@ const StatusError =
  * @since 0.1.0
  * @category errors
  */
-export class BadRequest extends StatusError<BadRequest>()("BadRequest", ResponseFields) {}
+export class BadRequest extends Schema.TaggedError<BadRequest>("@dbplatform/core/BadRequest")(
+  "BadRequest",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
- * 401: missing, invalid or revoked API key (§5 rule 2, §7). Not safe to retry.
+ * 401: missing, invalid or revoked API key (§5 rule 2, §7). Not safe to retry. Any endpoint may
+ * answer with it.
  *
  * @since 0.1.0
  * @category errors
  */
-export class Unauthorized extends StatusError<Unauthorized>()("Unauthorized", ResponseFields) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>("@dbplatform/core/Unauthorized")(
+  "Unauthorized",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 403: the key is valid but not allowed for this object. Not safe to retry.
@@ -206,18 +225,46 @@ export class Unauthorized extends StatusError<Unauthorized>()("Unauthorized", Re
  * @since 0.1.0
  * @category errors
  */
-export class Forbidden extends StatusError<Forbidden>()("Forbidden", ResponseFields) {}
+export class Forbidden extends Schema.TaggedError<Forbidden>("@dbplatform/core/Forbidden")(
+  "Forbidden",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
- * 404: unknown project, operation or key id, or unknown route. Not safe to retry. When
- * `baseUrl` is set (the client sets it), the message names the URL sent, and says when the
- * base URL does not end with `/api/v2` (`docs/contract.md` §9): a base URL without it gets a
- * 404 "route not found" on every call.
+ * 404: unknown project, operation or key id, or unknown route. Not safe to retry. Any endpoint
+ * may answer with it: a wrong base URL, a proxy, a route the server lacks (`docs/design.md` §1.6).
+ * When `baseUrl` is set (the client sets it), the message names the URL sent, and says when the
+ * base URL does not end with `/api/v2` (`docs/contract.md` §9): a base URL without it gets a 404
+ * "route not found" on every call.
  *
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends StatusError<NotFound>()("NotFound", ResponseFields) {}
+export class NotFound extends Schema.TaggedError<NotFound>("@dbplatform/core/NotFound")("NotFound", ResponseFields) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, the URL sent. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 409: conflict, e.g. the object already exists. Not safe to retry.
@@ -225,7 +272,19 @@ export class NotFound extends StatusError<NotFound>()("NotFound", ResponseFields
  * @since 0.1.0
  * @category errors
  */
-export class Conflict extends StatusError<Conflict>()("Conflict", ResponseFields) {}
+export class Conflict extends Schema.TaggedError<Conflict>("@dbplatform/core/Conflict")("Conflict", ResponseFields) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 423: the resource is locked, e.g. by another operation in progress. The request was not
@@ -235,45 +294,120 @@ export class Conflict extends StatusError<Conflict>()("Conflict", ResponseFields
  * @since 0.1.0
  * @category errors
  */
-export class Locked extends StatusError<Locked>()("Locked", RetryableFields) {}
+export class Locked extends Schema.TaggedError<Locked>("@dbplatform/core/Locked")("Locked", RetryableFields) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 429: rate limited. The request was not carried out: safe to retry with any method.
  * `retryAfter` is the raw `Retry-After` header (seconds or an HTTP date) when the server sent
  * one. The contract sets no rate limit; the deployed API publishes about 700 requests a minute
- * per account with bursts of 40 a second per route (observed behaviour, §10.2).
+ * per account with bursts of 40 a second per route (observed behaviour, §10.2). Any endpoint
+ * may answer with it.
  *
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends StatusError<RateLimited>()("RateLimited", RetryableFields) {}
+export class RateLimited extends Schema.TaggedError<RateLimited>("@dbplatform/core/RateLimited")(
+  "RateLimited",
+  RetryableFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 500, 502, 504 or another 5xx but 503: a server or gateway error. The request may have been
- * carried out: safe to retry for GET only.
+ * carried out: safe to retry for GET only. Any endpoint may answer with it.
  *
  * @since 0.1.0
  * @category errors
  */
-export class ServerError extends StatusError<ServerError>()("ServerError", ResponseFields) {}
+export class ServerError extends Schema.TaggedError<ServerError>("@dbplatform/core/ServerError")(
+  "ServerError",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * 503: unavailable; the request was not carried out: safe to retry with any method.
- * `retryAfter` is the raw `Retry-After` header when the server sent one.
+ * `retryAfter` is the raw `Retry-After` header when the server sent one. Any endpoint may answer
+ * with it.
  *
  * @since 0.1.0
  * @category errors
  */
-export class ServiceUnavailable extends StatusError<ServiceUnavailable>()("ServiceUnavailable", RetryableFields) {}
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>("@dbplatform/core/ServiceUnavailable")(
+  "ServiceUnavailable",
+  RetryableFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * A status the endpoint does not answer with: a redirect, 418, or an error status that is not
- * among the endpoint's own (e.g. a 404 from `GET /api_keys`).
+ * among the endpoint's own nor among those every endpoint may answer with (e.g. a 409 from
+ * `GET /api_keys`; a 404 is `NotFound` from every endpoint).
  *
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedStatus extends StatusError<UnexpectedStatus>()("UnexpectedStatus", ResponseFields) {}
+export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>("@dbplatform/core/UnexpectedStatus")(
+  "UnexpectedStatus",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
 
 /**
  * A success response the client cannot take as an answer: a body that is not JSON, does not
@@ -287,16 +421,26 @@ export class UnexpectedStatus extends StatusError<UnexpectedStatus>()("Unexpecte
  * @since 0.1.0
  * @category errors
  */
-export class MalformedResponse extends TaggedError<MalformedResponse>()("MalformedResponse", {
-  method: Schema.String,
-  route: Schema.String,
-  path: Schema.String,
-  status: Schema.Int,
-  description: Schema.String,
-  requestId: Schema.optional(Schema.String)
-}) {
+export class MalformedResponse extends Schema.TaggedError<MalformedResponse>("@dbplatform/core/MalformedResponse")(
+  "MalformedResponse",
+  {
+    method: Schema.String,
+    route: Schema.String,
+    path: Schema.String,
+    status: Schema.Int,
+    description: Schema.String,
+    requestId: Schema.optional(Schema.String)
+  }
+) {
   /**
-   * The method and route, the status, what is wrong with the answer, and the request id.
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * The method and path sent, the status, what is wrong with the answer, and the request id.
    *
    * @since 0.2.0
    */
@@ -314,17 +458,27 @@ export class MalformedResponse extends TaggedError<MalformedResponse>()("Malform
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends TaggedError<TransportError>()("TransportError", {
-  method: Schema.String,
-  route: Schema.String,
-  path: Schema.String,
-  description: Schema.String,
-  requestId: Schema.optional(Schema.String),
-  retryStop: Schema.optional(RetryStop),
-  cause: Schema.optional(Schema.Defect)
-}) {
+export class TransportError extends Schema.TaggedError<TransportError>("@dbplatform/core/TransportError")(
+  "TransportError",
+  {
+    method: Schema.String,
+    route: Schema.String,
+    path: Schema.String,
+    description: Schema.String,
+    requestId: Schema.optional(Schema.String),
+    retryStop: Schema.optional(RetryStop),
+    cause: Schema.optional(Schema.Defect)
+  }
+) {
   /**
-   * The method and route, what happened instead of a response, the request id, and why
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * The method and path sent, what happened instead of a response, the request id, and why
    * retrying stopped.
    *
    * @since 0.2.0
@@ -336,14 +490,23 @@ export class TransportError extends TaggedError<TransportError>()("TransportErro
 
 /**
  * Input refused before anything was sent (an empty key name, a `limit` out of range...).
- * `message` names each refused field and why.
+ * `message` names the endpoint (its method and route template: no path was built), each
+ * refused field and why.
  *
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRequest extends TaggedError<InvalidRequest>()("InvalidRequest", {
-  message: Schema.String
-}) {}
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@dbplatform/core/InvalidRequest")(
+  "InvalidRequest",
+  { message: Schema.String }
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+}
 
 /**
  * An API key the client cannot send: empty, or holding a character an HTTP header cannot
@@ -355,9 +518,17 @@ export class InvalidRequest extends TaggedError<InvalidRequest>()("InvalidReques
  * @since 0.1.0
  * @category errors
  */
-export class InvalidApiKey extends TaggedError<InvalidApiKey>()("InvalidApiKey", {
-  message: Schema.String
-}) {}
+export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>("@dbplatform/core/InvalidApiKey")(
+  "InvalidApiKey",
+  { message: Schema.String }
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+}
 
 /**
  * A base URL the client cannot use: not an absolute `http:` or `https:` URL, or one holding a
@@ -370,9 +541,17 @@ export class InvalidApiKey extends TaggedError<InvalidApiKey>()("InvalidApiKey",
  * @since 0.2.0
  * @category errors
  */
-export class InvalidBaseUrl extends TaggedError<InvalidBaseUrl>()("InvalidBaseUrl", {
-  message: Schema.String
-}) {}
+export class InvalidBaseUrl extends Schema.TaggedError<InvalidBaseUrl>("@dbplatform/core/InvalidBaseUrl")(
+  "InvalidBaseUrl",
+  { message: Schema.String }
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+}
 
 /**
  * An error response, by status.

@@ -35,8 +35,10 @@ import type { Operation } from "./Operation.js"
 export const basePath: "/api/v2" = apiBasePath
 
 /**
- * An error status an endpoint may answer with beyond those every endpoint may answer with
- * (401, 429, 5xx): `BadRequest`, `Forbidden`, `NotFound`, `Conflict` or `Locked`.
+ * An error status an entry declares, one its endpoint answers with for what it is asked:
+ * `BadRequest`, `Forbidden`, `NotFound`, `Conflict` or `Locked`. Every endpoint may also answer
+ * 401, 404, 429 and 5xx whatever it declares (`docs/design.md` §1.6): an entry declares
+ * `NotFound` when its endpoint answers 404 for an unknown id.
  *
  * @since 0.2.0
  * @category models

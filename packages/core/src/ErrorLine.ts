@@ -5,8 +5,8 @@
  * a secret.
  *
  * - An error of the SDK ({@link isDbPlatformError}) is its tag and its message, which names the
- *   method, the route, the status, the server's message and the request id
- *   (`Unauthorized: GET /projects: 401 Unauthorized: API key is not valid (request id 3f2c...)`)
+ *   method, the path sent (ids filled in, no query), the status, the server's message and the
+ *   request id (`Locked: POST /projects/spring-x-1/endpoints/ep-a-1/suspend: 423 Locked: ...`)
  *   and never holds a key.
  * - A `ConfigError` of `effect` (a missing or invalid environment variable) names each variable
  *   and what is wrong with it, but never the message of a value read with `Config.redacted`
@@ -18,8 +18,8 @@
  *   `cause`'s message), or its text.
  *
  * With `verbose` (what a program's `--verbose` turns on), the line goes on with what the message
- * leaves out: the path sent and the server's error code of an error response, and each link of
- * the error's `cause` chain (name, code, message; e.g. the network error under a
+ * leaves out: the endpoint's route template (`/projects/{project_id}/endpoints/{endpoint_id}/suspend`)
+ * and the server's error code of an error response, and each link of the error's `cause` chain (name, code, message; e.g. the network error under a
  * `TransportError`).
  *
  * Whitespace is folded to single spaces, other control and format characters are escaped, and a
@@ -51,7 +51,7 @@ export const lineLimit = 1000
  */
 export interface Options {
   /**
-   * Also the path sent and the server's error code (an error response), and each link of the
+   * Also the route template and the server's error code (an error response), and each link of the
    * error's `cause` chain (at most {@link causeDepth}): what a program's `--verbose` prints.
    * Off by default.
    */
@@ -151,13 +151,13 @@ const link = (cause: unknown): string => {
   return `${name}${code === undefined ? "" : ` [${code}]`}${message === undefined ? "" : `: ${message}`}`
 }
 
-/** What `verbose` adds: path, error code, then each link of the `cause` chain. */
+/** What `verbose` adds: route template, error code, then each link of the `cause` chain. */
 const details = (error: unknown): string => {
   const parts: Array<string> = []
   if (isDbPlatformError(error)) {
-    const path = stringProperty(error, "path")
+    const route = stringProperty(error, "route")
     const code = stringProperty(error, "code")
-    if (path !== undefined) parts.push(`path sent: ${path}`)
+    if (route !== undefined) parts.push(`route: ${route}`)
     if (code !== undefined) parts.push(`error code: ${code}`)
   }
   let cause: unknown = Predicate.hasProperty(error, "cause") ? error.cause : undefined
@@ -187,15 +187,15 @@ const text = (error: unknown): string => {
 }
 
 /**
- * One line saying what `error` is (see the module's description); with `verbose`, also the path
- * sent, the server's error code and the `cause` chain.
+ * One line saying what `error` is (see the module's description); with `verbose`, also the
+ * route template, the server's error code and the `cause` chain.
  *
  * @example
  * ```ts
  * import { ErrorLine, NotFound } from "@dbplatform/core"
  *
  * const error = new NotFound({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/7", status: 404 })
- * console.log(ErrorLine.fromError(error)) // NotFound: DELETE /api_keys/{key_id}: 404 Not Found
+ * console.log(ErrorLine.fromError(error)) // NotFound: DELETE /api_keys/7: 404 Not Found
  * console.log(ErrorLine.fromError(new Error("line one\nline two"))) // line one line two
  * const wrapped = new Error("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) })
  * console.log(ErrorLine.fromError(wrapped, { verbose: true }))

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { TaggedError } from "./internal/error.js"
+import { TypeId } from "./internal/error.js"
 import { BranchId, EndpointId, OperationId, ProjectId } from "./Ids.js"
 import { Pagination } from "./Pagination.js"
 import { Timestamp } from "./Timestamp.js"
@@ -225,9 +225,16 @@ export const isTerminal = (operation: { readonly status: OperationStatus }): boo
  * @since 0.1.0
  * @category errors
  */
-export class OperationStillPending extends TaggedError<OperationStillPending>()("OperationStillPending", {
-  operation: Operation
-}) {
+export class OperationStillPending extends Schema.TaggedError<OperationStillPending>(
+  "@dbplatform/core/OperationStillPending"
+)("OperationStillPending", { operation: Operation }) {
+  /**
+   * Marks an error of the SDK: what `isDbPlatformError` tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
   override get message(): string {
     return `operation ${this.operation.id} (${this.operation.action}) is still ${this.operation.status}`
   }
@@ -240,9 +247,17 @@ export class OperationStillPending extends TaggedError<OperationStillPending>()(
  *
  * @since 0.1.0
  */
-export class OperationFailed extends TaggedError<OperationFailed>()("OperationFailed", {
-  operation: Operation
-}) {
+export class OperationFailed extends Schema.TaggedError<OperationFailed>("@dbplatform/core/OperationFailed")(
+  "OperationFailed",
+  { operation: Operation }
+) {
+  /**
+   * Marks an error of the SDK: what `isDbPlatformError` tests.
+   *
+   * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
   override get message(): string {
     const { action, error, failures_count, id, status } = this.operation
     return `operation ${id} (${action}) ended ${status} after ${failures_count} failure(s)${error === undefined ? "" : `: ${error}`}`

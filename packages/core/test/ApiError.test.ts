@@ -8,6 +8,7 @@ import {
   GeneralError,
   type HttpStatusError,
   InvalidApiKey,
+  InvalidBaseUrl,
   InvalidRequest,
   isDbPlatformError,
   Locked,
@@ -74,12 +75,12 @@ describe("fromResponse", () => {
     expect(error.description).toBe("body message")
     expect(error.requestId).toBe("req-123")
     expect(error.retryStop).toBeUndefined()
-    expect(error.message).toBe(`GET ${operationsRoute}: ${status} ${reason}: body message (request id req-123)`)
+    expect(error.message).toBe(`GET ${operationsPath}: ${status} ${reason}: body message (request id req-123)`)
   })
 
   it.each(table)("names the request and $status in the message when the body had none", ({ status, reason }) => {
     const error = fromResponse({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/165432", status })
-    expect(error.message).toBe(`DELETE /api_keys/{key_id}: ${status} ${reason}`)
+    expect(error.message).toBe(`DELETE /api_keys/165432: ${status} ${reason}`)
     expect(error.description).toBeUndefined()
     expect(error.code).toBeUndefined()
     expect(error.requestId).toBeUndefined()
@@ -109,7 +110,7 @@ describe("fromResponse", () => {
     expect(String(error)).toContain("GET /projects: 401 Unauthorized: m")
   })
 
-  it("names method, route, status, the server's message and the request id in the message", () => {
+  it("names method, the path sent (not the route template), status, the server's message and the request id in the message", () => {
     const error = fromResponse({
       method: "GET",
       route: operationsRoute,
@@ -120,14 +121,42 @@ describe("fromResponse", () => {
       requestId: "d7c6f1a0-1111-4a4a-9999-0123456789ab"
     })
     expect(error.message).toContain("GET")
-    expect(error.message).toContain(operationsRoute)
+    expect(error.message).toContain(operationsPath)
+    expect(error.message).not.toContain(operationsRoute)
+    expect(error.route).toBe(operationsRoute)
     expect(error.message).toContain("404")
     expect(error.message).toContain("project spring-example-302709 not found")
     expect(error.message).toContain("d7c6f1a0-1111-4a4a-9999-0123456789ab")
     expect(error.message).toBe(
-      `GET ${operationsRoute}: 404 Not Found: project spring-example-302709 not found (request id d7c6f1a0-1111-4a4a-9999-0123456789ab)`
+      `GET ${operationsPath}: 404 Not Found: project spring-example-302709 not found (request id d7c6f1a0-1111-4a4a-9999-0123456789ab)`
     )
   })
+
+  it.each([
+    {
+      status: 423,
+      method: "POST",
+      route: "/projects/{project_id}/endpoints/{endpoint_id}/suspend",
+      path: "/projects/spring-x-1/endpoints/ep-a-1/suspend",
+      text: "423 Locked: project already has running operations"
+    },
+    {
+      status: 429,
+      method: "GET",
+      route: "/projects/{project_id}/branches",
+      path: "/projects/spring-x-1/branches",
+      text: "429 Too Many Requests: project already has running operations"
+    }
+  ])(
+    "a $status names the path sent, ids filled in; the route template stays a field",
+    ({ method, path, route, status, text }) => {
+      const error = fromResponse({ method, route, path, status, message: "project already has running operations" })
+      expect(error.message).toBe(`${method} ${path}: ${text}`)
+      expect(error.message).not.toContain("{")
+      expect(error.route).toBe(route)
+      expect(error.path).toBe(path)
+    }
+  )
 
   it("maps other 5xx statuses to ServerError", () => {
     for (const status of [501, 507, 599]) {
@@ -221,7 +250,7 @@ describe("fromResponse", () => {
       const error = yield* Effect.flip(program)
       expect(error).toBeInstanceOf(NotFound)
       expect(error.description).toBe("project not found")
-      expect(error.message).toBe("GET /projects/{project_id}: 404 Not Found: project not found")
+      expect(error.message).toBe("GET /projects/p: 404 Not Found: project not found")
     })
   )
 
@@ -320,7 +349,7 @@ describe("MalformedResponse", () => {
     expect(error).toBeInstanceOf(Error)
     expect(error._tag).toBe("MalformedResponse")
     expect(error.message).toBe(
-      `GET ${operationsRoute}: the 200 answer cannot be used: operations.0.id: expected a UUID (request id req-7)`
+      `GET ${operationsPath}: the 200 answer cannot be used: operations.0.id: expected a UUID (request id req-7)`
     )
   })
 
@@ -410,6 +439,7 @@ describe("isDbPlatformError", () => {
     ["TransportError", new TransportError({ method: "GET", route: "/x", path: "/x", description: "timeout" })],
     ["InvalidRequest", new InvalidRequest({ message: "limit must be an integer from 1 to 1000" })],
     ["InvalidApiKey", new InvalidApiKey({ message: "a line feed (U+000A) at position 65 of 65" })],
+    ["InvalidBaseUrl", new InvalidBaseUrl({ message: "the base URL holds a query" })],
     ["OperationFailed", new OperationFailed({ operation })],
     ["OperationStillPending", new OperationStillPending({ operation })]
   ])("is true for %s", (_label, error) => {
@@ -427,6 +457,20 @@ describe("isDbPlatformError", () => {
     ["a string", "NotFound"]
   ])("is false for %s", (_label, value) => {
     expect(isDbPlatformError(value)).toBe(false)
+  })
+
+  it("tells its classes from another library's of the same tag", () => {
+    // Same tag, same fields: only the scoped schema identifier (`@dbplatform/core/NotFound`) tells them apart.
+    class OtherNotFound extends Schema.TaggedError<OtherNotFound>()("NotFound", {
+      method: Schema.String,
+      route: Schema.String,
+      path: Schema.String,
+      status: Schema.Int
+    }) {}
+    const fields = { method: "GET", route: "/projects", path: "/projects", status: 404 }
+    expect(Schema.is(NotFound)(fromResponse(fields))).toBe(true)
+    expect(Schema.is(NotFound)(new OtherNotFound(fields))).toBe(false)
+    expect(isDbPlatformError(new OtherNotFound(fields))).toBe(false)
   })
 
   it("uses the global symbol @dbplatform/core/DbPlatformError", () => {

@@ -9,9 +9,9 @@ const configError = <A>(config: Config.Config<A>, env: Record<string, string>) =
 class Tagged extends Data.TaggedError("Tagged")<{ readonly detail: string }> {}
 
 describe("ErrorLine", () => {
-  it("an error of the SDK: its tag and message (method, route, status)", () => {
+  it("an error of the SDK: its tag and message (method, path sent, status)", () => {
     const error = new NotFound({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/7", status: 404 })
-    expect(ErrorLine.fromError(error)).toBe("NotFound: DELETE /api_keys/{key_id}: 404 Not Found")
+    expect(ErrorLine.fromError(error)).toBe("NotFound: DELETE /api_keys/7: 404 Not Found")
     const transport = new TransportError({
       method: "GET",
       route: "/projects",
@@ -100,7 +100,7 @@ describe("ErrorLine", () => {
     const rejection = await Effect.runPromise(Effect.fail(error)).catch((e: unknown) => e)
     expect(ErrorLine.fromError(rejection)).toBe(ErrorLine.fromError(error))
     expect(ErrorLine.fromError(rejection)).toMatch(/^Unauthorized: GET \/projects: 401/)
-    expect(ErrorLine.fromError(rejection, { verbose: true })).toContain("path sent: /projects")
+    expect(ErrorLine.fromError(rejection, { verbose: true })).toContain("route: /projects")
   })
 
   it("a cause: the first failure, else the first defect, else interrupted", () => {
@@ -110,7 +110,7 @@ describe("ErrorLine", () => {
     expect(ErrorLine.fromCause(Cause.interrupt(FiberId.none))).toBe("interrupted")
   })
 
-  it("an error response: method, route, status, the server's message and request id; path and code on verbose", () => {
+  it("an error response: method, path sent, status, the server's message and request id; route template and code on verbose", () => {
     const error = new Unauthorized({
       method: "GET",
       route: "/projects/{project_id}",
@@ -121,11 +121,11 @@ describe("ErrorLine", () => {
       requestId: "3f2c9a"
     })
     expect(ErrorLine.fromError(error)).toBe(
-      "Unauthorized: GET /projects/{project_id}: 401 Unauthorized: API key is not valid (request id 3f2c9a)"
+      "Unauthorized: GET /projects/bold-dawn-433334: 401 Unauthorized: API key is not valid (request id 3f2c9a)"
     )
     expect(ErrorLine.fromError(error, { verbose: true })).toBe(
-      "Unauthorized: GET /projects/{project_id}: 401 Unauthorized: API key is not valid (request id 3f2c9a)" +
-        "; path sent: /projects/bold-dawn-433334; error code: UNAUTHORIZED"
+      "Unauthorized: GET /projects/bold-dawn-433334: 401 Unauthorized: API key is not valid (request id 3f2c9a)" +
+        "; route: /projects/{project_id}; error code: UNAUTHORIZED"
     )
   })
 
@@ -144,7 +144,7 @@ describe("ErrorLine", () => {
       "TransportError: GET /projects: no response: fetch failed: connect ECONNREFUSED 127.0.0.1:1 (request id r-1)"
     expect(ErrorLine.fromError(transport)).toBe(plain)
     expect(ErrorLine.fromError(transport, { verbose: true })).toBe(
-      `${plain}; path sent: /projects; caused by TypeError: fetch failed; caused by Error [ECONNREFUSED]: connect ECONNREFUSED 127.0.0.1:1`
+      `${plain}; route: /projects; caused by TypeError: fetch failed; caused by Error [ECONNREFUSED]: connect ECONNREFUSED 127.0.0.1:1`
     )
     let deep: Error = new Error("level 9")
     for (let level = 8; level >= 0; level--) deep = new Error(`level ${level}`, { cause: deep })
@@ -164,10 +164,10 @@ describe("ErrorLine", () => {
   it("failure: the line a program prints before it exits 1", () => {
     const error = new NotFound({ method: "DELETE", route: "/api_keys/{key_id}", path: "/api_keys/7", status: 404 })
     expect(ErrorLine.failure("my-tool", Cause.fail(error))).toBe(
-      "my-tool failed: NotFound: DELETE /api_keys/{key_id}: 404 Not Found\n"
+      "my-tool failed: NotFound: DELETE /api_keys/7: 404 Not Found\n"
     )
     expect(ErrorLine.failure("my-tool", Cause.fail(error), { verbose: true })).toBe(
-      "my-tool failed: NotFound: DELETE /api_keys/{key_id}: 404 Not Found; path sent: /api_keys/7\n"
+      "my-tool failed: NotFound: DELETE /api_keys/7: 404 Not Found; route: /api_keys/{key_id}\n"
     )
   })
 })

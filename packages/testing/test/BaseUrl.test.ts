@@ -27,7 +27,8 @@ describe("a base URL without /api/v2", () => {
         Effect.provide(client),
         Effect.flip
       )
-      expect(error).toMatchObject({ _tag: "UnexpectedStatus", status: 404, description: "route not found" })
+      // NotFound on every endpoint, declared or not (docs/design.md §1.6).
+      expect(error).toMatchObject({ _tag: "NotFound", status: 404, description: "route not found" })
       expect(error.message).toContain(`; sent to ${root}/projects: the base URL ${root} does not end with`)
       expect(error.message).toContain(`(is it ${root}/api/v2?)`)
       expect(error.message).not.toContain(Redacted.value(fake.bootstrapKey))

@@ -7,9 +7,14 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { AttemptError } from "./retry.js"
 
-/** The error statuses every endpoint may answer with, kept by their own class. */
+/**
+ * The error statuses every endpoint may answer with, kept by their own class: 401, 404 (a wrong
+ * base URL, a proxy or a route the server lacks answer it on any endpoint), 429 and 5xx
+ * (`docs/design.md` §1.6).
+ */
 const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
   "Unauthorized",
+  "NotFound",
   "RateLimited",
   "ServerError",
   "ServiceUnavailable",
@@ -58,8 +63,9 @@ export const toRequest = <E extends Endpoint.Endpoint>(
   })
 
 /**
- * An error status `endpoint` does not answer with becomes `UnexpectedStatus`, keeping status,
- * code, description, request id and why retrying stopped; other errors pass unchanged.
+ * An error status `endpoint` does not answer with, and that is not one every endpoint may answer
+ * with (`common`), becomes `UnexpectedStatus`, keeping status, code, description, request id and
+ * why retrying stopped; other errors pass unchanged. So a 404 is `NotFound` on every endpoint.
  */
 export const narrow = <E>(endpoint: Endpoint.Endpoint, error: AttemptError | InvalidRequest): E => {
   if (

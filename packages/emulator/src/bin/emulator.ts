@@ -91,7 +91,7 @@ const noControl = Options.boolean("no-control").pipe(
 )
 const verbose = Options.boolean("verbose").pipe(
   Options.withDescription(
-    "On failure, also print what the one-line reason leaves out (the path sent, the error code, the cause chain). Example: --verbose"
+    "On failure, also print what the one-line reason leaves out (the route template, the error code, the cause chain). Example: --verbose"
   )
 )
 /** The seed from `--seed FILE`, or the built-in realistic account. */

@@ -35,7 +35,7 @@ const seconds = Options.integer("seconds").pipe(
 )
 const verbose = Options.boolean("verbose").pipe(
   Options.withDescription(
-    "On failure, also print what the one-line reason leaves out (the path sent, the error code, the cause chain). Example: --verbose"
+    "On failure, also print what the one-line reason leaves out (the route template, the error code, the cause chain). Example: --verbose"
   )
 )
 
