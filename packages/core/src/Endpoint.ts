@@ -98,14 +98,6 @@ export interface PageLimits {
 }
 
 /**
- * One endpoint. `name` (e.g. `Operations.get`) names the client's span for it; `route` is the
- * path template relative to the base URL, with `{param}` for each path parameter. `params`,
- * `query` and `body` decode what a server receives (path parameters and query as strings) and
- * encode what a client sends; `success` decodes the success answer (and encodes the fake's),
- * `statuses` are the success statuses it answers with (`[200]` for most; a 204 has no body, and
- * `success` then decodes `undefined`). `startsOperations` is `true` when the answer carries the
-
-/**
  * Where a list endpoint's answer holds its items, and, when the list pages by cursor, the cursor
  * of the page after it (`undefined` on the last page). The client's `list` streams the items of
  * every page from it; its `listPage` answers one request as it came (`docs/design.md` §1.3).
@@ -410,7 +402,7 @@ export const encode = <E extends Endpoint>(
     return Either.left(
       ParseResult.parseError(
         new ParseResult.Composite(
-          endpoint.params?.ast ?? endpoint.body?.ast ?? endpoint.success.ast,
+          inputAst(endpoint),
           given,
           unknown as [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>]
         )
@@ -429,6 +421,18 @@ export const encode = <E extends Endpoint>(
   }
   return Either.right({ path: path(endpoint.route, params.right ?? {}), query: entries, body: body.right })
 }
+
+/**
+ * The one flat input `endpoint` takes, every part's fields in one type literal: what a refusal of
+ * a key no part has is about (`ParseError`'s message shows it).
+ */
+const inputAst = (endpoint: Endpoint): SchemaAST.TypeLiteral =>
+  new SchemaAST.TypeLiteral(
+    [endpoint.params, endpoint.query, endpoint.body].flatMap((schema) =>
+      schema === undefined ? [] : SchemaAST.getPropertySignatures(schema.ast)
+    ),
+    []
+  )
 
 /**
  * One part of a request encoded with `schema` (none: `undefined`), as `I`, the encoded side of
