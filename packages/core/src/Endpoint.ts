@@ -182,8 +182,8 @@ export interface Endpoint<
 /**
  * The input of a request to `E`: one object whose keys are its path parameters, query
  * parameters and top-level body fields, by the names of the platform's API reference
- * (`{ project_id, branch_id, role: { name } }`); optional keys may be left out, and the whole
- * object when every key is optional (`docs/design.md` §1.3).
+ * (`{ project_id, branch_id, role: { name } }`); optional keys may be left out (and, by the
+ * client's methods, the whole object when every key is optional: `docs/design.md` §1.3).
  *
  * @since 0.2.0
  * @category models
@@ -377,9 +377,9 @@ const strictAll: SchemaAST.ParseOptions = { onExcessProperty: "error", errors: "
  * `endpoint` with its schemas. Fails with a `ParseError` naming the problems of the first part
  * its schema refuses, or every key of the input that is in no part (`{ expires_at }` on an
  * endpoint that has no such field): a key is never dropped, and a field nested in the body that
- * its schema does not declare is refused too. Synchronous: an `Either`, which is also an
- * `Effect`. Input that encodes is checked up to its first problem only; input that does not is
- * checked again to name every problem.
+ * its schema does not declare is refused too. A key given as `undefined` is taken as not given.
+ * Synchronous: an `Either`, which is also an `Effect`. Input that encodes is checked up to its
+ * first problem only; input that does not is checked again to name every problem.
  *
  * @since 0.2.0
  * @category encoding
