@@ -100,14 +100,6 @@ export interface PageLimits {
 }
 
 /**
- * One endpoint. `name` (e.g. `Operations.get`) names the client's span for it; `route` is the
- * path template relative to the base URL, with `{param}` for each path parameter. `params`,
- * `query` and `body` decode what a server receives (path parameters and query as strings) and
- * encode what a client sends; `success` decodes the success answer (and encodes the fake's),
- * `statuses` are the success statuses it answers with (`[200]` for most; a 204 has no body, and
- * `success` then decodes `undefined`). `startsOperations` is `true` when the answer carries the
-
-/**
  * Where a list endpoint's answer holds its items, and, when the list pages by cursor, the cursor
  * of the page after it (`undefined` on the last page). The client's `list` streams the items of
  * every page from it; its `listPage` answers one request as it came (`docs/design.md` §1.3).
@@ -192,8 +184,8 @@ export interface Endpoint<
 /**
  * The input of a request to `E`: one object whose keys are its path parameters, query
  * parameters and top-level body fields, by the names of the platform's API reference
- * (`{ project_id, branch_id, role: { name } }`); optional keys may be left out, and the whole
- * object when every key is optional (`docs/design.md` §1.3).
+ * (`{ project_id, branch_id, role: { name } }`); optional keys may be left out (and, by the
+ * client's methods, the whole object when every key is optional: `docs/design.md` §1.3).
  *
  * @since 0.2.0
  * @category models
@@ -387,9 +379,9 @@ const strictAll: SchemaAST.ParseOptions = { onExcessProperty: "error", errors: "
  * `endpoint` with its schemas. Fails with a `ParseError` naming the problems of the first part
  * its schema refuses, or every key of the input that is in no part (`{ expires_at }` on an
  * endpoint that has no such field): a key is never dropped, and a field nested in the body that
- * its schema does not declare is refused too. Synchronous: an `Either`, which is also an
- * `Effect`. Input that encodes is checked up to its first problem only; input that does not is
- * checked again to name every problem.
+ * its schema does not declare is refused too. A key given as `undefined` is taken as not given.
+ * Synchronous: an `Either`, which is also an `Effect`. Input that encodes is checked up to its
+ * first problem only; input that does not is checked again to name every problem.
  *
  * @since 0.2.0
  * @category encoding
@@ -412,7 +404,7 @@ export const encode = <E extends Endpoint>(
     return Either.left(
       ParseResult.parseError(
         new ParseResult.Composite(
-          endpoint.params?.ast ?? endpoint.body?.ast ?? endpoint.success.ast,
+          inputAst(endpoint),
           given,
           unknown as [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>]
         )
@@ -431,6 +423,18 @@ export const encode = <E extends Endpoint>(
   }
   return Either.right({ path: path(endpoint.route, params.right ?? {}), query: entries, body: body.right })
 }
+
+/**
+ * The one flat input `endpoint` takes, every part's fields in one type literal: what a refusal of
+ * a key no part has is about (`ParseError`'s message shows it).
+ */
+const inputAst = (endpoint: Endpoint): SchemaAST.TypeLiteral =>
+  new SchemaAST.TypeLiteral(
+    [endpoint.params, endpoint.query, endpoint.body].flatMap((schema) =>
+      schema === undefined ? [] : SchemaAST.getPropertySignatures(schema.ast)
+    ),
+    []
+  )
 
 /**
  * One part of a request encoded with `schema` (none: `undefined`), as `I`, the encoded side of

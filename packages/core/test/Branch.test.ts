@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either, Option, Redacted, Schema } from "effect"
 import * as util from "node:util"
 import {
+  Api,
   Branch,
   BranchCreated,
   BranchEnvelope,
@@ -13,7 +14,6 @@ import {
   ConnectionDetails,
   Database,
   DecodeIssue,
-  Endpoint,
   Role
 } from "../src/index.js"
 
@@ -180,7 +180,7 @@ describe("Branch", () => {
   })
 
   it("decodes a 204's missing body as None for a delete, and a body as Some", () => {
-    const decode = Schema.decodeUnknownSync(Endpoint.deleteBranch.success)
+    const decode = Schema.decodeUnknownSync(Api.Branches.delete.success)
     expect(decode(undefined)).toEqual(Option.none())
     const deleted = decode({
       branch: branchWire(),
@@ -189,7 +189,7 @@ describe("Branch", () => {
     expect(Option.map(deleted, (answer) => answer.operations.map((operation) => operation.action))).toEqual(
       Option.some(["suspend_compute", "delete_timeline"])
     )
-    expect(Schema.encodeSync(Endpoint.deleteBranch.success)(Option.none())).toBeUndefined()
+    expect(Schema.encodeSync(Api.Branches.delete.success)(Option.none())).toBeUndefined()
   })
 })
 

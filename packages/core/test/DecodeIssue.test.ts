@@ -40,7 +40,12 @@ describe("DecodeIssue.format", () => {
       b: 2
     })
     if (Either.isRight(result)) throw new Error("expected decoding to fail")
-    expect(DecodeIssue.format(result.left.issue)).toBe("b: is unexpected")
+    expect(DecodeIssue.format(result.left.issue)).toBe('b: is unexpected, expected: "a"')
+  })
+
+  it("says a key is not a field when the issue brings no message of its own (Endpoint.encode's)", () => {
+    const issue = new ParseResult.Pointer("foo", { foo: 1 }, new ParseResult.Unexpected(1))
+    expect(DecodeIssue.format(issue)).toBe("foo: is not a field this endpoint takes")
   })
 
   it("summarizes values by their kind, never walking into them", () => {

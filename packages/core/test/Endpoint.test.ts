@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, ParseResult, Redacted, Schema, SchemaAST } from "effect"
-import { BranchId, DecodeIssue, Endpoint, ProjectId } from "../src/index.js"
+import { Api, BranchId, DecodeIssue, Endpoint, ProjectId } from "../src/index.js"
 
 /** The `{param}` names of a route template, in order. */
 const routeParams = (route: string): ReadonlyArray<string> => Array.from(route.matchAll(/\{(\w+)\}/g), (m) => m[1]!)
@@ -27,17 +27,90 @@ const encodeFailure = (schema: Schema.Schema<any, any>, input: unknown): string 
   return DecodeIssue.format(result.left.issue)
 }
 
-describe("Endpoint.all", () => {
-  it("holds the six endpoints of the contract in its order, then GET /projects/shared (§10.6), then the branch endpoints (§11.4), then the compute endpoint ones (§12), then the connection URI (§13.1)", () => {
-    expect(Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
+/**
+ * The message of an input `Endpoint.encode` must refuse, as the client's `InvalidRequest` says
+ * it (`DecodeIssue.format`).
+ */
+const encodeInputFailure = <E extends Endpoint.Endpoint>(endpoint: E, input: Endpoint.Input<E>): string => {
+  const result = Endpoint.encode(endpoint, input)
+  if (Either.isRight(result)) throw new Error(`expected encoding to fail, got ${JSON.stringify(result.right)}`)
+  return DecodeIssue.format(result.left.issue)
+}
+
+/** A branch as the platform sends it. */
+const branchWire = (id: string) => ({
+  id,
+  project_id: "spring-example-302709",
+  parent_id: "br-aged-salad-637688",
+  name: "preview/pr-42",
+  current_state: "ready",
+  state_changed_at: "2022-11-30T20:09:48Z",
+  creation_source: "console",
+  default: false,
+  protected: false,
+  cpu_used_sec: 78,
+  active_time_seconds: 312,
+  compute_time_seconds: 78,
+  written_data_bytes: 100800,
+  data_transfer_bytes: 1000000,
+  created_at: "2022-11-30T19:09:48Z",
+  updated_at: "2022-12-01T19:53:05.20417Z"
+})
+
+/** An operation of `project_id` as the platform sends it. */
+const operationWire = (id: string, project_id = "spring-example-302709") => ({
+  id,
+  project_id,
+  branch_id: "br-wispy-meadow-118737",
+  action: "create_branch",
+  status: "finished",
+  failures_count: 0,
+  created_at: "2022-11-30T19:09:48Z",
+  updated_at: "2022-11-30T19:09:48Z",
+  total_duration_ms: 0
+})
+
+/** A project as the platform sends it. */
+const projectWire = (id: string) => ({
+  id,
+  name: id,
+  platform_id: "aws",
+  region_id: "aws-us-east-2",
+  provisioner: "k8s-neonvm",
+  pg_version: 17,
+  cpu_used_sec: 0,
+  branch_logical_size_limit: 512,
+  proxy_host: "aws-us-east-2.example.test",
+  created_at: "2024-03-01T12:00:00Z",
+  updated_at: "2024-03-01T12:00:00Z"
+})
+
+describe("Api.endpoints", () => {
+  it("holds the 40 endpoints of the 8 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+    expect(Object.keys(Api.groups)).toEqual([
+      "ApiKeys",
+      "Projects",
+      "Operations",
+      "Branches",
+      "ComputeEndpoints",
+      "Connections",
+      "Databases",
+      "Roles"
+    ])
+    expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
       "GET /api_keys",
       "DELETE /api_keys/{key_id}",
       "GET /projects",
+      "GET /projects/shared",
+      "POST /projects",
+      "GET /projects/{project_id}",
+      "PATCH /projects/{project_id}",
+      "DELETE /projects/{project_id}",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
-      "GET /projects/shared",
       "GET /projects/{project_id}/branches",
+      "GET /projects/{project_id}/branches/count",
       "POST /projects/{project_id}/branches",
       "GET /projects/{project_id}/branches/{branch_id}",
       "PATCH /projects/{project_id}/branches/{branch_id}",
@@ -45,7 +118,15 @@ describe("Endpoint.all", () => {
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
-      "GET /projects/{project_id}/branches/count",
+      "GET /projects/{project_id}/endpoints",
+      "POST /projects/{project_id}/endpoints",
+      "GET /projects/{project_id}/endpoints/{endpoint_id}",
+      "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
+      "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/start",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/suspend",
+      "POST /projects/{project_id}/endpoints/{endpoint_id}/restart",
+      "GET /projects/{project_id}/connection_uri",
       "GET /projects/{project_id}/branches/{branch_id}/databases",
       "POST /projects/{project_id}/branches/{branch_id}/databases",
       "GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}",
@@ -56,35 +137,27 @@ describe("Endpoint.all", () => {
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
-      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "POST /projects",
-      "GET /projects/{project_id}",
-      "PATCH /projects/{project_id}",
-      "DELETE /projects/{project_id}",
-      "GET /projects/{project_id}/endpoints",
-      "POST /projects/{project_id}/endpoints",
-      "GET /projects/{project_id}/endpoints/{endpoint_id}",
-      "PATCH /projects/{project_id}/endpoints/{endpoint_id}",
-      "DELETE /projects/{project_id}/endpoints/{endpoint_id}",
-      "POST /projects/{project_id}/endpoints/{endpoint_id}/start",
-      "POST /projects/{project_id}/endpoints/{endpoint_id}/suspend",
-      "POST /projects/{project_id}/endpoints/{endpoint_id}/restart",
-      "GET /projects/{project_id}/connection_uri"
+      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password"
     ])
   })
 
-  it("has unique names", () => {
-    const names = Endpoint.all.map((endpoint) => endpoint.name)
+  it("has unique names, each its group's name and its key there", () => {
+    const names = Api.endpoints.map((endpoint) => endpoint.name)
     expect(new Set(names).size).toBe(names.length)
     expect(names).toEqual([
       "ApiKeys.create",
       "ApiKeys.list",
       "ApiKeys.revoke",
       "Projects.list",
+      "Projects.listShared",
+      "Projects.create",
+      "Projects.get",
+      "Projects.update",
+      "Projects.delete",
       "Operations.list",
       "Operations.get",
-      "Projects.listShared",
       "Branches.list",
+      "Branches.count",
       "Branches.create",
       "Branches.get",
       "Branches.update",
@@ -92,7 +165,15 @@ describe("Endpoint.all", () => {
       "Branches.restore",
       "Branches.setAsDefault",
       "Branches.listEndpoints",
-      "Branches.count",
+      "ComputeEndpoints.list",
+      "ComputeEndpoints.create",
+      "ComputeEndpoints.get",
+      "ComputeEndpoints.update",
+      "ComputeEndpoints.delete",
+      "ComputeEndpoints.start",
+      "ComputeEndpoints.suspend",
+      "ComputeEndpoints.restart",
+      "Connections.uri",
       "Databases.list",
       "Databases.create",
       "Databases.get",
@@ -103,29 +184,21 @@ describe("Endpoint.all", () => {
       "Roles.get",
       "Roles.delete",
       "Roles.revealPassword",
-      "Roles.resetPassword",
-      "Projects.create",
-      "Projects.get",
-      "Projects.update",
-      "Projects.delete",
-      "ComputeEndpoints.list",
-      "ComputeEndpoints.create",
-      "ComputeEndpoints.get",
-      "ComputeEndpoints.update",
-      "ComputeEndpoints.delete",
-      "ComputeEndpoints.start",
-      "ComputeEndpoints.suspend",
-      "ComputeEndpoints.restart",
-      "Connections.uri"
+      "Roles.resetPassword"
     ])
+    for (const [group, entries] of Object.entries(Api.groups)) {
+      for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
+        expect(endpoint.name).toBe(`${group}.${key}`)
+      }
+    }
   })
 
   it("has unique method and route pairs", () => {
-    const keys = Endpoint.all.map((endpoint) => `${endpoint.method} ${endpoint.route}`)
+    const keys = Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)
     expect(new Set(keys).size).toBe(keys.length)
   })
 
-  it.each(Endpoint.all.map((endpoint) => [endpoint.name, endpoint] as const))(
+  it.each(Api.endpoints.map((endpoint) => [endpoint.name, endpoint] as const))(
     "%s: every {param} of the route is a field of its params schema, and every field is in the route",
     (_name, endpoint) => {
       const inRoute = routeParams(endpoint.route)
@@ -134,7 +207,7 @@ describe("Endpoint.all", () => {
     }
   )
 
-  it.each(Endpoint.all.map((endpoint) => [endpoint.name, endpoint] as const))(
+  it.each(Api.endpoints.map((endpoint) => [endpoint.name, endpoint] as const))(
     "%s: routes start with / and have no query",
     (_name, endpoint) => {
       expect(endpoint.route.startsWith("/")).toBe(true)
@@ -142,39 +215,61 @@ describe("Endpoint.all", () => {
     }
   )
 
+  it.each(Api.endpoints.map((endpoint) => [endpoint.name, endpoint] as const))(
+    "%s: each input key is in exactly one part, the part whose schema declares it",
+    (_name, endpoint) => {
+      const declared = (["params", "query", "body"] as const).flatMap((part) => {
+        const schema = endpoint[part]
+        return schema === undefined
+          ? []
+          : SchemaAST.getPropertySignatures(schema.ast).map((signature) => `${String(signature.name)} ${part}`)
+      })
+      expect(Array.from(endpoint.parts, ([key, part]) => `${key} ${part}`).sort()).toEqual(declared.sort())
+    }
+  )
+
   it("declares page limits on the list endpoints that take a limit", () => {
-    expect(Endpoint.listProjects.pageLimits).toEqual({ max: 400, default: 10 })
-    expect(Endpoint.listSharedProjects.pageLimits).toEqual({ max: 400, default: 10 })
-    expect(Endpoint.listOperations.pageLimits).toEqual({ max: 1000, default: undefined })
-    expect(Endpoint.listApiKeys.pageLimits).toBeUndefined()
-    expect(Endpoint.getOperation.pageLimits).toBeUndefined()
+    expect(Api.Projects.list.pageLimits).toEqual({ max: 400, default: 10 })
+    expect(Api.Projects.listShared.pageLimits).toEqual({ max: 400, default: 10 })
+    expect(Api.Operations.list.pageLimits).toEqual({ max: 1000, default: undefined })
+    expect(Api.Branches.list.pageLimits).toEqual({ max: 10_000, default: undefined })
+    expect(Api.ApiKeys.list.pageLimits).toBeUndefined()
+    expect(Api.Operations.get.pageLimits).toBeUndefined()
+    expect(Api.projectsPageLimits).toBe(Api.Projects.list.pageLimits)
+    expect(Api.operationsPageLimits).toBe(Api.Operations.list.pageLimits)
+    expect(Api.branchesPageLimits).toBe(Api.Branches.list.pageLimits)
   })
 
   it("declares each endpoint's own error statuses", () => {
-    expect(Endpoint.createApiKey.errors).toEqual(["BadRequest", "Locked"])
-    expect(Endpoint.listApiKeys.errors).toEqual([])
-    expect(Endpoint.revokeApiKey.errors).toEqual(["NotFound", "BadRequest", "Locked"])
-    expect(Endpoint.listProjects.errors).toEqual(["BadRequest"])
-    expect(Endpoint.listOperations.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
-    expect(Endpoint.getOperation.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
-    expect(Endpoint.listSharedProjects.errors).toEqual(["BadRequest"])
-    expect(Endpoint.createBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
-    expect(Endpoint.deleteBranch.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
-    expect(Endpoint.createComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
-    expect(Endpoint.restartComputeEndpoint.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Api.ApiKeys.create.errors).toEqual(["BadRequest", "Locked"])
+    expect(Api.ApiKeys.list.errors).toEqual([])
+    expect(Api.ApiKeys.revoke.errors).toEqual(["NotFound", "BadRequest", "Locked"])
+    expect(Api.Projects.list.errors).toEqual(["BadRequest"])
+    expect(Api.Operations.list.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
+    expect(Api.Operations.get.errors).toEqual(["NotFound", "Forbidden", "BadRequest"])
+    expect(Api.Projects.listShared.errors).toEqual(["BadRequest"])
+    expect(Api.Branches.create.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
+    expect(Api.Branches.delete.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Api.ComputeEndpoints.create.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
+    expect(Api.ComputeEndpoints.restart.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
-    const statuses = Object.fromEntries(Endpoint.all.map((endpoint) => [endpoint.name, endpoint.statuses]))
+    const statuses = Object.fromEntries(Api.endpoints.map((endpoint) => [endpoint.name, endpoint.statuses]))
     expect(statuses).toEqual({
       "ApiKeys.create": [200],
       "ApiKeys.list": [200],
       "ApiKeys.revoke": [200],
       "Projects.list": [200],
+      "Projects.listShared": [200],
+      "Projects.create": [201],
+      "Projects.get": [200],
+      "Projects.update": [200],
+      "Projects.delete": [200],
       "Operations.list": [200],
       "Operations.get": [200],
-      "Projects.listShared": [200],
       "Branches.list": [200],
+      "Branches.count": [200],
       "Branches.create": [201],
       "Branches.get": [200],
       "Branches.update": [200],
@@ -182,7 +277,15 @@ describe("Endpoint.all", () => {
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
-      "Branches.count": [200],
+      "ComputeEndpoints.list": [200],
+      "ComputeEndpoints.create": [201],
+      "ComputeEndpoints.get": [200],
+      "ComputeEndpoints.update": [200],
+      "ComputeEndpoints.delete": [200, 204],
+      "ComputeEndpoints.start": [200],
+      "ComputeEndpoints.suspend": [200],
+      "ComputeEndpoints.restart": [200],
+      "Connections.uri": [200],
       "Databases.list": [200],
       "Databases.create": [201],
       "Databases.get": [200],
@@ -193,56 +296,69 @@ describe("Endpoint.all", () => {
       "Roles.get": [200],
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
-      "Roles.resetPassword": [200],
-      "Projects.create": [201],
-      "Projects.get": [200],
-      "Projects.update": [200],
-      "Projects.delete": [200],
-      "ComputeEndpoints.list": [200],
-      "ComputeEndpoints.create": [201],
-      "ComputeEndpoints.get": [200],
-      "ComputeEndpoints.update": [200],
-      "ComputeEndpoints.delete": [200, 204],
-      "ComputeEndpoints.start": [200],
-      "ComputeEndpoints.suspend": [200],
-      "ComputeEndpoints.restart": [200],
-      "Connections.uri": [200]
+      "Roles.resetPassword": [200]
     })
   })
 
   it("marks the endpoints whose answer carries the operations they started (§4 rule 4, §11.5)", () => {
-    expect(Endpoint.all.filter((endpoint) => endpoint.startsOperations).map((endpoint) => endpoint.name)).toEqual([
+    expect(Api.endpoints.filter((endpoint) => endpoint.startsOperations).map((endpoint) => endpoint.name)).toEqual([
+      "Projects.create",
+      "Projects.update",
       "Branches.create",
       "Branches.update",
       "Branches.delete",
       "Branches.restore",
       "Branches.setAsDefault",
-      "Databases.create",
-      "Databases.update",
-      "Databases.delete",
-      "Roles.create",
-      "Roles.delete",
-      "Roles.resetPassword",
-      "Projects.create",
-      "Projects.update",
       "ComputeEndpoints.create",
       "ComputeEndpoints.update",
       "ComputeEndpoints.delete",
       "ComputeEndpoints.start",
       "ComputeEndpoints.suspend",
-      "ComputeEndpoints.restart"
+      "ComputeEndpoints.restart",
+      "Databases.create",
+      "Databases.update",
+      "Databases.delete",
+      "Roles.create",
+      "Roles.delete",
+      "Roles.resetPassword"
     ])
   })
 
+  it("says where each list's items are, and the cursor of the lists that page by cursor (§4, §11.4)", () => {
+    expect(
+      Api.endpoints
+        .filter((endpoint) => endpoint.list !== undefined)
+        .map((endpoint) => `${endpoint.name}${endpoint.list?.cursor === undefined ? "" : " (cursor)"}`)
+    ).toEqual([
+      "ApiKeys.list",
+      "Projects.list (cursor)",
+      "Projects.listShared (cursor)",
+      "Operations.list (cursor)",
+      "Branches.list (cursor)",
+      "Branches.listEndpoints",
+      "ComputeEndpoints.list",
+      "Databases.list",
+      "Roles.list"
+    ])
+    const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
+      operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
+      pagination: { cursor: "2022-11-30T19:09:48Z" }
+    })
+    expect(Api.Operations.list.list.items(page).map((operation) => operation.id)).toEqual([
+      "a07f8772-1877-4da9-a939-3a3ae62d1d8d"
+    ])
+    expect(Api.Operations.list.list.cursor?.(page)).toBe("2022-11-30T19:09:48Z")
+  })
+
   it("an endpoint with a 204 decodes no body as undefined with its answer schema", () => {
-    const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Endpoint.all.filter((endpoint) =>
+    const withNoBody: ReadonlyArray<Endpoint.Endpoint> = Api.endpoints.filter((endpoint) =>
       endpoint.statuses.includes(204)
     )
     expect(withNoBody.map((endpoint) => endpoint.name)).toEqual([
       "Branches.delete",
+      "ComputeEndpoints.delete",
       "Databases.delete",
-      "Roles.delete",
-      "ComputeEndpoints.delete"
+      "Roles.delete"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
@@ -251,7 +367,6 @@ describe("Endpoint.all", () => {
 
   it("takes startsOperations only for an answer that carries operations (checked by the type checker)", () => {
     const declared = Endpoint.make({
-      name: "Example.get",
       method: "GET",
       route: "/example",
       success: Schema.Struct({ name: Schema.String }),
@@ -263,7 +378,7 @@ describe("Endpoint.all", () => {
   })
 
   it("groups the branch endpoints by method name", () => {
-    expect(Object.entries(Endpoint.branches).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
+    expect(Object.entries(Api.Branches).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
       "list Branches.list",
       "count Branches.count",
       "create Branches.create",
@@ -277,33 +392,269 @@ describe("Endpoint.all", () => {
   })
 
   it("groups the compute endpoint endpoints by method name (§12)", () => {
-    expect(Object.entries(Endpoint.computeEndpoints).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual(
-      [
-        "list ComputeEndpoints.list",
-        "create ComputeEndpoints.create",
-        "get ComputeEndpoints.get",
-        "update ComputeEndpoints.update",
-        "delete ComputeEndpoints.delete",
-        "start ComputeEndpoints.start",
-        "suspend ComputeEndpoints.suspend",
-        "restart ComputeEndpoints.restart"
-      ]
+    expect(Object.entries(Api.ComputeEndpoints).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
+      "list ComputeEndpoints.list",
+      "create ComputeEndpoints.create",
+      "get ComputeEndpoints.get",
+      "update ComputeEndpoints.update",
+      "delete ComputeEndpoints.delete",
+      "start ComputeEndpoints.start",
+      "suspend ComputeEndpoints.suspend",
+      "restart ComputeEndpoints.restart"
+    ])
+  })
+})
+
+describe("Endpoint.group", () => {
+  const Things = Endpoint.group("Things", {
+    get: Endpoint.make({
+      method: "GET",
+      route: "/things/{thing_id}",
+      params: Schema.Struct({ thing_id: Schema.String }),
+      success: Schema.Struct({ id: Schema.String }),
+      errors: ["NotFound"]
+    }),
+    list: Endpoint.make({
+      method: "GET",
+      route: "/things",
+      success: Schema.Array(Schema.String),
+      errors: [],
+      list: { items: (things) => things }
+    })
+  })
+
+  it("names each entry Group.key, in its type too", () => {
+    const name: "Things.get" = Things.get.name
+    expect(name).toBe("Things.get")
+    expect(Things.list.name).toBe("Things.list")
+    expect(Object.keys(Things)).toEqual(["get", "list"])
+  })
+
+  it("keeps everything else the entry declares", () => {
+    expect(Things.get.route).toBe("/things/{thing_id}")
+    expect(Things.get.errors).toEqual(["NotFound"])
+    expect(Things.get.parts).toEqual(new Map([["thing_id", "params"]]))
+    expect(Things.list.list.items(["a", "b"])).toEqual(["a", "b"])
+  })
+})
+
+describe("Endpoint.make", () => {
+  it("throws when two parts share an input key: one flat input could not say which part it is for", () => {
+    expect(() =>
+      Endpoint.make({
+        method: "POST",
+        route: "/things/{name}",
+        params: Schema.Struct({ name: Schema.String }),
+        body: Schema.Struct({ name: Schema.String }),
+        success: Schema.Unknown,
+        errors: []
+      })
+    ).toThrow('POST /things/{name}: "name" is in both its params and its body')
+    expect(() =>
+      Endpoint.make({
+        method: "GET",
+        route: "/things",
+        query: Schema.Struct({ limit: Schema.optional(Schema.String) }),
+        body: Schema.Struct({ limit: Schema.Number }),
+        success: Schema.Unknown,
+        errors: []
+      })
+    ).toThrow('GET /things: "limit" is in both its query and its body')
+  })
+
+  it("maps each key of its parts to the part, and leaves out what it is not given", () => {
+    const declared = Endpoint.make({
+      method: "GET",
+      route: "/things/{thing_id}",
+      params: Schema.Struct({ thing_id: Schema.String }),
+      query: Schema.Struct({ cursor: Schema.optional(Schema.String) }),
+      success: Schema.Unknown,
+      errors: []
+    })
+    expect(declared.parts).toEqual(
+      new Map([
+        ["thing_id", "params"],
+        ["cursor", "query"]
+      ])
+    )
+    expect(declared.body).toBeUndefined()
+    expect(declared.list).toBeUndefined()
+    expect(declared.about).toBeUndefined()
+    expect(declared.startsOperations).toBe(false)
+  })
+})
+
+describe("Endpoint.encode", () => {
+  const project_id = ProjectId.make("spring-example-302709")
+
+  it("sends each key of the one flat input to its part: path, query or body", () => {
+    expect(
+      Endpoint.encode(Api.Roles.create, {
+        project_id,
+        branch_id: BranchId.make("br-wispy-meadow-118737"),
+        role: { name: "app" }
+      })
+    ).toEqual(
+      Either.right({
+        path: "/projects/spring-example-302709/branches/br-wispy-meadow-118737/roles",
+        query: [],
+        body: { role: { name: "app" } }
+      })
+    )
+    expect(Endpoint.encode(Api.Operations.list, { project_id, limit: 10, cursor: "c" })).toEqual(
+      Either.right({
+        path: "/projects/spring-example-302709/operations",
+        query: [
+          ["limit", "10"],
+          ["cursor", "c"]
+        ],
+        body: undefined
+      })
+    )
+    // `GET /api_keys` takes no input: an empty object.
+    expect(Endpoint.encode(Api.ApiKeys.list, {})).toEqual(
+      Either.right({ path: "/api_keys", query: [], body: undefined })
+    )
+  })
+
+  it("refuses a top-level key no part has, naming it, and sends nothing", () => {
+    // Built in a variable, as the type checker lets through: an extra key of a literal is a type error.
+    const withExpiry = { project_id, expires_at: "2030-01-01T00:00:00Z" }
+    expect(encodeInputFailure(Api.Branches.create, withExpiry)).toBe("expires_at: is not a field this endpoint takes")
+    const withFoo = { project_id, foo: 1 }
+    expect(encodeInputFailure(Api.Operations.list, withFoo)).toBe("foo: is not a field this endpoint takes")
+    // @ts-expect-error: `foo` is not a key of the endpoint's input
+    expect(encodeInputFailure(Api.Operations.list, { project_id, foo: 1 })).toBe(
+      "foo: is not a field this endpoint takes"
+    )
+  })
+
+  it("names every key no part has at once", () => {
+    const input = { project_id, expires_at: "2030-01-01T00:00:00Z", foo: 1 }
+    expect(encodeInputFailure(Api.Branches.create, input)).toBe(
+      "expires_at: is not a field this endpoint takes; foo: is not a field this endpoint takes"
+    )
+  })
+
+  it("refuses a key no part has on an endpoint that takes no input at all", () => {
+    const input = { foo: 1 }
+    expect(encodeInputFailure(Api.ApiKeys.list, input)).toBe("foo: is not a field this endpoint takes")
+  })
+
+  it("says, in the ParseError's own message, which keys the input may have", () => {
+    const withOrg = { org_id: "org-a", limit: 5 }
+    const refused = Endpoint.encode(Api.Projects.listShared, withOrg)
+    if (Either.isRight(refused)) throw new Error("expected encoding to fail")
+    const message = refused.left.message
+    expect(message.split("\n")[0]).toMatch(
+      /^\{ readonly limit\?: .*; readonly cursor\?: .*; readonly search\?: .*; readonly timeout\?: .* \}$/
+    )
+    expect(message).toContain('["org_id"]')
+    expect(message).not.toContain("ProjectsPage")
+  })
+
+  it("refuses a field nested in the body that its schema does not declare, naming it", () => {
+    const branch = { name: "preview/pr-expiry-probe", expires_at: "2030-01-01T00:00:00Z" }
+    expect(encodeInputFailure(Api.Branches.create, { project_id, branch })).toBe(
+      'branch.expires_at: is unexpected, expected: "name" | "parent_id" | "protected"'
+    )
+    const endpoints = [{ type: "read_write" as const, pooler_enabled: true }]
+    expect(encodeInputFailure(Api.Branches.create, { project_id, endpoints })).toMatch(
+      /^endpoints\.0\.pooler_enabled: is unexpected/
+    )
+  })
+
+  it("takes a key given as undefined as not given: nothing sent for it, and no error", () => {
+    expect(Endpoint.encode(Api.Operations.list, { project_id, limit: undefined, cursor: undefined })).toEqual(
+      Either.right({ path: "/projects/spring-example-302709/operations", query: [], body: undefined })
+    )
+    expect(Endpoint.encode(Api.Branches.create, { project_id, branch: undefined, endpoints: undefined })).toEqual(
+      Either.right({ path: "/projects/spring-example-302709/branches", query: [], body: {} })
+    )
+    // Not even a key no part has: `undefined` sends nothing, so nothing is dropped.
+    const spread = { project_id, foo: undefined }
+    expect(Either.isRight(Endpoint.encode(Api.Operations.list, spread))).toBe(true)
+  })
+
+  it("refuses a value its part's schema refuses, with the schema's message", () => {
+    expect(encodeInputFailure(Api.Operations.list, { project_id, limit: 1001 })).toBe(
+      "limit: must be an integer from 1 to 1000"
+    )
+    expect(encodeInputFailure(Api.Branches.create, { project_id, branch: { name: "" } })).toBe(
+      "branch.name: must be 1 to 256 characters"
     )
   })
 })
 
-describe("Endpoint.databases and Endpoint.roles (§15)", () => {
+describe("Endpoint.problem", () => {
+  const project_id = ProjectId.make("spring-example-302709")
+  const branch_id = BranchId.make("br-wispy-meadow-118737")
+
+  it("finds an answer about another id than the input's (the entry's about)", () => {
+    const answer = Schema.decodeUnknownSync(Api.Branches.get.success)({ branch: branchWire("br-other-1") })
+    expect(Endpoint.problem(Api.Branches.get, { project_id, branch_id }, answer)).toBe(
+      "the answer is about branch_id br-other-1, not br-wispy-meadow-118737"
+    )
+  })
+
+  it("finds an item of another project nested in a page", () => {
+    const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
+      operations: [
+        operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d"),
+        operationWire("b07f8772-1877-4da9-a939-3a3ae62d1d8d", "other-project-1")
+      ]
+    })
+    expect(Endpoint.problem(Api.Operations.list, { project_id }, page)).toBe(
+      "the answer holds an item (b07f8772-1877-4da9-a939-3a3ae62d1d8d) of project_id other-project-1, not spring-example-302709"
+    )
+  })
+
+  it("finds a page longer than the limit sent", () => {
+    const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
+      operations: [
+        operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d"),
+        operationWire("b07f8772-1877-4da9-a939-3a3ae62d1d8d")
+      ]
+    })
+    expect(Endpoint.problem(Api.Operations.list, { project_id, limit: 1 }, page)).toBe(
+      "the page has 2 items, more than the limit of 1"
+    )
+    // Without a limit, `GET /projects/{project_id}/operations` answers every operation at once.
+    expect(Endpoint.problem(Api.Operations.list, { project_id }, page)).toBeUndefined()
+  })
+
+  it("finds a page longer than the endpoint's largest when none was sent to an endpoint with a default page size", () => {
+    const page = Schema.decodeUnknownSync(Api.Projects.list.success)({
+      projects: Array.from({ length: 401 }, (_, i) => projectWire(`project-${i}`))
+    })
+    expect(Endpoint.problem(Api.Projects.list, {}, page)).toBe("the page has 401 items, more than the limit of 400")
+  })
+
+  it("accepts the right answer", () => {
+    const branch = Schema.decodeUnknownSync(Api.Branches.get.success)({ branch: branchWire(branch_id) })
+    expect(Endpoint.problem(Api.Branches.get, { project_id, branch_id }, branch)).toBeUndefined()
+    const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
+      operations: [
+        operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d"),
+        operationWire("b07f8772-1877-4da9-a939-3a3ae62d1d8d")
+      ]
+    })
+    expect(Endpoint.problem(Api.Operations.list, { project_id, limit: 2 }, page)).toBeUndefined()
+  })
+})
+
+describe("Api.Databases and Api.Roles (§15)", () => {
   it("group the database and role endpoints by method name", () => {
     const named = (group: Readonly<Record<string, Endpoint.Endpoint>>) =>
       Object.entries(group).map(([method, endpoint]) => `${method} ${endpoint.name}`)
-    expect(named(Endpoint.databases)).toEqual([
+    expect(named(Api.Databases)).toEqual([
       "list Databases.list",
       "create Databases.create",
       "get Databases.get",
       "update Databases.update",
       "delete Databases.delete"
     ])
-    expect(named(Endpoint.roles)).toEqual([
+    expect(named(Api.Roles)).toEqual([
       "list Roles.list",
       "create Roles.create",
       "get Roles.get",
@@ -314,7 +665,7 @@ describe("Endpoint.databases and Endpoint.roles (§15)", () => {
   })
 
   it("take names of 1 to 63 bytes of UTF-8 in bodies, as Postgres keeps them", () => {
-    const create = Endpoint.createDatabase.body!
+    const create = Api.Databases.create.body!
     expect(
       Schema.decodeUnknownSync(create)({ database: { name: "d".repeat(63), owner_name: "é".repeat(31) } })
     ).toEqual({ database: { name: "d".repeat(63), owner_name: "é".repeat(31) } })
@@ -322,24 +673,24 @@ describe("Endpoint.databases and Endpoint.roles (§15)", () => {
       "database.name: must be 1 to 63 bytes"
     )
     // 32 two-byte characters: 64 bytes.
-    expect(decodeFailure(Endpoint.createRole.body!, { role: { name: "é".repeat(32) } })).toBe(
+    expect(decodeFailure(Api.Roles.create.body!, { role: { name: "é".repeat(32) } })).toBe(
       "role.name: must be 1 to 63 bytes"
     )
-    expect(decodeFailure(Endpoint.createRole.body!, { role: { name: "" } })).toBe("role.name: must be 1 to 63 bytes")
-    expect(decodeFailure(Endpoint.updateDatabase.body!, { database: { owner_name: "" } })).toBe(
+    expect(decodeFailure(Api.Roles.create.body!, { role: { name: "" } })).toBe("role.name: must be 1 to 63 bytes")
+    expect(decodeFailure(Api.Databases.update.body!, { database: { owner_name: "" } })).toBe(
       "database.owner_name: must be 1 to 63 bytes"
     )
   })
 
   it("decode a revealed password to a Redacted value", () => {
-    const answer = Schema.decodeUnknownSync(Endpoint.revealRolePassword.success)({ password: "s3cret-Pa55" })
+    const answer = Schema.decodeUnknownSync(Api.Roles.revealPassword.success)({ password: "s3cret-Pa55" })
     expect(String(answer.password)).not.toContain("s3cret")
     expect(JSON.stringify(answer)).not.toContain("s3cret")
   })
 })
 
-describe("Endpoint.listBranches", () => {
-  const query = Endpoint.listBranches.query!
+describe("Api.Branches.list", () => {
+  const query = Api.Branches.list.query!
 
   it("encodes every query parameter to a string", () => {
     expect(
@@ -359,20 +710,20 @@ describe("Endpoint.listBranches", () => {
   })
 
   it("refuses a branch_id that is not an id", () => {
-    expect(
-      decodeFailure(Endpoint.getBranch.params!, { project_id: "spring-example-302709", branch_id: "br_Bad" })
-    ).toBe("branch_id: must be 1 to 60 of a-z, 0-9 and -")
-    expect(decodeFailure(Endpoint.getBranch.params!, { project_id: "Bad", branch_id: "br-a" })).toBe(
+    expect(decodeFailure(Api.Branches.get.params!, { project_id: "spring-example-302709", branch_id: "br_Bad" })).toBe(
+      "branch_id: must be 1 to 60 of a-z, 0-9 and -"
+    )
+    expect(decodeFailure(Api.Branches.get.params!, { project_id: "Bad", branch_id: "br-a" })).toBe(
       "project_id: must be 1 to 60 of a-z, 0-9 and -"
     )
   })
 })
 
-describe("Endpoint.createBranch", () => {
-  const body = Endpoint.createBranch.body!
+describe("Api.Branches.create", () => {
+  const body = Api.Branches.create.body!
 
   it("takes no body as {}", () => {
-    const encoded = Endpoint.encode(Endpoint.createBranch, { params: { project_id: "p-1" as never } })
+    const encoded = Endpoint.encode(Api.Branches.create, { project_id: ProjectId.make("p-1") })
     expect(encoded).toEqual(Either.right({ path: "/projects/p-1/branches", query: [], body: {} }))
   })
 
@@ -406,19 +757,17 @@ describe("Endpoint.createBranch", () => {
   })
 })
 
-describe("Endpoint.getConnectionUri", () => {
-  const endpoint = Endpoint.getConnectionUri
+describe("Api.Connections.uri", () => {
+  const endpoint = Api.Connections.uri
 
   it("encodes the query to strings, pooled as true or false (§13.1)", () => {
     const encoded = Either.getOrThrow(
       Endpoint.encode(endpoint, {
-        params: { project_id: ProjectId.make("spring-example-302709") },
-        query: {
-          database_name: "neondb",
-          role_name: "neondb_owner",
-          branch_id: BranchId.make("br-wispy-meadow-118737"),
-          pooled: true
-        }
+        project_id: ProjectId.make("spring-example-302709"),
+        database_name: "neondb",
+        role_name: "neondb_owner",
+        branch_id: BranchId.make("br-wispy-meadow-118737"),
+        pooled: true
       })
     )
     expect(encoded.path).toBe("/projects/spring-example-302709/connection_uri")
@@ -448,12 +797,12 @@ describe("Endpoint.getConnectionUri", () => {
   })
 })
 
-describe("Endpoint.createComputeEndpoint and updateComputeEndpoint (§12)", () => {
+describe("Api.ComputeEndpoints.create and update (§12)", () => {
   it("encodes a compute endpoint to create on a branch", () => {
     expect(
-      Endpoint.encode(Endpoint.createComputeEndpoint, {
-        params: { project_id: "p-1" as never },
-        body: { endpoint: { branch_id: "br-a" as never, type: "read_only", suspend_timeout_seconds: -1 } }
+      Endpoint.encode(Api.ComputeEndpoints.create, {
+        project_id: ProjectId.make("p-1"),
+        endpoint: { branch_id: BranchId.make("br-a"), type: "read_only", suspend_timeout_seconds: -1 }
       })
     ).toEqual(
       Either.right({
@@ -476,19 +825,19 @@ describe("Endpoint.createComputeEndpoint and updateComputeEndpoint (§12)", () =
       "endpoint.suspend_timeout_seconds: must be an integer from -1 to 604800 (seconds)"
     ]
   ])("create refuses %j", (input, message) => {
-    expect(decodeFailure(Endpoint.createComputeEndpoint.body!, input)).toBe(message)
+    expect(decodeFailure(Api.ComputeEndpoints.create.body!, input)).toBe(message)
   })
 
   it("update takes the settings alone, and refuses a malformed endpoint id in the path", () => {
-    expect(Schema.decodeUnknownSync(Endpoint.updateComputeEndpoint.body!)({ endpoint: {} })).toEqual({ endpoint: {} })
-    expect(decodeFailure(Endpoint.updateComputeEndpoint.params!, { project_id: "p-1", endpoint_id: "ep_Bad" })).toBe(
+    expect(Schema.decodeUnknownSync(Api.ComputeEndpoints.update.body!)({ endpoint: {} })).toEqual({ endpoint: {} })
+    expect(decodeFailure(Api.ComputeEndpoints.update.params!, { project_id: "p-1", endpoint_id: "ep_Bad" })).toBe(
       "endpoint_id: must be 1 to 60 of a-z, 0-9 and -"
     )
   })
 })
 
-describe("Endpoint.listSharedProjects", () => {
-  const query = Endpoint.listSharedProjects.query!
+describe("Api.Projects.listShared", () => {
+  const query = Api.Projects.listShared.query!
 
   it("takes the query of GET /projects but org_id, with the same limits (§10.6)", () => {
     expect(Schema.encodeSync(query)({ limit: 400, cursor: "c", search: "bill", timeout: 100 })).toEqual({
@@ -499,39 +848,41 @@ describe("Endpoint.listSharedProjects", () => {
     })
     expect(encodeFailure(query, { limit: 401 })).toBe("limit: must be an integer from 1 to 400")
     expect(encodeFailure(query, { timeout: 99 })).toBe("timeout: must be an integer from 100 to 30000 (milliseconds)")
-    // `org_id` is not one of its parameters: a server reading it keeps nothing of it.
-    expect(Schema.decodeUnknownSync(query)({ org_id: "org-a", limit: "5" })).toEqual({ limit: 5 })
+    // `org_id` is not one of its parameters: given, it is refused and named, never dropped.
+    expect(Api.Projects.listShared.parts.has("org_id")).toBe(false)
+    const withOrg = { org_id: "org-a", limit: 5 }
+    expect(encodeInputFailure(Api.Projects.listShared, withOrg)).toBe("org_id: is not a field this endpoint takes")
   })
 })
 
 describe("Endpoint.path", () => {
   it("fills each {param} of the route", () => {
     expect(
-      Endpoint.path(Endpoint.getOperation.route, {
+      Endpoint.path(Api.Operations.get.route, {
         project_id: "spring-example-302709",
         operation_id: "a07f8772-1877-4da9-a939-3a3ae62d1d8d"
       })
     ).toBe("/projects/spring-example-302709/operations/a07f8772-1877-4da9-a939-3a3ae62d1d8d")
-    expect(Endpoint.path(Endpoint.revokeApiKey.route, { key_id: "-5" })).toBe("/api_keys/-5")
-    expect(Endpoint.path(Endpoint.listApiKeys.route, {})).toBe("/api_keys")
+    expect(Endpoint.path(Api.ApiKeys.revoke.route, { key_id: "-5" })).toBe("/api_keys/-5")
+    expect(Endpoint.path(Api.ApiKeys.list.route, {})).toBe("/api_keys")
   })
 
   it("URL-encodes the values", () => {
-    expect(Endpoint.path(Endpoint.listOperations.route, { project_id: "a b/../c?d#e%f" })).toBe(
+    expect(Endpoint.path(Api.Operations.list.route, { project_id: "a b/../c?d#e%f" })).toBe(
       "/projects/a%20b%2F..%2Fc%3Fd%23e%25f/operations"
     )
     expect(Endpoint.path("/x/{id}", { id: "é\u202e" })).toBe("/x/%C3%A9%E2%80%AE")
   })
 
   it("encodes the params a schema encodes", () => {
-    const params = Schema.encodeSync(Endpoint.revokeApiKey.params!)({ key_id: 165432 as never })
+    const params = Schema.encodeSync(Api.ApiKeys.revoke.params!)({ key_id: 165432 as never })
     expect(params).toEqual({ key_id: "165432" })
-    expect(Endpoint.path(Endpoint.revokeApiKey.route, params)).toBe("/api_keys/165432")
+    expect(Endpoint.path(Api.ApiKeys.revoke.route, params)).toBe("/api_keys/165432")
   })
 })
 
-describe("Endpoint.listOperations", () => {
-  const query = Endpoint.listOperations.query!
+describe("Api.Operations.list", () => {
+  const query = Api.Operations.list.query!
 
   it("encodes limit and cursor to strings", () => {
     expect(Schema.encodeSync(query)({ limit: 10, cursor: "eyJvZmZzZXQiOjEwfQ==" })).toEqual({
@@ -559,14 +910,14 @@ describe("Endpoint.listOperations", () => {
   })
 
   it("refuses a project_id that is not an id", () => {
-    expect(decodeFailure(Endpoint.listOperations.params!, { project_id: "Bad_Project" })).toBe(
+    expect(decodeFailure(Api.Operations.list.params!, { project_id: "Bad_Project" })).toBe(
       "project_id: must be 1 to 60 of a-z, 0-9 and -"
     )
   })
 })
 
-describe("Endpoint.listProjects", () => {
-  const query = Endpoint.listProjects.query!
+describe("Api.Projects.list", () => {
+  const query = Api.Projects.list.query!
 
   it("encodes every query parameter to a string", () => {
     expect(
@@ -623,8 +974,8 @@ describe("Endpoint.listProjects", () => {
   })
 })
 
-describe("Endpoint.revokeApiKey", () => {
-  const params = Endpoint.revokeApiKey.params!
+describe("Api.ApiKeys.revoke", () => {
+  const params = Api.ApiKeys.revoke.params!
 
   it.each([
     ["-5", -5],
@@ -641,27 +992,27 @@ describe("Endpoint.revokeApiKey", () => {
   it("encodes a negative key_id for the path", () => {
     const encoded = Schema.encodeSync(params)({ key_id: -5 as never })
     expect(encoded).toEqual({ key_id: "-5" })
-    expect(Endpoint.path(Endpoint.revokeApiKey.route, encoded)).toBe("/api_keys/-5")
+    expect(Endpoint.path(Api.ApiKeys.revoke.route, encoded)).toBe("/api_keys/-5")
   })
 })
 
-describe("Endpoint.createApiKey", () => {
+describe("Api.ApiKeys.create", () => {
   it("has a body and no params or query", () => {
-    expect(Endpoint.createApiKey.body).toBeDefined()
-    expect(Endpoint.createApiKey.params).toBeUndefined()
-    expect(Endpoint.createApiKey.query).toBeUndefined()
+    expect(Api.ApiKeys.create.body).toBeDefined()
+    expect(Api.ApiKeys.create.params).toBeUndefined()
+    expect(Api.ApiKeys.create.query).toBeUndefined()
   })
 
   it("refuses an empty key_name in the body", () => {
-    expect(decodeFailure(Endpoint.createApiKey.body!, { key_name: "  " })).toBe("key_name: must not be empty")
+    expect(decodeFailure(Api.ApiKeys.create.body!, { key_name: "  " })).toBe("key_name: must not be empty")
   })
 })
 
-describe("Endpoint.projects (§14)", () => {
-  it("groups the project endpoints by the client's method names, the two lists as page and sharedPage", () => {
-    expect(Object.entries(Endpoint.projects).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
-      "page Projects.list",
-      "sharedPage Projects.listShared",
+describe("Api.Projects (§14)", () => {
+  it("groups the project endpoints by the client's method names, the two lists as list and listShared", () => {
+    expect(Object.entries(Api.Projects).map(([method, endpoint]) => `${method} ${endpoint.name}`)).toEqual([
+      "list Projects.list",
+      "listShared Projects.listShared",
       "create Projects.create",
       "get Projects.get",
       "update Projects.update",
@@ -670,7 +1021,7 @@ describe("Endpoint.projects (§14)", () => {
   })
 
   it("takes a create body of `{ project }`, every field optional, and refuses what the platform refuses", () => {
-    const create = Endpoint.createProject.body!
+    const create = Api.Projects.create.body!
     expect(Schema.decodeUnknownSync(create)({ project: {} })).toEqual({ project: {} })
     expect(decodeFailure(create, {})).toMatch(/project/)
     expect(decodeFailure(create, { project: { pg_version: 13 } })).toMatch(/14 to 18/)
@@ -680,7 +1031,7 @@ describe("Endpoint.projects (§14)", () => {
     expect(
       decodeFailure(create, { project: { default_endpoint_settings: { autoscaling_limit_min_cu: 0.1 } } })
     ).toMatch(/0.25 or more/)
-    const update = Endpoint.updateProject.body!
+    const update = Api.Projects.update.body!
     expect(decodeFailure(update, { project: { name: "" } })).toMatch(/1 to 256 characters/)
   })
 
@@ -714,13 +1065,11 @@ describe("Endpoint.projects (§14)", () => {
       consumption_period_start: "2024-03-01T00:00:00Z",
       consumption_period_end: "2024-04-01T00:00:00Z"
     }
-    const read = Schema.decodeUnknownSync(Endpoint.getProject.success)({ project: alone })
+    const read = Schema.decodeUnknownSync(Api.Projects.get.success)({ project: alone })
     expect(read.project.default_endpoint_settings?.autoscaling_limit_max_cu).toBe(2)
     expect(read.project.data_storage_bytes_hour).toBe(300)
-    expect(
-      Schema.decodeUnknownSync(Endpoint.getProject.success)({ project }).project.active_time_seconds
-    ).toBeUndefined()
+    expect(Schema.decodeUnknownSync(Api.Projects.get.success)({ project }).project.active_time_seconds).toBeUndefined()
     // A real server's delete answer has no operations.
-    expect(Schema.decodeUnknownSync(Endpoint.deleteProject.success)({ project }).operations).toBeUndefined()
+    expect(Schema.decodeUnknownSync(Api.Projects.delete.success)({ project }).operations).toBeUndefined()
   })
 })
