@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 40 endpoints of the 8 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -95,7 +95,8 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints",
       "Connections",
       "Databases",
-      "Roles"
+      "Roles",
+      "Regions"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -137,7 +138,8 @@ describe("Api.endpoints", () => {
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
-      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password"
+      "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
+      "GET /regions"
     ])
   })
 
@@ -184,7 +186,8 @@ describe("Api.endpoints", () => {
       "Roles.get",
       "Roles.delete",
       "Roles.revealPassword",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Regions.list"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -296,7 +299,8 @@ describe("Api.endpoints", () => {
       "Roles.get": [200],
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
-      "Roles.resetPassword": [200]
+      "Roles.resetPassword": [200],
+      "Regions.list": [200]
     })
   })
 
@@ -338,7 +342,8 @@ describe("Api.endpoints", () => {
       "Branches.listEndpoints",
       "ComputeEndpoints.list",
       "Databases.list",
-      "Roles.list"
+      "Roles.list",
+      "Regions.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
