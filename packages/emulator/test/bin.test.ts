@@ -65,9 +65,12 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): P
   })
 }
 
-/** Runs `command` (the emulator by default) with `args`, stdout and stderr piped, until it exits by itself. */
-const failing = async (args: ReadonlyArray<string>, command = bin) => {
-  const child = spawn(process.execPath, [command, ...args])
+/**
+ * Runs `command` (the emulator by default) with `args` and `env` added to this process's
+ * environment, stdout and stderr piped, until it exits by itself.
+ */
+const failing = async (args: ReadonlyArray<string>, command = bin, env: Record<string, string> = {}) => {
+  const child = spawn(process.execPath, [command, ...args], { env: { ...process.env, ...env } })
   let stdout = ""
   let stderr = ""
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -158,6 +161,37 @@ describe("dbplatform-emulator", () => {
       expect((await get(running, "/api_keys")).body.map((key: any) => key.name)).toEqual(["bootstrap"])
       expect(await stop(running, "SIGTERM")).toBe(0)
     }
+  })
+
+  it("DBPLATFORM_EMULATOR_KEY revoked through the API: the next start on the state file serves it valid again, not exit 1", async () => {
+    const state = join(dir, "revoked-key.json")
+    const env = { DBPLATFORM_EMULATOR_KEY: "my-revoked-emulator-key" }
+    const first = await start(["--state", state], env)
+    const [bootstrap] = (await get(first, "/api_keys")).body
+    const revoked = await fetch(`${first.baseUrl}/api_keys/${bootstrap.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${first.apiKey}` }
+    })
+    expect(revoked.status).toBe(200)
+    expect((await get(first, "/projects")).status).toBe(401)
+    expect(await stop(first, "SIGTERM")).toBe(0)
+    const second = await start(["--state", state], env)
+    expect(second.stdout()).toContain(`state: restored from ${state}`)
+    expect((await get(second, "/api_keys")).body.map((key: any) => [key.id, key.name])).toEqual([
+      [bootstrap.id, "bootstrap"]
+    ])
+    expect(await stop(second, "SIGTERM")).toBe(0)
+  })
+
+  it("DBPLATFORM_EMULATOR_KEY that a header cannot carry (a space) is refused at start: exit 1, one line without the key", async () => {
+    const state = join(dir, "spaced-key.json")
+    const refused = await failing(["--state", state], bin, { DBPLATFORM_EMULATOR_KEY: "k x" })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toBe("")
+    expect(refused.stderr).toBe(
+      "dbplatform-emulator failed: InvalidBootstrapKey: the bootstrap key (DBPLATFORM_EMULATOR_KEY) is empty or holds a character other than printable ASCII (no spaces): it could not be sent in a header\n"
+    )
+    expect(existsSync(state)).toBe(false)
   })
 
   it("--rate-limit account=...,route=... answers 429 with Retry-After past either limit", async () => {
