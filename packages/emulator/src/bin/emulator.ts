@@ -42,7 +42,7 @@ import * as Redacted from "effect/Redacted"
 import * as Emulator from "../Emulator.js"
 import { isLoopback } from "../internal/host.js"
 import { describeRateLimit, RateLimitFlag } from "../internal/rateLimitFlag.js"
-import { reportFailure, runMain } from "./internal/commandLine.js"
+import { reportFailure, runMain } from "../CommandLine.js"
 
 const port = Options.integer("port").pipe(
   Options.withPseudoName("PORT"),
