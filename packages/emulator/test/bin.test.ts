@@ -273,6 +273,7 @@ describe("dbplatform-emulator", () => {
       "--rate-limit",
       "--control",
       "--no-control",
+      "--env",
       "--verbose"
     ]) {
       const section = help.stdout.split(`\n${flag} `.trimEnd())[1]?.split("\n\n--")[0] ?? ""
@@ -306,6 +307,113 @@ describe("dbplatform-emulator", () => {
     running.child.kill("SIGINT")
     expect(await running.exited).toBe(0)
     expect(running.stderr()).toBe("dbplatform-emulator: stopped\n")
+  })
+})
+
+/** A process started with `--env` and its output: stdout (the shell's), stderr (the emulator's too). */
+const withEnv = (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const child = spawn(command, args, { env: { ...process.env, ...env } })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const stdoutEnded = new Promise<void>((resolve) => child.stdout.on("end", resolve))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  return {
+    /** The exit code, once the process exited and stdout was read to its end. */
+    done: Promise.all([exited, stdoutEnded]).then(([code]) => ({ code, stdout })),
+    stderr: () => stderr,
+    /**
+     * Resolves once stderr ends: every process holding it (the emulator left in the background
+     * included) has exited.
+     */
+    stderrEnded: new Promise<void>((resolve) => child.stderr.on("end", resolve))
+  }
+}
+
+/** Stops the emulator `--env` left in the background, if it still runs. */
+const kill = (pid: number) => {
+  try {
+    process.kill(pid, "SIGTERM")
+  } catch {
+    // Gone already.
+  }
+}
+
+describe("dbplatform-emulator --env", () => {
+  it('eval "$(dbplatform-emulator --env &)" sets every variable; the emulator serves on in the background; kill $DBPLATFORM_EMULATOR_PID stops it cleanly', async () => {
+    const names = [
+      "DBPLATFORM_BASE_URL",
+      "DBPLATFORM_API_KEY",
+      "DBPLATFORM_EMULATOR_URL",
+      "DBPLATFORM_EMULATOR_TOKEN",
+      "DBPLATFORM_EMULATOR_PID"
+    ]
+    const script = `eval "$("$NODE" "$BIN" --env &)" && printf '%s\\n' ${names.map((name) => `"$${name}"`).join(" ")}`
+    const shell = withEnv("sh", ["-c", script], { NODE: process.execPath, BIN: bin })
+    const { code, stdout } = await shell.done
+    expect(code).toBe(0)
+    const [baseUrl, apiKey, controlUrl, token, pid] = stdout.trimEnd().split("\n")
+    try {
+      expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/)
+      expect(apiKey).toMatch(/^[0-9a-f]{64}$/)
+      expect(token).toMatch(/^[0-9a-f]{64}$/)
+      expect(shell.stderr()).toContain(
+        `in the background as process ${pid}: stop it with kill $DBPLATFORM_EMULATOR_PID`
+      )
+      const projects = await fetch(`${baseUrl}/projects`, { headers: { authorization: `Bearer ${apiKey}` } })
+      expect(projects.status).toBe(200)
+      const clock = await fetch(`${controlUrl}/clock`, { headers: { authorization: `Bearer ${token}` } })
+      expect(clock.status).toBe(200)
+    } finally {
+      kill(Number(pid))
+    }
+    await shell.stderrEnded
+    expect(shell.stderr().trimEnd().split("\n").at(-1)).toBe("dbplatform-emulator: stopped")
+  })
+
+  it("prints only export lines on stdout, values quoted for the shell, a fixed key not at all; exits 1 with one line on stderr when it cannot start", async () => {
+    const state = join(dir, "env.json")
+    const started = withEnv(process.execPath, [bin, "--env", "--state", state], {
+      DBPLATFORM_EMULATOR_KEY: "my-fixed-emulator-key"
+    })
+    const { code, stdout } = await started.done
+    expect(code).toBe(0)
+    const lines = stdout.trimEnd().split("\n")
+    for (const line of lines) expect(line).toMatch(/^export [A-Z_]+='[^']*'$/)
+    expect(lines.map((line) => line.slice("export ".length, line.indexOf("=")))).toEqual([
+      "DBPLATFORM_BASE_URL",
+      "DBPLATFORM_EMULATOR_URL",
+      "DBPLATFORM_EMULATOR_TOKEN",
+      "DBPLATFORM_EMULATOR_PID"
+    ])
+    const value = (name: string) =>
+      /^export [A-Z_]+='(.*)'$/.exec(lines.find((line) => line.includes(` ${name}=`))!)![1]!
+    const pid = Number(value("DBPLATFORM_EMULATOR_PID"))
+    try {
+      expect(stdout).not.toContain("my-fixed-emulator-key")
+      expect(started.stderr()).toContain(
+        "dbplatform-emulator: DBPLATFORM_API_KEY is the value of DBPLATFORM_EMULATOR_KEY (not printed)"
+      )
+      const keys = await fetch(`${value("DBPLATFORM_BASE_URL")}/api_keys`, {
+        headers: { authorization: "Bearer my-fixed-emulator-key" }
+      })
+      expect(keys.status).toBe(200)
+    } finally {
+      kill(pid)
+    }
+    await started.stderrEnded
+    expect(existsSync(state)).toBe(true)
+
+    const refused = withEnv(process.execPath, [bin, "--env"], { DBPLATFORM_EMULATOR_KEY: "k x" })
+    const failed = await refused.done
+    await refused.stderrEnded
+    expect(failed).toEqual({ code: 1, stdout: "" })
+    expect(refused.stderr()).toMatch(/^dbplatform-emulator failed: InvalidBootstrapKey: .*\n$/)
   })
 })
 
