@@ -11,13 +11,14 @@
  *
  * @since 0.1.0
  */
+import { createHash } from "node:crypto"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Endpoint } from "@dbplatform/core"
-import { ControlApi, ControlledClock, FakePlatform, Seed } from "@dbplatform/testing"
+import { ControlApi, ControlledClock, FakePlatform, Seed, type Snapshot } from "@dbplatform/testing"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -55,7 +56,12 @@ export interface Options {
   /**
    * The value of the bootstrap key, e.g. from `DBPLATFORM_EMULATOR_KEY`, so that it stays the
    * same across restarts. Without it: the seed's `bootstrapKey`, else a new random key at each
-   * start (keys of earlier runs kept in the state file stay valid).
+   * start (keys of earlier runs kept in the state file stay valid). It must be one an HTTP header
+   * can carry, 1 or more printable ASCII characters without spaces (else {@link InvalidBootstrapKey}).
+   * It is valid at every start: revoking it through the API (`DELETE /api_keys/{key_id}`) lasts
+   * until the emulator stops, and a start on a state file that holds it revoked makes the same
+   * key (its id kept) valid again, as `reset` does (since 0.4.0; a state file holding it revoked
+   * stopped the start with `InvalidSeed` before).
    */
   readonly bootstrapKey?: Redacted.Redacted<string> | undefined
   /**
@@ -123,13 +129,22 @@ const fakeLayer = (options: Options) =>
     Effect.gen(function* () {
       const { statePath } = options
       const bootstrapKey = Option.getOrUndefined(Option.map(Option.fromNullable(options.bootstrapKey), Redacted.value))
-      // Before anything is opened or written: a token that cannot be one stops the start here.
-      // The bootstrap key is the one given, else the seed's, else a new random one (a state file
-      // keeps only hashes): the first two are all it can equal.
+      // Before anything is opened or written: a key or a token that cannot be one stops the
+      // start here. The bootstrap key is the one given, else the seed's, else a new random one
+      // (a state file keeps only hashes): the first two are all the token can equal.
+      if (bootstrapKey !== undefined && !sendable(bootstrapKey)) {
+        return yield* new InvalidBootstrapKey({ source: "DBPLATFORM_EMULATOR_KEY", reason: unsendable })
+      }
+      const seedKey = options.seed?.bootstrapKey
+      if (seedKey !== undefined && !sendable(seedKey)) {
+        return yield* new InvalidBootstrapKey({ source: "the seed's bootstrapKey", reason: unsendable })
+      }
       if (options.controlToken !== undefined) {
         yield* checkControlToken(options.controlToken, bootstrapKey ?? options.seed?.bootstrapKey)
       }
-      const saved = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
+      const loaded = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
+      const saved =
+        bootstrapKey === undefined ? loaded : Option.map(loaded, (snapshot) => withKeyValid(snapshot, bootstrapKey))
       const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
       const clock = options.clock ?? (yield* ControlledClock.make)
       const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
@@ -170,6 +185,51 @@ export class InvalidControlToken extends Data.TaggedError("InvalidControlToken")
 }
 
 /**
+ * A bootstrap key given in {@link Options} (`bootstrapKey`, from `DBPLATFORM_EMULATOR_KEY`, or
+ * the seed's `bootstrapKey`) that cannot be one: empty, or holding anything but printable ASCII,
+ * so that it could not be sent as `Authorization: Bearer <key>` (the client refuses such a key
+ * with `InvalidApiKey`). `source` says which was given; the reason never holds the key.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export class InvalidBootstrapKey extends Data.TaggedError("InvalidBootstrapKey")<{
+  readonly source: "DBPLATFORM_EMULATOR_KEY" | "the seed's bootstrapKey"
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `the bootstrap key (${this.source}) ${this.reason}`
+  }
+}
+
+/**
+ * Whether `credential` can be sent in an `Authorization` header: 1 or more printable ASCII
+ * characters (`!` to `~`); a space, a control character or a non-ASCII letter cannot.
+ */
+const sendable = (credential: string): boolean => /^[\x21-\x7e]+$/.test(credential)
+
+/** Why a credential that is not {@link sendable} is refused. */
+const unsendable =
+  "is empty or holds a character other than printable ASCII (no spaces): it could not be sent in a header"
+
+/** SHA-256 of `value`'s UTF-8 bytes, as 64 lower-case hex digits: how a snapshot keeps a key (`hash`). */
+const hashOf = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex")
+
+/**
+ * `snapshot` with the key whose value is `bootstrapKey` valid again when it holds it revoked: the
+ * bootstrap key given is valid at every start ({@link Options.bootstrapKey}).
+ */
+const withKeyValid = (snapshot: Snapshot.Snapshot, bootstrapKey: string): Snapshot.Snapshot => {
+  const hash = hashOf(bootstrapKey)
+  return snapshot.api_keys.some((key) => key.hash === hash && key.revoked)
+    ? {
+        ...snapshot,
+        api_keys: snapshot.api_keys.map((key) => (key.hash === hash ? { ...key, revoked: false } : key))
+      }
+    : snapshot
+}
+
+/**
  * Refuses a control token that is empty, holds anything but printable ASCII (a space, a
  * control character or a non-ASCII letter cannot be sent in an `Authorization` header), or is
  * the bootstrap key (when known).
@@ -179,13 +239,7 @@ const checkControlToken = (
   bootstrapKey: string | undefined
 ): Effect.Effect<void, InvalidControlToken> => {
   const value = Redacted.value(token)
-  if (!/^[\x21-\x7e]+$/.test(value)) {
-    return Effect.fail(
-      new InvalidControlToken({
-        reason: "is empty or holds a character other than printable ASCII (no spaces): it could not be sent in a header"
-      })
-    )
-  }
+  if (!sendable(value)) return Effect.fail(new InvalidControlToken({ reason: unsendable }))
   return value === bootstrapKey
     ? Effect.fail(
         new InvalidControlToken({ reason: "is the bootstrap API key: give the control API a token of its own" })
@@ -230,7 +284,8 @@ const serve = Layer.unwrapEffect(
  * or the seed, served on `host:port`, each change on disk before it is answered. Shutdown
  * (closing the Layer's scope, e.g. on SIGINT/SIGTERM under `NodeRuntime.runMain`) stops the
  * server first, then saves the whole state a last time. Fails with `InvalidSeed` (a bad seed or state), a
- * `StateFileError`, or a `ServeError` (e.g. the port is taken).
+ * `StateFileError`, a `ServeError` (e.g. the port is taken), `InvalidBootstrapKey` or
+ * `InvalidControlToken` (a credential given that could not be sent in a header).
  *
  * @since 0.1.0
  * @category layers
@@ -239,7 +294,7 @@ export const layer = (
   options: Options = {}
 ): Layer.Layer<
   Emulator | FakePlatform.FakePlatform,
-  Seed.InvalidSeed | StateFile.StateFileError | HttpServerError.ServeError | InvalidControlToken,
+  Seed.InvalidSeed | StateFile.StateFileError | HttpServerError.ServeError | InvalidBootstrapKey | InvalidControlToken,
   FileSystem.FileSystem
 > => {
   const emulator = Layer.effect(

@@ -265,11 +265,38 @@ export interface Journal extends FakePlatform.Journal {
 }
 
 /**
+ * What the journal's writer takes, in the order they came: a change recorded (as JSON), or a
+ * `sync` waiting for every change queued before it to be on disk.
+ */
+type Entry = Data.TaggedEnum<{
+  Change: { readonly json: string }
+  Sync: { readonly done: Deferred.Deferred<void, StateFileError> }
+}>
+const Entry = Data.taggedEnum<Entry>()
+
+/** The JSON of the changes in `batch`, in order. */
+const changesOf = (batch: Chunk.Chunk<Entry>): Chunk.Chunk<string> =>
+  Chunk.filterMap(batch, (entry) => (entry._tag === "Change" ? Option.some(entry.json) : Option.none()))
+
+/** The `sync` calls waiting in `batch`. */
+const syncsOf = (batch: Chunk.Chunk<Entry>): Chunk.Chunk<Deferred.Deferred<void, StateFileError>> =>
+  Chunk.filterMap(batch, (entry) => (entry._tag === "Sync" ? Option.some(entry.done) : Option.none()))
+
+/** Answers every `sync` of `syncs` with `exit`. */
+const answer = (syncs: Chunk.Chunk<Deferred.Deferred<void, StateFileError>>, exit: Exit.Exit<void, StateFileError>) =>
+  Effect.forEach(syncs, (done) => Deferred.done(done, exit), { discard: true })
+
+/**
  * Opens the journal of `path` (mode 0600, {@link fileMode}) for as long as the scope is open. When the scope closes (close
  * the HTTP server first, so that no change comes after it): waits for the changes recorded to be
  * written, then folds the journal into `FILE` (which also saves every key's `last_used_at`);
  * after a failure it writes nothing more and reports on stderr. Fails with `StateFileError`
  * when the journal cannot be opened.
+ *
+ * One fiber writes. The changes recorded and the `sync` calls go into one queue, in the order
+ * they come; the writer takes everything queued at once, writes the changes as one line,
+ * flushes once, and then answers the `sync` calls it took: each was queued after the changes it
+ * waits for, so they are in that line or an earlier one (group commit, no counters).
  *
  * @since 0.1.0
  */
@@ -288,110 +315,113 @@ export const journal = (
       Effect.tap(() => fs.chmod(journalFile, fileMode)),
       Effect.mapError(writeError)
     )
-    /** The changes recorded and not yet written, each as JSON. */
-    const pending = yield* Queue.unbounded<string>()
+    const entries = yield* Queue.unbounded<Entry>()
+    /** The first write that failed; from then on nothing more is written. */
     const failed = yield* Deferred.make<never, StateFileError>()
+    /** How to read the whole state, given by `start`. */
     const started = yield* Deferred.make<Effect.Effect<Snapshot.Snapshot>>()
     const encoder = new TextEncoder()
-    /** Changes recorded, and of those, written and flushed (in order). */
-    let recorded = 0
-    let durable = 0
-    let sinceCompaction = 0
-    let failure: StateFileError | undefined
-    /** Callers of `sync`, each waiting for `durable` to reach its `target`; targets ascending. */
-    let waiters: Array<{ readonly target: number; readonly done: Deferred.Deferred<void, StateFileError> }> = []
-
-    const settle = (exit?: Exit.Exit<void, StateFileError>) => {
-      const ready = exit === undefined ? waiters.filter((waiter) => waiter.target <= durable) : waiters
-      waiters = exit === undefined ? waiters.filter((waiter) => waiter.target > durable) : []
-      for (const waiter of ready) Deferred.unsafeDone(waiter.done, exit ?? Exit.void)
-    }
 
     const saveNow = (snapshot: Snapshot.Snapshot) =>
       Effect.provideService(save(path, snapshot), FileSystem.FileSystem, fs)
     /** `FILE` := the whole state; the journal emptied. */
     const compact = (snapshot: Snapshot.Snapshot) =>
-      Effect.gen(function* () {
-        yield* saveNow(snapshot)
-        yield* Effect.mapError(Effect.zipRight(file.truncate(0), file.sync), writeError)
-        sinceCompaction = 0
-      })
+      Effect.zipRight(saveNow(snapshot), Effect.mapError(Effect.zipRight(file.truncate(0), file.sync), writeError))
 
     /**
-     * Takes every change recorded (waiting for one), writes them as one line and flushes once,
-     * then answers their callers. The changes of one request are recorded in one synchronous
-     * run (`FakePlatform.Journal`), so they are taken, and written, together: a crash in the
-     * middle of the write leaves a torn last line, ignored whole when loading.
+     * Every entry queued, waiting for one. The changes of one request are recorded in one
+     * synchronous run (`FakePlatform.Journal`), before the writer wakes up: a waiting take gets
+     * the first of them alone, and the others are taken with it, so they are written together
+     * and a crash in the middle of the write leaves a torn last line, ignored whole when loading.
      */
-    const commit = (current: Effect.Effect<Snapshot.Snapshot>) =>
+    const takeBatch = Effect.map(
+      Effect.zip(Queue.takeBetween(entries, 1, Number.MAX_SAFE_INTEGER), Queue.takeAll(entries)),
+      ([first, rest]) => Chunk.appendAll(first, rest)
+    )
+
+    /**
+     * Writes `changes` as one line and flushes once (or, in `"snapshot"` mode, saves the whole
+     * state), folding the journal into `FILE` once `compactEvery` changes were written since the
+     * last fold; answers how many have been written since it. Nothing to write: nothing written.
+     */
+    const write = (current: Effect.Effect<Snapshot.Snapshot>, changes: Chunk.Chunk<string>, since: number) =>
       Effect.gen(function* () {
-        // A waiting take gets the first change offered alone: the changes offered with it (one
-        // mutation's, e.g. a project and its default branch) are taken with it too.
-        const batch = Chunk.appendAll(
-          yield* Queue.takeBetween(pending, 1, Number.MAX_SAFE_INTEGER),
-          yield* Queue.takeAll(pending)
-        )
-        yield* Effect.uninterruptible(
-          Effect.gen(function* () {
-            if (mode === "snapshot") {
-              yield* saveNow(yield* current)
-            } else {
-              yield* file.writeAll(encoder.encode(commitLine(batch))).pipe(Effect.mapError(writeError))
-              yield* file.sync.pipe(Effect.mapError(writeError))
-              sinceCompaction += batch.length
-            }
-            if (sinceCompaction >= compactEvery) yield* compact(yield* current)
-            durable += batch.length
-            settle()
-          })
-        )
+        if (Chunk.isEmpty(changes)) return since
+        if (mode === "snapshot") {
+          yield* saveNow(yield* current)
+          return since
+        }
+        yield* file.writeAll(encoder.encode(commitLine(changes))).pipe(Effect.mapError(writeError))
+        yield* file.sync.pipe(Effect.mapError(writeError))
+        if (since + changes.length < compactEvery) return since + changes.length
+        yield* compact(yield* current)
+        return 0
       })
 
+    /** One commit: a batch taken, written, and its `sync` calls answered (failed with the write). */
+    const commit = (current: Effect.Effect<Snapshot.Snapshot>) => (since: number) =>
+      Effect.flatMap(takeBatch, (batch) =>
+        write(current, changesOf(batch), since).pipe(
+          Effect.tap(() => answer(syncsOf(batch), Exit.void)),
+          Effect.tapError((error) => answer(syncsOf(batch), Exit.fail(error))),
+          Effect.uninterruptible
+        )
+      )
+
+    /**
+     * After the first failed write: `failure` fails, and every `sync` queued from then on fails
+     * too (a `sync` called later fails at once), with nothing more written.
+     */
     const fail = (error: StateFileError) =>
       Effect.gen(function* () {
-        failure = error
-        settle(Exit.fail(error))
         yield* Deferred.fail(failed, error)
         yield* Console.error(`dbplatform-emulator: ${error.message}; changes are no longer saved`)
+        return yield* Effect.forever(Effect.flatMap(takeBatch, (batch) => answer(syncsOf(batch), Exit.fail(error))))
       })
 
     yield* Effect.forkScoped(
-      Effect.flatMap(Deferred.await(started), (current) => Effect.forever(commit(current))).pipe(Effect.catchAll(fail))
+      Deferred.await(started).pipe(
+        Effect.flatMap((current) => Effect.iterate(0, { while: () => true, body: commit(current) })),
+        Effect.catchAll(fail)
+      )
     )
 
-    const sync: Effect.Effect<void, StateFileError> = Effect.suspend(() => {
-      if (failure !== undefined) return Effect.fail(failure)
-      const target = recorded
-      if (durable >= target) return Effect.void
-      return Effect.flatMap(Deferred.make<void, StateFileError>(), (done) => {
-        if (failure !== undefined) return Effect.fail(failure)
-        if (durable >= target) return Effect.void
-        waiters.push({ target, done })
-        return Deferred.await(done)
-      })
+    const sync: Effect.Effect<void, StateFileError> = Effect.gen(function* () {
+      if (yield* Deferred.isDone(failed)) return yield* Deferred.await(failed)
+      const done = yield* Deferred.make<void, StateFileError>()
+      yield* Queue.offer(entries, Entry.Sync({ done }))
+      return yield* Deferred.await(done)
     })
+
+    /**
+     * Queues `changes` (one mutation's, in order) in one offer, each encoded first: a change that
+     * cannot be encoded (a defect) queues none of them.
+     */
+    const record = (changes: ReadonlyArray<Snapshot.SnapshotChange>): Effect.Effect<void> =>
+      Effect.flatMap(
+        Effect.sync(() => changes.map((change) => Entry.Change({ json: encodeChange(change) }))),
+        (queued) => Queue.offerAll(entries, queued)
+      )
 
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
-        if (!(yield* Deferred.isDone(started)) || failure !== undefined) return
+        if (!(yield* Deferred.isDone(started)) || (yield* Deferred.isDone(failed))) return
         const current = yield* Deferred.await(started)
         yield* sync
         yield* compact(yield* current)
       }).pipe(
         Effect.catchAll((error) =>
-          failure === undefined ? Console.error(`dbplatform-emulator: ${error.message}`) : Effect.void
+          Effect.flatMap(Deferred.isDone(failed), (reported) =>
+            reported ? Effect.void : Console.error(`dbplatform-emulator: ${error.message}`)
+          )
         )
       )
     )
 
     return {
-      record: (change) => {
-        // Encoded before it is counted: a change that cannot be encoded must not leave `sync`
-        // waiting for a line that never comes.
-        const encoded = encodeChange(change)
-        recorded += 1
-        Queue.unsafeOffer(pending, encoded)
-      },
+      // `FakePlatform.Journal.record` is a synchronous callback, called inside the fake's state
+      // change: an offer to an unbounded queue never suspends, so it runs to its end here.
+      record: (change) => Effect.runSync(record([change])),
       sync,
       start: (current) =>
         Effect.gen(function* () {

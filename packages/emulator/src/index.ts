@@ -6,6 +6,14 @@
  */
 
 /**
+ * What this package's commands and the repository's demo run on, around `@effect/cli`: the
+ * version from `package.json`, a help without filler, no escape codes off a terminal, one
+ * failure line, Ctrl-C exiting 0.
+ *
+ * @since 0.4.0
+ */
+export * as CommandLine from "./CommandLine.js"
+/**
  * The emulator as a Layer: the fake served on a loopback port, its base URL and bootstrap key.
  *
  * @since 0.1.0

@@ -65,9 +65,12 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): P
   })
 }
 
-/** Runs `command` (the emulator by default) with `args`, stdout and stderr piped, until it exits by itself. */
-const failing = async (args: ReadonlyArray<string>, command = bin) => {
-  const child = spawn(process.execPath, [command, ...args])
+/**
+ * Runs `command` (the emulator by default) with `args` and `env` added to this process's
+ * environment, stdout and stderr piped, until it exits by itself.
+ */
+const failing = async (args: ReadonlyArray<string>, command = bin, env: Record<string, string> = {}) => {
+  const child = spawn(process.execPath, [command, ...args], { env: { ...process.env, ...env } })
   let stdout = ""
   let stderr = ""
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -160,6 +163,37 @@ describe("dbplatform-emulator", () => {
     }
   })
 
+  it("DBPLATFORM_EMULATOR_KEY revoked through the API: the next start on the state file serves it valid again, not exit 1", async () => {
+    const state = join(dir, "revoked-key.json")
+    const env = { DBPLATFORM_EMULATOR_KEY: "my-revoked-emulator-key" }
+    const first = await start(["--state", state], env)
+    const [bootstrap] = (await get(first, "/api_keys")).body
+    const revoked = await fetch(`${first.baseUrl}/api_keys/${bootstrap.id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${first.apiKey}` }
+    })
+    expect(revoked.status).toBe(200)
+    expect((await get(first, "/projects")).status).toBe(401)
+    expect(await stop(first, "SIGTERM")).toBe(0)
+    const second = await start(["--state", state], env)
+    expect(second.stdout()).toContain(`state: restored from ${state}`)
+    expect((await get(second, "/api_keys")).body.map((key: any) => [key.id, key.name])).toEqual([
+      [bootstrap.id, "bootstrap"]
+    ])
+    expect(await stop(second, "SIGTERM")).toBe(0)
+  })
+
+  it("DBPLATFORM_EMULATOR_KEY that a header cannot carry (a space) is refused at start: exit 1, one line without the key", async () => {
+    const state = join(dir, "spaced-key.json")
+    const refused = await failing(["--state", state], bin, { DBPLATFORM_EMULATOR_KEY: "k x" })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout).toBe("")
+    expect(refused.stderr).toBe(
+      "dbplatform-emulator failed: InvalidBootstrapKey: the bootstrap key (DBPLATFORM_EMULATOR_KEY) is empty or holds a character other than printable ASCII (no spaces): it could not be sent in a header\n"
+    )
+    expect(existsSync(state)).toBe(false)
+  })
+
   it("--rate-limit account=...,route=... answers 429 with Retry-After past either limit", async () => {
     const running = await start(["--rate-limit", "account=3/1h,route=2/1h"])
     expect(running.stdout()).toContain("rate limit 3 per 1h per account, 2 per 1h per route")
@@ -239,6 +273,7 @@ describe("dbplatform-emulator", () => {
       "--rate-limit",
       "--control",
       "--no-control",
+      "--env",
       "--verbose"
     ]) {
       const section = help.stdout.split(`\n${flag} `.trimEnd())[1]?.split("\n\n--")[0] ?? ""
@@ -272,6 +307,113 @@ describe("dbplatform-emulator", () => {
     running.child.kill("SIGINT")
     expect(await running.exited).toBe(0)
     expect(running.stderr()).toBe("dbplatform-emulator: stopped\n")
+  })
+})
+
+/** A process started with `--env` and its output: stdout (the shell's), stderr (the emulator's too). */
+const withEnv = (command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const child = spawn(command, args, { env: { ...process.env, ...env } })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const stdoutEnded = new Promise<void>((resolve) => child.stdout.on("end", resolve))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  return {
+    /** The exit code, once the process exited and stdout was read to its end. */
+    done: Promise.all([exited, stdoutEnded]).then(([code]) => ({ code, stdout })),
+    stderr: () => stderr,
+    /**
+     * Resolves once stderr ends: every process holding it (the emulator left in the background
+     * included) has exited.
+     */
+    stderrEnded: new Promise<void>((resolve) => child.stderr.on("end", resolve))
+  }
+}
+
+/** Stops the emulator `--env` left in the background, if it still runs. */
+const kill = (pid: number) => {
+  try {
+    process.kill(pid, "SIGTERM")
+  } catch {
+    // Gone already.
+  }
+}
+
+describe("dbplatform-emulator --env", () => {
+  it('eval "$(dbplatform-emulator --env &)" sets every variable; the emulator serves on in the background; kill $DBPLATFORM_EMULATOR_PID stops it cleanly', async () => {
+    const names = [
+      "DBPLATFORM_BASE_URL",
+      "DBPLATFORM_API_KEY",
+      "DBPLATFORM_EMULATOR_URL",
+      "DBPLATFORM_EMULATOR_TOKEN",
+      "DBPLATFORM_EMULATOR_PID"
+    ]
+    const script = `eval "$("$NODE" "$BIN" --env &)" && printf '%s\\n' ${names.map((name) => `"$${name}"`).join(" ")}`
+    const shell = withEnv("sh", ["-c", script], { NODE: process.execPath, BIN: bin })
+    const { code, stdout } = await shell.done
+    expect(code).toBe(0)
+    const [baseUrl, apiKey, controlUrl, token, pid] = stdout.trimEnd().split("\n")
+    try {
+      expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/)
+      expect(apiKey).toMatch(/^[0-9a-f]{64}$/)
+      expect(token).toMatch(/^[0-9a-f]{64}$/)
+      expect(shell.stderr()).toContain(
+        `in the background as process ${pid}: stop it with kill $DBPLATFORM_EMULATOR_PID`
+      )
+      const projects = await fetch(`${baseUrl}/projects`, { headers: { authorization: `Bearer ${apiKey}` } })
+      expect(projects.status).toBe(200)
+      const clock = await fetch(`${controlUrl}/clock`, { headers: { authorization: `Bearer ${token}` } })
+      expect(clock.status).toBe(200)
+    } finally {
+      kill(Number(pid))
+    }
+    await shell.stderrEnded
+    expect(shell.stderr().trimEnd().split("\n").at(-1)).toBe("dbplatform-emulator: stopped")
+  })
+
+  it("prints only export lines on stdout, values quoted for the shell, a fixed key not at all; exits 1 with one line on stderr when it cannot start", async () => {
+    const state = join(dir, "env.json")
+    const started = withEnv(process.execPath, [bin, "--env", "--state", state], {
+      DBPLATFORM_EMULATOR_KEY: "my-fixed-emulator-key"
+    })
+    const { code, stdout } = await started.done
+    expect(code).toBe(0)
+    const lines = stdout.trimEnd().split("\n")
+    for (const line of lines) expect(line).toMatch(/^export [A-Z_]+='[^']*'$/)
+    expect(lines.map((line) => line.slice("export ".length, line.indexOf("=")))).toEqual([
+      "DBPLATFORM_BASE_URL",
+      "DBPLATFORM_EMULATOR_URL",
+      "DBPLATFORM_EMULATOR_TOKEN",
+      "DBPLATFORM_EMULATOR_PID"
+    ])
+    const value = (name: string) =>
+      /^export [A-Z_]+='(.*)'$/.exec(lines.find((line) => line.includes(` ${name}=`))!)![1]!
+    const pid = Number(value("DBPLATFORM_EMULATOR_PID"))
+    try {
+      expect(stdout).not.toContain("my-fixed-emulator-key")
+      expect(started.stderr()).toContain(
+        "dbplatform-emulator: DBPLATFORM_API_KEY is the value of DBPLATFORM_EMULATOR_KEY (not printed)"
+      )
+      const keys = await fetch(`${value("DBPLATFORM_BASE_URL")}/api_keys`, {
+        headers: { authorization: "Bearer my-fixed-emulator-key" }
+      })
+      expect(keys.status).toBe(200)
+    } finally {
+      kill(pid)
+    }
+    await started.stderrEnded
+    expect(existsSync(state)).toBe(true)
+
+    const refused = withEnv(process.execPath, [bin, "--env"], { DBPLATFORM_EMULATOR_KEY: "k x" })
+    const failed = await refused.done
+    await refused.stderrEnded
+    expect(failed).toEqual({ code: 1, stdout: "" })
+    expect(refused.stderr()).toMatch(/^dbplatform-emulator failed: InvalidBootstrapKey: .*\n$/)
   })
 })
 

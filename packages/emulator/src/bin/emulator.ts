@@ -26,6 +26,18 @@
  * turns it on elsewhere, `--no-control` off.
  * `--verbose` adds to a failure line what its message leaves out (the cause chain).
  *
+ * `--env` starts it in the background instead (a detached process: Ctrl-C in the terminal does
+ * not reach it) and prints only `export NAME='value'` lines on stdout, for a shell's `eval`:
+ * `DBPLATFORM_BASE_URL`, `DBPLATFORM_API_KEY` (unless fixed), `DBPLATFORM_EMULATOR_URL` and
+ * `DBPLATFORM_EMULATOR_TOKEN` (unless fixed, or the control API is off), and
+ * `DBPLATFORM_EMULATOR_PID`, the process to stop with `kill`; everything else goes to stderr. It
+ * exits 0 once the emulator serves, or with the emulator's exit code when it cannot start:
+ *
+ * ```
+ * eval "$(dbplatform-emulator --env --state ./emulator-state.json)"
+ * kill "$DBPLATFORM_EMULATOR_PID"
+ * ```
+ *
  * Exit codes: 0 after Ctrl-C, SIGINT or SIGTERM (a clean stop, the state file saved; a second
  * signal within a second, such as the copy `pnpm` forwards, is the same stop); 1 when it cannot
  * start (bad flags, seed or state file, port taken) or a change cannot be saved, with a one-line
@@ -36,13 +48,15 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { type FakePlatform, Seed } from "@dbplatform/testing"
 import * as Config from "effect/Config"
 import * as Console from "effect/Console"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Emulator from "../Emulator.js"
+import { exportLine, isBackgroundChild, reportReady, startInBackground } from "../internal/background.js"
 import { isLoopback } from "../internal/host.js"
 import { describeRateLimit, RateLimitFlag } from "../internal/rateLimitFlag.js"
-import { reportFailure, runMain } from "./internal/commandLine.js"
+import { reportFailure, runMain } from "../CommandLine.js"
 
 const port = Options.integer("port").pipe(
   Options.withPseudoName("PORT"),
@@ -89,11 +103,27 @@ const noControl = Options.boolean("no-control").pipe(
     "Do not serve the control API, even on loopback (where it is on by default). Example: --no-control"
   )
 )
+const env = Options.boolean("env").pipe(
+  Options.withDescription(
+    `Start in the background and print only shell lines on stdout, export DBPLATFORM_BASE_URL='...' and the others (and DBPLATFORM_EMULATOR_PID, to stop it with kill), for eval; the rest goes to stderr. It exits 0 once the emulator serves, 1 if it cannot start. Example: --env, as in eval "$(dbplatform-emulator --env --port 4010)"`
+  )
+)
 const verbose = Options.boolean("verbose").pipe(
   Options.withDescription(
     "On failure, also print what the one-line reason leaves out (the route template, the error code, the cause chain). Example: --verbose"
   )
 )
+/**
+ * A line of what the emulator prints once it serves: a variable and its value; a variable whose
+ * value was given (not printed: the user has it); a note.
+ */
+type Line = Data.TaggedEnum<{
+  Variable: { readonly name: string; readonly value: string }
+  Given: { readonly name: string; readonly from: string }
+  Note: { readonly text: string }
+}>
+const Line = Data.taggedEnum<Line>()
+
 /** The seed from `--seed FILE`, or the built-in realistic account. */
 const seedFrom = (path: Option.Option<string>) =>
   Option.match(path, {
@@ -111,11 +141,22 @@ const seedFrom = (path: Option.Option<string>) =>
 
 const command = Command.make(
   "dbplatform-emulator",
-  { port, host, seed, state, rateLimit, control, noControl, verbose },
-  ({ port, host, seed, state, rateLimit, control, noControl, verbose }) =>
+  { port, host, seed, state, rateLimit, control, noControl, env, verbose },
+  ({ port, host, seed, state, rateLimit, control, noControl, env, verbose }) =>
     Effect.gen(function* () {
       if (control && noControl) {
         return yield* Effect.fail(new Error("--control and --no-control exclude each other"))
+      }
+      // `--env`: this process starts the emulator in the background and prints its variables.
+      const background = env && (yield* isBackgroundChild)
+      if (env && !background) {
+        const started = yield* startInBackground
+        if (started._tag === "Exited") {
+          return yield* Effect.sync(() => {
+            process.exitCode = started.code
+          })
+        }
+        return yield* Console.log(started.variables.map(exportLine).join("\n"))
       }
       const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
       const givenToken = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_TOKEN"))
@@ -135,28 +176,63 @@ const command = Command.make(
         const source = emulator.restored
           ? `state: restored from ${Option.getOrThrow(state)}`
           : `seed: ${Option.getOrElse(seed, () => "built-in realistic account")}; state: ${Option.getOrElse(state, () => "none")}`
-        yield* Console.log(
-          [
-            `dbplatform-emulator: serving the control API v2 (${source}${limit === undefined ? "" : `; rate limit ${describeRateLimit(limit)}`})`,
-            `DBPLATFORM_BASE_URL=${emulator.baseUrl}`,
-            // Printed once, on purpose: the emulator's own test key, not a real platform key.
-            Option.isSome(given)
-              ? "DBPLATFORM_API_KEY is the value of DBPLATFORM_EMULATOR_KEY"
-              : `DBPLATFORM_API_KEY=${Redacted.value(emulator.bootstrapKey)}`,
-            ...Option.match(emulator.controlUrl, {
-              onNone: () => [
-                `dbplatform-emulator: control API off (${noControl ? "--no-control" : `--host ${host} is not a loopback address; --control turns it on`})`
-              ],
-              onSome: (url) => [
-                `DBPLATFORM_EMULATOR_URL=${url}`,
-                // Printed once, like the bootstrap key: the emulator's own credential, not an API key.
-                Option.isSome(givenToken)
-                  ? "DBPLATFORM_EMULATOR_TOKEN is the value of DBPLATFORM_EMULATOR_TOKEN"
-                  : `DBPLATFORM_EMULATOR_TOKEN=${Option.getOrThrow(Option.map(emulator.controlToken, Redacted.value))}`
-              ]
-            })
-          ].join("\n")
-        )
+        const header = `dbplatform-emulator: serving the control API v2 (${source}${limit === undefined ? "" : `; rate limit ${describeRateLimit(limit)}`})`
+        const lines: ReadonlyArray<Line> = [
+          Line.Variable({ name: "DBPLATFORM_BASE_URL", value: emulator.baseUrl }),
+          // Printed once, on purpose: the emulator's own test key, not a real platform key.
+          Option.isSome(given)
+            ? Line.Given({ name: "DBPLATFORM_API_KEY", from: "DBPLATFORM_EMULATOR_KEY" })
+            : Line.Variable({ name: "DBPLATFORM_API_KEY", value: Redacted.value(emulator.bootstrapKey) }),
+          ...Option.match(emulator.controlUrl, {
+            onNone: () => [
+              Line.Note({
+                text: `control API off (${noControl ? "--no-control" : `--host ${host} is not a loopback address; --control turns it on`})`
+              })
+            ],
+            onSome: (url) => [
+              Line.Variable({ name: "DBPLATFORM_EMULATOR_URL", value: url }),
+              // Printed once, like the bootstrap key: the emulator's own credential, not an API key.
+              Option.isSome(givenToken)
+                ? Line.Given({ name: "DBPLATFORM_EMULATOR_TOKEN", from: "DBPLATFORM_EMULATOR_TOKEN" })
+                : Line.Variable({
+                    name: "DBPLATFORM_EMULATOR_TOKEN",
+                    value: Option.getOrThrow(Option.map(emulator.controlToken, Redacted.value))
+                  })
+            ]
+          })
+        ]
+        if (background) {
+          // stdout is the parent's to write: this process says everything else on stderr.
+          yield* Console.error(
+            [
+              `${header}, in the background as process ${process.pid}: stop it with kill $DBPLATFORM_EMULATOR_PID`,
+              ...lines.flatMap((line) =>
+                line._tag === "Variable"
+                  ? []
+                  : [
+                      `dbplatform-emulator: ${line._tag === "Note" ? line.text : `${line.name} is the value of ${line.from} (not printed)`}`
+                    ]
+              )
+            ].join("\n")
+          )
+          yield* reportReady([
+            ...lines.flatMap((line) => (line._tag === "Variable" ? [line] : [])),
+            { name: "DBPLATFORM_EMULATOR_PID", value: String(process.pid) }
+          ])
+        } else {
+          yield* Console.log(
+            [
+              header,
+              ...lines.map((line) =>
+                Line.$match(line, {
+                  Variable: ({ name, value }) => `${name}=${value}`,
+                  Given: ({ name, from }) => `${name} is the value of ${from}`,
+                  Note: ({ text }) => `dbplatform-emulator: ${text}`
+                })
+              )
+            ].join("\n")
+          )
+        }
         if (!isLoopback(host)) {
           yield* Console.error(
             `dbplatform-emulator: warning: --host ${host} is not a loopback address, so other machines can reach the emulator: anyone who can connect and has the bootstrap API key can read and change the whole fake account${Option.isSome(emulator.controlUrl) ? " (and, with the control token, reset it: --control is on)" : ""}. Use --host 127.0.0.1 (the default) unless that is what you want.`
@@ -174,7 +250,11 @@ const command = Command.make(
         "Serves the fake control API v2 on a loopback port until stopped (Ctrl-C), and prints its base URL and a bootstrap API key (set DBPLATFORM_EMULATOR_KEY to fix the key; it is then not printed), and the control API's URL and token (DBPLATFORM_EMULATOR_TOKEN fixes it)."
       ),
       HelpDoc.p(Span.code("$ dbplatform-emulator --port 4010 --state ./emulator-state.json")),
-      HelpDoc.p(Span.code("$ DBPLATFORM_EMULATOR_KEY=dev-key dbplatform-emulator --rate-limit platform"))
+      HelpDoc.p(Span.code("$ DBPLATFORM_EMULATOR_KEY=dev-key dbplatform-emulator --rate-limit platform")),
+      HelpDoc.p(
+        "With --env it starts in the background and prints only export lines for a shell (stop it with kill $DBPLATFORM_EMULATOR_PID):"
+      ),
+      HelpDoc.p(Span.code('$ eval "$(dbplatform-emulator --env --state ./emulator-state.json)"'))
     ])
   )
 )
@@ -186,7 +266,12 @@ runMain(command, {
   footer: HelpDoc.blocks([
     HelpDoc.h1("EXIT CODES"),
     HelpDoc.descriptionList([
-      [Span.text("0"), HelpDoc.p("Stopped by Ctrl-C, SIGINT or SIGTERM: a clean shutdown, the state file saved.")],
+      [
+        Span.text("0"),
+        HelpDoc.p(
+          "Stopped by Ctrl-C, SIGINT or SIGTERM: a clean shutdown, the state file saved. With --env: the emulator serves, in the background."
+        )
+      ],
       [
         Span.text("1"),
         HelpDoc.p(

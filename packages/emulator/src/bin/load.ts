@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Load from "../Load.js"
-import { reportFailure, runMain } from "./internal/commandLine.js"
+import { reportFailure, runMain } from "../CommandLine.js"
 
 const clients = Options.integer("clients").pipe(
   Options.withPseudoName("N"),

@@ -1,9 +1,9 @@
 /**
- * The commands' output rules (src/bin/internal/commandLine.ts): escape codes only on a terminal,
- * and never with NO_COLOR set (https://no-color.org).
+ * The commands' output rules (src/CommandLine.ts, which the demo's command uses too): escape
+ * codes only on a terminal, and never with NO_COLOR set (https://no-color.org).
  */
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { escapeCodes } from "../src/bin/internal/commandLine.js"
+import { escapeCodes } from "../src/CommandLine.js"
 
 afterEach(() => {
   vi.unstubAllEnvs()

@@ -1,16 +1,20 @@
 /**
- * What this package's commands (`dbplatform-emulator`, `load`) share around `@effect/cli`'s
- * `Command.run`: the version read from the package's own `package.json`, a help text without
- * `@effect/cli`'s filler lines, no escape codes where they would show as garbage (output that is
- * not a terminal, or `NO_COLOR` set), one failure line from core's `ErrorLine`, and a Ctrl-C
- * that ends the command with exit code 0 and nothing on stderr but the command's own lines.
- * `apps/demo/src/internal/commandLine.ts` is a copy (a demo test checks it): change both.
+ * What a command line built on `@effect/cli` needs around `Command.run`, as this package's
+ * commands (`dbplatform-emulator`, `load`) and the repository's demo (`dbplatform-demo`) behave:
+ * the version read from the package's own `package.json`, a help text without `@effect/cli`'s
+ * filler lines, no escape codes where they would show as garbage (output that is not a terminal,
+ * or `NO_COLOR` set), one failure line from core's `ErrorLine` with exit code 1, and a Ctrl-C
+ * that ends the command with exit code 0 and nothing on stderr but the command's own lines (the
+ * emulator README's "Run" section describes what a user sees). Node only.
+ *
+ * @since 0.4.0
  */
 import { stripVTControlCharacters } from "node:util"
 import { CliConfig, Command } from "@effect/cli"
 import type * as HelpDoc from "@effect/cli/HelpDoc"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
+import type { PlatformError } from "@effect/platform/Error"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { ErrorLine } from "@dbplatform/core"
@@ -22,8 +26,12 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 
 /**
- * Whether text written to `stream` may hold escape codes (colours, bold, a line rewritten in
- * place): `stream` is a terminal and `NO_COLOR` is unset or empty (https://no-color.org).
+ * Whether text written to `stream` (e.g. `process.stdout`) may hold escape codes (colours, bold,
+ * a line rewritten in place): `stream` is a terminal (`isTTY`) and `NO_COLOR` is unset or empty
+ * (https://no-color.org).
+ *
+ * @since 0.4.0
+ * @category output
  */
 export const escapeCodes = (stream: { readonly isTTY?: boolean | undefined }): boolean =>
   stream.isTTY === true && (process.env.NO_COLOR ?? "") === ""
@@ -62,31 +70,45 @@ const cleanConsole = (console: Console.Console): Console.Console => {
 const PackageJson = Schema.parseJson(Schema.Struct({ name: Schema.String, version: Schema.String }))
 
 /**
- * The `version` of the package named `name`: from the nearest `package.json` with that name
- * above `moduleUrl` (`import.meta.url`), so the same code reads it from `src/bin`, from
- * `dist/esm/bin` (bundled or not) and from an installed package.
+ * The `version` of the package named `name`: from the nearest `package.json` with that name in
+ * the directory of `moduleUrl` (the command's `import.meta.url`) or above it, so the same code
+ * reads it from `src/bin`, from `dist/esm/bin` (bundled or not) and from an installed package.
+ * Fails with an `Error` naming the package when there is none, or with the `PlatformError` of a
+ * directory that cannot be read.
+ *
+ * @since 0.4.0
+ * @category version
  */
-export const packageVersion = (name: string, moduleUrl: string) =>
+export const packageVersion = (
+  name: string,
+  moduleUrl: string
+): Effect.Effect<string, Error | PlatformError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    let dir = path.dirname(yield* path.fromFileUrl(new URL(moduleUrl)))
-    while (true) {
-      const file = path.join(dir, "package.json")
-      if (yield* fs.exists(file)) {
-        const json = yield* Effect.option(Effect.flatMap(fs.readFileString(file), Schema.decodeUnknown(PackageJson)))
-        if (Option.isSome(json) && json.value.name === name) return json.value.version
-      }
-      const parent = path.dirname(dir)
-      if (parent === dir) return yield* Effect.fail(new Error(`no package.json of ${name} above ${moduleUrl}`))
-      dir = parent
-    }
+    const from = (dir: string): Effect.Effect<string, Error | PlatformError> =>
+      Effect.gen(function* () {
+        const file = path.join(dir, "package.json")
+        if (yield* fs.exists(file)) {
+          const json = yield* Effect.option(Effect.flatMap(fs.readFileString(file), Schema.decodeUnknown(PackageJson)))
+          if (Option.isSome(json) && json.value.name === name) return json.value.version
+        }
+        const parent = path.dirname(dir)
+        return parent === dir
+          ? yield* Effect.fail(new Error(`no package.json of ${name} above ${moduleUrl}`))
+          : yield* from(parent)
+      })
+    return yield* from(path.dirname(yield* path.fromFileUrl(new URL(moduleUrl))))
   })
 
 /**
- * Ends a run that failed: prints `<name> failed: <reason>` on stderr (core's
- * `ErrorLine.failure`, `verbose` as given) and sets exit code 1. A run only interrupted
- * (Ctrl-C, SIGINT, SIGTERM) is not a failure: nothing is printed, and the exit code stays 0.
+ * Ends a run that failed, for `Effect.catchAllCause`: prints `<name> failed: <reason>` and a
+ * newline on stderr (core's `ErrorLine.failure`, its `options` as given, e.g. `verbose`) and
+ * sets exit code 1. A run only interrupted (Ctrl-C, SIGINT, SIGTERM) is not a failure: nothing
+ * is printed, and the exit code stays 0.
+ *
+ * @since 0.4.0
+ * @category running
  */
 export const reportFailure =
   (name: string, options: ErrorLine.Options = {}) =>
@@ -110,24 +132,34 @@ const sameSignalMillis = 1000
  * killing the process while it shuts down, which the shell and `pnpm` would report as a failure
  * (`ELIFECYCLE Command failed`). `NodeRuntime.runMain` handles the first signal (it interrupts
  * the program, which then exits 0); a signal sent later than that is a user insisting: exit
- * code 130 at once.
+ * code 130 at once. The first signal's handler puts the later signals' one in its place (a
+ * listener added while a signal is handled does not see that signal).
  */
 const ignoreEchoedSignals = () => {
-  let first: number | undefined
-  const onSignal = () => {
-    const now = Date.now()
-    if (first === undefined) first = now
-    else if (now - first > sameSignalMillis) process.exit(130)
+  const signals = ["SIGINT", "SIGTERM"] as const
+  const onFirst = () => {
+    const first = Date.now()
+    const onLater = () => {
+      if (Date.now() - first > sameSignalMillis) process.exit(130)
+    }
+    for (const signal of signals) process.off(signal, onFirst).on(signal, onLater)
   }
-  process.on("SIGINT", onSignal)
-  process.on("SIGTERM", onSignal)
+  for (const signal of signals) process.on(signal, onFirst)
 }
 
 /**
- * Runs `command` with `process.argv` as `name`, at the package's version, with `footer` at the
- * end of `--help` (exit codes, examples); `@effect/cli`'s own options (`--completions`,
- * `--log-level`, `--wizard`) are left out of the help. A failure (a bad flag included) prints
- * one line on stderr and exits 1 (see {@link reportFailure}); Ctrl-C exits 0.
+ * Runs `command` on `process.argv` as the program `name`, until it ends (`NodeRuntime.runMain`):
+ * its `--version` is the `version` of the package `packageName` found from `moduleUrl` (the
+ * command's `import.meta.url`; see {@link packageVersion}; `unknown` when there is none), and
+ * `footer` ends its `--help` (exit codes, examples). `@effect/cli`'s own options
+ * (`--completions`, `--log-level`, `--wizard`) are left out of the help, and so are its filler
+ * lines; nothing it prints holds escape codes unless {@link escapeCodes}. A failure (a bad flag
+ * included) prints one line on stderr and exits 1 (see {@link reportFailure}); Ctrl-C, SIGINT or
+ * SIGTERM interrupts the command and exits 0, and the copy of the signal `pnpm` forwards right
+ * after the terminal's is the same stop (a signal more than a second later exits 130 at once).
+ *
+ * @since 0.4.0
+ * @category running
  */
 export const runMain = <Name extends string, E, A>(
   command: Command.Command<Name, NodeContext.NodeContext, E, A>,
