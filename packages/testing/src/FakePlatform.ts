@@ -438,7 +438,7 @@ const serviceOf = (
     const log = new RequestLog()
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : new RateLimits(rateLimit)
-    const fake = yield* makeFakeState(state, journal?.record)
+    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal))
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
@@ -577,6 +577,17 @@ const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string
           })
         )
   })
+
+/**
+ * The internal journal of `journal`: the changes of one mutation told to its `record` in one
+ * synchronous run, in order, with nothing else between them (see {@link Journal}).
+ */
+const recording =
+  (journal: Journal) =>
+  (changes: ReadonlyArray<SnapshotChange>): Effect.Effect<void> =>
+    Effect.sync(() => {
+      for (const change of changes) journal.record(change)
+    })
 
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
