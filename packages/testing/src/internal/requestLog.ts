@@ -1,4 +1,7 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
 
 /**
  * One request the fake served, as a test may assert it: method, path (with `/api/v2`), query,
@@ -73,20 +76,25 @@ export const recordOf = (
 }
 
 /** The requests served so far, oldest first, the last {@link requestLogLimit} only. */
-export class RequestLog {
-  private readonly requests: Array<RecordedRequest> = []
-
-  add(request: RecordedRequest): void {
-    this.requests.push(request)
-    if (this.requests.length > requestLogLimit) this.requests.shift()
-  }
-
+export interface RequestLog {
+  /** Adds `request` as the newest, forgetting the oldest past {@link requestLogLimit}. */
+  readonly add: (request: RecordedRequest) => Effect.Effect<void>
   /** Forgets every request logged so far. */
-  clear(): void {
-    this.requests.length = 0
-  }
-
-  all(): ReadonlyArray<RecordedRequest> {
-    return this.requests.slice()
-  }
+  readonly clear: Effect.Effect<void>
+  /** The requests logged, oldest first. */
+  readonly all: Effect.Effect<ReadonlyArray<RecordedRequest>>
 }
+
+/** A new, empty {@link RequestLog}, its requests in a `Ref`. */
+export const makeRequestLog: Effect.Effect<RequestLog> = Effect.map(
+  Ref.make(Chunk.empty<RecordedRequest>()),
+  (ref) => ({
+    add: (request) =>
+      Ref.update(ref, (requests) => {
+        const added = Chunk.append(requests, request)
+        return Chunk.size(added) > requestLogLimit ? Chunk.drop(added, Chunk.size(added) - requestLogLimit) : added
+      }),
+    clear: Ref.set(ref, Chunk.empty()),
+    all: Effect.map(Ref.get(ref), Chunk.toArray)
+  })
+)
