@@ -16,7 +16,7 @@
  *   operations, materialised on the `Clock` before every request (`Service.catchUp`); a
  *   connection (`Service.connect`) starts an idle one.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
- *   `requests` logs every request with its headers (the key redacted) and the fault it got.
+ *   `requests` logs every request with its query and headers (credentials redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
  *   them (`Scenario`); `Options.rateLimit` turns on a rate limit per account and per route,
  *   modelled on the platform's (429 + `Retry-After`, docs/contract.md §10.2).
@@ -85,10 +85,12 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 export type {
   /**
    * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
-   * `/api/v2/projects`), `query` (decoded parameters), `headers` (lower-case names, credentials
-   * redacted: `authorization` cut to its scheme, `Bearer <redacted>`; a `cookie` to its names,
-   * `zenith=<redacted>`; `proxy-authorization`, `x-api-key`, `api-key`, `x-auth-token` too) and
-   * `fault` (the tag of the fault it got, if any).
+   * `/api/v2/projects`), `query` (decoded parameters; the value of one named like a credential,
+   * e.g. `api_key`, `apiKey`, `key`, `access_token`, `password`, `client_secret`, whatever its
+   * case, is `<redacted>`), `headers` (lower-case names, credentials redacted: `authorization`
+   * cut to its scheme, `Bearer <redacted>`; a `cookie` to its names, `zenith=<redacted>`;
+   * `proxy-authorization`, `x-api-key`, `api-key`, `x-auth-token` too) and `fault` (the tag of
+   * the fault it got, if any).
    *
    * @since 0.1.0
    */
