@@ -114,24 +114,27 @@ export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect
 
     /**
      * Sets the clock to what `step` makes of its setting and the underlying time (nothing when it
-     * answers `undefined`), then wakes the sleepers of the setting it replaced; answers the reading after.
+     * answers `undefined`), then wakes the sleepers of the setting it replaced; answers the reading
+     * after. Uninterruptible (it never waits): a setting is never replaced without its sleepers woken.
      */
     const change = (step: (current: Setting, time: number) => Standing | undefined): Effect.Effect<ClockState> =>
-      Effect.gen(function* () {
-        const time = yield* underlying.currentTimeMillis
-        const changed = yield* Deferred.make<void>()
-        const [reading, replaced] = yield* Ref.modify(
-          setting,
-          (current): readonly [readonly [ClockState, Option.Option<Deferred.Deferred<void>>], Setting] => {
-            const standing = step(current, time)
-            if (standing === undefined) return [[readingOf(current, time), Option.none()], current]
-            const next: Setting = { ...standing, changed }
-            return [[readingOf(next, time), Option.some(current.changed)], next]
-          }
-        )
-        if (Option.isSome(replaced)) yield* Deferred.succeed(replaced.value, undefined)
-        return reading
-      })
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const time = yield* underlying.currentTimeMillis
+          const changed = yield* Deferred.make<void>()
+          const [reading, replaced] = yield* Ref.modify(
+            setting,
+            (current): readonly [readonly [ClockState, Option.Option<Deferred.Deferred<void>>], Setting] => {
+              const standing = step(current, time)
+              if (standing === undefined) return [[readingOf(current, time), Option.none()], current]
+              const next: Setting = { ...standing, changed }
+              return [[readingOf(next, time), Option.some(current.changed)], next]
+            }
+          )
+          if (Option.isSome(replaced)) yield* Deferred.succeed(replaced.value, undefined)
+          return reading
+        })
+      )
 
     const sleep = (duration: Duration.Duration): Effect.Effect<void> =>
       Effect.gen(function* () {
