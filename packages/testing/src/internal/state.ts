@@ -13,6 +13,7 @@ import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as RedBlackTree from "effect/RedBlackTree"
+import { map as mapRecord } from "effect/Record"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import {
   type Change,
@@ -78,13 +79,14 @@ export type State = { readonly [K in Kind]: Collection<K> } & {
 /** The id the first key of an account gets; later keys count up from it. */
 const firstKeyId = 1_000_001
 
-const emptyCollection = { byId: HashMap.empty(), byParent: HashMap.empty() }
+/** One collection per kind, `of` each. */
+const perKind = (of: (kind: Kind) => Collection<Kind>): { readonly [K in Kind]: Collection<K> } =>
+  // `mapRecord` answers one type for every kind; each collection is of its own kind.
+  mapRecord(kinds, (_, kind) => of(kind)) as { readonly [K in Kind]: Collection<K> }
 
 /** An account with nothing in it. */
 export const empty: State = {
-  ...(Object.fromEntries(kindNames.map((kind) => [kind, emptyCollection])) as unknown as {
-    [K in Kind]: Collection<K>
-  }),
+  ...perKind(() => ({ byId: HashMap.empty(), byParent: HashMap.empty() })),
   next_key_id: firstKeyId,
   revision: 0
 }
@@ -175,9 +177,7 @@ export const stateOf = (collections: Collections): State => {
   const keys = collections.api_keys
   const next = keys.reduce((next, key) => Math.max(next, key.id + 1), Math.max(firstKeyId, collections.next_key_id))
   return {
-    ...(Object.fromEntries(kindNames.map((kind) => [kind, collectionOf(kind, collections[kind])])) as unknown as {
-      [K in Kind]: Collection<K>
-    }),
+    ...perKind((kind) => collectionOf(kind, collections[kind])),
     next_key_id: next,
     revision: 0
   }
