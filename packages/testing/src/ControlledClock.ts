@@ -24,7 +24,8 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberId from "effect/FiberId"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 
 /**
  * What the clock reads now: `now` in epoch milliseconds, and whether it is `frozen`.
@@ -71,6 +72,22 @@ export interface ControlledClock {
 /** The longest a real timer is set for at once (Node's timers overflow past 2^31 - 1 ms). */
 const longestTimer = 2 ** 31 - 1
 
+/** How the clock stands: following the underlying clock `offset` ms ahead of it, or frozen `at` a time (epoch ms). */
+type Standing = { readonly _tag: "Running"; readonly offset: number } | { readonly _tag: "Frozen"; readonly at: number }
+
+/** How the clock stands, and `changed`, completed once it stands otherwise (to wake the sleepers). */
+type Setting = Standing & { readonly changed: Deferred.Deferred<void> }
+
+/** The time on a clock standing as `standing` when the underlying clock reads `underlying` (epoch ms). */
+const timeOf = (standing: Standing, underlying: number): number =>
+  standing._tag === "Frozen" ? standing.at : underlying + standing.offset
+
+/** What a clock set to `setting` reads when the underlying clock reads `underlying`. */
+const readingOf = (setting: Setting, underlying: number): ClockState => ({
+  now: timeOf(setting, underlying),
+  frozen: setting._tag === "Frozen"
+})
+
 /**
  * A new clock, running, at the time of the `Clock` in context and following it (real time, or a
  * `TestClock` in a test) until it is frozen or advanced.
@@ -78,99 +95,99 @@ const longestTimer = 2 ** 31 - 1
  * @since 0.2.0
  * @category constructors
  */
-export const make: Effect.Effect<ControlledClock> = Effect.map(Effect.clock, (clock) => fromClock(clock))
+export const make: Effect.Effect<ControlledClock> = Effect.flatMap(Effect.clock, (clock) => fromClock(clock))
 
 /**
  * A new clock, running, following `underlying` (Effect's default `Clock` when absent: real
- * time) until it is frozen or advanced.
+ * time) until it is frozen or advanced. An Effect: it makes the clock's state, in a `Ref`.
  *
  * @since 0.2.0
  * @category constructors
  */
-export const fromClock = (underlying: Clock.Clock = Clock.make()): ControlledClock => {
-  const real = underlying
-  let frozen = false
-  /** Added to the real time while running. */
-  let offset = 0
-  /** The time while frozen. */
-  let frozenAt = 0
-  /** Completed and replaced at every change, to wake the sleepers. */
-  let changed = Deferred.unsafeMake<void>(FiberId.none)
+export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect<ControlledClock> =>
+  Effect.gen(function* () {
+    const setting = yield* Ref.make<Setting>({ _tag: "Running", offset: 0, changed: yield* Deferred.make<void>() })
 
-  const now = (): number => (frozen ? frozenAt : real.unsafeCurrentTimeMillis() + offset)
-  const state = (): ClockState => ({ now: now(), frozen })
-  const change = (apply: () => void): ClockState => {
-    apply()
-    const previous = changed
-    changed = Deferred.unsafeMake<void>(FiberId.none)
-    Deferred.unsafeDone(previous, Effect.void)
-    return state()
-  }
+    /** The setting and the underlying time, read together. */
+    const read = Effect.zip(Ref.get(setting), underlying.currentTimeMillis)
+    const currentTimeMillis = Effect.map(read, ([current, time]) => timeOf(current, time))
 
-  const sleep = (duration: Duration.Duration): Effect.Effect<void> =>
-    Effect.suspend(() => {
-      const deadline = now() + Duration.toMillis(duration)
-      const waitUntilDeadline: Effect.Effect<void> = Effect.suspend(() => {
-        const left = deadline - now()
-        if (left <= 0) return Effect.void
-        const wake = Deferred.await(changed)
-        const wait =
-          frozen || !Number.isFinite(left)
-            ? wake
-            : Effect.race(real.sleep(Duration.millis(Math.min(left, longestTimer))), wake)
-        return Effect.zipRight(wait, waitUntilDeadline)
-      })
-      return waitUntilDeadline
-    })
-
-  const clock: Clock.Clock = {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: now,
-    unsafeCurrentTimeNanos: () => BigInt(Math.floor(now())) * 1_000_000n,
-    currentTimeMillis: Effect.sync(now),
-    currentTimeNanos: Effect.sync(() => BigInt(Math.floor(now())) * 1_000_000n),
-    sleep
-  }
-
-  return {
-    clock,
-    state: Effect.sync(state),
-    freeze: Effect.sync(() =>
-      frozen
-        ? state()
-        : change(() => {
-            frozenAt = now()
-            frozen = true
-          })
-    ),
-    advance: (by) =>
-      Effect.suspend(() => {
-        const ms = typeof by === "number" ? by : Duration.toMillis(Duration.decode(by))
-        if (!(ms >= 0 && Number.isFinite(ms))) {
-          return Effect.die(
-            new Cause.IllegalArgumentException(`advance: the duration must be finite and >= 0, got ${ms} ms`)
+    /**
+     * Sets the clock to what `step` makes of its setting and the underlying time (nothing when it
+     * answers `undefined`), then wakes the sleepers of the setting it replaced; answers the reading
+     * after. Uninterruptible (it never waits): a setting is never replaced without its sleepers woken.
+     */
+    const change = (step: (current: Setting, time: number) => Standing | undefined): Effect.Effect<ClockState> =>
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const time = yield* underlying.currentTimeMillis
+          const changed = yield* Deferred.make<void>()
+          const [reading, replaced] = yield* Ref.modify(
+            setting,
+            (current): readonly [readonly [ClockState, Option.Option<Deferred.Deferred<void>>], Setting] => {
+              const standing = step(current, time)
+              if (standing === undefined) return [[readingOf(current, time), Option.none()], current]
+              const next: Setting = { ...standing, changed }
+              return [[readingOf(next, time), Option.some(current.changed)], next]
+            }
           )
+          if (Option.isSome(replaced)) yield* Deferred.succeed(replaced.value, undefined)
+          return reading
+        })
+      )
+
+    const sleep = (duration: Duration.Duration): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        const deadline = (yield* currentTimeMillis) + Duration.toMillis(duration)
+        while (true) {
+          const [current, time] = yield* read
+          const left = deadline - timeOf(current, time)
+          if (left <= 0) return
+          const wake = Deferred.await(current.changed)
+          yield* current._tag === "Frozen" || !Number.isFinite(left)
+            ? wake
+            : Effect.race(underlying.sleep(Duration.millis(Math.min(left, longestTimer))), wake)
         }
-        return Effect.succeed(
-          change(() => {
-            if (frozen) frozenAt += ms
-            else offset += ms
-          })
-        )
-      }),
-    resume: Effect.sync(() =>
-      frozen
-        ? change(() => {
-            offset = frozenAt - real.unsafeCurrentTimeMillis()
-            frozen = false
-          })
-        : state()
-    ),
-    reset: Effect.sync(() =>
-      change(() => {
-        offset = 0
-        frozen = false
       })
-    )
-  }
-}
+
+    /**
+     * The time now for the `Clock`'s synchronous reads (log timestamps, span times, caches),
+     * which its interface requires: `currentTimeMillis` run at once (it never waits).
+     */
+    const timeNow = (): number => Effect.runSync(currentTimeMillis)
+
+    const clock: Clock.Clock = {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: timeNow,
+      unsafeCurrentTimeNanos: () => BigInt(Math.floor(timeNow())) * 1_000_000n,
+      currentTimeMillis,
+      currentTimeNanos: Effect.map(currentTimeMillis, (ms) => BigInt(Math.floor(ms)) * 1_000_000n),
+      sleep
+    }
+
+    return {
+      clock,
+      state: Effect.map(read, ([current, time]) => readingOf(current, time)),
+      freeze: change((current, time) =>
+        current._tag === "Frozen" ? undefined : { _tag: "Frozen", at: timeOf(current, time) }
+      ),
+      advance: (by) =>
+        Effect.suspend(() => {
+          const ms = typeof by === "number" ? by : Duration.toMillis(Duration.decode(by))
+          if (!(ms >= 0 && Number.isFinite(ms))) {
+            return Effect.die(
+              new Cause.IllegalArgumentException(`advance: the duration must be finite and >= 0, got ${ms} ms`)
+            )
+          }
+          return change((current) =>
+            current._tag === "Frozen"
+              ? { _tag: "Frozen", at: current.at + ms }
+              : { _tag: "Running", offset: current.offset + ms }
+          )
+        }),
+      resume: change((current, time) =>
+        current._tag === "Frozen" ? { _tag: "Running", offset: current.at - time } : undefined
+      ),
+      reset: change(() => ({ _tag: "Running", offset: 0 }))
+    }
+  })

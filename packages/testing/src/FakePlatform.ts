@@ -16,7 +16,7 @@
  *   operations, materialised on the `Clock` before every request (`Service.catchUp`); a
  *   connection (`Service.connect`) starts an idle one.
  * - `faults` injects what a proxy, a gateway or the network can do to a request (`Fault`);
- *   `requests` logs every request with its headers (the key redacted) and the fault it got.
+ *   `requests` logs every request with its query and headers (credentials redacted) and the fault it got.
  * - `scenario` adds projects and keys, starts operations as a mutation would, fails or cancels
  *   them (`Scenario`); `Options.rateLimit` turns on a rate limit per account and per route,
  *   modelled on the platform's (429 + `Retry-After`, docs/contract.md §10.2).
@@ -54,7 +54,7 @@ import { computeEndpointOperations } from "./internal/endpointRoutes.js"
 import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
 import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
-import { type RecordedRequest, recordOf, RequestLog } from "./internal/requestLog.js"
+import { makeRequestLog, type RecordedRequest, recordOf } from "./internal/requestLog.js"
 import { Gate, Refusal } from "./internal/route.js"
 import {
   authenticate,
@@ -69,7 +69,8 @@ import { declaredLengthRefusal, pathRefusal } from "./internal/limits.js"
 import {
   describeWindow,
   type RateLimit,
-  RateLimits,
+  makeRateLimits,
+  type RateLimits,
   rateLimitProblem,
   retryAfterSeconds
 } from "./internal/rateLimit.js"
@@ -84,10 +85,12 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 export type {
   /**
    * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
-   * `/api/v2/projects`), `query` (decoded parameters), `headers` (lower-case names, credentials
-   * redacted: `authorization` cut to its scheme, `Bearer <redacted>`; a `cookie` to its names,
-   * `zenith=<redacted>`; `proxy-authorization`, `x-api-key`, `api-key`, `x-auth-token` too) and
-   * `fault` (the tag of the fault it got, if any).
+   * `/api/v2/projects`), `query` (decoded parameters; the value of one named like a credential,
+   * e.g. `api_key`, `apiKey`, `key`, `access_token`, `password`, `client_secret`, whatever its
+   * case, is `<redacted>`), `headers` (lower-case names, credentials redacted: `authorization`
+   * cut to its scheme, `Bearer <redacted>`; a `cookie` to its names, `zenith=<redacted>`;
+   * `proxy-authorization`, `x-api-key`, `api-key`, `x-auth-token` too) and `fault` (the tag of
+   * the fault it got, if any).
    *
    * @since 0.1.0
    */
@@ -435,10 +438,10 @@ const serviceOf = (
     const { rateLimit, journal } = options
     const problem = rateLimit === undefined ? undefined : rateLimitProblem(rateLimit)
     if (problem !== undefined) return yield* Effect.die(new Cause.IllegalArgumentException(problem))
-    const log = new RequestLog()
+    const log = yield* makeRequestLog
     const faults = yield* PendingFaults.make
-    const limits = rateLimit === undefined ? undefined : new RateLimits(rateLimit)
-    const fake = yield* makeFakeState(state, journal?.record)
+    const limits = rateLimit === undefined ? undefined : yield* makeRateLimits(rateLimit)
+    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal))
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
@@ -467,13 +470,13 @@ const serviceOf = (
       const request = yield* HttpServerRequest.HttpServerRequest
       const url = urlOf(request.url)
       if (url === undefined) {
-        log.add(recordOf(request, new URL("http://fake/"), undefined))
+        yield* log.add(recordOf(request, new URL("http://fake/"), undefined))
         return yield* refusalResponse(
           new Refusal({ status: Status.badRequest, message: "request target is not a valid path" })
         )
       }
       const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
-      log.add(recordOf(request, url, fault?._tag))
+      yield* log.add(recordOf(request, url, fault?._tag))
       if (fault !== undefined) return yield* answerWith(fault, answer)
       const badPath = pathRefusal(rawPathOf(request.url))
       return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
@@ -511,7 +514,7 @@ const serviceOf = (
       apiKeys: Effect.map(Ref.get(fake.ref), (now) =>
         Array.from(itemsOf(now, "api_keys"), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
-      requests: Effect.sync(() => log.all()),
+      requests: log.all,
       faults: {
         inject: (fault, options = {}) => faults.inject(fault, options),
         clear: faults.clear,
@@ -526,8 +529,8 @@ const serviceOf = (
           if (options.clock !== undefined) yield* options.clock.reset
           yield* Effect.orDie(replaceState(baseline))
           yield* faults.clear
-          log.clear()
-          limits?.clear()
+          yield* log.clear
+          if (limits !== undefined) yield* limits.clear
         })
       ),
       load: (seed) =>
@@ -563,20 +566,32 @@ const serviceOf = (
 const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string; readonly route: string }) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) => {
     const route = `${endpoint.method} ${endpoint.route}`
-    const limited = limits.take(route, now)
-    return limited === undefined
-      ? Effect.void
-      : Effect.fail(
-          new Refusal({
-            status: Status.tooManyRequests,
-            message:
-              limited.scope === "account"
-                ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
-                : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
-            headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
-          })
-        )
+    return Effect.flatMap(limits.take(route, now), (taken) => {
+      if (Option.isNone(taken)) return Effect.void
+      const limited = taken.value
+      return Effect.fail(
+        new Refusal({
+          status: Status.tooManyRequests,
+          message:
+            limited.scope === "account"
+              ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
+              : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
+          headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
+        })
+      )
+    })
   })
+
+/**
+ * The internal journal of `journal`: the changes of one mutation told to its `record` in one
+ * synchronous run, in order, with nothing else between them (see {@link Journal}).
+ */
+const recording =
+  (journal: Journal) =>
+  (changes: ReadonlyArray<SnapshotChange>): Effect.Effect<void> =>
+    Effect.sync(() => {
+      for (const change of changes) journal.record(change)
+    })
 
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>

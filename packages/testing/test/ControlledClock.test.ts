@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Logger from "effect/Logger"
 import * as TestClock from "effect/TestClock"
 import * as ControlledClock from "../src/ControlledClock.js"
 
@@ -27,6 +28,27 @@ describe("ControlledClock", () => {
       // Reset: back on the TestClock's time (an hour ahead: it moved while frozen), running.
       yield* clock.freeze
       expect(yield* clock.reset).toEqual({ now: 3_607_000, frozen: false })
+    })
+  )
+
+  it.effect("what reads a Clock synchronously (a log line's time) reads its time", () =>
+    Effect.gen(function* () {
+      const clock = yield* ControlledClock.make
+      const stamps: Array<number> = []
+      const logger = Logger.make(({ date }) => stamps.push(date.getTime()))
+      const log = Effect.withClock(Effect.log("now"), clock.clock).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      yield* TestClock.adjust("5 seconds")
+      yield* log
+      yield* clock.freeze
+      yield* clock.advance("10 minutes")
+      yield* TestClock.adjust("1 hour")
+      yield* log
+      yield* clock.resume
+      yield* TestClock.adjust("1 second")
+      yield* log
+      expect(stamps).toEqual([5_000, 605_000, 606_000])
     })
   )
 

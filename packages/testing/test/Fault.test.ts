@@ -15,7 +15,7 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
-import { type RecordedRequest, RequestLog, requestLogLimit } from "../src/internal/requestLog.js"
+import { makeRequestLog, type RecordedRequest, requestLogLimit } from "../src/internal/requestLog.js"
 import type { Seed } from "../src/Seed.js"
 import { isGeneralError, operationId, projectId, read, send } from "./helpers.js"
 
@@ -398,21 +398,25 @@ describe("the request log", () => {
 
   // The bound is the log's own: filled directly, 10 005 records cost a few milliseconds where
   // 10 005 requests through the fake cost seconds (and more on a busy machine).
-  it("keeps the last 10 000 requests", () => {
-    expect(requestLogLimit).toBe(10_000)
-    const log = new RequestLog()
-    const record = (i: number): RecordedRequest => ({
-      method: "GET",
-      path: "/api/v2/projects",
-      query: { n: String(i) },
-      headers: {}
+  it.effect("keeps the last 10 000 requests", () =>
+    Effect.gen(function* () {
+      expect(requestLogLimit).toBe(10_000)
+      const log = yield* makeRequestLog
+      const record = (i: number): RecordedRequest => ({
+        method: "GET",
+        path: "/api/v2/projects",
+        query: { n: String(i) },
+        headers: {}
+      })
+      for (let i = 0; i < 10_005; i++) yield* log.add(record(i))
+      const requests = yield* log.all
+      expect(requests).toHaveLength(10_000)
+      expect(requests[0]!.query.n).toBe("5")
+      expect(requests[9_999]!.query.n).toBe("10004")
+      yield* log.clear
+      expect(yield* log.all).toEqual([])
     })
-    for (let i = 0; i < 10_005; i++) log.add(record(i))
-    const requests = log.all()
-    expect(requests).toHaveLength(10_000)
-    expect(requests[0]!.query.n).toBe("5")
-    expect(requests[9_999]!.query.n).toBe("10004")
-  })
+  )
 })
 
 describe("where a fault applies", () => {

@@ -133,7 +133,9 @@ describe("the state's change record", () => {
         fc.asyncProperty(fc.array(actions, { maxLength: 25 }), async (run) => {
           const journal: Array<Change> = []
           const first = stateOfSeed(base)
-          const fake = await Effect.runPromise(makeFakeState(first, (change) => journal.push(change)))
+          const fake = await Effect.runPromise(
+            makeFakeState(first, (changes) => Effect.sync(() => journal.push(...changes)))
+          )
           let changed = 0
           for (const [i, action] of run.entries()) {
             await Effect.runPromise(

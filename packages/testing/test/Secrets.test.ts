@@ -7,6 +7,7 @@
  */
 import { ApiKeys, Branches, Connections, Databases, DbPlatform, Operations, Projects, Roles } from "@dbplatform/client"
 import { BranchId } from "@dbplatform/core"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -21,12 +22,13 @@ import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import * as Tracer from "effect/Tracer"
 import * as util from "node:util"
+import * as ControlApi from "../src/ControlApi.js"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
-import { addRolesAndDatabases, operationId, projectId } from "./helpers.js"
+import { addRolesAndDatabases, operationId, projectId, send } from "./helpers.js"
 
 /** A key value easy to spot, and its tail alone (a partial leak counts too). */
 const bootstrapKey = `dbp_${"b00t5trap".repeat(4)}_0123456789abcdef`
@@ -409,6 +411,38 @@ describe("a key a header cannot carry", () => {
       )
       expect(yield* platform.requests).toEqual([])
     }).pipe(Effect.provide(FakePlatform.layer()))
+  )
+})
+
+describe("the request log", () => {
+  it.effect("keeps no credential sent in the query: its value is <redacted>, in the log and the control API's", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.make({ bootstrapKey, projects: [{ id: projectId }] })
+      const controlToken = "secrets-control-token"
+      const control = FakeHttpClient.make(yield* ControlApi.httpApp(fake, { token: Redacted.make(controlToken) }))
+      // A key a user pasted into the URL, under the names credentials go by, in any case.
+      const credentials = ["api_key", "apiKey", "X-API-KEY", "key", "access_token", "refreshToken", "Password"]
+      const others = { limit: "5", search: "spring", cursor: "c-1", org_id: "org-1", database_name: "neondb" }
+      const query = new URLSearchParams([...credentials.map((name) => [name, bootstrapKey]), ...Object.entries(others)])
+      yield* send(fake, HttpClientRequest.get(`/projects?${query}`), { key: fake.bootstrapKey })
+
+      const [request] = yield* fake.requests
+      expect(request!.path).toBe("/api/v2/projects")
+      expect(request!.query).toEqual({
+        ...Object.fromEntries(credentials.map((name) => [name, "<redacted>"])),
+        ...others
+      })
+      const logged = yield* control.execute(
+        HttpClientRequest.bearerToken(HttpClientRequest.get(`http://x${ControlApi.prefix}/requests`), controlToken)
+      )
+      const text = yield* logged.text
+      expect(logged.status).toBe(200)
+      expect(text).toContain('"api_key":"<redacted>"')
+      for (const secret of [bootstrapKey, bootstrapKey.slice(-16)]) {
+        expect(text).not.toContain(secret)
+        expect(JSON.stringify(yield* fake.requests)).not.toContain(secret)
+      }
+    })
   )
 })
 

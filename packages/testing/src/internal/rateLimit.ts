@@ -1,5 +1,8 @@
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 
 /**
  * One limit of the fake's rate limit: at most `limit` requests in any `interval` (a sliding
@@ -65,29 +68,30 @@ export const rateLimitProblem = (rateLimit: RateLimit): string | undefined => {
 export const describeWindow = (window: RateLimitWindow): string =>
   `${window.limit} requests per ${Duration.format(window.interval)}`
 
-/** The times (epoch ms) of the requests let through in the last `interval`, oldest first. */
-class SlidingWindow {
-  private readonly times: Array<number> = []
-  private readonly intervalMs: number
+/**
+ * The times (epoch ms) of the requests one window let through, oldest first: only those of the
+ * last `interval` count.
+ */
+type Times = ReadonlyArray<number>
 
-  constructor(readonly window: RateLimitWindow) {
-    this.intervalMs = Duration.toMillis(window.interval)
-  }
-
-  /** The milliseconds until a request is allowed at `now`: 0 when it is allowed now. */
-  waitAt(now: number): number {
-    while (this.times.length > 0 && this.times[0]! <= now - this.intervalMs) this.times.shift()
-    return this.times.length < this.window.limit ? 0 : this.times[0]! + this.intervalMs - now
-  }
-
-  add(now: number): void {
-    this.times.push(now)
-  }
-
-  clear(): void {
-    this.times.length = 0
-  }
+/** A window's `limit` and `interval` in milliseconds. */
+interface Sliding {
+  readonly window: RateLimitWindow
+  readonly intervalMs: number
 }
+
+const slidingOf = (window: RateLimitWindow | undefined): Sliding | undefined =>
+  window === undefined ? undefined : { window, intervalMs: Duration.toMillis(window.interval) }
+
+/** `times` without those older than `sliding`'s interval at `now`. */
+const recent = (times: Times, sliding: Sliding, now: number): Times => {
+  const first = times.findIndex((time) => time > now - sliding.intervalMs)
+  return first < 0 ? [] : first === 0 ? times : times.slice(first)
+}
+
+/** The milliseconds until `sliding` allows a request at `now`, given the `recent` times: 0 when it allows one now. */
+const waitOf = (times: Times, sliding: Sliding, now: number): number =>
+  times.length < sliding.window.limit ? 0 : times[0]! + sliding.intervalMs - now
 
 /** A request refused by the rate limit: which limit, and the milliseconds until it allows one again. */
 export interface Limited {
@@ -96,51 +100,67 @@ export interface Limited {
   readonly waitMs: number
 }
 
+/** The requests counted: the account's, and each route's (by `METHOD template`). */
+interface Counted {
+  readonly account: Times
+  readonly routes: HashMap.HashMap<string, Times>
+}
+
+const nothingCounted: Counted = { account: [], routes: HashMap.empty() }
+
 /**
- * The state of a rate limit (see {@link RateLimit}): one sliding window for the account, one per
- * route. Why not Effect's `RateLimiter`: it makes the caller wait for a permit (a client-side
- * throttle), while a server must decide at once to refuse, and say for how long (`Retry-After`);
- * it has no per-key windows and cannot tell the time until a permit.
+ * The state of a rate limit (see {@link RateLimit}) in a `Ref`: one sliding window for the
+ * account, one per route. Why not Effect's `RateLimiter`: it makes the caller wait for a permit (a
+ * client-side throttle), while a server must decide at once to refuse, and say for how long
+ * (`Retry-After`); it has no per-key windows and cannot tell the time until a permit.
  */
-export class RateLimits {
-  private readonly account: SlidingWindow | undefined
-  private readonly routes = new Map<string, SlidingWindow>()
-
-  constructor(private readonly rateLimit: RateLimit) {
-    this.account = rateLimit.account === undefined ? undefined : new SlidingWindow(rateLimit.account)
-  }
-
+export interface RateLimits {
   /**
    * Counts a request to `route` (e.g. `GET /projects/{project_id}/operations`) at `now` (epoch
-   * ms) when both limits allow it, and answers `undefined`; else counts nothing (the request is
-   * not carried out) and answers the limit that refuses it, the longer wait when both do.
+   * ms) when both limits allow it, and answers `None`; else counts nothing (the request is not
+   * carried out) and answers the limit that refuses it, the longer wait when both do.
    */
-  take(route: string, now: number): Limited | undefined {
-    let perRoute: SlidingWindow | undefined
-    if (this.rateLimit.route !== undefined) {
-      perRoute = this.routes.get(route)
-      if (perRoute === undefined) {
-        perRoute = new SlidingWindow(this.rateLimit.route)
-        this.routes.set(route, perRoute)
-      }
-    }
-    const accountWait = this.account?.waitAt(now) ?? 0
-    const routeWait = perRoute?.waitAt(now) ?? 0
-    if (accountWait > 0 || routeWait > 0) {
-      return accountWait >= routeWait
-        ? { scope: "account", window: this.account!.window, waitMs: accountWait }
-        : { scope: "route", window: perRoute!.window, waitMs: routeWait }
-    }
-    this.account?.add(now)
-    perRoute?.add(now)
-    return undefined
-  }
-
+  readonly take: (route: string, now: number) => Effect.Effect<Option.Option<Limited>>
   /** Forgets every request counted: the limits as when they were made (the fake's `reset`). */
-  clear(): void {
-    this.account?.clear()
-    this.routes.clear()
+  readonly clear: Effect.Effect<void>
+}
+
+/** The {@link RateLimits} of `rateLimit`, nothing counted yet. */
+export const makeRateLimits = (rateLimit: RateLimit): Effect.Effect<RateLimits> => {
+  const account = slidingOf(rateLimit.account)
+  const perRoute = slidingOf(rateLimit.route)
+  /** The step of `take`: what it answers, and the requests counted after it. */
+  const take = (counted: Counted, route: string, now: number): readonly [Option.Option<Limited>, Counted] => {
+    const accountTimes = account === undefined ? [] : recent(counted.account, account, now)
+    const routeTimes =
+      perRoute === undefined
+        ? []
+        : recent(
+            Option.getOrElse(HashMap.get(counted.routes, route), () => []),
+            perRoute,
+            now
+          )
+    const accountWait = account === undefined ? 0 : waitOf(accountTimes, account, now)
+    const routeWait = perRoute === undefined ? 0 : waitOf(routeTimes, perRoute, now)
+    if (accountWait > 0 || routeWait > 0) {
+      const limited: Limited =
+        accountWait >= routeWait
+          ? { scope: "account", window: account!.window, waitMs: accountWait }
+          : { scope: "route", window: perRoute!.window, waitMs: routeWait }
+      return [Option.some(limited), counted]
+    }
+    return [
+      Option.none(),
+      {
+        account: account === undefined ? counted.account : [...accountTimes, now],
+        routes: perRoute === undefined ? counted.routes : HashMap.set(counted.routes, route, [...routeTimes, now])
+      }
+    ]
   }
+  return Effect.map(Ref.make(nothingCounted), (ref) => ({
+    take: (route, now) => Ref.modify(ref, (counted) => take(counted, route, now)),
+    clear: Ref.set(ref, nothingCounted)
+  }))
 }
 
 /** `Retry-After` for a wait of `waitMs`: whole seconds, rounded up, at least 1. */

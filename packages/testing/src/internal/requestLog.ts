@@ -1,13 +1,21 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
 
 /**
- * One request the fake served, as a test may assert it: method, path (with `/api/v2`), query,
- * every header (names lower-cased, credentials redacted) and the `_tag` of the fault it got,
- * if any.
+ * One request the fake served, as a test may assert it: method, path (with `/api/v2`), query
+ * (credentials redacted), every header (names lower-cased, credentials redacted) and the `_tag`
+ * of the fault it got, if any.
  */
 export interface RecordedRequest {
   readonly method: string
   readonly path: string
+  /**
+   * The query's parameters, decoded (the last value of a repeated name), credentials redacted:
+   * the value of a parameter named like a credential ({@link isCredentialName}: `api_key`,
+   * `token`, `password`, ...) is `<redacted>`.
+   */
   readonly query: Readonly<Record<string, string>>
   /**
    * Every request header, names lower-cased, credentials redacted: `authorization` and
@@ -51,6 +59,58 @@ const redactions: ReadonlyMap<string, (value: string) => string> = new Map([
   ["x-auth-token", () => "<redacted>"]
 ])
 
+/** The words of a parameter name that make it a credential's, whatever their case. */
+const credentialWords: ReadonlySet<string> = new Set([
+  "key",
+  "apikey",
+  "token",
+  "secret",
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "auth",
+  "authorization",
+  "credential",
+  "credentials",
+  "signature",
+  "sig",
+  "session",
+  "sessionid",
+  "jwt",
+  "bearer",
+  "cookie"
+])
+
+/** Endings of a parameter name, lower-cased, that make it a credential's (`refreshtoken`, `clientsecret`). */
+const credentialEndings: ReadonlyArray<string> = ["apikey", "token", "secret", "password", "passwd"]
+
+/**
+ * Whether a query parameter named `name` carries a credential, so that the log keeps
+ * `<redacted>` in place of its value: one of its words (split at `_`, `-`, `.`, other
+ * non-alphanumerics and lower-to-upper case changes, then lower-cased) is a credential's (`key`,
+ * `token`, `password`, `secret`, `auth`, `authorization`, `signature`, `session`, ...), or it
+ * ends with one (`apikey`, `token`, `secret`, `password`). So `api_key`, `apiKey`, `X-API-KEY`,
+ * `access_token`, `refreshtoken`, `Password`, `client_secret` are; `limit`, `cursor`, `search`,
+ * `org_id`, `database_name` are not.
+ */
+export const isCredentialName = (name: string): boolean => {
+  const lower = name.toLowerCase()
+  if (credentialEndings.some((ending) => lower.endsWith(ending))) return true
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => credentialWords.has(word))
+}
+
+/** The query of `url`, decoded, each credential's value (see {@link isCredentialName}) `<redacted>`. */
+const queryOf = (url: URL): Record<string, string> => {
+  const query: Record<string, string> = {}
+  for (const [name, value] of url.searchParams) query[name] = isCredentialName(name) ? "<redacted>" : value
+  return query
+}
+
 /** The record of `request`, whose URL is `url`, that got the fault tagged `fault`. */
 export const recordOf = (
   request: HttpServerRequest.HttpServerRequest,
@@ -66,27 +126,32 @@ export const recordOf = (
   return {
     method: request.method,
     path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
+    query: queryOf(url),
     headers,
     ...(fault === undefined ? {} : { fault })
   }
 }
 
 /** The requests served so far, oldest first, the last {@link requestLogLimit} only. */
-export class RequestLog {
-  private readonly requests: Array<RecordedRequest> = []
-
-  add(request: RecordedRequest): void {
-    this.requests.push(request)
-    if (this.requests.length > requestLogLimit) this.requests.shift()
-  }
-
+export interface RequestLog {
+  /** Adds `request` as the newest, forgetting the oldest past {@link requestLogLimit}. */
+  readonly add: (request: RecordedRequest) => Effect.Effect<void>
   /** Forgets every request logged so far. */
-  clear(): void {
-    this.requests.length = 0
-  }
-
-  all(): ReadonlyArray<RecordedRequest> {
-    return this.requests.slice()
-  }
+  readonly clear: Effect.Effect<void>
+  /** The requests logged, oldest first. */
+  readonly all: Effect.Effect<ReadonlyArray<RecordedRequest>>
 }
+
+/** A new, empty {@link RequestLog}, its requests in a `Ref`. */
+export const makeRequestLog: Effect.Effect<RequestLog> = Effect.map(
+  Ref.make(Chunk.empty<RecordedRequest>()),
+  (ref) => ({
+    add: (request) =>
+      Ref.update(ref, (requests) => {
+        const added = Chunk.append(requests, request)
+        return Chunk.size(added) > requestLogLimit ? Chunk.drop(added, Chunk.size(added) - requestLogLimit) : added
+      }),
+    clear: Ref.set(ref, Chunk.empty()),
+    all: Effect.map(Ref.get(ref), Chunk.toArray)
+  })
+)

@@ -1,8 +1,9 @@
 /**
- * The state of one fake account: one immutable keyed collection per kind (`kinds.ts`) in a `Ref`,
- * changed only by change records (`Change`) applied by one function ({@link apply}), the same
- * one the emulator's journal replay uses. A mutation is a pure step from the state and the time
- * to the changes it makes and its answer ({@link Mutation}), run by {@link mutate}.
+ * The state of one fake account: one immutable keyed collection per kind (`kinds.ts`) in a
+ * `SynchronizedRef`, changed only by change records (`Change`) applied by one function
+ * ({@link apply}), the same one the emulator's journal replay uses. A mutation is a pure step
+ * from the state and the time to the changes it makes and its answer ({@link Mutation}), run by
+ * {@link mutate}, which records its changes in the journal (an Effect) while it holds the state.
  */
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -12,7 +13,8 @@ import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as RedBlackTree from "effect/RedBlackTree"
-import * as Ref from "effect/Ref"
+import { map as mapRecord } from "effect/Record"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import {
   type Change,
   type Collections,
@@ -77,13 +79,14 @@ export type State = { readonly [K in Kind]: Collection<K> } & {
 /** The id the first key of an account gets; later keys count up from it. */
 const firstKeyId = 1_000_001
 
-const emptyCollection = { byId: HashMap.empty(), byParent: HashMap.empty() }
+/** One collection per kind, `of` each. */
+const perKind = (of: (kind: Kind) => Collection<Kind>): { readonly [K in Kind]: Collection<K> } =>
+  // `mapRecord` answers one type for every kind; each collection is of its own kind.
+  mapRecord(kinds, (_, kind) => of(kind)) as { readonly [K in Kind]: Collection<K> }
 
 /** An account with nothing in it. */
 export const empty: State = {
-  ...(Object.fromEntries(kindNames.map((kind) => [kind, emptyCollection])) as unknown as {
-    [K in Kind]: Collection<K>
-  }),
+  ...perKind(() => ({ byId: HashMap.empty(), byParent: HashMap.empty() })),
   next_key_id: firstKeyId,
   revision: 0
 }
@@ -174,9 +177,7 @@ export const stateOf = (collections: Collections): State => {
   const keys = collections.api_keys
   const next = keys.reduce((next, key) => Math.max(next, key.id + 1), Math.max(firstKeyId, collections.next_key_id))
   return {
-    ...(Object.fromEntries(kindNames.map((kind) => [kind, collectionOf(kind, collections[kind])])) as unknown as {
-      [K in Kind]: Collection<K>
-    }),
+    ...perKind((kind) => collectionOf(kind, collections[kind])),
     next_key_id: next,
     revision: 0
   }
@@ -377,16 +378,23 @@ export const snapshotOf = (state: State): Collections & { readonly version: 2 } 
   return { version: 2, next_key_id: state.next_key_id, ...lists }
 }
 
-/** The fake's state and where its changes are told (a journal), for {@link mutate}. */
+/**
+ * Where the fake records each mutation's changes to make them durable (the emulator's journal),
+ * as an Effect: run once per mutation with all its changes, in order, while the state is held
+ * (see {@link mutate}). It must not fail.
+ */
+export type Journal = (changes: ReadonlyArray<Change>) => Effect.Effect<void>
+
+/** The fake's state and where its changes are recorded, for {@link mutate}. */
 export interface FakeState {
-  readonly ref: Ref.Ref<State>
-  /** Told each change as it is applied, in order; none when the fake has no journal. */
-  readonly record: ((change: Change) => void) | undefined
+  readonly ref: SynchronizedRef.SynchronizedRef<State>
+  /** Records the changes of each mutation; `undefined` when the fake has no journal. */
+  readonly journal: Journal | undefined
 }
 
-/** A new {@link FakeState} holding `state`. */
-export const makeFakeState = (state: State, record: FakeState["record"]): Effect.Effect<FakeState> =>
-  Effect.map(Ref.make(state), (ref) => ({ ref, record }))
+/** A new {@link FakeState} holding `state`, recording its changes in `journal` (if any). */
+export const makeFakeState = (state: State, journal: Journal | undefined): Effect.Effect<FakeState> =>
+  Effect.map(SynchronizedRef.make(state), (ref) => ({ ref, journal }))
 
 /** What a mutation does: its changes, and what it answers. */
 export interface Outcome<A> {
@@ -400,38 +408,51 @@ export interface Outcome<A> {
  */
 export type Mutation<A, E> = (state: State, now: number) => Either.Either<Outcome<A>, E>
 
-const run = <A, E>(fake: FakeState, mutation: Mutation<A, E>, record: FakeState["record"]): Effect.Effect<A, E> =>
+/**
+ * Changes the state with `step` while holding it (`SynchronizedRef.modifyEffect`),
+ * uninterruptibly: the journal's record of a change and the change itself happen together, in
+ * the order of the mutations, and neither without the other.
+ */
+const modify = <B>(fake: FakeState, step: (state: State) => Effect.Effect<readonly [B, State]>): Effect.Effect<B> =>
+  Effect.uninterruptible(SynchronizedRef.modifyEffect(fake.ref, step))
+
+const run = <A, E>(fake: FakeState, mutation: Mutation<A, E>, journal: Journal | undefined): Effect.Effect<A, E> =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
     Effect.flatten(
-      Ref.modify(fake.ref, (state): [Either.Either<A, E>, State] => {
+      modify(fake, (state): Effect.Effect<readonly [Either.Either<A, E>, State]> => {
         const outcome = mutation(state, now)
-        if (Either.isLeft(outcome)) return [Either.left(outcome.left), state]
+        if (Either.isLeft(outcome)) return Effect.succeed([Either.left(outcome.left), state])
         const { answer, changes } = outcome.right
-        if (changes.length === 0) return [Either.right(answer), state]
-        if (record !== undefined) for (const change of changes) record(change)
-        return [Either.right(answer), { ...applyAll(state, changes), revision: state.revision + 1 }]
+        if (changes.length === 0) return Effect.succeed([Either.right(answer), state])
+        const next: State = { ...applyAll(state, changes), revision: state.revision + 1 }
+        const result = Effect.succeed([Either.right(answer), next] as const)
+        return journal === undefined ? result : Effect.zipRight(journal(changes), result)
       })
     )
   )
 
 /**
- * Runs `mutation` on the `Clock`'s time, in one `Ref.modify`: its changes applied in order
- * (`apply`, as a journal is replayed), each told to the journal, `revision` bumped; a refusal
- * changes nothing. The one way the fake's state changes, but for {@link replace}.
+ * Runs `mutation` on the `Clock`'s time while holding the state: its changes applied in order
+ * (`apply`, as a journal is replayed), recorded in the journal before the new state is set,
+ * `revision` bumped; a refusal changes nothing. The one way the fake's state changes, but for
+ * {@link replace}.
  */
 export const mutate = <A, E>(fake: FakeState, mutation: Mutation<A, E>): Effect.Effect<A, E> =>
-  run(fake, mutation, fake.record)
+  run(fake, mutation, fake.journal)
 
 /**
- * {@link mutate} without telling the journal: for a key's last use, which is not a change of its
- * own but rides along with the key's next change (and is in every snapshot).
+ * {@link mutate} without recording in the journal: for a key's last use, which is not a change
+ * of its own but rides along with the key's next change (and is in every snapshot).
  */
 export const mutateUnrecorded = <A, E>(fake: FakeState, mutation: Mutation<A, E>): Effect.Effect<A, E> =>
   run(fake, mutation, undefined)
 
-/** Puts `next` in place of the whole state, told to the journal as one `State` change. */
+/** Puts `next` in place of the whole state, recorded in the journal as one `State` change. */
 export const replace = (fake: FakeState, next: State): Effect.Effect<void> =>
-  Ref.update(fake.ref, (state) => {
-    fake.record?.({ _tag: "State", snapshot: snapshotOf(next) })
-    return { ...next, revision: state.revision + 1 }
+  modify(fake, (state) => {
+    const result = [undefined, { ...next, revision: state.revision + 1 }] as const
+    const journal = fake.journal
+    return journal === undefined
+      ? Effect.succeed(result)
+      : Effect.as(journal([{ _tag: "State", snapshot: snapshotOf(next) }]), result)
   })
