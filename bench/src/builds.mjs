@@ -92,6 +92,39 @@ export const clientLayer = (modules, target, fetchFunction) => {
   )
 }
 
+/**
+ * The `Operations` service of a build of our client as the contenders call it: this workspace's,
+ * whose methods take one input object (`get({ project_id, operation_id })`,
+ * `listPage({ project_id, limit })`, `list({ project_id }, { pageSize })`), or a baseline's built
+ * before that shape (`get(projectId, operationId)`, `page(projectId, { limit })`,
+ * `list(projectId, { pageSize })`), whose methods are put in the same shape.
+ * @param {import("@dbplatform/client").Operations.Service} operations
+ * @returns {Pick<import("@dbplatform/client").Operations.Service, "get" | "listPage" | "list">}
+ */
+export const operationCalls = (operations) => {
+  if (typeof operations.listPage === "function") return operations
+  /** @type {any} the positional methods of a build before one input object per call */
+  const positional = operations
+  return {
+    get: (input) => positional.get(input.project_id, input.operation_id),
+    listPage: ({ project_id, ...options }) => positional.page(project_id, options),
+    list: (input, options) => positional.list(input.project_id, options)
+  }
+}
+
+/**
+ * `projects.listPage()` of a build of our client (`projects.page()` before one input object per
+ * call; see {@link operationCalls}).
+ * @param {import("@dbplatform/client").Projects.Service} projects
+ * @returns {import("@dbplatform/client").Projects.Service["listPage"]}
+ */
+export const projectsPage = (projects) => {
+  if (typeof projects.listPage === "function") return projects.listPage
+  /** @type {any} */
+  const positional = projects
+  return () => positional.page()
+}
+
 /** @type {Promise<ClientModules> | undefined} */
 let loaded
 

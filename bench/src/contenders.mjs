@@ -19,7 +19,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { Endpoint, OperationId, ProjectId } from "@dbplatform/core"
+import { Api, OperationId, ProjectId } from "@dbplatform/core"
 import { createNeonClient } from "@neon/sdk"
 import { listProjectOperations } from "@neon/sdk/raw"
 import * as Effect from "effect/Effect"
@@ -27,7 +27,7 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { baselineDist, clientLayer, fetchLayer } from "./builds.mjs"
+import { baselineDist, clientLayer, fetchLayer, operationCalls, projectsPage } from "./builds.mjs"
 
 /** @typedef {"operation" | "projects" | "operations10"} Request */
 /** @typedef {"fetch" | "floor" | "ours" | "baseline" | "sdk"} Name */
@@ -120,9 +120,9 @@ export const floorContender = (target, fetchFunction) => {
   const headers = { authorization: `Bearer ${target.apiKey}`, accept: "application/json" }
   const urls = paths(target)
   const success = {
-    operation: Endpoint.getOperation.success,
-    projects: Endpoint.listProjects.success,
-    operations10: Endpoint.listOperations.success
+    operation: Api.Operations.get.success,
+    projects: Api.Projects.list.success,
+    operations10: Api.Operations.list.success
   }
   return {
     run: (request, n) =>
@@ -160,20 +160,20 @@ export const oursLayer = (target, fetchFunction) => clientLayer(ownModules, targ
 export const clientContender = (modules, target, fetchFunction) => {
   const { Effect, ManagedRuntime, OperationId, Operations, ProjectId, Projects } = modules
   const runtime = ManagedRuntime.make(clientLayer(modules, target, fetchFunction))
-  const projectId = ProjectId.make(target.projectId)
-  const operationId = OperationId.make(target.operationId)
+  const project_id = ProjectId.make(target.projectId)
+  const operation_id = OperationId.make(target.operationId)
   return {
     run: (request, n) =>
       runtime.runPromise(
         Effect.gen(function* () {
-          const operations = yield* Operations.Operations
+          const operations = operationCalls(yield* Operations.Operations)
           const projects = yield* Projects.Projects
           const call =
             request === "operation"
-              ? operations.get(projectId, operationId)
+              ? operations.get({ project_id, operation_id })
               : request === "projects"
-                ? projects.page()
-                : operations.page(projectId, { limit: 10 })
+                ? projectsPage(projects)()
+                : operations.listPage({ project_id, limit: 10 })
           for (let i = 0; i < n; i++) yield* call
         })
       ),

@@ -24,7 +24,7 @@ if (name === "fetch") {
   if (!response.ok) throw new Error(`${response.status}`)
   JSON.parse(await response.text())
 } else if (name === "floor") {
-  const [FetchHttpClient, HttpClient, HttpClientResponse, { Endpoint }, Effect] = await Promise.all([
+  const [FetchHttpClient, HttpClient, HttpClientResponse, { Api }, Effect] = await Promise.all([
     import("@effect/platform/FetchHttpClient"),
     import("@effect/platform/HttpClient"),
     import("@effect/platform/HttpClientResponse"),
@@ -38,7 +38,7 @@ if (name === "fetch") {
         HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
       )
       const response = yield* client.get(`${baseUrl}${path}`, { headers })
-      return yield* HttpClientResponse.schemaBodyJson(Endpoint.getOperation.success)(response)
+      return yield* HttpClientResponse.schemaBodyJson(Api.Operations.get.success)(response)
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )
 } else if (name === "ours") {
@@ -54,7 +54,7 @@ if (name === "fetch") {
   imported = performance.now()
   await Effect.runPromise(
     Effect.flatMap(Operations.Operations, (operations) =>
-      operations.get(ProjectId.make(projectId), OperationId.make(operationId))
+      operations.get({ project_id: ProjectId.make(projectId), operation_id: OperationId.make(operationId) })
     ).pipe(
       Effect.provide(DbPlatform.layer({ baseUrl, apiKey: Redacted.make(apiKey) })),
       Effect.provide(FetchHttpClient.layer)

@@ -26,7 +26,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Operations } from "@dbplatform/client"
-import { Endpoint, isPending, Operation } from "@dbplatform/core"
+import { Api, isPending, Operation } from "@dbplatform/core"
 import { FakePlatform, Seed } from "@dbplatform/testing"
 import autocannon from "autocannon"
 import * as esbuild from "esbuild"
@@ -239,8 +239,8 @@ try {
     const pageText = await fetch(`${addresses.canned}/projects/walk-10000/operations?limit=1000`, {
       headers: { authorization: `Bearer ${addresses.apiKey}` }
     }).then((response) => response.text())
-    const decodeFirst = Schema.decodeUnknownSync(Endpoint.listOperations.success)
-    const decodeAll = Schema.decodeUnknownSync(Endpoint.listOperations.success, { errors: "all" })
+    const decodeFirst = Schema.decodeUnknownSync(Api.Operations.list.success)
+    const decodeAll = Schema.decodeUnknownSync(Api.Operations.list.success, { errors: "all" })
     /** @param {() => unknown} f */
     const timeMs = (f, times = quick ? 5 : 30) => {
       for (let i = 0; i < 3; i++) f()
@@ -256,7 +256,7 @@ try {
     const parseMs = timeMs(() => JSON.parse(pageText))
     const firstMs = timeMs(() => decodeFirst(parsed))
     const allMs = timeMs(() => decodeAll(parsed))
-    console.log("\n## decoding a page of 1000 operations with core's schema (`Endpoint.listOperations.success`)\n")
+    console.log("\n## decoding a page of 1000 operations with core's schema (`Api.Operations.list.success`)\n")
     console.log(
       table([
         ["step", "ms per 1000 operations", "µs per operation"],

@@ -11,7 +11,7 @@
  *
  * `node --expose-gc walk.mjs <fetch|floor|ours|baseline|sdk> <count> <baseUrl> <apiKey>`
  */
-import { baselineDist, clientLayer, loadBaseline, loadOwn } from "./builds.mjs"
+import { baselineDist, clientLayer, loadBaseline, loadOwn, operationCalls } from "./builds.mjs"
 
 const [name = "fetch", countText = "10000", baseUrl = "", apiKey = ""] = process.argv.slice(2)
 const projectId = `walk-${countText}`
@@ -43,7 +43,7 @@ if (name === "fetch") {
     }
   }
 } else if (name === "floor") {
-  const [FetchHttpClient, HttpClient, HttpClientResponse, { Endpoint }, Effect, ManagedRuntime] = await Promise.all([
+  const [FetchHttpClient, HttpClient, HttpClientResponse, { Api }, Effect, ManagedRuntime] = await Promise.all([
     import("@effect/platform/FetchHttpClient"),
     import("@effect/platform/HttpClient"),
     import("@effect/platform/HttpClientResponse"),
@@ -52,7 +52,7 @@ if (name === "fetch") {
     import("effect/ManagedRuntime")
   ])
   const runtime = ManagedRuntime.make(FetchHttpClient.layer)
-  const decode = HttpClientResponse.schemaBodyJson(Endpoint.listOperations.success)
+  const decode = HttpClientResponse.schemaBodyJson(Api.Operations.list.success)
   walk = () =>
     runtime.runPromise(
       Effect.gen(function* () {
@@ -76,11 +76,11 @@ if (name === "fetch") {
   if (name === "baseline" && baselineDist === undefined) throw new Error("the baseline walk needs BENCH_BASELINE")
   const modules = name === "baseline" && baselineDist !== undefined ? await loadBaseline(baselineDist) : await loadOwn()
   const runtime = modules.ManagedRuntime.make(clientLayer(modules, target))
-  const project = modules.ProjectId.make(projectId)
+  const project_id = modules.ProjectId.make(projectId)
   walk = () =>
     runtime.runPromise(
       modules.Effect.flatMap(modules.Operations.Operations, (operations) =>
-        modules.Stream.runCount(operations.list(project, { pageSize }))
+        modules.Stream.runCount(operationCalls(operations).list({ project_id }, { pageSize }))
       )
     )
   dispose = () => runtime.dispose()

@@ -12,9 +12,11 @@ const program = Effect.gen(function* () {
   const projects = yield* Projects.Projects
   const operations = yield* Operations.Operations
   const project = yield* projects.list().pipe(Stream.runHead, Effect.flatten)
-  const latest = yield* operations.page(project.id, { limit: 1 })
+  const latest = yield* operations.listPage({ project_id: project.id, limit: 1 })
   const operation = latest.operations[0]
-  return operation === undefined ? "none" : (yield* operations.await(project.id, operation.id)).status
+  return operation === undefined
+    ? "none"
+    : (yield* operations.await({ project_id: project.id, operation_id: operation.id })).status
 })
 
 program

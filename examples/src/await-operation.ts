@@ -18,16 +18,18 @@ import { run } from "./run.js"
 const target = Effect.gen(function* () {
   const [projectArg, operationArg] = process.argv.slice(2)
   if (projectArg !== undefined && operationArg !== undefined) {
-    return { projectId: ProjectId.make(projectArg), operationId: OperationId.make(operationArg) }
+    return { project_id: ProjectId.make(projectArg), operation_id: OperationId.make(operationArg) }
   }
   const projects = yield* Projects.Projects
   const operations = yield* Operations.Operations
   const project = yield* projects.list().pipe(Stream.runHead, Effect.flatten)
   // The newest operations first; stop at the first one still pending.
-  const pending = yield* operations.list(project.id, { pageSize: 50 }).pipe(Stream.filter(isPending), Stream.runHead)
+  const pending = yield* operations
+    .list({ project_id: project.id }, { pageSize: 50 })
+    .pipe(Stream.filter(isPending), Stream.runHead)
   return Option.match(pending, {
     onNone: () => undefined,
-    onSome: (operation) => ({ projectId: project.id, operationId: operation.id })
+    onSome: (operation) => ({ project_id: project.id, operation_id: operation.id })
   })
 })
 
@@ -35,11 +37,10 @@ export const program = Effect.gen(function* () {
   const operations = yield* Operations.Operations
   const found = yield* target
   if (found === undefined) return "no operation is running"
-  const { projectId, operationId } = found
   const options = { schedule: Schedule.spaced("2 seconds"), timeout: "2 minutes" } as const
   // Each state read, as it is read; ends after the first terminal one.
-  const states = yield* operations.states(projectId, operationId, options).pipe(Stream.runCollect)
-  const done = yield* operations.await(projectId, operationId, options)
+  const states = yield* operations.states(found, options).pipe(Stream.runCollect)
+  const done = yield* operations.await(found, options)
   return [
     ...Chunk.toReadonlyArray(states).map((operation) => `  ${operation.action} ${operation.status}`),
     `${done.action} ${done.id}: ${done.status}`

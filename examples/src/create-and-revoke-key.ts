@@ -10,9 +10,9 @@ import { run } from "./run.js"
 
 export const program = Effect.gen(function* () {
   const keys = yield* ApiKeys.ApiKeys
-  const created = yield* keys.create("examples-ci")
-  const listed = yield* keys.list()
-  const revoked = yield* keys.revoke(created.id)
+  const created = yield* keys.create({ key_name: "examples-ci" })
+  const listed = yield* keys.listPage()
+  const revoked = yield* keys.revoke({ key_id: created.id })
   return [
     `created key ${created.id}: value ${String(created.key)} (${Redacted.value(created.key).length} characters)`,
     `keys: ${listed.map((key) => `${key.id} ${key.name}`).join(", ")}`,

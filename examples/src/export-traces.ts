@@ -32,14 +32,14 @@ export const program = Effect.gen(function* () {
   const projects = yield* Projects.Projects
   const operations = yield* Operations.Operations
   const apiKeys = yield* ApiKeys.ApiKeys
-  const page = yield* projects.page({ limit: 5 }) // span Projects.list
+  const page = yield* projects.listPage({ limit: 5 }) // span Projects.list
   const project = page.projects[0]!
-  const latest = yield* operations.page(project.id, { limit: 1 }) // span Operations.list
-  const operation = yield* operations.get(project.id, latest.operations[0]!.id) // span Operations.get
-  const created = yield* apiKeys.create("traced") // span ApiKeys.create
-  yield* apiKeys.revoke(created.id) // span ApiKeys.revoke
+  const latest = yield* operations.listPage({ project_id: project.id, limit: 1 }) // span Operations.list
+  const { operation } = yield* operations.get({ project_id: project.id, operation_id: latest.operations[0]!.id }) // span Operations.get
+  const created = yield* apiKeys.create({ key_name: "traced" }) // span ApiKeys.create
+  yield* apiKeys.revoke({ key_id: created.id }) // span ApiKeys.revoke
   // Revoking it again answers 404: the span ends with status ERROR and http.response.status_code 404.
-  const again = yield* apiKeys.revoke(created.id).pipe(
+  const again = yield* apiKeys.revoke({ key_id: created.id }).pipe(
     Effect.as("revoked twice?"),
     Effect.catchTag("NotFound", (error) => Effect.succeed(`second revoke: ${error._tag} (${error.status})`))
   )

@@ -11,12 +11,12 @@ import { run } from "./run.js"
 export const program = Effect.gen(function* () {
   const projects = yield* Projects.Projects
   // Every project, newest first; the next page is fetched only when the stream needs it.
-  const all = yield* projects.list({ pageSize: 100 }).pipe(Stream.runCollect)
+  const all = yield* projects.list({}, { pageSize: 100 }).pipe(Stream.runCollect)
   const lines = Chunk.toReadonlyArray(all).map(
     (project) => `${project.id}  ${project.name}  ${project.region_id}  pg ${project.pg_version}`
   )
   // One page, at most 10 projects, whose name or id contains "a".
-  const page = yield* projects.page({ limit: 10, search: "a" })
+  const page = yield* projects.listPage({ limit: 10, search: "a" })
   return [`${Chunk.size(all)} projects:`, ...lines, `search "a": ${page.projects.length} on the first page`].join("\n")
 }).pipe(
   // Errors are tagged: handle the ones this program can do something about.

@@ -9,13 +9,13 @@ import { Effect, Either, Redacted } from "effect"
 
 const program = Effect.gen(function* () {
   const keys = yield* ApiKeys.ApiKeys
-  const created = yield* keys.create("smoke-test")
-  const listed = yield* keys.list()
-  yield* keys.revoke(created.id)
+  const created = yield* keys.create({ key_name: "smoke-test" })
+  const listed = yield* keys.listPage()
+  yield* keys.revoke({ key_id: created.id })
   // The revoked key, on a client of its own: the fake refuses it with Unauthorized.
   const fake = yield* FakePlatform.FakePlatform
   const refused = yield* Effect.gen(function* () {
-    return yield* (yield* ApiKeys.ApiKeys).list()
+    return yield* (yield* ApiKeys.ApiKeys).listPage()
   }).pipe(Effect.provide(DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: created.key })), Effect.either)
   if (Either.isRight(refused) || refused.left._tag !== "Unauthorized") {
     return yield* Effect.dieMessage("the revoked key was not refused with Unauthorized")

@@ -11,12 +11,12 @@ import { Chunk, Effect, Fiber, Stream, TestClock, TestContext } from "effect"
 const program = Effect.gen(function* () {
   const projects = yield* Projects.Projects
   const operations = yield* Operations.Operations
-  const all = yield* projects.list({ pageSize: 2 }).pipe(Stream.runCollect)
+  const all = yield* projects.list({}, { pageSize: 2 }).pipe(Stream.runCollect)
   const project = Chunk.unsafeHead(all)
-  const page = yield* operations.page(project.id, { limit: 10 })
+  const page = yield* operations.listPage({ project_id: project.id, limit: 10 })
   const running = page.operations.find(isPending)
   if (running === undefined) return yield* Effect.dieMessage("the realistic seed has no running operation")
-  const fiber = yield* Effect.fork(operations.await(project.id, running.id))
+  const fiber = yield* Effect.fork(operations.await({ project_id: project.id, operation_id: running.id }))
   yield* TestClock.adjust("30 seconds")
   const done = yield* Fiber.join(fiber)
   if (!isSucceeded(done)) return yield* Effect.dieMessage(`operation ended ${done.status}`)

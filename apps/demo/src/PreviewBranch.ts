@@ -2,15 +2,15 @@
  * The preview-branch workflow the demo runs first (docs/contract.md §13.3): a branch with a
  * read_write compute endpoint created and waited for in one call (`Branches.createReady`, one
  * poll request a round for all its operations), its connection string printed redacted, then
- * renamed, its compute endpoint suspended and started again, and the branch deleted, each
- * change's operations waited for.
+ * renamed, its compute endpoint suspended and started again (each call answering once its
+ * operations finished: `{ wait }`), and the branch deleted, its deletion's operations waited for
+ * with `Operations.awaitAll` on the delete's answer.
  */
 import { Branches, ComputeEndpoints, Operations } from "@dbplatform/client"
 import { isTerminal, type Operation, type ProjectId } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
@@ -75,14 +75,6 @@ export const previewBranch = (options: PreviewBranchOptions) =>
         )
       }
     })
-    /** Waits for `started` (a change's operations), a line per round. */
-    const wait = (started: ReadonlyArray<Operation>) =>
-      started.length === 0
-        ? Effect.succeed([] as ReadonlyArray<Operation>)
-        : Effect.flatMap(rounds, (options) =>
-            Effect.map(operations.awaitAll(started, options), (result) => result.operations)
-          )
-
     const name = options.name ?? "preview/pr-1"
     yield* Console.log(`Preview branch workflow on project ${project_id}:`)
     yield* Console.log(
@@ -91,34 +83,33 @@ export const previewBranch = (options: PreviewBranchOptions) =>
     const ready = yield* Effect.flatMap(rounds, (waiting) =>
       branches.createReady({ project_id, branch: { name }, onConflict: "fail" }, waiting)
     )
-    const params = { project_id, branch_id: ready.branch.id }
+    const branch = { project_id, branch_id: ready.branch.id }
     yield* Console.log(
       `  Ready: branch ${ready.branch.id} (${ready.branch.current_state}), compute endpoint ${ready.endpoint.id} (${ready.endpoint.current_state}); ${ready.operations.map((operation) => `${operation.action} ${operation.status}`).join(", ")}`
     )
     yield* Console.log(`  Connection string: ${String(ready.connectionUri)} (${masked(ready.connectionUri)})`)
 
-    const renamed = yield* branches.update({ params, body: { branch: { name: `${name}-ready` } } })
+    const renamed = yield* branches.update({ ...branch, branch: { name: `${name}-ready` } })
     yield* Console.log(`  Renamed to ${renamed.branch.name} (${plural(renamed.operations.length, "operation")})`)
 
-    const endpointParams = { project_id, endpoint_id: ready.endpoint.id }
-    const suspended = yield* computeEndpoints.suspend({ params: endpointParams })
+    // Suspended, then started again: each call answers once its operations finished.
+    const endpoint = { project_id, endpoint_id: ready.endpoint.id }
     yield* Console.log(`  Suspending compute endpoint ${ready.endpoint.id}:`)
-    yield* wait(suspended.operations)
+    yield* computeEndpoints.suspend(endpoint, { wait: yield* rounds })
     yield* Console.log(
-      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get({ params: endpointParams })).endpoint.current_state}`
+      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get(endpoint)).endpoint.current_state}`
     )
-    const started = yield* computeEndpoints.start({ params: endpointParams })
     yield* Console.log(`  Starting it again:`)
-    yield* wait(started.operations)
+    yield* computeEndpoints.start(endpoint, { wait: yield* rounds })
     yield* Console.log(
-      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get({ params: endpointParams })).endpoint.current_state}`
+      `  Compute endpoint ${ready.endpoint.id}: ${(yield* computeEndpoints.get(endpoint)).endpoint.current_state}`
     )
 
-    const deleted = yield* branches.delete({ params })
-    const deletion = Option.match(deleted, { onNone: () => [], onSome: (answer) => answer.operations })
+    // The delete's answer (none when there was nothing to delete) waited for as it is.
+    const deleted = yield* branches.delete(branch)
     yield* Console.log(`  Deleting branch ${ready.branch.id}:`)
-    const ended = yield* wait(deletion)
-    const after = yield* Effect.match(branches.get({ params }), {
+    const ended = (yield* operations.awaitAll(deleted, yield* rounds)).operations
+    const after = yield* Effect.match(branches.get(branch), {
       onFailure: (error) => error._tag,
       onSuccess: () => "still there"
     })

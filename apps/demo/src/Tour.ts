@@ -107,12 +107,12 @@ export const tour = (options: TourOptions = {}) =>
     const operations = yield* Operations.Operations
     const writable = options.clientFor
 
-    const created = writable === undefined ? undefined : yield* apiKeys.create("demo-tour")
+    const created = writable === undefined ? undefined : yield* apiKeys.create({ key_name: "demo-tour" })
     if (created !== undefined) {
       yield* Console.log(`Created API key ${created.id} "${created.name ?? "demo-tour"}": value ${String(created.key)}`)
     }
 
-    const keys = yield* apiKeys.list()
+    const keys = yield* apiKeys.list().pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
     yield* Console.log(`API keys (${keys.length}):`)
     for (const key of keys) {
       const used = Option.match(key.last_used_at, {
@@ -133,7 +133,7 @@ export const tour = (options: TourOptions = {}) =>
     if (projectId === undefined) return yield* Effect.fail(new Error("the account has no project to tour"))
 
     const pageSize = options.pageSize ?? 50
-    const walk = yield* operations.list(projectId, { pageSize }).pipe(
+    const walk = yield* operations.list({ project_id: projectId }, { pageSize }).pipe(
       Stream.take(options.maxOperations ?? 1000),
       Stream.chunks,
       Stream.runFold(
@@ -163,7 +163,7 @@ export const tour = (options: TourOptions = {}) =>
     yield* Option.match(beyondContract(walk.statuses.keys()), { onNone: () => Effect.void, onSome: Console.log })
 
     if (walk.newest !== undefined) {
-      const one = yield* operations.get(projectId, walk.newest.id)
+      const { operation: one } = yield* operations.get({ project_id: projectId, operation_id: walk.newest.id })
       yield* Console.log(
         `Newest operation ${one.id}: ${one.action} ${one.status}, created ${time(one.created_at)}, ` +
           `failures ${one.failures_count}`
@@ -247,11 +247,11 @@ export const tour = (options: TourOptions = {}) =>
     if (created !== undefined && writable !== undefined) {
       const withNewKey = <A, E>(effect: Effect.Effect<A, E, DbPlatform.DbPlatform>) =>
         Effect.provide(effect, writable(created.key))
-      const seen = yield* withNewKey(Effect.flatMap(Projects.Projects, (p) => p.page()))
+      const seen = yield* withNewKey(Effect.flatMap(Projects.Projects, (p) => p.listPage()))
       yield* Console.log(`The new key works: it lists ${seen.projects.length} projects`)
-      const revoked = yield* apiKeys.revoke(created.id)
+      const revoked = yield* apiKeys.revoke({ key_id: created.id })
       yield* Console.log(`Revoked key ${revoked.id} (revoked: ${revoked.revoked})`)
-      const refused: Unauthorized = yield* withNewKey(Effect.flatMap(Projects.Projects, (p) => p.page())).pipe(
+      const refused: Unauthorized = yield* withNewKey(Effect.flatMap(Projects.Projects, (p) => p.listPage())).pipe(
         Effect.flatMap(() => Effect.fail(new Error("the revoked key was still accepted"))),
         Effect.catchTag("Unauthorized", (error) => Effect.succeed(error))
       )

@@ -13,7 +13,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { DbPlatform } from "@dbplatform/client"
-import { Endpoint, isPending, ProjectId } from "@dbplatform/core"
+import { Api, isPending, ProjectId } from "@dbplatform/core"
 import { Fault, FakePlatform, Seed } from "@dbplatform/testing"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -129,7 +129,7 @@ const againstFake = (projectId: Option.Option<ProjectId>) =>
     // project listing with a 429
     yield* fake.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
       method: "GET",
-      path: Endpoint.listProjects.route
+      path: Api.Projects.list.route
     })
     const clientFor = client(url, sent)
     yield* tour({

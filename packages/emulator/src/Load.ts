@@ -7,7 +7,7 @@
  * operations, 2 × one operation, 1 × `POST /api_keys`. At the end one `GET /api_keys` checks
  * that every key created is listed.
  *
- * Every request is built from core's endpoint table (`Endpoint`): routes, path parameters and
+ * Every request is built from core's endpoints (`Api`): routes, path parameters and
  * queries are encoded by the endpoints' schemas, and the answers of the setup, of the final
  * check and of each key creation are decoded by them.
  *
@@ -17,7 +17,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { type ApiKeyId, CreateApiKeyRequest, Endpoint, ErrorLine } from "@dbplatform/core"
+import { Api, type ApiKeyId, Endpoint, ErrorLine } from "@dbplatform/core"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -213,28 +213,24 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
         )
       )
 
-    const projects = (yield* call(Endpoint.listProjects, { query: { limit: Endpoint.projectsPageLimits.max } }))
-      .projects
+    const projects = (yield* call(Api.Projects.list, { limit: Api.projectsPageLimits.max })).projects
     if (projects.length === 0) return yield* new LoadError({ reason: "the account has no project" })
     // For each project, a page of 20 operations and (when it has one) its newest operation.
     const targets = yield* Effect.forEach(projects, (project) =>
       Effect.gen(function* () {
-        const newest = (yield* call(Endpoint.listOperations, {
-          params: { project_id: project.id },
-          query: { limit: 1 }
-        })).operations[0]
+        const newest = (yield* call(Api.Operations.list, { project_id: project.id, limit: 1 })).operations[0]
         return {
-          page: yield* prepared(Endpoint.listOperations, { params: { project_id: project.id }, query: { limit: 20 } }),
+          page: yield* prepared(Api.Operations.list, { project_id: project.id, limit: 20 }),
           operation:
             newest === undefined
               ? undefined
-              : yield* prepared(Endpoint.getOperation, { params: { project_id: project.id, operation_id: newest.id } })
+              : yield* prepared(Api.Operations.get, { project_id: project.id, operation_id: newest.id })
         }
       })
     )
-    const keysBefore = new Set((yield* call(Endpoint.listApiKeys, {})).map((key) => key.id))
-    const listProjects = yield* prepared(Endpoint.listProjects, {})
-    const decodeCreated = HttpClientResponse.schemaBodyJson(Endpoint.createApiKey.success)
+    const keysBefore = new Set((yield* call(Api.ApiKeys.list, {})).map((key) => key.id))
+    const listProjects = yield* prepared(Api.Projects.list, {})
+    const decodeCreated = HttpClientResponse.schemaBodyJson(Api.ApiKeys.create.success)
 
     const tally = yield* Ref.make(emptyTally)
     /** The `turn`th request of `client`, counted in the tally whatever its outcome. */
@@ -243,7 +239,7 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
       const step = turn % 10
       const creation = step === 9
       const request = creation
-        ? prepared(Endpoint.createApiKey, { body: new CreateApiKeyRequest({ key_name: `load-${client}-${turn}` }) })
+        ? prepared(Api.ApiKeys.create, { key_name: `load-${client}-${turn}` })
         : Effect.succeed(
             step < 4 ? listProjects : step < 7 || target.operation === undefined ? target.page : target.operation
           )
@@ -286,7 +282,7 @@ export const run = (options: LoadOptions): Effect.Effect<LoadReport, LoadError, 
     })
     const elapsedMs = (yield* Clock.currentTimeMillis) - start
 
-    const listed = new Set((yield* call(Endpoint.listApiKeys, {})).map((key) => key.id))
+    const listed = new Set((yield* call(Api.ApiKeys.list, {})).map((key) => key.id))
     const seen = yield* Ref.get(tally)
     const created = Chunk.toReadonlyArray(seen.created)
     return {

@@ -116,8 +116,9 @@ describe("branches over the emulator, through the client", () => {
           const branchesUrl = `${running.baseUrl}/projects/${project_id}/branches`
 
           const created = yield* branches.create({
-            params: { project_id },
-            body: { branch: { name: "preview/pr-1" }, endpoints: [{ type: "read_write" }] }
+            project_id,
+            branch: { name: "preview/pr-1" },
+            endpoints: [{ type: "read_write" }]
           })
           const id = created.branch.id
           const params = { project_id, branch_id: id }
@@ -133,7 +134,7 @@ describe("branches over the emulator, through the client", () => {
           // A second branch while the first one's operations run: 423 Locked, which the client
           // retries (every 20 ms here) until the project is free.
           const second = yield* forkUntil(
-            branches.create({ params: { project_id }, body: { branch: { name: "preview/pr-2" } } }),
+            branches.create({ project_id, branch: { name: "preview/pr-2" } }),
             "a 423",
             (seen) => seen.method === "POST" && seen.url === branchesUrl && seen.status === 423
           )
@@ -156,10 +157,10 @@ describe("branches over the emulator, through the client", () => {
           expect(retried.branch.name).toBe("preview/pr-2")
           expect(retried.operations.map((operation) => operation.action)).toEqual(["create_branch"])
 
-          const read = yield* branches.get({ params })
+          const read = yield* branches.get(params)
           expect(read.branch).toMatchObject({ id, name: "preview/pr-1", current_state: "ready" })
-          const computeEndpoints = yield* branches.listEndpoints({ params })
-          expect(computeEndpoints.endpoints.map((endpoint) => [endpoint.id, endpoint.current_state])).toEqual([
+          const computeEndpoints = Chunk.toReadonlyArray(yield* Stream.runCollect(branches.listEndpoints(params)))
+          expect(computeEndpoints.map((endpoint) => [endpoint.id, endpoint.current_state])).toEqual([
             [created.endpoints[0]!.id, "active"]
           ])
 
@@ -168,24 +169,19 @@ describe("branches over the emulator, through the client", () => {
           yield* advance(2_000)
           expect((yield* Fiber.join(secondWait)).succeeded).toHaveLength(1)
 
-          const renamed = yield* branches.update({ params, body: { branch: { name: "preview/pr-1-ready" } } })
+          const renamed = yield* branches.update({ ...params, branch: { name: "preview/pr-1-ready" } })
           expect(renamed.branch.name).toBe("preview/pr-1-ready")
           expect(renamed.operations).toEqual([])
-          expect((yield* branches.get({ params })).branch.name).toBe("preview/pr-1-ready")
+          expect((yield* branches.get(params)).branch.name).toBe("preview/pr-1-ready")
 
-          const taken = yield* Effect.flip(
-            branches.create({ params: { project_id }, body: { branch: { name: "preview/pr-1-ready" } } })
-          )
+          const taken = yield* Effect.flip(branches.create({ project_id, branch: { name: "preview/pr-1-ready" } }))
           expect(taken._tag).toBe("Conflict")
           const takenByRename = yield* Effect.flip(
-            branches.update({
-              params: { project_id, branch_id: retried.branch.id },
-              body: { branch: { name: "preview/pr-1-ready" } }
-            })
+            branches.update({ project_id, branch_id: retried.branch.id, branch: { name: "preview/pr-1-ready" } })
           )
           expect(takenByRename._tag).toBe("Conflict")
 
-          const deleted = yield* branches.delete({ params })
+          const deleted = yield* branches.delete(params)
           expect(Option.isSome(deleted)).toBe(true)
           const deletion = Option.getOrThrow(deleted).operations
           expect(deletion.map((operation) => operation.action)).toEqual(["suspend_compute", "delete_timeline"])
@@ -198,13 +194,13 @@ describe("branches over the emulator, through the client", () => {
           const gone = yield* Fiber.join(deleting)
           expect(gone.succeeded.map((operation) => operation.action)).toEqual(["suspend_compute", "delete_timeline"])
 
-          expect((yield* Effect.flip(branches.get({ params })))._tag).toBe("NotFound")
-          const listed = Chunk.toReadonlyArray(yield* Stream.runCollect(branches.list({ params: { project_id } })))
+          expect((yield* Effect.flip(branches.get(params)))._tag).toBe("NotFound")
+          const listed = Chunk.toReadonlyArray(yield* Stream.runCollect(branches.list({ project_id })))
           expect(listed.map((branch) => branch.name).sort()).toEqual(["main", "preview/pr-2"])
           expect(listed.map((branch) => branch.id)).not.toContain(id)
-          expect((yield* branches.count({ params: { project_id } })).count).toBe(2)
+          expect((yield* branches.count({ project_id })).count).toBe(2)
           // Deleting it again: nothing left to delete (204).
-          expect(yield* branches.delete({ params })).toEqual(Option.none())
+          expect(yield* branches.delete(params)).toEqual(Option.none())
         }).pipe(
           Effect.provide(
             DbPlatform.layer({
