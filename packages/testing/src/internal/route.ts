@@ -7,6 +7,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { DecodeIssue, type Endpoint } from "@dbplatform/core"
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -100,7 +101,10 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
-      const query = yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query ?? noQuery, strict))
+      const query =
+        endpoint.query === undefined
+          ? yield* noQuery
+          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query, strict))
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
@@ -112,8 +116,19 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
   )
 }
 
-/** The query of an endpoint that takes none: any parameter sent is refused by name. */
-const noQuery = Schema.Struct({})
+/**
+ * The query of an endpoint that takes none: any parameter sent is refused by name (a 400, as a
+ * parameter another endpoint's query does not declare). Not an empty `Schema.Struct`, which takes
+ * any object, whatever its keys.
+ */
+const noQuery = Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) => {
+  const sent = Object.keys(params).map(
+    (key) => new ParseResult.Pointer(key, params, new ParseResult.Unexpected(params[key]))
+  )
+  return Arr.isNonEmptyArray(sent)
+    ? Effect.fail(badRequest(new ParseResult.Composite(Schema.Struct({}).ast, params, sent)))
+    : Effect.succeed({})
+})
 
 /**
  * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
