@@ -1,7 +1,7 @@
 /**
- * How one route of the fake is built from its entry in core's endpoint table: decoding, the
- * `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes (`branchRoutes.ts`
- * and the like) are built with {@link route}; `routes.ts` puts them together.
+ * How one route of the fake is built from its entry of core's groups (`Api.Roles.create`...):
+ * decoding, the `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes
+ * (`branchRoutes.ts` and the like) are built with {@link route}; `routes.ts` puts them together.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -63,8 +63,8 @@ export type Handler<E extends Endpoint.Endpoint> =
   | { readonly handle: Handle<E>; readonly undeclared: (encoded: any) => unknown }
 
 /**
- * The handlers of a group of core's table, one per entry: a group's behaviour module must give
- * every one (a missing handler is a type error, docs/design.md §1.5).
+ * The handlers of a group of core's `Api` (`Api.Roles`...), one per entry: a group's behaviour
+ * module must give every one (a missing handler is a type error, docs/design.md §1.5).
  */
 export type Handlers<G> = { readonly [K in keyof G]: G[K] extends Endpoint.Endpoint ? Handler<G[K]> : never }
 
