@@ -1,12 +1,14 @@
 /**
  * Everything a test needs in one Layer: the fake platform from a seed, the in-memory
- * `HttpClient` routed to it, and the real client services (`ApiKeys`, `Projects`,
- * `Operations`) authenticated with the bootstrap key.
+ * `HttpClient` routed to it, and every service of `DbPlatform.layer` (`ApiKeys`, `Projects`,
+ * `Operations`, `Branches`, `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, and the
+ * `DbPlatformClient` they share) authenticated with the bootstrap key.
  *
  * ```ts
  * it.effect("lists projects", () =>
  *   Effect.gen(function* () {
  *     const projects = yield* Projects.Projects
+ *     const page = yield* projects.listPage({ limit: 2 })
  *     ...
  *   }).pipe(Effect.provide(DbPlatformTest.layer({ seed: Seed.realistic() }))))
  * ```

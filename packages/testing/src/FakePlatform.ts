@@ -2,7 +2,8 @@
  * A fake of the platform's control API v2 (`docs/contract.md`, §10): API keys,
  * projects and operations held in memory, served by an `HttpApp` with the real routes,
  * statuses, `GeneralError` bodies, defaults and limits. Its routes, checks and answers come
- * from core's endpoint table (`Endpoint`), as the client's requests do (`docs/design.md` §1).
+ * from core's groups of endpoints (`Api.groups`), as the client's requests do
+ * (`docs/design.md` §1).
  *
  * - Every route answers 401 to a missing, unknown or revoked key; revocation is immediate.
  * - Keys are stored as SHA-256 hashes, never as values.
@@ -154,7 +155,7 @@ export interface InjectOptions {
   readonly method?: string | undefined
   /**
    * The path relative to `/api/v2`, without query: exact (`"/projects/spring-example-302709/operations"`)
-   * or one of the route templates of core's `Endpoint` table, in the contract's spelling, whose
+   * or the route template of an entry of core's `Api.endpoints`, in the contract's spelling, whose
    * `{name}` segments match any one segment (`"/projects/{project_id}/operations"`,
    * `"/api_keys/{key_id}"`; docs/contract.md §4); any path when absent.
    */
@@ -177,7 +178,7 @@ export interface Faults {
    * answers; a `Fault.status(..., { processed: true })` applies after the real handling.
    * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, a `path`
    * not starting with `/` or holding a query, or a route template (a `path` holding `{` or `:`)
-   * that is not one of the table's, e.g. `"/projects/:project_id"`.
+   * that is no entry's route, e.g. `"/projects/:project_id"`.
    */
   readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
   /** Removes every pending fault; requests after it are answered normally. */

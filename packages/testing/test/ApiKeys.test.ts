@@ -25,50 +25,50 @@ describe("ApiKeys", () => {
   it.effect("a created key works as a bearer until revoked, and fails with Unauthorized right after", () =>
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const created = yield* apiKeys.create("ci-pipeline")
+      const created = yield* apiKeys.create({ key_name: "ci-pipeline" })
       expect(Redacted.isRedacted(created.key)).toBe(true)
       expect(created.name).toBe("ci-pipeline")
       expect(String(created.key)).not.toContain(Redacted.value(created.key))
 
       const withNew = yield* Projects.Projects.pipe(
-        Effect.flatMap((projects) => projects.page()),
+        Effect.flatMap((projects) => projects.listPage()),
         withKey(created.key)
       )
       expect(withNew.projects.map((project) => project.id)).toEqual([projectId])
 
-      const revoked = yield* apiKeys.revoke(created.id)
+      const revoked = yield* apiKeys.revoke({ key_id: created.id })
       expect(revoked.id).toBe(created.id)
       expect(revoked.name).toBe("ci-pipeline")
       expect(revoked.revoked).toBe(true)
 
       // No clock advance: revocation is immediate.
       const refused = yield* Projects.Projects.pipe(
-        Effect.flatMap((projects) => projects.page()),
+        Effect.flatMap((projects) => projects.listPage()),
         withKey(created.key),
         Effect.flip
       )
       expect(refused._tag).toBe("Unauthorized")
 
-      const again = yield* Effect.flip(apiKeys.revoke(created.id))
+      const again = yield* Effect.flip(apiKeys.revoke({ key_id: created.id }))
       expect(again._tag).toBe("NotFound")
 
-      const listed = yield* apiKeys.list()
+      const listed = yield* apiKeys.listPage()
       expect(listed.map((key) => key.id)).not.toContain(created.id)
       expect(listed.map((key) => key.name)).toEqual(["bootstrap"])
 
       // The bootstrap key still works.
       const projects = yield* Projects.Projects
-      expect((yield* projects.page()).projects).toHaveLength(1)
+      expect((yield* projects.listPage()).projects).toHaveLength(1)
     }).pipe(provideFake)
   )
 
   it.effect("a revoked key can no longer manage keys either", () =>
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const created = yield* apiKeys.create("temporary")
-      yield* apiKeys.revoke(created.id)
+      const created = yield* apiKeys.create({ key_name: "temporary" })
+      yield* apiKeys.revoke({ key_id: created.id })
       const error = yield* ApiKeys.ApiKeys.pipe(
-        Effect.flatMap((keys) => keys.create("sneaky")),
+        Effect.flatMap((keys) => keys.create({ key_name: "sneaky" })),
         withKey(created.key),
         Effect.flip
       )
@@ -81,7 +81,7 @@ describe("ApiKeys", () => {
   it.effect("revoking an unknown id is NotFound", () =>
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.revoke(ApiKeyId.make(424242)))
+      const error = yield* Effect.flip(apiKeys.revoke({ key_id: ApiKeyId.make(424242) }))
       expect(error._tag).toBe("NotFound")
       if (error._tag === "NotFound") expect(error.status).toBe(404)
     }).pipe(provideFake)
@@ -91,7 +91,7 @@ describe("ApiKeys", () => {
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const fake = yield* FakePlatform.FakePlatform
-      const created = yield* apiKeys.create("deploy")
+      const created = yield* apiKeys.create({ key_name: "deploy" })
       const bootstrap = Redacted.value(fake.bootstrapKey)
       const value = Redacted.value(created.key)
       expect(value).not.toBe(bootstrap)
@@ -105,7 +105,7 @@ describe("ApiKeys", () => {
       expect(stored.map((key) => key.hash)).toEqual([sha256(bootstrap), sha256(value)])
 
       // Neither is the value part of a list item.
-      const listed = yield* apiKeys.list()
+      const listed = yield* apiKeys.listPage()
       expect(JSON.stringify(listed)).not.toContain(value)
       expect(JSON.stringify(listed)).not.toContain(bootstrap)
     }).pipe(provideFake)
@@ -116,34 +116,34 @@ describe("ApiKeys", () => {
       const fake = yield* FakePlatform.FakePlatform
       expect(Redacted.value(fake.bootstrapKey)).toBe("seeded-bootstrap-value")
       const error = yield* Projects.Projects.pipe(
-        Effect.flatMap((projects) => projects.page()),
+        Effect.flatMap((projects) => projects.listPage()),
         withKey(Redacted.make("not-the-key")),
         Effect.flip
       )
       expect(error._tag).toBe("Unauthorized")
       const projects = yield* Projects.Projects
-      expect((yield* projects.page()).projects).toHaveLength(1)
+      expect((yield* projects.listPage()).projects).toHaveLength(1)
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: { ...seed, bootstrapKey: "seeded-bootstrap-value" } })))
   )
 
   it.effect("tracks last_used_at: absent until a key is used, then the time of its latest use", () =>
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const created = yield* apiKeys.create("reporting")
+      const created = yield* apiKeys.create({ key_name: "reporting" })
 
-      const before = yield* apiKeys.list()
+      const before = yield* apiKeys.listPage()
       const createdBefore = before.find((key) => key.id === created.id)!
       expect(Option.isNone(createdBefore.last_used_at)).toBe(true)
       expect(createdBefore.created_by?.name).toBeDefined()
 
       yield* TestClock.adjust("90 seconds")
       yield* Projects.Projects.pipe(
-        Effect.flatMap((projects) => projects.page()),
+        Effect.flatMap((projects) => projects.listPage()),
         withKey(created.key)
       )
       yield* TestClock.adjust("30 seconds")
 
-      const after = yield* apiKeys.list()
+      const after = yield* apiKeys.listPage()
       const usedAt = (id: number) =>
         Option.map(after.find((key) => key.id === id)!.last_used_at, DateTime.toEpochMillis)
       expect(usedAt(created.id)).toEqual(Option.some(90_000))
@@ -157,9 +157,9 @@ describe("ApiKeys", () => {
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
       const fake = yield* FakePlatform.FakePlatform
-      const error = yield* Effect.flip(apiKeys.create("  "))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "  " }))
       expect(error._tag).toBe("InvalidRequest")
-      const tooLong = yield* Effect.flip(apiKeys.create("k".repeat(65)))
+      const tooLong = yield* Effect.flip(apiKeys.create({ key_name: "k".repeat(65) }))
       expect(tooLong._tag).toBe("InvalidRequest")
       expect(yield* fake.requests).toEqual([])
       expect(yield* fake.apiKeys).toHaveLength(1)

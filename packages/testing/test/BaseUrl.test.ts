@@ -23,7 +23,7 @@ describe("a base URL without /api/v2", () => {
       const client = DbPlatform.layer({ baseUrl: root, apiKey: fake.bootstrapKey }).pipe(
         Layer.provide(FakeHttpClient.layer)
       )
-      const error = yield* Effect.flatMap(Projects.Projects, (projects) => projects.page()).pipe(
+      const error = yield* Effect.flatMap(Projects.Projects, (projects) => projects.listPage()).pipe(
         Effect.provide(client),
         Effect.flip
       )

@@ -6,7 +6,6 @@
  * count and list, delete it, wait for the deletion, and see it gone.
  */
 import { Branches } from "@dbplatform/client"
-import { Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -44,8 +43,9 @@ describe("Branches over the fake", () => {
 
         // Create: the branch and its compute endpoint start `init`, with the operations that make them.
         const created = yield* branches.create({
-          params: { project_id: projectId },
-          body: { branch: { name: "preview-pr-42" }, endpoints: [{ type: "read_write" }] }
+          project_id: projectId,
+          branch: { name: "preview-pr-42" },
+          endpoints: [{ type: "read_write" }]
         })
         expect(created.branch).toMatchObject({ name: "preview-pr-42", current_state: "init", default: false })
         expect(created.endpoints).toMatchObject([{ type: "read_write", current_state: "init" }])
@@ -56,33 +56,33 @@ describe("Branches over the fake", () => {
         // Read: ready, its compute endpoint active.
         const params = { project_id: projectId, branch_id: created.branch.id }
         const path = `/projects/${projectId}/branches/${created.branch.id}`
-        expect((yield* branches.get({ params })).branch).toMatchObject({ id: params.branch_id, current_state: "ready" })
-        const { endpoints } = yield* branches.listEndpoints({ params })
+        expect((yield* branches.get(params)).branch).toMatchObject({ id: params.branch_id, current_state: "ready" })
+        const { endpoints } = yield* branches.listEndpointsPage(params)
         expect(endpoints).toMatchObject([
           { id: created.endpoints[0]!.id, branch_id: params.branch_id, type: "read_write", current_state: "active" }
         ])
 
         // Rename: no operation.
-        const renamed = yield* branches.update({ params, body: { branch: { name: "preview-pr-42-b" } } })
+        const renamed = yield* branches.update({ ...params, branch: { name: "preview-pr-42-b" } })
         expect(renamed.branch.name).toBe("preview-pr-42-b")
         expect(renamed.operations).toEqual([])
 
         // A taken name: 409 Conflict, not retried (one request).
         const patchesBefore = (yield* requestsTo("PATCH", path)).length
-        const conflict = yield* Effect.flip(branches.update({ params, body: { branch: { name: "main" } } }))
+        const conflict = yield* Effect.flip(branches.update({ ...params, branch: { name: "main" } }))
         expect(conflict._tag).toBe("Conflict")
         expect((yield* requestsTo("PATCH", path)).length).toBe(patchesBefore + 1)
 
         // Another branch's creation runs 2 s: meanwhile the project is locked, a rename is a 423,
         // and the client sends it again (with backoff, on the TestClock) until it passes.
-        const other = yield* branches.create({ params: { project_id: projectId }, body: { branch: { name: "other" } } })
+        const other = yield* branches.create({ project_id: projectId, branch: { name: "other" } })
         const retried: Array<unknown> = []
         const recordRetries = Logger.make(({ annotations, message }) => {
           if (String(message).startsWith("retrying Branches.update")) retried.push(HashMap.get(annotations, "status"))
         })
         const renaming = yield* Effect.fork(
           branches
-            .update({ params, body: { branch: { name: "preview-pr-42-c" } } })
+            .update({ ...params, branch: { name: "preview-pr-42-c" } })
             .pipe(Effect.provide(Logger.add(recordRetries)), Logger.withMinimumLogLevel(LogLevel.Debug))
         )
         yield* TestClock.adjust("0 millis")
@@ -103,8 +103,8 @@ describe("Branches over the fake", () => {
         yield* awaitAll(other.operations)
 
         // Count and list (one branch a page): main, other and ours.
-        expect(yield* branches.count({ params: { project_id: projectId } })).toEqual({ count: 3 })
-        const listed = yield* Stream.runCollect(branches.list({ params: { project_id: projectId } }, { pageSize: 1 }))
+        expect(yield* branches.count({ project_id: projectId })).toEqual({ count: 3 })
+        const listed = yield* Stream.runCollect(branches.list({ project_id: projectId }, { pageSize: 1 }))
         expect(
           Chunk.toArray(listed)
             .map((branch) => branch.name)
@@ -114,17 +114,18 @@ describe("Branches over the fake", () => {
         expect(pages.map((page) => page.query.limit)).toEqual(["1", "1", "1"])
 
         // Delete: its compute endpoint goes with it; suspend_compute, then delete_timeline.
-        const deleted = yield* branches.delete({ params })
+        const deleted = yield* branches.delete(params)
         expect(Option.map(deleted, ({ branch }) => branch.id)).toEqual(Option.some(params.branch_id))
-        const deleting = Endpoint.operationsOf(deleted)
-        expect(deleting.map((operation) => operation.action)).toEqual(["suspend_compute", "delete_timeline"])
-        expect(yield* awaitAll(deleting)).toHaveLength(2)
+        expect(Option.map(deleted, ({ operations }) => operations.map((operation) => operation.action))).toEqual(
+          Option.some(["suspend_compute", "delete_timeline"])
+        )
+        expect(yield* awaitAll(deleted)).toHaveLength(2)
 
         // Gone: a 404 to read it or its compute endpoints; deleting it again answers None (a 204).
-        expect((yield* Effect.flip(branches.get({ params })))._tag).toBe("NotFound")
-        expect((yield* Effect.flip(branches.listEndpoints({ params })))._tag).toBe("NotFound")
-        expect(yield* branches.count({ params: { project_id: projectId } })).toEqual({ count: 2 })
-        expect(yield* branches.delete({ params })).toEqual(Option.none())
+        expect((yield* Effect.flip(branches.get(params)))._tag).toBe("NotFound")
+        expect((yield* Effect.flip(branches.listEndpointsPage(params)))._tag).toBe("NotFound")
+        expect(yield* branches.count({ project_id: projectId })).toEqual({ count: 2 })
+        expect(yield* branches.delete(params)).toEqual(Option.none())
         expect((yield* fake.snapshot).endpoints).toEqual([])
       }).pipe(
         provideFake,

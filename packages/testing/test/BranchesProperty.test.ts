@@ -12,7 +12,7 @@
  * the routes.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Endpoint, fromResponse } from "@dbplatform/core"
+import { Api, type Endpoint, fromResponse } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -252,7 +252,7 @@ const plan = (
     }
     return {
       project,
-      endpoint: Endpoint.createBranch,
+      endpoint: Api.Branches.create,
       request: json(HttpClientRequest.post(base), body),
       lockable: true,
       succeeded: (answer, after) => {
@@ -288,7 +288,7 @@ const plan = (
       return {
         project,
         branchId,
-        endpoint: Endpoint.updateBranch,
+        endpoint: Api.Branches.update,
         request: json(HttpClientRequest.patch(path), body),
         lockable: branch !== undefined,
         succeeded: (answer) => {
@@ -302,7 +302,7 @@ const plan = (
       return {
         project,
         branchId,
-        endpoint: Endpoint.deleteBranch,
+        endpoint: Api.Branches.delete,
         request: Effect.succeed(HttpClientRequest.del(path)),
         lockable: branch !== undefined,
         succeeded: (answer, after) => {
@@ -324,7 +324,7 @@ const plan = (
       return {
         project,
         branchId,
-        endpoint: Endpoint.setDefaultBranch,
+        endpoint: Api.Branches.setAsDefault,
         request: Effect.succeed(HttpClientRequest.post(`${path}/set_as_default`)),
         lockable: branch !== undefined,
         succeeded: (answer) => {
@@ -339,7 +339,7 @@ const plan = (
       return {
         project,
         branchId,
-        endpoint: Endpoint.restoreBranch,
+        endpoint: Api.Branches.restore,
         request: json(HttpClientRequest.post(`${path}/restore`), {
           source_branch_id: source,
           ...(preserve === undefined ? {} : { preserve_under_name: preserve })
@@ -410,7 +410,7 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
           })
         /** Whether project `id` has a pending operation, as `GET …/operations` tells. */
         const pending = (id: string) =>
-          Effect.map(get(Endpoint.listOperations, `/projects/${id}/operations`), ({ operations }) =>
+          Effect.map(get(Api.Operations.list, `/projects/${id}/operations`), ({ operations }) =>
             (operations as ReadonlyArray<{ status: string }>).some(
               (operation) => operation.status === "scheduling" || operation.status === "running"
             )
@@ -425,9 +425,9 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
             const loaded = load(snapshot)
             expect(Either.isLeft(loaded) ? loaded.left : []).toEqual([])
             for (const id of checked) {
-              const { operations } = yield* get(Endpoint.listOperations, `/projects/${id}/operations`)
-              const { branches } = yield* get(Endpoint.listBranches, `/projects/${id}/branches`)
-              const { count } = yield* get(Endpoint.countBranches, `/projects/${id}/branches/count`)
+              const { operations } = yield* get(Api.Operations.list, `/projects/${id}/operations`)
+              const { branches } = yield* get(Api.Branches.list, `/projects/${id}/branches`)
+              const { count } = yield* get(Api.Branches.count, `/projects/${id}/branches/count`)
               expect(count).toBe(branches.length)
               const ids = new Set<string>(branches.map((branch: any) => branch.id))
               expect(ids.size, `branch ids of ${id} once`).toBe(branches.length)
@@ -445,7 +445,7 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
                 const ready = created.every((operation: any) => operation.status === "finished")
                 expect(branch.current_state, `state of ${branch.id}`).toBe(ready ? "ready" : "init")
                 const { endpoints } = yield* get(
-                  Endpoint.listBranchEndpoints,
+                  Api.Branches.listEndpoints,
                   `/projects/${id}/branches/${branch.id}/endpoints`
                 )
                 for (const endpoint of endpoints) {

@@ -39,10 +39,12 @@ const withClient = (options: ClientOptions = {}, fakeSeed: Seed = seed) =>
   Effect.provide(DbPlatformTest.layer({ seed: fakeSeed, client: options }))
 
 const fake = FakePlatform.FakePlatform
-const listProjects = Effect.flatMap(Projects.Projects, (projects) => projects.page())
-const createKey = (name: string) => Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create(name))
+const listProjects = Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
+const createKey = (name: string) => Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create({ key_name: name }))
 const getOperation = (id = operationId(1)) =>
-  Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, id))
+  Effect.flatMap(Operations.Operations, (operations) =>
+    operations.get({ project_id: projectId, operation_id: id }).pipe(Effect.map(({ operation }) => operation))
+  )
 
 const projectsPath = "/api/v2/projects"
 const keysPath = "/api/v2/api_keys"
@@ -431,7 +433,7 @@ describe("operations.awaitAll", () => {
     Effect.gen(function* () {
       const platform = yield* fake
       const operations = yield* Operations.Operations
-      const page = yield* operations.page(projectId, { limit: 1000 })
+      const page = yield* operations.listPage({ project_id: projectId, limit: 1000 })
       expect(page.operations).toHaveLength(many)
       const before = (yield* platform.requests).length
 
@@ -466,7 +468,7 @@ describe("operations.awaitAll", () => {
   it.effect("with a timeout shorter than the longest operation, those still running are pending", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const page = yield* operations.page(projectId, { limit: 1000 })
+      const page = yield* operations.listPage({ project_id: projectId, limit: 1000 })
       const fiber = yield* Effect.fork(operations.awaitAll(page.operations, { timeout: "30 seconds" }))
       yield* TestClock.adjust("30 seconds")
       const result = yield* Fiber.join(fiber)
@@ -509,7 +511,9 @@ describe("operations.await", () => {
   it.effect("returns a finished operation", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const exit = yield* withClockMoved("10 seconds")(operations.await(projectId, operationId(1)))
+      const exit = yield* withClockMoved("10 seconds")(
+        operations.await({ project_id: projectId, operation_id: operationId(1) })
+      )
       expect(Exit.isSuccess(exit) && exit.value.status).toBe("finished")
     }).pipe(withClient({}, waitSeed))
   )
@@ -517,7 +521,9 @@ describe("operations.await", () => {
   it.effect("fails with OperationFailed carrying the error and failures_count of a failed one", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const exit = yield* withClockMoved("15 seconds")(Effect.flip(operations.await(projectId, operationId(2))))
+      const exit = yield* withClockMoved("15 seconds")(
+        Effect.flip(operations.await({ project_id: projectId, operation_id: operationId(2) }))
+      )
       const error = Exit.isSuccess(exit) ? exit.value : undefined
       expect(error).toBeInstanceOf(OperationFailed)
       if (!(error instanceof OperationFailed)) return
@@ -536,7 +542,9 @@ describe("operations.await", () => {
       const operations = yield* Operations.Operations
       const path = `/api/v2/projects/${projectId}/operations/${operationId(4)}`
       const fiber = yield* Effect.fork(
-        Effect.flip(operations.await(projectId, operationId(4), { timeout: "12 seconds" }))
+        Effect.flip(
+          operations.await({ project_id: projectId, operation_id: operationId(4) }, { timeout: "12 seconds" })
+        )
       )
       yield* TestClock.adjust("12 seconds")
       const error = yield* Fiber.join(fiber)
@@ -556,7 +564,7 @@ describe("operations.watch", () => {
   it.effect("emits each operation's first state, then only its status changes, in order; ends when all ended", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const all = (yield* operations.page(projectId)).operations
+      const all = (yield* operations.listPage({ project_id: projectId })).operations
       const watched = [1, 2, 3].map((n) => all.find((operation) => operation.id === operationId(n))!)
       const fiber = yield* Effect.fork(Stream.runCollect(operations.watch(watched)))
       yield* TestClock.adjust("30 seconds")

@@ -6,7 +6,7 @@
  * runs hourly on a branch with a compute endpoint and never on one without.
  */
 import { Branches, ComputeEndpoints, Operations } from "@dbplatform/client"
-import { type Operation, ProjectId } from "@dbplatform/core"
+import { ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -28,9 +28,9 @@ const provideFake = Effect.provide(
 const project = { project_id: ProjectId.make(projectId) }
 
 /** Waits for `operations` to end, moving the `TestClock` a poll (5 s) at a time. */
-const awaitAll = (operations: ReadonlyArray<Operation>) =>
+const awaitAll = (answer: Operations.Awaitable) =>
   Effect.gen(function* () {
-    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
+    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(answer)))
     for (let poll = 0; poll < 4; poll++) yield* TestClock.adjust("5 seconds")
     const { failed } = yield* Fiber.join(waiting)
     expect(failed).toEqual([])
@@ -38,7 +38,7 @@ const awaitAll = (operations: ReadonlyArray<Operation>) =>
 
 /** Every operation of the project, newest first. */
 const operations = Effect.flatMap(Operations.Operations, (service) =>
-  Stream.runCollect(service.list(project.project_id)).pipe(Effect.map((chunk) => Array.from(chunk)))
+  Stream.runCollect(service.list(project)).pipe(Effect.map((chunk) => Array.from(chunk)))
 )
 
 /** The requests the fake got to `path` (relative to `/api/v2`) with `method`. */
@@ -52,7 +52,7 @@ const clockTo = (at: number) => Effect.flatMap(TestClock.currentTimeMillis, (now
 
 /** The branch `main` of the project. */
 const mainBranch = Effect.flatMap(Branches.Branches, (branches) =>
-  Effect.map(branches.page({ params: project, query: { search: "main" } }), (page) => page.branches[0]!)
+  Effect.map(branches.listPage({ ...project, search: "main" }), (page) => page.branches[0]!)
 )
 
 describe("ComputeEndpoints over the fake", () => {
@@ -63,8 +63,8 @@ describe("ComputeEndpoints over the fake", () => {
 
       // Create: `init`, with the `start_compute` that makes it active.
       const created = yield* endpoints.create({
-        params: project,
-        body: { endpoint: { branch_id: main.id, type: "read_write", autoscaling_limit_max_cu: 2 } }
+        ...project,
+        endpoint: { branch_id: main.id, type: "read_write", autoscaling_limit_max_cu: 2 }
       })
       expect(created.endpoint).toMatchObject({
         branch_id: main.id,
@@ -81,66 +81,61 @@ describe("ComputeEndpoints over the fake", () => {
       const params = { ...project, endpoint_id: created.endpoint.id }
 
       // While it starts the project is locked: a 423, as a typed error.
-      const locked = yield* Effect.flip(endpoints.suspend({ params }))
+      const locked = yield* Effect.flip(endpoints.suspend(params))
       expect(locked._tag).toBe("Locked")
       yield* awaitAll(created.operations)
-      expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+      expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
 
       // A second read_write compute endpoint on the branch: 409, the branch keeps one.
       const second = yield* Effect.flip(
-        endpoints.create({ params: project, body: { endpoint: { branch_id: main.id, type: "read_write" } } })
+        endpoints.create({ ...project, endpoint: { branch_id: main.id, type: "read_write" } })
       )
       expect(second._tag).toBe("Conflict")
       expect(second.message).toContain("read_write")
       const readOnly = yield* endpoints.create({
-        params: project,
-        body: { endpoint: { branch_id: main.id, type: "read_only", suspend_timeout_seconds: -1 } }
+        ...project,
+        endpoint: { branch_id: main.id, type: "read_only", suspend_timeout_seconds: -1 }
       })
       yield* awaitAll(readOnly.operations)
-      const listed = yield* endpoints.list({ params: project })
+      const listed = yield* endpoints.listPage(project)
       expect(listed.endpoints.map((endpoint) => endpoint.type).sort()).toEqual(["read_only", "read_write"])
 
       // Update: `apply_config`; a minimum above the maximum is a 400.
-      const updated = yield* endpoints.update({ params, body: { endpoint: { suspend_timeout_seconds: 600 } } })
+      const updated = yield* endpoints.update({ ...params, endpoint: { suspend_timeout_seconds: 600 } })
       expect(updated.endpoint.suspend_timeout_seconds).toBe(600)
       expect(updated.operations.map((operation) => operation.action)).toEqual(["apply_config"])
       yield* awaitAll(updated.operations)
-      const upsideDown = yield* Effect.flip(
-        endpoints.update({ params, body: { endpoint: { autoscaling_limit_min_cu: 4 } } })
-      )
+      const upsideDown = yield* Effect.flip(endpoints.update({ ...params, endpoint: { autoscaling_limit_min_cu: 4 } }))
       expect(upsideDown._tag).toBe("BadRequest")
 
       // Suspend: `idle` once `suspend_compute` ends; suspending it again starts nothing.
-      const suspended = yield* endpoints.suspend({ params })
+      const suspended = yield* endpoints.suspend(params)
       expect(suspended.endpoint).toMatchObject({ current_state: "active", pending_state: "idle" })
       expect(suspended.operations.map((operation) => operation.action)).toEqual(["suspend_compute"])
       yield* awaitAll(suspended.operations)
-      expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("idle")
-      expect((yield* endpoints.suspend({ params })).operations).toEqual([])
+      expect((yield* endpoints.get(params)).endpoint.current_state).toBe("idle")
+      expect((yield* endpoints.suspend(params)).operations).toEqual([])
 
       // Start, then restart: `start_compute`; `suspend_compute` then `start_compute`.
-      const started = yield* endpoints.start({ params })
+      const started = yield* endpoints.start(params)
       expect(started.operations.map((operation) => operation.action)).toEqual(["start_compute"])
       yield* awaitAll(started.operations)
-      expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
-      const restarted = yield* endpoints.restart({ params })
+      expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
+      const restarted = yield* endpoints.restart(params)
       expect(restarted.operations.map((operation) => operation.action)).toEqual(["suspend_compute", "start_compute"])
       yield* awaitAll(restarted.operations)
-      expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+      expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
 
       // Delete: `suspend_compute` of the running compute endpoint; then 404, and None for a second delete.
-      const deleted = yield* endpoints.delete({ params })
+      const deleted = yield* endpoints.delete(params)
       expect(Option.map(deleted, ({ operations }) => operations.map((operation) => operation.action))).toEqual(
         Option.some(["suspend_compute"])
       )
-      expect((yield* Effect.flip(endpoints.get({ params })))._tag).toBe("NotFound")
-      yield* awaitAll(Option.getOrThrow(deleted).operations)
-      expect(yield* endpoints.delete({ params })).toEqual(Option.none())
+      expect((yield* Effect.flip(endpoints.get(params)))._tag).toBe("NotFound")
+      yield* awaitAll(deleted)
+      expect(yield* endpoints.delete(params)).toEqual(Option.none())
       // The branch can have a read_write compute endpoint again.
-      const again = yield* endpoints.create({
-        params: project,
-        body: { endpoint: { branch_id: main.id, type: "read_write" } }
-      })
+      const again = yield* endpoints.create({ ...project, endpoint: { branch_id: main.id, type: "read_write" } })
       expect(again.endpoint.type).toBe("read_write")
     }).pipe(provideFake)
   )
@@ -152,21 +147,18 @@ describe("ComputeEndpoints over the fake", () => {
         const endpoints = yield* ComputeEndpoints.ComputeEndpoints
         const fake = yield* FakePlatform.FakePlatform
         const main = yield* mainBranch
-        const created = yield* endpoints.create({
-          params: project,
-          body: { endpoint: { branch_id: main.id, type: "read_write" } }
-        })
+        const created = yield* endpoints.create({ ...project, endpoint: { branch_id: main.id, type: "read_write" } })
         yield* awaitAll(created.operations)
         const params = { ...project, endpoint_id: created.endpoint.id }
-        const { endpoint } = yield* endpoints.get({ params })
+        const { endpoint } = yield* endpoints.get(params)
         // Active since its `start_compute` ended: the platform's default timeout (0: 300 s) counts from there.
         const activeSince = endpoint.started_at!.epochMillis
         const due = activeSince + Duration.toMillis("300 seconds")
 
         yield* clockTo(due - 1)
-        expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+        expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
         yield* clockTo(due + Duration.toMillis("1 minute"))
-        expect((yield* endpoints.get({ params })).endpoint).toMatchObject({ current_state: "idle" })
+        expect((yield* endpoints.get(params)).endpoint).toMatchObject({ current_state: "idle" })
 
         // One suspend_compute, created when the timeout ran out, not when the request came.
         const suspends = (yield* operations).filter((operation) => operation.action === "suspend_compute")
@@ -179,7 +171,7 @@ describe("ComputeEndpoints over the fake", () => {
         const connected = yield* fake.connect(endpoint.id)
         expect(connected.operations.map((operation) => operation.action)).toEqual(["start_compute"])
         yield* awaitAll(connected.operations)
-        const restarted = (yield* endpoints.get({ params })).endpoint
+        const restarted = (yield* endpoints.get(params)).endpoint
         expect(restarted.current_state).toBe("active")
         expect(yield* requestsTo("POST", "/start")).toEqual([])
 
@@ -188,9 +180,9 @@ describe("ComputeEndpoints over the fake", () => {
         yield* clockTo(activeAgain + Duration.toMillis("200 seconds"))
         expect((yield* fake.connect(endpoint.id)).operations).toEqual([])
         yield* clockTo(activeAgain + Duration.toMillis("400 seconds"))
-        expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+        expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
         yield* clockTo(activeAgain + Duration.toMillis("501 seconds"))
-        expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("idle")
+        expect((yield* endpoints.get(params)).endpoint.current_state).toBe("idle")
         const later = (yield* operations).filter((operation) => operation.action === "suspend_compute")
         expect(later.map((operation) => operation.created_at.epochMillis)).toEqual([
           activeAgain + Duration.toMillis("500 seconds"),
@@ -199,16 +191,16 @@ describe("ComputeEndpoints over the fake", () => {
 
         // A connection while the control plane suspends it is not lost: it starts again after.
         yield* awaitAll((yield* fake.connect(endpoint.id)).operations)
-        const third = (yield* endpoints.get({ params })).endpoint.started_at!.epochMillis
+        const third = (yield* endpoints.get(params)).endpoint.started_at!.epochMillis
         yield* clockTo(third + Duration.toMillis("300 seconds") + 500)
-        expect((yield* endpoints.get({ params })).endpoint).toMatchObject({
+        expect((yield* endpoints.get(params)).endpoint).toMatchObject({
           current_state: "active",
           pending_state: "idle"
         })
         const during = yield* fake.connect(endpoint.id)
         expect(during.operations.map((operation) => operation.action)).toEqual(["start_compute"])
         yield* awaitAll(during.operations)
-        expect((yield* endpoints.get({ params })).endpoint.current_state).toBe("active")
+        expect((yield* endpoints.get(params)).endpoint.current_state).toBe("active")
 
         // An unknown compute endpoint: a typed error.
         expect((yield* Effect.flip(fake.connect("ep-none-000000")))._tag).toBe("UnknownComputeEndpoint")
@@ -222,11 +214,11 @@ describe("ComputeEndpoints over the fake", () => {
         const endpoints = yield* ComputeEndpoints.ComputeEndpoints
         const branches = yield* Branches.Branches
         const main = yield* mainBranch
-        const bare = yield* branches.create({ params: project, body: { branch: { name: "no-compute" } } })
+        const bare = yield* branches.create({ ...project, branch: { name: "no-compute" } })
         yield* awaitAll(bare.operations)
         const created = yield* endpoints.create({
-          params: project,
-          body: { endpoint: { branch_id: main.id, type: "read_write", suspend_timeout_seconds: -1 } }
+          ...project,
+          endpoint: { branch_id: main.id, type: "read_write", suspend_timeout_seconds: -1 }
         })
         yield* awaitAll(created.operations)
         const since = created.endpoint.created_at.epochMillis
@@ -240,8 +232,9 @@ describe("ComputeEndpoints over the fake", () => {
         // Exactly on the hour, a mutation of the project is not locked by the check.
         yield* clockTo(since + hour)
         const renamed = yield* branches.update({
-          params: { ...project, branch_id: bare.branch.id },
-          body: { branch: { name: "still-no-compute" } }
+          ...project,
+          branch_id: bare.branch.id,
+          branch: { name: "still-no-compute" }
         })
         expect(renamed.branch.name).toBe("still-no-compute")
         yield* clockTo(since + 2 * hour + 1)

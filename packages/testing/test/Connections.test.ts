@@ -57,8 +57,9 @@ describe("a branch creation copies its parent's roles and databases", () => {
       const branches = yield* Branches.Branches
       const fake = yield* FakePlatform.FakePlatform
       const created = yield* branches.create({
-        params: { project_id: projectId },
-        body: { branch: { name: "preview", parent_id: main }, endpoints: [{ type: "read_write" }] }
+        project_id: projectId,
+        branch: { name: "preview", parent_id: main },
+        endpoints: [{ type: "read_write" }]
       })
       const child = created.branch.id
       const endpoint = created.endpoints[0]!.id
@@ -115,20 +116,22 @@ describe("a branch creation copies its parent's roles and databases", () => {
         yield* withRolesAndDatabases
         const branches = yield* Branches.Branches
         const params = { project_id: projectId }
-        const bare = yield* branches.create({ params, body: { branch: { name: "bare", parent_id: main } } })
+        const bare = yield* branches.create({ ...params, branch: { name: "bare", parent_id: main } })
         yield* TestClock.adjust("10 seconds")
         expect(bare.roles).toHaveLength(2)
         expect(bare.databases).toHaveLength(2)
         expect(bare.connection_uris).toBeUndefined()
         const readOnly = yield* branches.create({
-          params,
-          body: { branch: { name: "replica", parent_id: main }, endpoints: [{ type: "read_only" }] }
+          ...params,
+          branch: { name: "replica", parent_id: main },
+          endpoints: [{ type: "read_only" }]
         })
         expect(readOnly.connection_uris).toBeUndefined()
         yield* TestClock.adjust("10 seconds")
         const empty = yield* branches.create({
-          params,
-          body: { branch: { name: "empty", parent_id: dev }, endpoints: [{ type: "read_write" }] }
+          ...params,
+          branch: { name: "empty", parent_id: dev },
+          endpoints: [{ type: "read_write" }]
         })
         expect([empty.roles, empty.databases, empty.connection_uris]).toEqual([[], [], undefined])
       }).pipe(provideFake)
@@ -154,15 +157,14 @@ describe("a branch creation copies its parent's roles and databases", () => {
               .map(({ id, name, owner_name }) => ({ id, name, owner_name }))
           }))
         const parentBefore = yield* ofBranch(main)
-        const child = (yield* branches.create({ params, body: { branch: { name: "copy", parent_id: main } } })).branch
-          .id
+        const child = (yield* branches.create({ ...params, branch: { name: "copy", parent_id: main } })).branch.id
         yield* settle
         const copied = yield* ofBranch(child)
         expect(copied.roles).toEqual(parentBefore.roles)
 
         // The parent restored from `dev` (no roles, no databases): its own become copies of dev's,
         // none; the child's stay as they were.
-        yield* branches.restore({ params: { ...params, branch_id: main }, body: { source_branch_id: dev } })
+        yield* branches.restore({ ...params, branch_id: main, source_branch_id: dev })
         yield* settle
         expect(yield* ofBranch(main)).toEqual({ roles: [], databases: [] })
         expect(yield* ofBranch(child)).toEqual(copied)
@@ -170,8 +172,10 @@ describe("a branch creation copies its parent's roles and databases", () => {
         // The child restored from `dev`, its data before kept under another name: the preserved
         // branch holds copies of what the child had (new database ids), the child none.
         const restored = yield* branches.restore({
-          params: { ...params, branch_id: child },
-          body: { source_branch_id: dev, preserve_under_name: "copy-before" }
+          ...params,
+          branch_id: child,
+          source_branch_id: dev,
+          preserve_under_name: "copy-before"
         })
         yield* settle
         expect(restored.operations.map((operation) => operation.action)).toEqual(["create_branch"])
@@ -185,7 +189,7 @@ describe("a branch creation copies its parent's roles and databases", () => {
         expect(yield* ofBranch(child)).toEqual({ roles: [], databases: [] })
 
         // Deleting the preserved branch takes its copies, and nothing of another branch.
-        yield* branches.delete({ params: { ...params, branch_id: BranchId.make(preserved.id) } })
+        yield* branches.delete({ ...params, branch_id: BranchId.make(preserved.id) })
         expect(yield* ofBranch(preserved.id)).toEqual({ roles: [], databases: [] })
         expect((yield* fake.snapshot).roles).toEqual([])
       }).pipe(provideFake)
@@ -197,10 +201,8 @@ describe("GET /projects/{project_id}/connection_uri", () => {
     Effect.gen(function* () {
       yield* withRolesAndDatabases
       const connections = yield* Connections.Connections
-      const uri = (query: Parameters<typeof connections.uri>[0]["query"]) =>
-        Effect.map(connections.uri({ params: { project_id: projectId }, query }), (answer) =>
-          Redacted.value(answer.uri)
-        )
+      const uri = (query: Omit<Parameters<typeof connections.uri>[0], "project_id">) =>
+        Effect.map(connections.uri({ project_id: projectId, ...query }), (answer) => Redacted.value(answer.uri))
       const owner = { database_name: "neondb", role_name: "neondb_owner" }
       const direct = `postgresql://neondb_owner:npg_0wn%2Fer%2BPa55@${host(mainEndpoint)}/neondb?sslmode=require`
       // The default branch and its read_write compute endpoint, unless named.
@@ -216,7 +218,7 @@ describe("GET /projects/{project_id}/connection_uri", () => {
       // Any role of the branch to any of its databases.
       expect(yield* uri({ database_name: "reports", role_name: "neondb_owner" })).toContain("/reports?")
 
-      const refused = (query: Parameters<typeof connections.uri>[0]["query"]) =>
+      const refused = (query: Omit<Parameters<typeof connections.uri>[0], "project_id">) =>
         Effect.map(Effect.flip(uri(query)), (error) => [error._tag, "description" in error ? error.description : ""])
       expect(yield* refused({ ...owner, role_name: "nobody" })).toEqual(["NotFound", "role not found"])
       expect(yield* refused({ ...owner, database_name: "nothing" })).toEqual(["NotFound", "database not found"])

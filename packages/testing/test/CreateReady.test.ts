@@ -169,7 +169,7 @@ describe("Branches.createReady", () => {
           ["start_compute", "finished"]
         ])
         expect(Redacted.value(reused.connectionUri)).toBe(Redacted.value(first.connectionUri))
-        expect((yield* branches.count({ params: { project_id: projectId }, query: { search: "pr-7" } })).count).toBe(1)
+        expect((yield* branches.count({ project_id: projectId, search: "pr-7" })).count).toBe(1)
 
         // Another parent: not the branch asked for, the 409 stands.
         const otherParent = yield* Effect.flip(
@@ -193,8 +193,9 @@ describe("Branches.createReady", () => {
       yield* withOwner
       const branches = yield* Branches.Branches
       const created = yield* branches.create({
-        params: { project_id: projectId },
-        body: { branch: { name: "racing" }, endpoints: [{ type: "read_write" }] }
+        project_id: projectId,
+        branch: { name: "racing" },
+        endpoints: [{ type: "read_write" }]
       })
       const reused = yield* run(
         branches.createReady(
@@ -239,9 +240,7 @@ describe("Branches.createReady", () => {
       )
       expect(late._tag).toBe("OperationStillPending")
       const lateBranch = late._tag === "OperationStillPending" ? late.operation.branch_id : undefined
-      expect((yield* branches.get({ params: { project_id: projectId, branch_id: lateBranch! } })).branch.name).toBe(
-        "late"
-      )
+      expect((yield* branches.get({ project_id: projectId, branch_id: lateBranch! })).branch.name).toBe("late")
       yield* TestClock.adjust("10 seconds")
 
       // The compute endpoint's start fails: failed as soon as the wait reads it.

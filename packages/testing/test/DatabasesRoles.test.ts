@@ -40,13 +40,17 @@ const provideFake = Effect.provide(
 
 const params = { project_id: projectId, branch_id: main }
 
-/** Waits for `operations` to end, moving the `TestClock` a poll (5 s) at a time; they all finished. */
-const awaitAll = (operations: ReadonlyArray<Operation>) =>
+/**
+ * Waits for the operations an answer carries to end, moving the `TestClock` a poll (5 s) at a
+ * time; they all finished.
+ */
+const awaitAll = (answer: Operations.Awaitable) =>
   Effect.gen(function* () {
-    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
+    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(answer)))
     for (let poll = 0; poll < 3; poll++) yield* TestClock.adjust("5 seconds")
-    const { succeeded } = yield* Fiber.join(waiting)
-    expect(succeeded.map((operation) => operation.status)).toEqual(operations.map(() => "finished"))
+    const { failed, pending, succeeded } = yield* Fiber.join(waiting)
+    expect({ failed, pending }).toEqual({ failed: [], pending: [] })
+    expect(succeeded.map((operation) => operation.status)).toEqual(succeeded.map(() => "finished"))
   })
 
 /** The one `apply_config` an answer carries, on `branch` (and its read_write endpoint, when given). */
@@ -63,7 +67,7 @@ describe("Databases and Roles over the fake", () => {
       const databases = yield* Databases.Databases
 
       // A role: its password, Redacted, this once; apply_config on the branch's read_write endpoint.
-      const created = yield* roles.create({ params, body: { role: { name: "app" } } })
+      const created = yield* roles.create({ ...params, role: { name: "app" } })
       expect(created.role).toMatchObject({ branch_id: main, name: "app", protected: false })
       const password = created.role.password
       expect(password !== undefined && Redacted.value(password).length >= 16).toBe(true)
@@ -72,65 +76,65 @@ describe("Databases and Roles over the fake", () => {
 
       // Read and list it: no password there; reveal answers the one created.
       const role = { ...params, role_name: "app" }
-      expect((yield* roles.get({ params: role })).role.password).toBeUndefined()
-      expect((yield* roles.list({ params })).roles.map((listed) => [listed.name, listed.password])).toEqual([
+      expect((yield* roles.get(role)).role.password).toBeUndefined()
+      expect((yield* roles.listPage(params)).roles.map((listed) => [listed.name, listed.password])).toEqual([
         ["app", undefined]
       ])
-      const revealed = yield* roles.revealPassword({ params: role })
+      const revealed = yield* roles.revealPassword(role)
       expect(Redacted.value(revealed.password)).toBe(Redacted.value(password!))
 
       // A taken name: 409, not retried.
-      expect((yield* Effect.flip(roles.create({ params, body: { role: { name: "app" } } })))._tag).toBe("Conflict")
+      expect((yield* Effect.flip(roles.create({ ...params, role: { name: "app" } })))._tag).toBe("Conflict")
 
       // A database owned by a role the branch does not have: 404, nothing created.
       const unknownOwner = yield* Effect.flip(
-        databases.create({ params, body: { database: { name: "shop", owner_name: "nobody" } } })
+        databases.create({ ...params, database: { name: "shop", owner_name: "nobody" } })
       )
       expect(unknownOwner._tag).toBe("NotFound")
       expect(unknownOwner.message).toContain('role "nobody" not found')
-      expect((yield* databases.list({ params })).databases).toEqual([])
+      expect((yield* databases.listPage(params)).databases).toEqual([])
 
       // A database owned by the role.
-      const shop = yield* databases.create({ params, body: { database: { name: "shop", owner_name: "app" } } })
+      const shop = yield* databases.create({ ...params, database: { name: "shop", owner_name: "app" } })
       expect(shop.database).toMatchObject({ branch_id: main, name: "shop", owner_name: "app" })
       expect(Number.isInteger(shop.database.id) && shop.database.id > 0).toBe(true)
       expectApplyConfig(shop.operations, main, endpointId)
       yield* awaitAll(shop.operations)
       const database = { ...params, database_name: "shop" }
-      expect((yield* databases.get({ params: database })).database).toEqual(shop.database)
+      expect((yield* databases.get(database)).database).toEqual(shop.database)
       expect(
-        (yield* Effect.flip(databases.create({ params, body: { database: { name: "shop", owner_name: "app" } } })))._tag
+        (yield* Effect.flip(databases.create({ ...params, database: { name: "shop", owner_name: "app" } })))._tag
       ).toBe("Conflict")
 
       // The role owns it: it cannot be deleted (400) until the database is.
-      const owns = yield* Effect.flip(roles.delete({ params: role }))
+      const owns = yield* Effect.flip(roles.delete(role))
       expect(owns._tag).toBe("BadRequest")
       expect(owns.message).toContain('role "app" owns database "shop"')
-      expect((yield* roles.list({ params })).roles.map((listed) => listed.name)).toEqual(["app"])
+      expect((yield* roles.listPage(params)).roles.map((listed) => listed.name)).toEqual(["app"])
 
       // Rename the database; an unknown owner is a 404 and changes nothing.
-      const renamed = yield* databases.update({ params: database, body: { database: { name: "store" } } })
+      const renamed = yield* databases.update({ ...database, database: { name: "store" } })
       expect(renamed.database).toMatchObject({ id: shop.database.id, name: "store", owner_name: "app" })
       expectApplyConfig(renamed.operations, main, endpointId)
       yield* awaitAll(renamed.operations)
       const store = { ...params, database_name: "store" }
-      expect(
-        (yield* Effect.flip(databases.update({ params: store, body: { database: { owner_name: "nobody" } } })))._tag
-      ).toBe("NotFound")
-      expect((yield* Effect.flip(databases.get({ params: database })))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(databases.update({ ...store, database: { owner_name: "nobody" } })))._tag).toBe(
+        "NotFound"
+      )
+      expect((yield* Effect.flip(databases.get(database)))._tag).toBe("NotFound")
 
       // Delete the database, then the role: both answer apply_config; a second delete is a 204 (None).
-      const deleted = yield* databases.delete({ params: store })
+      const deleted = yield* databases.delete(store)
       expect(Option.map(deleted, (answer) => answer.database.name)).toEqual(Option.some("store"))
-      yield* awaitAll(Option.getOrThrow(deleted).operations)
-      expect(Option.isNone(yield* databases.delete({ params: store }))).toBe(true)
-      const gone = yield* roles.delete({ params: role })
+      yield* awaitAll(deleted)
+      expect(Option.isNone(yield* databases.delete(store))).toBe(true)
+      const gone = yield* roles.delete(role)
       expect(Option.map(gone, (answer) => answer.role.name)).toEqual(Option.some("app"))
       expectApplyConfig(Option.getOrThrow(gone).operations, main, endpointId)
-      yield* awaitAll(Option.getOrThrow(gone).operations)
-      expect(Option.isNone(yield* roles.delete({ params: role }))).toBe(true)
-      expect((yield* Effect.flip(roles.get({ params: role })))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(roles.revealPassword({ params: role })))._tag).toBe("NotFound")
+      yield* awaitAll(gone)
+      expect(Option.isNone(yield* roles.delete(role))).toBe(true)
+      expect((yield* Effect.flip(roles.get(role)))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(roles.revealPassword(role)))._tag).toBe("NotFound")
     }).pipe(provideFake)
   )
 
@@ -140,19 +144,19 @@ describe("Databases and Roles over the fake", () => {
       Effect.gen(function* () {
         const roles = yield* Roles.Roles
         const on = { project_id: projectId, branch_id: bare }
-        const created = yield* roles.create({ params: on, body: { role: { name: "ci" } } })
+        const created = yield* roles.create({ ...on, role: { name: "ci" } })
         expectApplyConfig(created.operations, bare)
         expect(created.operations[0]!.endpoint_id).toBeUndefined()
         yield* awaitAll(created.operations)
         const role = { ...on, role_name: "ci" }
-        const reset = yield* roles.resetPassword({ params: role })
+        const reset = yield* roles.resetPassword(role)
         expectApplyConfig(reset.operations, bare)
         const before = Redacted.value(created.role.password!)
         const after = Redacted.value(reset.role.password!)
         expect(after).not.toBe(before)
-        expect(Redacted.value((yield* roles.revealPassword({ params: role })).password)).toBe(after)
+        expect(Redacted.value((yield* roles.revealPassword(role)).password)).toBe(after)
         // The role is on its branch only.
-        expect((yield* roles.list({ params })).roles).toEqual([])
+        expect((yield* roles.listPage(params)).roles).toEqual([])
       }).pipe(provideFake)
   )
 
@@ -174,7 +178,7 @@ describe("Databases and Roles over the fake", () => {
         expect(response.status).toBe(423)
         expect((yield* fake.snapshot).roles).toEqual([])
 
-        const creating = yield* Effect.fork(roles.create({ params, body: { role: { name: "locked" } } }))
+        const creating = yield* Effect.fork(roles.create({ ...params, role: { name: "locked" } }))
         for (let step = 0; step < 40 && Option.isNone(yield* Fiber.poll(creating)); step++) {
           yield* TestClock.adjust("250 millis")
         }
@@ -188,20 +192,14 @@ describe("Databases and Roles over the fake", () => {
       const roles = yield* Roles.Roles
       const databases = yield* Databases.Databases
       const elsewhere = { project_id: projectId, branch_id: BranchId.make("br-none-000000") }
-      expect((yield* Effect.flip(roles.list({ params: elsewhere })))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(databases.list({ params: elsewhere })))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(roles.create({ params: elsewhere, body: { role: { name: "x" } } })))._tag).toBe(
-        "NotFound"
-      )
-      expect((yield* Effect.flip(roles.delete({ params: { ...elsewhere, role_name: "x" } })))._tag).toBe("NotFound")
-      expect((yield* Effect.flip(databases.get({ params: { ...params, database_name: "none" } })))._tag).toBe(
-        "NotFound"
-      )
-      expect((yield* Effect.flip(roles.resetPassword({ params: { ...params, role_name: "none" } })))._tag).toBe(
-        "NotFound"
-      )
+      expect((yield* Effect.flip(roles.listPage(elsewhere)))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(databases.listPage(elsewhere)))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(roles.create({ ...elsewhere, role: { name: "x" } })))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(roles.delete({ ...elsewhere, role_name: "x" })))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(databases.get({ ...params, database_name: "none" })))._tag).toBe("NotFound")
+      expect((yield* Effect.flip(roles.resetPassword({ ...params, role_name: "none" })))._tag).toBe("NotFound")
       // A name longer than 63 bytes is refused before anything is sent.
-      expect((yield* Effect.flip(roles.create({ params, body: { role: { name: "r".repeat(64) } } })))._tag).toBe(
+      expect((yield* Effect.flip(roles.create({ ...params, role: { name: "r".repeat(64) } })))._tag).toBe(
         "InvalidRequest"
       )
     }).pipe(provideFake)

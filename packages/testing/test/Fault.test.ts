@@ -35,10 +35,12 @@ const providePatientFake = Effect.provide(
 )
 
 const fake = FakePlatform.FakePlatform
-const listKeys = Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.list())
-const createKey = (name: string) => Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create(name))
-const listProjects = Effect.flatMap(Projects.Projects, (projects) => projects.page())
-const getOperation = Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId(1)))
+const listKeys = Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.listPage())
+const createKey = (name: string) => Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create({ key_name: name }))
+const listProjects = Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
+const getOperation = Effect.flatMap(Operations.Operations, (operations) =>
+  operations.get({ project_id: projectId, operation_id: operationId(1) }).pipe(Effect.map(({ operation }) => operation))
+)
 
 describe("Fault.status", () => {
   it.effect("a 429 with an empty body and Retry-After is RateLimited with retryAfter; the next request is normal", () =>
@@ -207,12 +209,12 @@ describe("matching and times", () => {
       const platform = yield* fake
       yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations/{operation_id}" })
       const operations = yield* Operations.Operations
-      expect((yield* operations.page(projectId)).operations).toHaveLength(1)
+      expect((yield* operations.listPage({ project_id: projectId })).operations).toHaveLength(1)
       expect(yield* listProjects).toBeDefined()
       expect((yield* Effect.flip(getOperation))._tag).toBe("ServiceUnavailable")
       // An unknown project matches the template too: the fault answers first.
       yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations" })
-      const other = yield* Effect.flip(operations.page(ProjectId.make("no-such-project")))
+      const other = yield* Effect.flip(operations.listPage({ project_id: ProjectId.make("no-such-project") }))
       expect(other._tag).toBe("ServiceUnavailable")
     }).pipe(provideFake)
   )
@@ -424,7 +426,7 @@ describe("where a fault applies", () => {
   const statusOf = (platform: FakePlatform.Service, request: HttpClientRequest.HttpClientRequest) =>
     Effect.map(send(platform, request, { key: platform.bootstrapKey }), (response) => response.status)
 
-  it.effect("a route template of core's table, in the contract's spelling, matches any value of its {params}", () =>
+  it.effect("a route template of core's groups, in the contract's spelling, matches any value of its {params}", () =>
     Effect.gen(function* () {
       const platform = yield* FakePlatform.make(seed)
       yield* platform.faults.inject(Fault.status(503), { method: "DELETE", path: "/api_keys/{key_id}", times: 2 })
@@ -449,19 +451,17 @@ describe("where a fault applies", () => {
     })
   )
 
-  it.effect(
-    "a template that is not one of the table's dies with an IllegalArgumentException naming the templates",
-    () =>
-      Effect.gen(function* () {
-        const platform = yield* FakePlatform.make(seed)
-        for (const path of ["/projects/:project_id/operations", "/projects/{id}/operations", "/branches/{branch_id}"]) {
-          const exit = yield* Effect.exit(platform.faults.inject(Fault.status(503), { path }))
-          const defect = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
-          expect(defect, path).toBeInstanceOf(Cause.IllegalArgumentException)
-          expect((defect as Error).message).toContain("/projects/{project_id}/operations/{operation_id}")
-        }
-        // Nothing was injected.
-        expect(yield* statusOf(platform, HttpClientRequest.get(`/projects/${projectId}/operations`))).toBe(200)
-      })
+  it.effect("a template that is no endpoint's route dies with an IllegalArgumentException naming the templates", () =>
+    Effect.gen(function* () {
+      const platform = yield* FakePlatform.make(seed)
+      for (const path of ["/projects/:project_id/operations", "/projects/{id}/operations", "/branches/{branch_id}"]) {
+        const exit = yield* Effect.exit(platform.faults.inject(Fault.status(503), { path }))
+        const defect = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.dieOption(exit.cause)) : undefined
+        expect(defect, path).toBeInstanceOf(Cause.IllegalArgumentException)
+        expect((defect as Error).message).toContain("/projects/{project_id}/operations/{operation_id}")
+      }
+      // Nothing was injected.
+      expect(yield* statusOf(platform, HttpClientRequest.get(`/projects/${projectId}/operations`))).toBe(200)
+    })
   )
 })

@@ -81,7 +81,7 @@ describe("operations.await", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const fiber = yield* Effect.fork(operations.await(projectId, running))
+      const fiber = yield* Effect.fork(operations.await({ project_id: projectId, operation_id: running }))
       for (let tick = 0; tick < 3; tick++) {
         yield* TestClock.adjust("5 seconds")
       }
@@ -98,7 +98,7 @@ describe("operations.await", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const error = yield* Effect.flip(operations.await(projectId, failed))
+      const error = yield* Effect.flip(operations.await({ project_id: projectId, operation_id: failed }))
       expect(error).toBeInstanceOf(OperationFailed)
       if (!(error instanceof OperationFailed)) return
       expect(error.message).toContain("compute start timed out")
@@ -117,7 +117,9 @@ describe("operations.await", () => {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
       const schedule = Schedule.spaced("5 seconds").pipe(Schedule.intersect(Schedule.recurs(2)))
-      const fiber = yield* Effect.fork(Effect.flip(operations.await(projectId, stuck, { schedule })))
+      const fiber = yield* Effect.fork(
+        Effect.flip(operations.await({ project_id: projectId, operation_id: stuck }, { schedule }))
+      )
       for (let tick = 0; tick < 2; tick++) {
         yield* TestClock.adjust("5 seconds")
       }
@@ -135,7 +137,7 @@ describe("operations.await", () => {
   it.effect("an unknown operation fails with NotFound", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const error = yield* Effect.flip(operations.await(projectId, operationId(999)))
+      const error = yield* Effect.flip(operations.await({ project_id: projectId, operation_id: operationId(999) }))
       expect(error._tag).toBe("NotFound")
     }).pipe(provideFake)
   )
@@ -145,7 +147,9 @@ describe("operations.poll", () => {
   it.effect("emits every state read, in order, and ends with the finished one", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const fiber = yield* Effect.fork(Stream.runCollect(operations.poll(projectId, running)))
+      const fiber = yield* Effect.fork(
+        Stream.runCollect(operations.states({ project_id: projectId, operation_id: running }))
+      )
       for (let tick = 0; tick < 3; tick++) {
         yield* TestClock.adjust("5 seconds")
       }
@@ -160,23 +164,23 @@ describe("operations advance with the Clock", () => {
   it.effect("scheduling, then running, then finished once runsFor has passed", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const atStart = yield* operations.get(projectId, quick)
+      const { operation: atStart } = yield* operations.get({ project_id: projectId, operation_id: quick })
       expect(atStart.status).toBe("scheduling")
       expect(atStart.endpoint_id).toBeUndefined()
       expect(atStart.branch_id).toBe("br-late-sun-302709")
 
       yield* TestClock.adjust("2 seconds")
-      const later = yield* operations.get(projectId, quick)
+      const { operation: later } = yield* operations.get({ project_id: projectId, operation_id: quick })
       expect(later.status).toBe("running")
 
       yield* TestClock.adjust("8 seconds")
-      const done = yield* operations.get(projectId, quick)
+      const { operation: done } = yield* operations.get({ project_id: projectId, operation_id: quick })
       expect(done.status).toBe("finished")
       expect(DateTime.toEpochMillis(done.updated_at)).toBe(DateTime.toEpochMillis(done.created_at) + 10_000)
       expect(done.total_duration_ms).toBe(10_000)
 
       // Listing shows the same state as reading it.
-      const page = yield* operations.page(projectId)
+      const page = yield* operations.listPage({ project_id: projectId })
       const listed = Option.fromNullable(page.operations.find((operation) => operation.id === quick))
       expect(Option.map(listed, (operation) => operation.status)).toEqual(Option.some("finished"))
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: quickSeed })))
@@ -186,7 +190,7 @@ describe("operations advance with the Clock", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       yield* TestClock.adjust("1 hour")
-      const operation = yield* operations.get(projectId, stuck)
+      const { operation } = yield* operations.get({ project_id: projectId, operation_id: stuck })
       expect(operation.status).toBe("running")
     }).pipe(provideFake)
   )
@@ -197,7 +201,7 @@ describe("operations advance with the Clock", () => {
       const id = operationId(9)
       const states: Array<string> = []
       for (let second = 0; second <= 20; second += 5) {
-        states.push((yield* operations.get(projectId, id)).status)
+        states.push((yield* operations.get({ project_id: projectId, operation_id: id })).operation.status)
         yield* TestClock.adjust("5 seconds")
       }
       expect(states).toEqual(["scheduling", "running", "cancelling", "cancelling", "cancelling"])
@@ -208,12 +212,12 @@ describe("operations advance with the Clock", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const id = operationId(10)
-      const early = yield* operations.get(projectId, id)
+      const { operation: early } = yield* operations.get({ project_id: projectId, operation_id: id })
       expect(early.status).toBe("scheduling")
       expect(early.error).toBeUndefined()
       expect(early.retry_at).toBeUndefined()
       yield* TestClock.adjust("10 seconds")
-      const late = yield* operations.get(projectId, id)
+      const { operation: late } = yield* operations.get({ project_id: projectId, operation_id: id })
       expect(late.status).toBe("failed")
       expect(late.error).toBe("compute start timed out")
       expect(Option.map(Option.fromNullable(late.retry_at), DateTime.toEpochMillis)).toEqual(Option.some(60_000))

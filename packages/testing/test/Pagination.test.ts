@@ -35,7 +35,9 @@ describe("operations.list", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const all = Chunk.toReadonlyArray(yield* Stream.runCollect(operations.list(projectId, { pageSize: 10 })))
+      const all = Chunk.toReadonlyArray(
+        yield* Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 10 }))
+      )
 
       expect(all).toHaveLength(25)
       expect(new Set(all.map((operation) => operation.id)).size).toBe(25)
@@ -61,7 +63,7 @@ describe("operations.list", () => {
         Layer.provide(Layer.succeed(HttpClient.HttpClient, capturingClient(fake, urls)))
       )
       const all = yield* Operations.Operations.pipe(
-        Effect.flatMap((operations) => Stream.runCollect(operations.list(projectId, { pageSize: 10 }))),
+        Effect.flatMap((operations) => Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 10 }))),
         Effect.provide(client)
       )
       expect(Chunk.size(all)).toBe(25)
@@ -79,7 +81,7 @@ describe("operations.list", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const all = yield* Stream.runCollect(operations.list(projectId, { pageSize: 10 }))
+      const all = yield* Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 10 }))
       expect(Chunk.size(all)).toBe(20)
       expect(new Set(Chunk.toReadonlyArray(all).map((operation) => operation.id)).size).toBe(20)
       const requests = (yield* fake.requests).filter((request) => request.path === operationsPath)
@@ -92,7 +94,9 @@ describe("operations.list", () => {
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fake = yield* FakePlatform.FakePlatform
-      const first = yield* Stream.runCollect(operations.list(projectId, { pageSize: 10 }).pipe(Stream.take(5)))
+      const first = yield* Stream.runCollect(
+        operations.list({ project_id: projectId }, { pageSize: 10 }).pipe(Stream.take(5))
+      )
       expect(Chunk.toReadonlyArray(first).map((operation) => operation.id)).toEqual([1, 2, 3, 4, 5].map(operationId))
       const requests = (yield* fake.requests).filter((request) => request.path === operationsPath)
       expect(requests).toEqual([
@@ -104,7 +108,7 @@ describe("operations.list", () => {
   it.effect("without a limit, one page holds every operation and still carries a cursor", () =>
     Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const page = yield* operations.page(projectId)
+      const page = yield* operations.listPage({ project_id: projectId })
       expect(page.operations).toHaveLength(25)
       expect(page.pagination?.cursor).toBe(DateTime.formatIso(page.operations[24]!.created_at))
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: seedWith(25) })))
@@ -123,7 +127,7 @@ describe("projects", () => {
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const fake = yield* FakePlatform.FakePlatform
-      const all = Chunk.toReadonlyArray(yield* Stream.runCollect(projects.list({ pageSize: 5 })))
+      const all = Chunk.toReadonlyArray(yield* Stream.runCollect(projects.list({}, { pageSize: 5 })))
       expect(all.map((project) => project.id)).toEqual(
         Array.from({ length: 12 }, (_, i) => `project-${String(i).padStart(2, "0")}`)
       )
@@ -136,14 +140,14 @@ describe("projects", () => {
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: twelve })))
   )
 
-  it.effect("page() without a limit gets the server's default of 10", () =>
+  it.effect("listPage() without a limit gets the server's default of 10", () =>
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const page = yield* projects.page()
+      const page = yield* projects.listPage()
       expect(page.projects).toHaveLength(10)
       expect(page.projects[0]!.id).toBe("project-00")
       expect(page.pagination?.cursor).toBe(DateTime.formatIso(page.projects[9]!.created_at))
-      const next = yield* projects.page({ cursor: page.pagination!.cursor })
+      const next = yield* projects.listPage({ cursor: page.pagination!.cursor })
       expect(next.projects.map((project) => project.id)).toEqual(["project-10", "project-11"])
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: twelve })))
   )
@@ -153,7 +157,7 @@ describe("the order of operations and the cursor", () => {
   /** Walks every operation of the project at `pageSize`, with the client, newest first. */
   const walk = (pageSize: number) =>
     Effect.flatMap(Operations.Operations, (operations) =>
-      Effect.map(Stream.runCollect(operations.list(projectId, { pageSize })), Chunk.toReadonlyArray)
+      Effect.map(Stream.runCollect(operations.list({ project_id: projectId }, { pageSize })), Chunk.toReadonlyArray)
     )
   const timesOf = (all: ReadonlyArray<{ readonly created_at: DateTime.Utc }>) =>
     all.map((operation) => DateTime.toEpochMillis(operation.created_at))

@@ -42,7 +42,7 @@ describe("Projects over the fake", () => {
       // Create: the project, its default branch `main` with a read_write compute endpoint, the
       // role `neondb_owner` (its password shown this once) and the database `neondb` it owns.
       const created = yield* projects.create({
-        body: { project: { name: "ci-run-42", pg_version: 16, history_retention_seconds: 3600 } }
+        project: { name: "ci-run-42", pg_version: 16, history_retention_seconds: 3600 }
       })
       const project_id: ProjectId = created.project.id
       expect(created.project).toMatchObject({ name: "ci-run-42", pg_version: 16, history_retention_seconds: 3600 })
@@ -70,49 +70,46 @@ describe("Projects over the fake", () => {
       const succeeded = yield* awaitAll(created.operations)
       expect(succeeded.map((operation) => operation.status)).toEqual(["finished", "finished"])
       const params = { project_id }
-      expect((yield* projects.get({ params })).project).toMatchObject({ id: project_id, name: "ci-run-42" })
+      expect((yield* projects.get(params)).project).toMatchObject({ id: project_id, name: "ci-run-42" })
       const branch = { project_id, branch_id: created.branch.id }
-      expect((yield* branches.get({ params: branch })).branch.current_state).toBe("ready")
-      expect((yield* branches.listEndpoints({ params: branch })).endpoints).toMatchObject([{ current_state: "active" }])
+      expect((yield* branches.get(branch)).branch.current_state).toBe("ready")
+      expect((yield* branches.listEndpointsPage(branch)).endpoints).toMatchObject([{ current_state: "active" }])
 
       // A role and a database on the default branch: each an apply_config on its compute endpoint.
-      const role = yield* roles.create({ params: branch, body: { role: { name: "app" } } })
+      const role = yield* roles.create({ ...branch, role: { name: "app" } })
       yield* awaitAll(role.operations)
-      const database = yield* databases.create({
-        params: branch,
-        body: { database: { name: "app", owner_name: "app" } }
-      })
+      const database = yield* databases.create({ ...branch, database: { name: "app", owner_name: "app" } })
       expect(database.operations).toMatchObject([{ action: "apply_config", endpoint_id: created.endpoints[0]!.id }])
       yield* awaitAll(database.operations)
 
       // Branch it: the child starts with copies of its parent's roles and databases.
-      const child = yield* branches.create({ params, body: { branch: { name: "child" } } })
+      const child = yield* branches.create({ ...params, branch: { name: "child" } })
       expect(child.branch.parent_id).toBe(created.branch.id)
       yield* awaitAll(child.operations)
       const onChild = { project_id, branch_id: child.branch.id }
       const names = (items: ReadonlyArray<{ readonly name: string }>) => items.map((item) => item.name).sort()
-      expect(names((yield* roles.list({ params: onChild })).roles)).toEqual(["app", "neondb_owner"])
-      expect(names((yield* databases.list({ params: onChild })).databases)).toEqual(["app", "neondb"])
-      expect((yield* databases.get({ params: { ...onChild, database_name: "app" } })).database).toMatchObject({
+      expect(names((yield* roles.listPage(onChild)).roles)).toEqual(["app", "neondb_owner"])
+      expect(names((yield* databases.listPage(onChild)).databases)).toEqual(["app", "neondb"])
+      expect((yield* databases.get({ ...onChild, database_name: "app" })).database).toMatchObject({
         branch_id: child.branch.id,
         owner_name: "app"
       })
 
       // A new history retention: apply_storage_config, and the project says so.
-      const updated = yield* projects.update({ params, body: { project: { history_retention_seconds: 7200 } } })
+      const updated = yield* projects.update({ ...params, project: { history_retention_seconds: 7200 } })
       expect(updated.project.history_retention_seconds).toBe(7200)
       expect(updated.operations.map((operation) => operation.action)).toEqual(["apply_storage_config"])
       yield* awaitAll(updated.operations)
       // A new name alone starts nothing.
-      const renamed = yield* projects.update({ params, body: { project: { name: "ci-run-42b" } } })
+      const renamed = yield* projects.update({ ...params, project: { name: "ci-run-42b" } })
       expect(renamed.operations).toEqual([])
-      expect((yield* projects.get({ params })).project).toMatchObject({
+      expect((yield* projects.get(params)).project).toMatchObject({
         name: "ci-run-42b",
         history_retention_seconds: 7200
       })
 
       // Delete: the project as it was, its data deleted by delete_tenant.
-      const deleted = yield* projects.delete({ params })
+      const deleted = yield* projects.delete(params)
       expect(deleted.project.id).toBe(project_id)
       expect(deleted.operations?.map((operation) => operation.action)).toEqual(["delete_tenant"])
 
@@ -121,17 +118,17 @@ describe("Projects over the fake", () => {
         Effect.map(Effect.flip(read), (error) => error._tag)
       expect(
         yield* Effect.all([
-          notFound(projects.get({ params })),
-          notFound(projects.update({ params, body: { project: { name: "again" } } })),
-          notFound(projects.delete({ params })),
-          notFound(branches.page({ params })),
-          notFound(branches.get({ params: branch })),
-          notFound(branches.listEndpoints({ params: branch })),
-          notFound(roles.list({ params: branch })),
-          notFound(databases.get({ params: { ...branch, database_name: "app" } })),
-          notFound(operations.page(project_id)),
-          notFound(operations.get(project_id, created.operations[0]!.id)),
-          notFound(operations.get(project_id, deleted.operations![0]!.id))
+          notFound(projects.get(params)),
+          notFound(projects.update({ ...params, project: { name: "again" } })),
+          notFound(projects.delete(params)),
+          notFound(branches.listPage(params)),
+          notFound(branches.get(branch)),
+          notFound(branches.listEndpointsPage(branch)),
+          notFound(roles.listPage(branch)),
+          notFound(databases.get({ ...branch, database_name: "app" })),
+          notFound(operations.listPage({ project_id })),
+          notFound(operations.get({ project_id, operation_id: created.operations[0]!.id })),
+          notFound(operations.get({ project_id, operation_id: deleted.operations![0]!.id }))
         ])
       ).toEqual(Array.from({ length: 11 }, () => "NotFound"))
       expect(yield* listedIds).toEqual(["spring-example-302709"])

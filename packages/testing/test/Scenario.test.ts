@@ -23,9 +23,15 @@ const seed: Seed = {
 const provideFake = Effect.provide(DbPlatformTest.layer({ seed }))
 const scenario = Effect.map(FakePlatform.FakePlatform, (fake) => fake.scenario)
 const getOperation = (id: string) =>
-  Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, OperationId.make(id)))
+  Effect.flatMap(Operations.Operations, (operations) =>
+    operations
+      .get({ project_id: projectId, operation_id: OperationId.make(id) })
+      .pipe(Effect.map(({ operation }) => operation))
+  )
 const awaitOperation = (id: string) =>
-  Effect.flatMap(Operations.Operations, (operations) => operations.await(projectId, OperationId.make(id)))
+  Effect.flatMap(Operations.Operations, (operations) =>
+    operations.await({ project_id: projectId, operation_id: OperationId.make(id) })
+  )
 /** The client's `await` of an operation that ends badly: its `OperationFailed`, carrying the last state. */
 const awaitFailure = (id: string) =>
   awaitOperation(id).pipe(
@@ -59,7 +65,9 @@ describe("scenario.startOperations", () => {
       expect(compute!.branch_id).toBe(branch!.branch_id)
 
       // Listed newest first, with the seeded one after them.
-      const page = yield* Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId))
+      const page = yield* Effect.flatMap(Operations.Operations, (operations) =>
+        operations.listPage({ project_id: projectId })
+      )
       expect(page.operations.map((operation) => operation.id)).toEqual([compute!.id, branch!.id, operationId(1)])
 
       yield* TestClock.adjust("1 second")
@@ -194,10 +202,10 @@ describe("scenario.addProject and addApiKey", () => {
       const { addProject } = yield* scenario
       const added = yield* addProject({ id: "late-river-118737", name: "ingest", pg_version: 16 })
       expect(added).toMatchObject({ id: "late-river-118737", name: "ingest", pg_version: 16 })
-      const page = yield* Effect.flatMap(Projects.Projects, (projects) => projects.page())
+      const page = yield* Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
       expect(page.projects.map((project) => project.id)).toEqual(["late-river-118737", projectId])
       const operations = yield* Effect.flatMap(Operations.Operations, (operations) =>
-        operations.page(ProjectId.make("late-river-118737"))
+        operations.listPage({ project_id: ProjectId.make("late-river-118737") })
       )
       expect(operations.operations).toEqual([])
       expect((yield* Effect.flip(addProject({ id: "Bad_Id" })))._tag).toBe("InvalidSeed")
@@ -211,7 +219,7 @@ describe("scenario.addProject and addApiKey", () => {
       const created = yield* addApiKey("ci")
       expect(String(created.key)).toBe("<redacted>")
       expect(Redacted.value(created.key)).toMatch(/^[0-9a-f]{64}$/)
-      const listed = yield* Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.list())
+      const listed = yield* Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.listPage())
       expect(listed.map((key) => key.name)).toEqual(["bootstrap", "ci"])
       const fake = yield* FakePlatform.FakePlatform
       expect((yield* fake.apiKeys).find((key) => key.id === created.id)?.hash).not.toContain(
@@ -224,7 +232,7 @@ describe("scenario.addProject and addApiKey", () => {
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
       const created = yield* fake.scenario.addApiKey("second")
-      const page = yield* Effect.flatMap(Projects.Projects, (projects) => projects.page()).pipe(
+      const page = yield* Effect.flatMap(Projects.Projects, (projects) => projects.listPage()).pipe(
         Effect.provide(
           DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: created.key }).pipe(
             Layer.provide(Layer.succeed(HttpClient.HttpClient, FakeHttpClient.make(fake.httpApp)))
@@ -259,7 +267,8 @@ describe("scenario answers", () => {
     Effect.gen(function* () {
       const { addProject, startOperations } = yield* scenario
       const added = yield* addProject({ id: "late-river-118737", org_id: "org-late-river-118737" })
-      const [listed] = (yield* Effect.flatMap(Projects.Projects, (projects) => projects.page({ limit: 1 }))).projects
+      const [listed] = (yield* Effect.flatMap(Projects.Projects, (projects) => projects.listPage({ limit: 1 })))
+        .projects
       expect(Equal.equals(added, listed)).toBe(true)
       const started = yield* startOperations(projectId, [
         { action: "create_branch", runsFor: "3 seconds" },

@@ -185,16 +185,16 @@ describe("secrets", () => {
         method: "POST",
         path: "/api_keys"
       })
-      const created = yield* apiKeys.create("ci")
+      const created = yield* apiKeys.create({ key_name: "ci" })
 
       // Lists retried after a 429 with Retry-After: 2 and after a 502.
       yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "2" } }), { path: "/projects" })
       yield* platform.faults.inject(Fault.status(502), { path: "/projects" })
-      yield* projects.page()
+      yield* projects.listPage()
 
       // The call whose span is checked below: one 503, then the answer.
       yield* platform.faults.inject(Fault.status(503), { path: "/projects/{project_id}/operations/{operation_id}" })
-      yield* operations.get(projectId, operationId(1))
+      yield* operations.get({ project_id: projectId, operation_id: operationId(1) })
 
       // The created key works, is revoked, and is then refused (401).
       const withCreated = Effect.provide(
@@ -202,9 +202,9 @@ describe("secrets", () => {
           Layer.provide(FakeHttpClient.layer)
         )
       )
-      const pageWithCreated = withCreated(Effect.flatMap(Projects.Projects, (p) => p.page()))
+      const pageWithCreated = withCreated(Effect.flatMap(Projects.Projects, (p) => p.listPage()))
       yield* pageWithCreated
-      yield* apiKeys.revoke(created.id)
+      yield* apiKeys.revoke({ key_id: created.id })
       yield* failing(pageWithCreated, "Unauthorized")
 
       // A proxy that echoes the Authorization header it got, in a GeneralError and in a text body.
@@ -218,8 +218,8 @@ describe("secrets", () => {
         }),
         { method: "GET", path: "/api_keys" }
       )
-      const echoed = yield* failing(apiKeys.list(), "Unauthorized")
-      expect(echoed.description).toBe("invalid header Authorization: Bearer <redacted> (key <redacted>)")
+      const echoed = yield* failing(apiKeys.listPage(), "Unauthorized")
+      expect(echoed).toMatchObject({ description: "invalid header Authorization: Bearer <redacted> (key <redacted>)" })
       expect(echoed.message).not.toContain(bootstrapKey)
       yield* platform.faults.inject(
         Fault.status(401, { body: Fault.FaultBody.text(`Authorization: Bearer ${bootstrapKey}`) }),
@@ -228,21 +228,21 @@ describe("secrets", () => {
           path: "/api_keys"
         }
       )
-      yield* failing(apiKeys.list(), "Unauthorized")
+      yield* failing(apiKeys.listPage(), "Unauthorized")
 
       // A body that is not JSON, a 502 after the server created a key, a dropped POST, a long Retry-After.
       yield* platform.faults.inject(Fault.malformedJson, { method: "GET", path: "/api_keys" })
-      yield* failing(apiKeys.list(), "MalformedResponse")
+      yield* failing(apiKeys.listPage(), "MalformedResponse")
       yield* platform.faults.inject(Fault.status(502, { processed: true }), { method: "POST", path: "/api_keys" })
-      yield* failing(apiKeys.create("behind-502"), "ServerError")
+      yield* failing(apiKeys.create({ key_name: "behind-502" }), "ServerError")
       yield* platform.faults.inject(Fault.drop, { method: "POST", path: "/api_keys" })
-      yield* failing(apiKeys.create("dropped"), "TransportError")
+      yield* failing(apiKeys.create({ key_name: "dropped" }), "TransportError")
       yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "3600" } }), { path: "/projects" })
-      yield* failing(projects.page(), "RateLimited")
-      yield* failing(operations.await(projectId, operationId(3)), "OperationFailed")
+      yield* failing(projects.listPage(), "RateLimited")
+      yield* failing(operations.await({ project_id: projectId, operation_id: operationId(3) }), "OperationFailed")
 
       // Waiting for operations, one of which fails.
-      const all = (yield* operations.page(projectId)).operations
+      const all = (yield* operations.listPage({ project_id: projectId })).operations
       const result = yield* operations.awaitAll(all)
       expect(result.failed.map((operation) => operation.id)).toEqual([operationId(3)])
       return created
@@ -306,23 +306,23 @@ describe("secrets", () => {
       const operations = yield* Operations.Operations
       // A create and a reset retried after a 503 each (not processed), a reveal after a 429.
       yield* platform.faults.inject(Fault.status(503), { method: "POST" })
-      const created = yield* roles.create({ params, body: { role: { name: "app" } } })
+      const created = yield* roles.create({ ...params, role: { name: "app" } })
       yield* operations.awaitAll(created.operations)
       yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
-      const revealed = yield* roles.revealPassword({ params: role })
+      const revealed = yield* roles.revealPassword(role)
       yield* platform.faults.inject(Fault.status(503), { method: "POST" })
-      const reset = yield* roles.resetPassword({ params: role })
+      const reset = yield* roles.resetPassword(role)
       yield* operations.awaitAll(reset.operations)
-      const revealedAgain = yield* roles.revealPassword({ params: role })
-      const shop = yield* databases.create({ params, body: { database: { name: "shop", owner_name: "app" } } })
+      const revealedAgain = yield* roles.revealPassword(role)
+      const shop = yield* databases.create({ ...params, database: { name: "shop", owner_name: "app" } })
       yield* operations.awaitAll(shop.operations)
       // Failures: a taken name, an owner of a database, a locked project (retries given up), a hostile body.
-      yield* failing(roles.create({ params, body: { role: { name: "app" } } }), "Conflict")
-      yield* failing(roles.delete({ params: role }), "BadRequest")
+      yield* failing(roles.create({ ...params, role: { name: "app" } }), "Conflict")
+      yield* failing(roles.delete(role), "BadRequest")
       yield* platform.scenario.startOperations(projectId, [{ action: "apply_config", runsFor: "1 hour" }])
-      yield* failing(roles.resetPassword({ params: role }), "Locked")
+      yield* failing(roles.resetPassword(role), "Locked")
       yield* platform.faults.inject(Fault.malformedJson, { method: "GET" })
-      yield* failing(roles.revealPassword({ params: role }), "MalformedResponse")
+      yield* failing(roles.revealPassword(role), "MalformedResponse")
       return { created, revealed, reset, revealedAgain }
     })
 
@@ -375,7 +375,7 @@ describe("a key a header cannot carry", () => {
       const platform = yield* FakePlatform.FakePlatform
       for (const apiKey of [`${pasted}\n`, `${pasted}\r\n`, ` ${pasted}`, `${pasted}\u0000`, `${pasted}é`, ""]) {
         const exit = yield* Projects.Projects.pipe(
-          Effect.flatMap((projects) => projects.page()),
+          Effect.flatMap((projects) => projects.listPage()),
           Effect.provide(
             DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey: Redacted.make(apiKey) }).pipe(
               Layer.provide(FakeHttpClient.layer)
@@ -480,23 +480,23 @@ describe("connection strings", () => {
       yield* shown(pooled)
       // The plain creation answers connection_uris; the read answers { uri }.
       const created = yield* branches.create({
-        params: { project_id: projectId },
-        body: { branch: { name: "plain" }, endpoints: [{ type: "read_write" }] }
+        project_id: projectId,
+        branch: { name: "plain" },
+        endpoints: [{ type: "read_write" }]
       })
       yield* shown(created)
       const uri = yield* connections.uri({
-        params: { project_id: projectId },
-        query: { database_name: "neondb", role_name: "neondb_owner", branch_id: ready.branch.id }
+        project_id: projectId,
+        database_name: "neondb",
+        role_name: "neondb_owner",
+        branch_id: ready.branch.id
       })
       yield* shown(uri)
       // A connection_uri answer that does not decode, and one after a proxy's 500: errors, printed.
       for (const fault of [Fault.malformedJson, Fault.status(500, { body: Fault.FaultBody.text(`uri ${password}`) })]) {
         yield* platform.faults.inject(fault, { path: "/projects/{project_id}/connection_uri", times: 5 })
         const error = yield* Effect.flip(
-          connections.uri({
-            params: { project_id: projectId },
-            query: { database_name: "neondb", role_name: "neondb_owner" }
-          })
+          connections.uri({ project_id: projectId, database_name: "neondb", role_name: "neondb_owner" })
         )
         errors.push(
           String(error),

@@ -1,7 +1,7 @@
 /**
  * `GET /projects/shared` (docs/contract.md §10.6): the projects other accounts shared with this
  * one, from the seed's `shared: true`, kept by snapshots and scenarios; through the client's
- * `Projects.sharedPage` and `Projects.listShared`.
+ * `Projects.listSharedPage` (one request) and `Projects.listShared` (the `Stream`).
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Projects } from "@dbplatform/client"
@@ -34,11 +34,11 @@ const mixed: Seed.Seed = {
   ]
 }
 
-describe("Projects.sharedPage and Projects.listShared against the fake", () => {
+describe("Projects.listSharedPage and Projects.listShared against the fake", () => {
   it.effect("an account with no shared projects: an empty page with a cursor, an empty stream", () =>
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const page = yield* projects.sharedPage()
+      const page = yield* projects.listSharedPage()
       expect(page.projects).toEqual([])
       expect(page.pagination?.cursor).toBeDefined()
       expect(yield* idsOf(projects.listShared())).toEqual([])
@@ -49,23 +49,25 @@ describe("Projects.sharedPage and Projects.listShared against the fake", () => {
   it.effect("shared projects are listed by listShared only, newest first; own ones by list only", () =>
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      expect(yield* idsOf(projects.listShared({ pageSize: 1 }))).toEqual(["quiet-river-118004", "bold-sun-640211"])
+      expect(yield* idsOf(projects.listShared({}, { pageSize: 1 }))).toEqual(["quiet-river-118004", "bold-sun-640211"])
       expect(yield* idsOf(projects.list())).toEqual(["own-project-2", projectId])
-      expect((yield* projects.sharedPage({ search: "vendor" })).projects.map((p) => p.id)).toEqual(["bold-sun-640211"])
-      const [shared] = (yield* projects.sharedPage({ limit: 1 })).projects
+      expect((yield* projects.listSharedPage({ search: "vendor" })).projects.map((p) => p.id)).toEqual([
+        "bold-sun-640211"
+      ])
+      const [shared] = (yield* projects.listSharedPage({ limit: 1 })).projects
       expect(shared).toMatchObject({ id: "quiet-river-118004", name: "partner-data" })
       // Filtering by organization is for the account's own projects: a shared one is not among them.
-      expect((yield* projects.page({ orgId: "org-partner-000001" })).projects).toEqual([])
+      expect((yield* projects.listPage({ org_id: "org-partner-000001" })).projects).toEqual([])
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: mixed })))
   )
 
-  it.effect("sharedPage walks pages with the cursor; the server's default page is 10", () =>
+  it.effect("listSharedPage walks pages with the cursor; the server's default page is 10", () =>
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const fake = yield* FakePlatform.FakePlatform
-      const first = yield* projects.sharedPage()
+      const first = yield* projects.listSharedPage()
       expect(first.projects).toHaveLength(10)
-      const next = yield* projects.sharedPage({ cursor: first.pagination!.cursor })
+      const next = yield* projects.listSharedPage({ cursor: first.pagination!.cursor })
       expect(next.projects.map((p) => p.id)).toEqual(["shared-10", "shared-11"])
       const requests = (yield* fake.requests).filter((request) => request.path === "/api/v2/projects/shared")
       expect(requests.map((request) => request.query)).toEqual([{}, { cursor: first.pagination!.cursor }])
@@ -88,9 +90,11 @@ describe("Projects.sharedPage and Projects.listShared against the fake", () => {
     Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const fake = yield* FakePlatform.FakePlatform
-      expect((yield* Effect.flip(projects.sharedPage({ limit: 401 })))._tag).toBe("InvalidRequest")
-      expect((yield* Effect.flip(projects.sharedPage({ timeout: "50 millis" })))._tag).toBe("InvalidRequest")
-      expect((yield* Effect.flip(Stream.runDrain(projects.listShared({ pageSize: 0 }))))._tag).toBe("InvalidRequest")
+      expect((yield* Effect.flip(projects.listSharedPage({ limit: 401 })))._tag).toBe("InvalidRequest")
+      expect((yield* Effect.flip(projects.listSharedPage({ timeout: 50 })))._tag).toBe("InvalidRequest")
+      expect((yield* Effect.flip(Stream.runDrain(projects.listShared({}, { pageSize: 0 }))))._tag).toBe(
+        "InvalidRequest"
+      )
       expect(yield* fake.requests).toEqual([])
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed: mixed })))
   )

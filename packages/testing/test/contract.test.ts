@@ -11,7 +11,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { Endpoint, fromResponse, Operation, ProjectId } from "@dbplatform/core"
+import { Api, type Endpoint, fromResponse, Operation, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
@@ -24,7 +24,7 @@ import { createServer } from "node:http"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { refusalResponse, router, type Table } from "../src/internal/routes.js"
+import { refusalResponse, router } from "../src/internal/routes.js"
 import { stateOfSeed } from "../src/internal/seed.js"
 import { makeFakeState } from "../src/internal/state.js"
 import * as Seed from "../src/Seed.js"
@@ -171,21 +171,21 @@ for (const [name, target] of targets) {
         const common = new Set(["Unauthorized", "RateLimited", "ServerError", "ServiceUnavailable"])
         const unknownOperation = "00000000-0000-4000-8000-000000000000"
         const requests: ReadonlyArray<readonly [Endpoint.Endpoint, "GET" | "POST" | "DELETE", string, unknown?]> = [
-          [Endpoint.createApiKey, "POST", "/api_keys", {}],
-          [Endpoint.createApiKey, "POST", "/api_keys", { key_name: " " }],
-          [Endpoint.createApiKey, "POST", "/api_keys", { key_name: "x".repeat(65) }],
-          [Endpoint.revokeApiKey, "DELETE", "/api_keys/abc"],
-          [Endpoint.revokeApiKey, "DELETE", "/api_keys/-7"],
-          [Endpoint.listProjects, "GET", "/projects?limit=0"],
-          [Endpoint.listProjects, "GET", "/projects?cursor=yesterday"],
-          [Endpoint.listProjects, "GET", "/projects?org_id=Org&timeout=1"],
-          [Endpoint.listSharedProjects, "GET", "/projects/shared?limit=401"],
-          [Endpoint.listSharedProjects, "GET", "/projects/shared?cursor="],
-          [Endpoint.listOperations, "GET", "/projects/Bad_Id/operations"],
-          [Endpoint.listOperations, "GET", "/projects/no-such-project/operations"],
-          [Endpoint.listOperations, "GET", `/projects/${firstProject}/operations?limit=1001`],
-          [Endpoint.getOperation, "GET", `/projects/${firstProject}/operations/not-a-uuid`],
-          [Endpoint.getOperation, "GET", `/projects/${firstProject}/operations/${unknownOperation}`]
+          [Api.ApiKeys.create, "POST", "/api_keys", {}],
+          [Api.ApiKeys.create, "POST", "/api_keys", { key_name: " " }],
+          [Api.ApiKeys.create, "POST", "/api_keys", { key_name: "x".repeat(65) }],
+          [Api.ApiKeys.revoke, "DELETE", "/api_keys/abc"],
+          [Api.ApiKeys.revoke, "DELETE", "/api_keys/-7"],
+          [Api.Projects.list, "GET", "/projects?limit=0"],
+          [Api.Projects.list, "GET", "/projects?cursor=yesterday"],
+          [Api.Projects.list, "GET", "/projects?org_id=Org&timeout=1"],
+          [Api.Projects.listShared, "GET", "/projects/shared?limit=401"],
+          [Api.Projects.listShared, "GET", "/projects/shared?cursor="],
+          [Api.Operations.list, "GET", "/projects/Bad_Id/operations"],
+          [Api.Operations.list, "GET", "/projects/no-such-project/operations"],
+          [Api.Operations.list, "GET", `/projects/${firstProject}/operations?limit=1001`],
+          [Api.Operations.get, "GET", `/projects/${firstProject}/operations/not-a-uuid`],
+          [Api.Operations.get, "GET", `/projects/${firstProject}/operations/${unknownOperation}`]
         ]
         for (const [endpoint, method, path, json] of requests) {
           for (const auth of [{}, { key: null }]) {
@@ -238,8 +238,8 @@ for (const [name, target] of targets) {
         const sdk = yield* withSdk(
           Effect.gen(function* () {
             const projects = yield* Projects.Projects
-            const page = yield* projects.sharedPage({ limit: 5, search: "partner" })
-            const all = yield* Stream.runCollect(projects.listShared({ pageSize: 5 }))
+            const page = yield* projects.listSharedPage({ limit: 5, search: "partner" })
+            const all = yield* Stream.runCollect(projects.listShared({}, { pageSize: 5 }))
             return { page: page.projects.map((p) => p.id), all: Chunk.toReadonlyArray(all).map((p) => p.id) }
           })
         )
@@ -396,17 +396,17 @@ for (const [name, target] of targets) {
           const operations = yield* Operations.Operations
           const apiKeys = yield* ApiKeys.ApiKeys
           expect(Chunk.size(yield* Stream.runCollect(projects.list()))).toBe(12)
-          const streamed = yield* Stream.runCollect(operations.list(firstProject, { pageSize: 7 }))
+          const streamed = yield* Stream.runCollect(operations.list({ project_id: firstProject }, { pageSize: 7 }))
           expect(Chunk.size(streamed)).toBe(41)
-          const created = yield* apiKeys.create("sdk")
-          expect((yield* apiKeys.list()).map((key) => key.name)).toContain("sdk")
-          expect((yield* apiKeys.revoke(created.id)).revoked).toBe(true)
-          expect((yield* Effect.flip(apiKeys.revoke(created.id)))._tag).toBe("NotFound")
-          const missing = yield* Effect.flip(operations.page(ProjectId.make("no-such-project-1")))
+          const created = yield* apiKeys.create({ key_name: "sdk" })
+          expect((yield* apiKeys.listPage()).map((key) => key.name)).toContain("sdk")
+          expect((yield* apiKeys.revoke({ key_id: created.id })).revoked).toBe(true)
+          expect((yield* Effect.flip(apiKeys.revoke({ key_id: created.id })))._tag).toBe("NotFound")
+          const missing = yield* Effect.flip(operations.listPage({ project_id: ProjectId.make("no-such-project-1") }))
           expect(missing).toMatchObject({ _tag: "NotFound", status: 404 })
           const wrongKey = yield* Target.pipe(
             Effect.flatMap(({ baseUrl, http }) =>
-              Effect.flatMap(Projects.Projects, (projects) => projects.page()).pipe(
+              Effect.flatMap(Projects.Projects, (projects) => projects.listPage()).pipe(
                 Effect.provide(
                   DbPlatform.layer({ baseUrl, apiKey: Redacted.make("wrong") }).pipe(
                     Layer.provide(Layer.succeed(HttpClient.HttpClient, http))
@@ -424,10 +424,10 @@ for (const [name, target] of targets) {
 }
 
 /**
- * The fake is driven by the table it is given (core's `Endpoint` by default): a field renamed in
- * an answer schema, or another default page size, changes what it sends (docs/design.md §1).
+ * The fake is driven by the groups it is given (core's `Api.groups` by default): a field renamed
+ * in an answer schema, or another default page size, changes what it sends (docs/design.md §1).
  */
-describe("the fake follows the endpoint table", () => {
+describe("the fake follows the groups it is given", () => {
   const seeded = Effect.flatMap(
     stateOfSeed(
       {
@@ -438,10 +438,10 @@ describe("the fake follows the endpoint table", () => {
     ),
     (state) => makeFakeState(state, undefined)
   )
-  /** The JSON answer of the routes of `table` to `GET path` (no authentication: routes only). */
-  const answerOf = (table: Table, path: string) =>
+  /** The JSON answer of the routes of `groups` to `GET path` (no authentication: routes only). */
+  const answerOf = (groups: Api.Groups, path: string) =>
     Effect.gen(function* () {
-      const app = yield* HttpRouter.toHttpApp(router(yield* seeded, table))
+      const app = yield* HttpRouter.toHttpApp(router(yield* seeded, groups))
       const client = FakeHttpClient.make(Effect.catchTags(app, { RouteNotFound: Effect.die, Refusal: refusalResponse }))
       const response = yield* client.execute(HttpClientRequest.get(`http://x/api/v2${path}`))
       return { status: response.status, body: (yield* response.json) as any }
@@ -455,9 +455,9 @@ describe("the fake follows the endpoint table", () => {
         ...Operation.fields,
         status: Schema.propertySignature(Operation.fields.status).pipe(Schema.fromKey("state"))
       })
-      const getOperation = { ...Endpoint.getOperation, success: Schema.Struct({ operation: RenamedOperation }) }
-      const before = yield* answerOf(Endpoint, operationPath)
-      const after = yield* answerOf({ ...Endpoint, getOperation }, operationPath)
+      const get = { ...Api.Operations.get, success: Schema.Struct({ operation: RenamedOperation }) }
+      const before = yield* answerOf(Api.groups, operationPath)
+      const after = yield* answerOf({ ...Api.groups, Operations: { ...Api.Operations, get } }, operationPath)
       expect(before.body.operation.status).toBe("scheduling")
       expect(after.body.operation).not.toHaveProperty("status")
       const { state, ...rest } = after.body.operation
@@ -468,9 +468,11 @@ describe("the fake follows the endpoint table", () => {
 
   it.effect("another default page size: the fake's pages follow it", () =>
     Effect.gen(function* () {
-      const listProjects = { ...Endpoint.listProjects, pageLimits: { max: 400, default: 2 } }
-      expect((yield* answerOf(Endpoint, "/projects")).body.projects).toHaveLength(3)
-      expect((yield* answerOf({ ...Endpoint, listProjects }, "/projects")).body.projects).toHaveLength(2)
+      const list = { ...Api.Projects.list, pageLimits: { max: 400, default: 2 } }
+      expect((yield* answerOf(Api.groups, "/projects")).body.projects).toHaveLength(3)
+      expect(
+        (yield* answerOf({ ...Api.groups, Projects: { ...Api.Projects, list } }, "/projects")).body.projects
+      ).toHaveLength(2)
     })
   )
 })

@@ -2,7 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Operations } from "@dbplatform/client"
-import { type Operation, OperationId, ProjectId } from "@dbplatform/core"
+import { OperationId, ProjectId } from "@dbplatform/core"
 import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -62,12 +62,13 @@ export const isGeneralError = (body: unknown): boolean =>
 export const keyValue = (key: Redacted.Redacted<string>) => Redacted.value(key)
 
 /**
- * Waits for `operations` through the client's `Operations.awaitAll`, moving the `TestClock` a
+ * Waits for the operations an answer carries (`{ operations }`, the `Option` of a delete, or
+ * operations themselves) through the client's `Operations.awaitAll`, moving the `TestClock` a
  * poll (5 s) at a time, 20 s in all; expects none failed, answers those that succeeded.
  */
-export const awaitAll = (operations: ReadonlyArray<Operation>) =>
+export const awaitAll = (answer: Operations.Awaitable) =>
   Effect.gen(function* () {
-    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(operations)))
+    const waiting = yield* Effect.fork(Effect.flatMap(Operations.Operations, (service) => service.awaitAll(answer)))
     for (let poll = 0; poll < 4; poll++) yield* TestClock.adjust("5 seconds")
     const { failed, succeeded } = yield* Fiber.join(waiting)
     expect(failed).toEqual([])

@@ -55,30 +55,30 @@ describe("over a real loopback socket", () => {
           const operations = yield* Operations.Operations
           const apiKeys = yield* ApiKeys.ApiKeys
 
-          const page = yield* projects.page()
+          const page = yield* projects.listPage()
           expect(page.projects.map((project) => project.id)).toEqual([projectId, "wispy-meadow-118737"])
 
-          const first = yield* operations.page(projectId, { limit: 2 })
+          const first = yield* operations.listPage({ project_id: projectId, limit: 2 })
           expect(first.operations.map((operation) => operation.id)).toEqual([operationId(1), operationId(2)])
-          const rest = yield* operations.page(projectId, { limit: 2, cursor: first.pagination!.cursor })
+          const rest = yield* operations.listPage({ project_id: projectId, limit: 2, cursor: first.pagination!.cursor })
           expect(rest.operations.map((operation) => operation.id)).toEqual([operationId(3)])
 
-          const created = yield* apiKeys.create("loopback")
+          const created = yield* apiKeys.create({ key_name: "loopback" })
           const withNew = yield* Projects.Projects.pipe(
-            Effect.flatMap((projects) => projects.page({ limit: 1 })),
+            Effect.flatMap((projects) => projects.listPage({ limit: 1 })),
             overFetch(baseUrl, created.key)
           )
           expect(withNew.projects).toHaveLength(1)
-          yield* apiKeys.revoke(created.id)
+          yield* apiKeys.revoke({ key_id: created.id })
           const refused = yield* Projects.Projects.pipe(
-            Effect.flatMap((projects) => projects.page()),
+            Effect.flatMap((projects) => projects.listPage()),
             overFetch(baseUrl, created.key),
             Effect.flip
           )
           expect(refused._tag).toBe("Unauthorized")
 
           // Over a socket the fake knows where a key was used from.
-          const bootstrap = (yield* apiKeys.list()).find((key) => key.name === "bootstrap")!
+          const bootstrap = (yield* apiKeys.listPage()).find((key) => key.name === "bootstrap")!
           expect(bootstrap.last_used_from_addr).toContain("127.0.0.1")
         }).pipe(overFetch(baseUrl, fake.bootstrapKey))
 
@@ -104,7 +104,7 @@ describe("faults over a real loopback socket", () => {
       const fake = yield* FakePlatform.FakePlatform
       return yield* overFetch(yield* FakePlatform.serverBaseUrl, fake.bootstrapKey, options)(self)
     })
-  const page = Effect.flatMap(Projects.Projects, (projects) => projects.page())
+  const page = Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
   const listProjects = withClient(page)
   /** One request, no retry: what the client makes of each answer as it came over the socket. */
   const listProjectsOnce = withClient(page, { retrySchedule: Schedule.stop })
@@ -127,9 +127,9 @@ describe("faults over a real loopback socket", () => {
       Effect.gen(function* () {
         const fake = yield* FakePlatform.FakePlatform
         yield* fake.faults.inject(Fault.drop, { method: "POST", path: "/api_keys" })
-        const error = yield* withClient(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create("dropped"))).pipe(
-          Effect.flip
-        )
+        const error = yield* withClient(
+          Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create({ key_name: "dropped" }))
+        ).pipe(Effect.flip)
         expect(error).toMatchObject({ _tag: "TransportError", method: "POST", path: "/api_keys" })
         expect((yield* fake.apiKeys).map((key) => key.name)).toEqual(["bootstrap"])
         expect((yield* listProjects).projects).toHaveLength(2)

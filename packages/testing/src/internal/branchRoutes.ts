@@ -1,6 +1,6 @@
 /**
- * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's table
- * and runs a mutation or a read of `branches.ts`.
+ * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
+ * `Api.Branches` and runs a mutation or a read of `branches.ts`.
  */
 import type { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
@@ -33,7 +33,7 @@ import {
   withBranchAnnotations
 } from "./wire.js"
 
-/** The branch routes over `fake`, one per entry of `table`. */
+/** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
 export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
   list: {
     handle: ({ params, query }) =>

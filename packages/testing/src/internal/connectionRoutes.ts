@@ -1,13 +1,13 @@
 /**
  * The fake's connection route (docs/contract.md §13.1): `GET /projects/{project_id}/connection_uri`,
- * decoded with its entry of core's table, a read of `connections.ts`.
+ * decoded with its entry of core's `Api.Connections`, a read of `connections.ts`.
  */
 import type { Api } from "@dbplatform/core"
 import { connectionUri } from "./connections.js"
 import { read, type Handlers } from "./route.js"
 import type { FakeState } from "./state.js"
 
-/** The connection route over `fake`, from `table`. */
+/** How the fake answers the entry of `group` (core's `Api.Connections`), over `fake`. */
 export const connectionHandlers = (
   fake: FakeState,
   group: typeof Api.Connections

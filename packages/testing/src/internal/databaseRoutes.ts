@@ -1,6 +1,6 @@
 /**
- * The fake's database routes (docs/contract.md §15.1): each decodes with its entry of core's table
- * and runs a mutation or a read of `databases.ts`.
+ * The fake's database routes (docs/contract.md §15.1): each decodes with its entry of core's
+ * `Api.Databases` and runs a mutation or a read of `databases.ts`.
  */
 import { DatabaseEnvelope, DatabaseList, DatabaseOperations, type Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -24,7 +24,7 @@ const answer = ({ database, operations }: DatabaseChange, now: number) =>
     unchecked
   )
 
-/** The database routes over `fake`, one per entry of `table`. */
+/** How the fake answers each entry of `group` (core's `Api.Databases`), over `fake`. */
 export const databaseHandlers = (fake: FakeState, group: typeof Api.Databases): Handlers<typeof Api.Databases> => ({
   list: ({ params }) =>
     read(fake, (state) =>

@@ -1,6 +1,6 @@
 /**
  * The fake's compute endpoint routes (docs/contract.md §12): each decodes with its entry of core's
- * table and runs a mutation or a read of `endpoints.ts`.
+ * `Api.ComputeEndpoints` and runs a mutation or a read of `endpoints.ts`.
  */
 import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -38,7 +38,7 @@ export const computeEndpointOperations = ({ project, endpoint, operations }: End
 const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointChange, Refused>) =>
   mutateAnswering(fake, make, computeEndpointOperations)
 
-/** The compute endpoint routes over `fake`, one per entry of `table`. */
+/** How the fake answers each entry of `group` (core's `Api.ComputeEndpoints`), over `fake`. */
 export const endpointHandlers = (
   fake: FakeState,
   group: typeof Api.ComputeEndpoints

@@ -48,7 +48,8 @@ const matches = (pending: Pending, method: string, path: string): boolean => {
 
 /**
  * Why `path` cannot be a fault's path, or `undefined`: it must start with `/` and hold no query,
- * and one holding `{` or `:` is a route template, which must be one of the table's.
+ * and one holding `{` or `:` is a route template, which must be the route of an entry of core's
+ * `Api.endpoints`.
  */
 const pathProblem = (path: string): string | undefined => {
   if (!path.startsWith("/") || path.includes("?")) {

@@ -1,7 +1,7 @@
 /**
- * The fake's project routes (docs/contract.md §14): each decodes with its entry of core's table
- * and runs a mutation of `projects.ts`, or reads the project. The two project lists are in
- * `routes.ts`.
+ * The fake's project routes (docs/contract.md §14): each decodes with its entry of core's
+ * `Api.Projects` and runs a mutation of `projects.ts`, or reads the project. The two project
+ * lists are in `routes.ts`.
  */
 import { type Api, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
 import * as Either from "effect/Either"

@@ -1,7 +1,7 @@
 /**
- * The fake's role routes (docs/contract.md §15.2): each decodes with its entry of core's table and
- * runs a mutation or a read of `roles.ts`. A role's password is answered by a create, a reset and
- * `reveal_password` only.
+ * The fake's role routes (docs/contract.md §15.2): each decodes with its entry of core's
+ * `Api.Roles` and runs a mutation or a read of `roles.ts`. A role's password is answered by a
+ * create, a reset and `reveal_password` only.
  */
 import { type Api, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -21,7 +21,7 @@ const answer =
       unchecked
     )
 
-/** The role routes over `fake`, one per entry of `table`. */
+/** How the fake answers each entry of `group` (core's `Api.Roles`), over `fake`. */
 export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers<typeof Api.Roles> => ({
   list: ({ params }) =>
     read(fake, (state) =>

@@ -1,12 +1,13 @@
 /**
- * How one route of the fake is built from its entry in core's endpoint table: decoding, the
- * `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes (`branchRoutes.ts`
- * and the like) are built with {@link route}; `routes.ts` puts them together.
+ * How one route of the fake is built from its entry of core's groups (`Api.Roles.create`...):
+ * decoding, the `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes
+ * (`branchRoutes.ts` and the like) are built with {@link route}; `routes.ts` puts them together.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { DecodeIssue, type Endpoint } from "@dbplatform/core"
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -62,8 +63,8 @@ export type Handler<E extends Endpoint.Endpoint> =
   | { readonly handle: Handle<E>; readonly undeclared: (encoded: any) => unknown }
 
 /**
- * The handlers of a group of core's table, one per entry: a group's behaviour module must give
- * every one (a missing handler is a type error, docs/design.md §1.5).
+ * The handlers of a group of core's `Api` (`Api.Roles`...), one per entry: a group's behaviour
+ * module must give every one (a missing handler is a type error, docs/design.md §1.5).
  */
 export type Handlers<G> = { readonly [K in keyof G]: G[K] extends Endpoint.Endpoint ? Handler<G[K]> : never }
 
@@ -100,7 +101,10 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
-      const query = yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query ?? noQuery, strict))
+      const query =
+        endpoint.query === undefined
+          ? yield* noQuery
+          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query, strict))
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
@@ -112,8 +116,19 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
   )
 }
 
-/** The query of an endpoint that takes none: any parameter sent is refused by name. */
-const noQuery = Schema.Struct({})
+/**
+ * The query of an endpoint that takes none: any parameter sent is refused by name (a 400, as a
+ * parameter another endpoint's query does not declare). Not an empty `Schema.Struct`, which takes
+ * any object, whatever its keys.
+ */
+const noQuery = Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) => {
+  const sent = Object.keys(params).map(
+    (key) => new ParseResult.Pointer(key, params, new ParseResult.Unexpected(params[key]))
+  )
+  return Arr.isNonEmptyArray(sent)
+    ? Effect.fail(badRequest(new ParseResult.Composite(Schema.Struct({}).ast, params, sent)))
+    : Effect.succeed({})
+})
 
 /**
  * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as

@@ -110,7 +110,7 @@ const pageOf = <K extends Kind>(
 const matches = (project: { readonly id: string; readonly name: string }, search: string | undefined) =>
   search === undefined || project.id.includes(search) || project.name.includes(search)
 
-/** The handlers of every group of core's table, by group: one missing is a type error. */
+/** The handlers of every group of core's `Api.groups`, by group: one missing is a type error. */
 type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
 
 /** How the fake answers every endpoint of `groups`, over `fake`. */
@@ -142,7 +142,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
         Effect.gen(function* () {
           const { org_id, search } = query
           // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
-          // `timeout` is checked by the table and needs nothing more: the fake reads every project in time.
+          // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
+          // every project in time.
           const { page, next } = yield* pageOf(
             groups.Projects.list,
             yield* Ref.get(fake.ref),
