@@ -460,7 +460,9 @@ const scoped = ["project_id", "branch_id", "endpoint_id"] as const
  * - an id the entry's `about` reads from the answer is not the input's (`branch` `br-b`, not
  *   `br-a`);
  * - an item of the answer, at any depth, has a `project_id`, `branch_id` or `endpoint_id` other
- *   than the input's of the same name (a page holding another project's operation);
+ *   than the input's of the same name (a page holding another project's operation); of the
+ *   `operations` a request started, only the `project_id` is checked (a restore starts one on the
+ *   branch it preserves);
  * - a page of a list holds more items than its `limit` (or than the endpoint's largest page
  *   when none was sent and the server has a default page size).
  *
@@ -534,8 +536,14 @@ const foreign = (
     }
   }
   for (const key of Object.keys(record)) {
-    const found = foreign(record[key], input, keys, depth + 1)
+    // The operations a request started may be about other branches (a restore's preserved branch,
+    // the compute endpoints a branch's deletion suspends): only their project is the input's.
+    const found = foreign(record[key], input, key === "operations" ? projectOnly(keys) : keys, depth + 1)
     if (found !== undefined) return found
   }
   return undefined
 }
+
+/** The `project_id` of `keys`, if the input names one. */
+const projectOnly = (keys: ReadonlyArray<(typeof scoped)[number]>): ReadonlyArray<(typeof scoped)[number]> =>
+  keys.includes("project_id") ? ["project_id"] : []

@@ -978,6 +978,13 @@ export const cases: ReadonlyArray<Case> = [
     label: "a default branch without a compute endpoint",
     status: 404,
     request: () => get(`${connectionUri}?database_name=neondb&role_name=neondb_owner`)
+  },
+  { endpoint: Api.Regions.list, label: "the regions", status: 200, request: () => get("/regions") },
+  {
+    endpoint: Api.Regions.list,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/regions?org_id=NOT_AN_ORG")
   }
 ]
 
