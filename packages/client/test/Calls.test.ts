@@ -14,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
+import * as SchemaAST from "effect/SchemaAST"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import {
@@ -287,6 +288,53 @@ describe("{ wait: true } on a mutation", () => {
         `GET /projects/${projectId}/operations/${running.id}`,
         `DELETE /projects/${projectId}/endpoints/ep-cool-darkness-123456`
       ])
+    }).pipe(Effect.provide(layerFor(script)))
+  })
+})
+
+/** Whether every value of `ast` (its decoded side) holds an `operations` array: an answer that carries operations. */
+const carriesOperations = (ast: SchemaAST.AST): boolean => {
+  const type = SchemaAST.typeAST(ast)
+  switch (type._tag) {
+    // A schema class (its fields), or an `Option` of an answer (a delete's).
+    case "Declaration":
+      return type.typeParameters.some(carriesOperations)
+    case "TypeLiteral":
+      return type.propertySignatures.some((property) => property.name === "operations" && !property.isOptional)
+    case "Refinement":
+      return carriesOperations(type.from)
+    default:
+      return false
+  }
+}
+
+describe("which methods take { wait }", () => {
+  it("exactly the entries that are not lists and whose answer carries operations set startsOperations", () => {
+    // What the methods' types read as starting operations (`Resource.Method`) is what waits at run time.
+    const read = Api.endpoints.map((endpoint) => [
+      endpoint.name,
+      endpoint.list === undefined && carriesOperations(endpoint.success.ast)
+    ])
+    expect(read).toEqual(Api.endpoints.map((endpoint) => [endpoint.name, endpoint.startsOperations]))
+    // Not vacuous: a creation and a delete (an Option) start operations; a page of them, and a
+    // deletion whose answer may hold none, do not.
+    expect(Object.fromEntries(read)).toMatchObject({
+      "Branches.create": true,
+      "Roles.delete": true,
+      "Operations.list": false,
+      "Projects.delete": false
+    })
+  })
+
+  it.effect("a read given { wait } (from a variable: its type takes none) ignores it and answers at once", () => {
+    const script = scripted([json(200, { branch: branchItem() })])
+    return Effect.gen(function* () {
+      const branches = yield* Branches.Branches
+      const get: (input: typeof params, options: { readonly wait: boolean }) => Effect.Effect<unknown, unknown> =
+        branches.get
+      yield* get(params, { wait: true })
+      yield* TestClock.adjust("1 minute")
+      expect(script.requests.map(line)).toEqual([`GET /projects/${projectId}/branches/${branchId}`])
     }).pipe(Effect.provide(layerFor(script)))
   })
 })

@@ -67,6 +67,7 @@ import type {
   DbPlatformClient,
   Operations,
   Projects,
+  Resource,
   Roles
 } from "../src/index.js"
 
@@ -100,7 +101,12 @@ type Call =
   | TransportError
 type Read = Call | NotFound | Forbidden | BadRequest | InvalidRequest
 type Change = Call | InvalidRequest | BadRequest | NotFound | Forbidden | Locked
-/** What `{ wait: true }` adds to a mutation's errors: an operation's outcome, and the reads of the wait. */
+/**
+ * What `{ wait: true }` adds to a mutation's errors: an operation's outcome, and the reads of the
+ * wait. `Fails<M>` of a mutation `M` (a generic method: `ReturnType` takes its options at their
+ * constraint, `MutationOptions`, which may ask to wait) holds it; a call without `wait` does not
+ * (see "{ wait: true } adds what waiting fails with").
+ */
 type Waiting = OperationFailed | OperationStillPending | Read
 
 describe("error channels", () => {
@@ -130,11 +136,11 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<Projects.Service["listSharedPage"]>>().toEqualTypeOf<ProjectsPage>()
     expectTypeOf<Fails<Projects.Service["listShared"]>>().toEqualTypeOf<InvalidRequest | BadRequest | Call>()
     expectTypeOf<Succeeds<Projects.Service["listShared"]>>().toEqualTypeOf<Project>()
-    expectTypeOf<Fails<Projects.Service["create"]>>().toEqualTypeOf<InvalidRequest | BadRequest | Call>()
+    expectTypeOf<Fails<Projects.Service["create"]>>().toEqualTypeOf<InvalidRequest | BadRequest | Call | Waiting>()
     expectTypeOf<Succeeds<Projects.Service["create"]>>().toEqualTypeOf<ProjectCreated>()
     expectTypeOf<Fails<Projects.Service["get"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Projects.Service["get"]>>().toEqualTypeOf<ProjectEnvelope>()
-    expectTypeOf<Fails<Projects.Service["update"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Projects.Service["update"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<Projects.Service["update"]>>().toEqualTypeOf<ProjectOperations>()
     expectTypeOf<Fails<Projects.Service["delete"]>>().toEqualTypeOf<Change>()
     expectTypeOf<Succeeds<Projects.Service["delete"]>>().toEqualTypeOf<ProjectDeleted>()
@@ -167,17 +173,17 @@ describe("error channels", () => {
     expectTypeOf<Succeeds<Branches.Service["list"]>>().toEqualTypeOf<Branch>()
     expectTypeOf<Fails<Branches.Service["count"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Branches.Service["count"]>>().toEqualTypeOf<BranchesCount>()
-    expectTypeOf<Fails<Branches.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Branches.Service["create"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Branches.Service["create"]>>().toEqualTypeOf<BranchCreated>()
     expectTypeOf<Fails<Branches.Service["get"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Branches.Service["get"]>>().toEqualTypeOf<BranchEnvelope>()
-    expectTypeOf<Fails<Branches.Service["update"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Branches.Service["update"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Branches.Service["update"]>>().toEqualTypeOf<BranchOperations>()
-    expectTypeOf<Fails<Branches.Service["delete"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Branches.Service["delete"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<Branches.Service["delete"]>>().toEqualTypeOf<Option.Option<BranchOperations>>()
-    expectTypeOf<Fails<Branches.Service["restore"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Branches.Service["restore"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Branches.Service["restore"]>>().toEqualTypeOf<BranchOperations>()
-    expectTypeOf<Fails<Branches.Service["setAsDefault"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Branches.Service["setAsDefault"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<Branches.Service["setAsDefault"]>>().toEqualTypeOf<BranchOperations>()
     expectTypeOf<Fails<Branches.Service["listEndpoints"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Branches.Service["listEndpoints"]>>().toEqualTypeOf<ComputeEndpoint>()
@@ -196,16 +202,16 @@ describe("error channels", () => {
     expectTypeOf<Fails<ComputeEndpoints.Service["list"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["list"]>>().toEqualTypeOf<ComputeEndpoint>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["listPage"]>>().toEqualTypeOf<ComputeEndpointList>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["create"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["create"]>>().toEqualTypeOf<ComputeEndpointOperations>()
     expectTypeOf<Fails<ComputeEndpoints.Service["get"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["get"]>>().toEqualTypeOf<ComputeEndpointEnvelope>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["update"]>>().toEqualTypeOf<Change>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["start"]>>().toEqualTypeOf<Change>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["suspend"]>>().toEqualTypeOf<Change>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["restart"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["update"]>>().toEqualTypeOf<Change | Waiting>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["start"]>>().toEqualTypeOf<Change | Waiting>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["suspend"]>>().toEqualTypeOf<Change | Waiting>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["restart"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["restart"]>>().toEqualTypeOf<ComputeEndpointOperations>()
-    expectTypeOf<Fails<ComputeEndpoints.Service["delete"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<ComputeEndpoints.Service["delete"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<ComputeEndpoints.Service["delete"]>>().toEqualTypeOf<
       Option.Option<ComputeEndpointOperations>
     >()
@@ -215,24 +221,24 @@ describe("error channels", () => {
     expectTypeOf<Fails<Databases.Service["list"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Databases.Service["list"]>>().toEqualTypeOf<Database>()
     expectTypeOf<Succeeds<Databases.Service["listPage"]>>().toEqualTypeOf<DatabaseList>()
-    expectTypeOf<Fails<Databases.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Databases.Service["create"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Databases.Service["get"]>>().toEqualTypeOf<DatabaseEnvelope>()
-    expectTypeOf<Fails<Databases.Service["update"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Databases.Service["update"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Databases.Service["update"]>>().toEqualTypeOf<DatabaseOperations>()
-    expectTypeOf<Fails<Databases.Service["delete"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Databases.Service["delete"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<Databases.Service["delete"]>>().toEqualTypeOf<Option.Option<DatabaseOperations>>()
 
     expectTypeOf<Fails<Roles.Service["list"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Roles.Service["list"]>>().toEqualTypeOf<Role>()
     expectTypeOf<Succeeds<Roles.Service["listPage"]>>().toEqualTypeOf<RoleList>()
-    expectTypeOf<Fails<Roles.Service["create"]>>().toEqualTypeOf<Change | Conflict>()
+    expectTypeOf<Fails<Roles.Service["create"]>>().toEqualTypeOf<Change | Conflict | Waiting>()
     expectTypeOf<Succeeds<Roles.Service["create"]>>().toEqualTypeOf<RoleOperations>()
     expectTypeOf<Succeeds<Roles.Service["get"]>>().toEqualTypeOf<RoleEnvelope>()
-    expectTypeOf<Fails<Roles.Service["delete"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Roles.Service["delete"]>>().toEqualTypeOf<Change | Waiting>()
     expectTypeOf<Succeeds<Roles.Service["delete"]>>().toEqualTypeOf<Option.Option<RoleOperations>>()
     expectTypeOf<Fails<Roles.Service["revealPassword"]>>().toEqualTypeOf<Read>()
     expectTypeOf<Succeeds<Roles.Service["revealPassword"]>>().toEqualTypeOf<RolePassword>()
-    expectTypeOf<Fails<Roles.Service["resetPassword"]>>().toEqualTypeOf<Change>()
+    expectTypeOf<Fails<Roles.Service["resetPassword"]>>().toEqualTypeOf<Change | Waiting>()
   })
 
   it("Connections.uri: a read of the project (§13.1)", () => {
@@ -242,7 +248,14 @@ describe("error channels", () => {
 
   it("{ wait: true } adds what waiting fails with; without it, nothing", () => {
     // Never called: what the calls' types are is all that is checked.
-    const calls = (branches: Branches.Service, roles: Roles.Service, project_id: ProjectId, branch_id: BranchId) => {
+    const calls = (
+      branches: Branches.Service,
+      roles: Roles.Service,
+      project_id: ProjectId,
+      branch_id: BranchId,
+      options: Resource.MutationOptions,
+      flag: boolean
+    ) => {
       const input = { project_id, branch: { name: "preview/pr-1" } }
       expectTypeOf(branches.create(input)).toEqualTypeOf<Effect.Effect<BranchCreated, Change | Conflict>>()
       expectTypeOf(branches.create(input, { wait: false })).toEqualTypeOf<
@@ -256,6 +269,16 @@ describe("error channels", () => {
       >()
       expectTypeOf(roles.delete({ project_id, branch_id, role_name: "app" }, { wait: true })).toEqualTypeOf<
         Effect.Effect<Option.Option<RoleOperations>, Change | Waiting>
+      >()
+      // A read takes no options: only a method that starts operations can be asked to wait.
+      // @ts-expect-error
+      branches.get({ project_id, branch_id }, { wait: true })
+      // Options that may ask to wait (typed `MutationOptions`, or a `boolean` wait) name what waiting fails with.
+      expectTypeOf(branches.create(input, options)).toEqualTypeOf<
+        Effect.Effect<BranchCreated, Change | Conflict | Waiting>
+      >()
+      expectTypeOf(branches.create(input, { wait: flag })).toEqualTypeOf<
+        Effect.Effect<BranchCreated, Change | Conflict | Waiting>
       >()
     }
     expectTypeOf(calls).toBeFunction()
@@ -298,7 +321,9 @@ describe("error channels", () => {
     expectTypeOf<NotFound>().not.toExtend<Fails<Projects.Service["listPage"]>>()
     expectTypeOf<Locked>().not.toExtend<Fails<Operations.Service["get"]>>()
     expectTypeOf<Conflict>().not.toExtend<Fails<Roles.Service["resetPassword"]>>()
-    // Without `wait`, no operation outcome is in a mutation's errors.
-    expectTypeOf<OperationFailed>().not.toExtend<Fails<Branches.Service["create"]>>()
+    // Only a method that starts operations can be asked to wait: a read never fails as a wait does.
+    expectTypeOf<OperationFailed>().not.toExtend<Fails<Branches.Service["get"]>>()
+    expectTypeOf<OperationFailed>().not.toExtend<Fails<Operations.Service["listPage"]>>()
+    expectTypeOf<OperationFailed>().not.toExtend<Fails<Projects.Service["delete"]>>()
   })
 })
