@@ -16,11 +16,13 @@ import * as Operations from "./Operations.js"
 import * as Resource from "./Resource.js"
 
 /**
- * The `ComputeEndpoints` service: one method per entry of core's `Api.ComputeEndpoints` group, each called with one
- * input object whose keys are the wire's path, query and body names, answering the wire's shape,
- * and failing with exactly the errors its entry declares (`docs/design.md` §1.3). A list is a
- * `Stream` of its items (`list`), and its one request `listPage`. A method that starts operations takes `{ wait: true }` (or how to wait) to answer only once they
- * have finished; by default it answers at once, and `Operations.awaitAll(answer)` waits later.
+ * The `ComputeEndpoints` service: one method per entry of core's `Api.ComputeEndpoints` group, each
+ * called with one input object whose keys are the wire's path, query and body names, answering the
+ * wire's shape, and failing with exactly the errors its entry declares (`docs/design.md` §1.3).
+ * `list` streams the project's compute endpoints; `listPage` answers them as `{ endpoints }`. A
+ * method that starts operations takes `{ wait: true }` (or how to wait) to answer only once they
+ * have finished (failing with `OperationFailed` or `OperationStillPending` otherwise); by default
+ * it answers at once, and `Operations.awaitAll(answer)` waits later.
  *
  * @since 0.3.0
  */
@@ -36,7 +38,8 @@ export interface Service extends Resource.Methods<typeof Api.ComputeEndpoints, O
 export class ComputeEndpoints extends Context.Tag("@dbplatform/client/ComputeEndpoints")<ComputeEndpoints, Service>() {}
 
 /**
- * Builds the {@link Service} over the `DbPlatformClient` in context.
+ * Builds the {@link Service} over the `DbPlatformClient` and `Operations` in context (a call
+ * with `{ wait }` waits with that `Operations`: one rate limit per client).
  *
  * @since 0.3.0
  */
@@ -47,7 +50,8 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Operations.O
 })
 
 /**
- * The {@link Service} as a Layer; needs a `DbPlatformClient` and `Operations` (`DbPlatform.layer` provides them).
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` and `Operations` (`DbPlatform.layer`
+ * provides them).
  *
  * @since 0.3.0
  * @category layers

@@ -12,10 +12,11 @@ import { DbPlatformClient } from "./DbPlatformClient.js"
 import * as Resource from "./Resource.js"
 
 /**
- * The `Connections` service: one method per entry of core's `Api.Connections` group, each called with one
- * input object whose keys are the wire's path, query and body names, answering the wire's shape,
- * and failing with exactly the errors its entry declares (`docs/design.md` §1.3). A list is a
- * `Stream` of its items (`list`), and its one request `listPage`.
+ * The `Connections` service: one method per entry of core's `Api.Connections` group, called with
+ * one input object whose keys are the wire's path and query names (`uri({ project_id,
+ * database_name, role_name, branch_id?, endpoint_id?, pooled? })`), answering the wire's shape
+ * (`{ uri }`, `Redacted`), and failing with exactly the errors its entry declares
+ * (`docs/design.md` §1.3).
  *
  * @since 0.3.0
  */

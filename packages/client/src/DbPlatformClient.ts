@@ -231,7 +231,7 @@ export interface Service {
 }
 
 /**
- * The tag of the client {@link Service}, which `ApiKeys`, `Projects` and `Operations` call
+ * The tag of the client {@link Service}, which every service of this package calls
  * through.
  *
  * @since 0.1.0

@@ -154,12 +154,15 @@ export interface AwaitAllResult {
 }
 
 /**
- * The `Operations` service: a project's operations, one page or all as a `Stream`, one by id,
- * polled until it ends, and many waited for or watched together (§2.5, §3.2, §4, §6). Every
- * method fails with a {@link ReadError} (`NotFound` for an unknown project or operation); `page`
- * and `list` also with `InvalidRequest` for a `limit` or `pageSize` out of 1..1000; `await` also
- * with `OperationFailed` and `OperationStillPending`. No method reports an operation it did not
- * read: an answer about another operation or project fails it with `MalformedResponse`.
+ * The `Operations` service: a project's operations, all as a `Stream` (`list({ project_id },
+ * { pageSize })`) or one page (`listPage({ project_id, limit?, cursor? })`), one by id
+ * (`get({ project_id, operation_id })`, answering `{ operation }`), read until it ends (`states`,
+ * `await`), and many waited for or watched together (`awaitAll`, `watch`) (§2.5, §3.2, §4, §6).
+ * Every method fails with a {@link ReadError} (`NotFound` for an unknown project or operation;
+ * `InvalidRequest` for a `limit` or `pageSize` out of 1..1000, a malformed id or a key the
+ * endpoint does not take, nothing sent); `await` also with `OperationFailed` and
+ * `OperationStillPending`. No method reports an operation it did not read: an answer about
+ * another operation or project fails it with `MalformedResponse`.
  *
  * @since 0.1.0
  */

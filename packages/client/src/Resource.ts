@@ -56,32 +56,50 @@ export type WaitError<E> = OperationFailed | OperationStillPending | E
  */
 export type Waiter<E> = (answer: Endpoint.CarriesOperations, options: WaitOptions) => Effect.Effect<void, WaitError<E>>
 
-/** Whether options `O` ask to wait. */
-type Waits<O> = O extends { readonly wait: true | WaitOptions } ? true : false
+/**
+ * Whether options `O` may ask to wait: all but those whose `wait` is surely absent or `false`
+ * (options typed `MutationOptions`, or `{ wait: boolean }`, may).
+ */
+type Waits<O> = O extends { readonly wait?: false | undefined } ? false : true
+
+/**
+ * Whether `E` starts operations, read from its type: an entry that is not a list and whose answer
+ * carries operations (`Endpoint.CarriesOperations`; a page of operations carries them too, and
+ * starts none). An entry's `startsOperations` is a `boolean` to the type checker, not `true` or
+ * `false`; `Endpoint.make` takes `true` only for an answer that carries operations, and the
+ * client's tests check over `Api.endpoints` that every entry read here as starting operations
+ * sets it, and no other.
+ */
+type StartsOperations<E extends Endpoint.Endpoint> = [Endpoint.Item<E>] extends [never]
+  ? [Endpoint.Success<E>] extends [Endpoint.CarriesOperations]
+    ? true
+    : false
+  : false
 
 /**
  * The method of one endpoint `E`: takes its input (`Endpoint.Input<E>`; left out when every key
  * is optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
  * errors a call to `E` can fail with (`ExecuteError<E>`). A method of an endpoint that starts
- * operations also takes {@link MutationOptions}; asked to `wait`, it can fail as waiting does
- * (`W`).
+ * operations also takes {@link MutationOptions}; asked to `wait` (or given options that may ask
+ * to), it can fail as waiting does (`W`).
  *
  * @since 0.3.0
  * @category models
  */
-export type Method<E extends Endpoint.Endpoint, W = never> = E["startsOperations"] extends false
-  ? {} extends Endpoint.Input<E>
-    ? (input?: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-    : (input: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-  : {} extends Endpoint.Input<E>
-    ? <const O extends MutationOptions = {}>(
-        input?: Endpoint.Input<E>,
-        options?: O
-      ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
-    : <const O extends MutationOptions = {}>(
-        input: Endpoint.Input<E>,
-        options?: O
-      ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
+export type Method<E extends Endpoint.Endpoint, W = never> =
+  StartsOperations<E> extends false
+    ? {} extends Endpoint.Input<E>
+      ? (input?: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+      : (input: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+    : {} extends Endpoint.Input<E>
+      ? <const O extends MutationOptions = {}>(
+          input?: Endpoint.Input<E>,
+          options?: O
+        ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
+      : <const O extends MutationOptions = {}>(
+          input: Endpoint.Input<E>,
+          options?: O
+        ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
 
 /**
  * The input of a list's `Stream`: the endpoint's input without the `limit` and `cursor` the

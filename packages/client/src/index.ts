@@ -7,21 +7,22 @@
  */
 
 /**
- * API keys: `create`, `list`, `revoke` (§2.1–2.3).
+ * API keys: `create`, `list` (a `Stream`), `listPage` (the bare array), `revoke` (§2.1–2.3).
  *
  * @since 0.1.0
  */
 export * as ApiKeys from "./ApiKeys.js"
 /**
- * Branches: `page`, `list` (a `Stream`), `count`, `create`, `get`, `update`, `delete`, `restore`,
- * `setAsDefault`, `listEndpoints` (§11), and `createReady`, the preview-branch workflow (§13.3).
+ * Branches: `list` (a `Stream`), `listPage` (one page), `count`, `create`, `get`, `update`,
+ * `delete`, `restore`, `setAsDefault`, `listEndpoints` (a `Stream`) and `listEndpointsPage`
+ * (§11), and `createReady`, the preview-branch workflow (§13.3).
  *
  * @since 0.3.0
  */
 export * as Branches from "./Branches.js"
 /**
- * Compute endpoints: `list` (a project's), `create`, `get`, `update`, `delete`, `start`,
- * `suspend`, `restart` (§12).
+ * Compute endpoints: `list` (a project's, a `Stream`), `listPage`, `create`, `get`, `update`,
+ * `delete`, `start`, `suspend`, `restart` (§12).
  *
  * @since 0.3.0
  */
@@ -33,7 +34,8 @@ export * as ComputeEndpoints from "./ComputeEndpoints.js"
  */
 export * as Connections from "./Connections.js"
 /**
- * Databases of a branch: `list`, `create`, `get`, `update`, `delete` (§15.1).
+ * Databases of a branch: `list` (a `Stream`), `listPage`, `create`, `get`, `update`, `delete`
+ * (§15.1).
  *
  * @since 0.3.0
  */
@@ -53,14 +55,15 @@ export * as DbPlatform from "./DbPlatform.js"
  */
 export * as DbPlatformClient from "./DbPlatformClient.js"
 /**
- * Operations: `page`, `list` (a `Stream`), `get`, `poll`, `await`, `awaitAll`, `watch` (§2.5,
- * §3.2, §6).
+ * Operations: `list` (a `Stream`), `listPage` (one page), `get`, `states`, `await`, `awaitAll`,
+ * `watch` (§2.5, §3.2, §6).
  *
  * @since 0.1.0
  */
 export * as Operations from "./Operations.js"
 /**
- * Projects: `page` and `list` (a `Stream`) (§2.4); `create`, `get`, `update`, `delete` (§14).
+ * Projects: `list` (a `Stream`) and `listPage` (one page), `listShared` and `listSharedPage`
+ * (§2.4, §10.6); `create`, `get`, `update`, `delete` (§14).
  *
  * @since 0.1.0
  */
@@ -73,15 +76,16 @@ export * as Projects from "./Projects.js"
 export * as Regions from "./Regions.js"
 
 /**
- * Services derived from core's endpoint table: `Method<E>`, one endpoint's method, and
- * `methods(client, entries)` (`docs/design.md` §1.2).
+ * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,
+ * `ListMethod<E>`, a list's `Stream`, and `methods(client, Api.Branches)`, a group's methods
+ * (`docs/design.md` §1.2).
  *
  * @since 0.3.0
  */
 export * as Resource from "./Resource.js"
 /**
- * Roles of a branch: `list`, `create`, `get`, `delete`, `revealPassword`, `resetPassword`
- * (passwords `Redacted`) (§15.2).
+ * Roles of a branch: `list` (a `Stream`), `listPage`, `create`, `get`, `delete`,
+ * `revealPassword`, `resetPassword` (passwords `Redacted`) (§15.2).
  *
  * @since 0.3.0
  */

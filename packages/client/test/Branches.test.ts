@@ -45,8 +45,9 @@ describe("Branches", () => {
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
       const created = yield* branches.create({
-        params: { project_id: projectId },
-        body: { branch: { name: "preview/pr-42" }, endpoints: [{ type: "read_write", autoscaling_limit_max_cu: 1 }] }
+        project_id: projectId,
+        branch: { name: "preview/pr-42" },
+        endpoints: [{ type: "read_write", autoscaling_limit_max_cu: 1 }]
       })
       expect(script.requests[0]).toMatchObject({ method: "POST", url: `${baseUrl}/projects/${projectId}/branches` })
       expect(JSON.parse(script.requests[0]?.body ?? "")).toEqual({
@@ -58,10 +59,8 @@ describe("Branches", () => {
       expect(created.operations.map((operation) => operation.action)).toEqual(["create_branch", "start_compute"])
       expect(Redacted.value(created.connection_uris![0]!.connection_parameters.password)).toBe(rolePassword)
       expect(util.inspect(created, { depth: 10 }) + JSON.stringify(created)).not.toContain(rolePassword)
-      // The operations an answer carries go straight into awaitAll.
-      const waited = yield* Operations.Operations.pipe(
-        Effect.flatMap((operations) => operations.awaitAll(created.operations))
-      )
+      // The answer itself goes straight into awaitAll.
+      const waited = yield* Operations.Operations.pipe(Effect.flatMap((operations) => operations.awaitAll(created)))
       expect(waited.succeeded).toHaveLength(2)
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
@@ -69,7 +68,7 @@ describe("Branches", () => {
   it.effect("create with no body sends {}", () => {
     const script = scripted([json(201, branchCreated)])
     return Effect.gen(function* () {
-      yield* Effect.flatMap(Branches.Branches, (branches) => branches.create({ params: { project_id: projectId } }))
+      yield* Effect.flatMap(Branches.Branches, (branches) => branches.create({ project_id: projectId }))
       expect(script.requests[0]?.body).toBe("{}")
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
@@ -78,7 +77,7 @@ describe("Branches", () => {
     const script = scripted([json(200, { branch: branchItem(branchId, { name: "renamed" }), operations: [] })])
     return Effect.gen(function* () {
       const updated = yield* Effect.flatMap(Branches.Branches, (branches) =>
-        branches.update({ params, body: { branch: { name: "renamed" } } })
+        branches.update({ ...params, branch: { name: "renamed" } })
       )
       expect(script.requests[0]).toMatchObject({ method: "PATCH", url: branchUrl })
       expect(JSON.parse(script.requests[0]?.body ?? "")).toEqual({ branch: { name: "renamed" } })
@@ -98,13 +97,13 @@ describe("Branches", () => {
     const script = scripted([json(200, deleted), raw(204, null)])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      const first = yield* branches.delete({ params })
+      const first = yield* branches.delete(params)
       expect(script.requests[0]).toMatchObject({ method: "DELETE", url: branchUrl, body: undefined })
       expect(Endpoint.operationsOf(first).map((operation) => operation.action)).toEqual([
         "suspend_compute",
         "delete_timeline"
       ])
-      const second = yield* branches.delete({ params })
+      const second = yield* branches.delete(params)
       expect(second).toEqual(Option.none())
       expect(Endpoint.operationsOf(second)).toEqual([])
     }).pipe(Effect.provide(layerFor(script, noRetries)))
@@ -114,8 +113,8 @@ describe("Branches", () => {
     const script = scripted([raw(200, ""), raw(200, "")])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      expect(yield* branches.delete({ params })).toEqual(Option.none())
-      const error = yield* Effect.flip(branches.get({ params }))
+      expect(yield* branches.delete(params)).toEqual(Option.none())
+      const error = yield* Effect.flip(branches.get(params))
       expect(error).toMatchObject({ _tag: "MalformedResponse", description: "the body is empty" })
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
@@ -125,8 +124,8 @@ describe("Branches", () => {
     const script = scripted([answer, answer])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      yield* branches.restore({ params, body: { source_branch_id: BranchId.make("br-aged-salad-637688") } })
-      const made = yield* branches.setAsDefault({ params })
+      yield* branches.restore({ ...params, source_branch_id: BranchId.make("br-aged-salad-637688") })
+      const made = yield* branches.setAsDefault(params)
       expect(script.requests.map((request) => `${request.method} ${request.url} ${request.body}`)).toEqual([
         `POST ${branchUrl}/restore {"source_branch_id":"br-aged-salad-637688"}`,
         `POST ${branchUrl}/set_as_default undefined`
@@ -142,7 +141,7 @@ describe("Branches", () => {
     ])
     return Effect.gen(function* () {
       const fiber = yield* Effect.fork(
-        Effect.flatMap(Branches.Branches, (branches) => branches.create({ params: { project_id: projectId } }))
+        Effect.flatMap(Branches.Branches, (branches) => branches.create({ project_id: projectId }))
       )
       yield* TestClock.adjust("1 minute")
       const created = yield* Fiber.join(fiber)
@@ -157,7 +156,7 @@ describe("Branches", () => {
       const fiber = yield* Effect.fork(
         Effect.flip(
           Effect.flatMap(Branches.Branches, (branches) =>
-            branches.create({ params: { project_id: projectId }, body: { branch: { name: "preview" } } })
+            branches.create({ project_id: projectId, branch: { name: "preview" } })
           )
         )
       )
@@ -180,10 +179,10 @@ describe("Branches", () => {
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
       const errors = [
-        yield* Effect.flip(branches.get({ params })),
-        yield* Effect.flip(branches.update({ params, body: { branch: { protected: true } } })),
-        yield* Effect.flip(branches.delete({ params })),
-        yield* Effect.flip(branches.listEndpoints({ params }))
+        yield* Effect.flip(branches.get(params)),
+        yield* Effect.flip(branches.update({ ...params, branch: { protected: true } })),
+        yield* Effect.flip(branches.delete(params)),
+        yield* Effect.flip(branches.listEndpointsPage(params))
       ]
       expect(errors.map((error) => error._tag)).toEqual([
         "MalformedResponse",
@@ -191,12 +190,51 @@ describe("Branches", () => {
         "MalformedResponse",
         "MalformedResponse"
       ])
-      expect(errors[0]?.message).toContain(
-        `the answer is about branch br-other-branch-1 of project ${projectId}, not ${branchId} of ${projectId}`
-      )
+      expect(errors[0]?.message).toContain(`the answer is about branch_id br-other-branch-1, not ${branchId}`)
+      expect(errors[1]?.message).toContain(`the answer is about branch_id br-other-branch-1, not ${branchId}`)
+      expect(errors[2]?.message).toContain(`the answer is about branch_id br-other-branch-1, not ${branchId}`)
       expect(errors[3]?.message).toContain(
-        `the compute endpoint ep-cool-darkness-123456 is of branch br-other-branch-1`
+        `the answer holds an item (ep-cool-darkness-123456) of branch_id br-other-branch-1, not ${branchId}`
       )
+    }).pipe(Effect.provide(layerFor(script, noRetries)))
+  })
+
+  it.effect("an answer about another project is MalformedResponse, for every method (the generic check)", () => {
+    const stranger = "autumn-field-118737"
+    const foreignBranch = branchItem(branchId, { project_id: stranger })
+    const foreignEndpoint = { ...computeEndpointItem(), project_id: stranger }
+    const foreignOperation = { ...operationItem(1), project_id: stranger }
+    const script = scripted([
+      json(200, { branches: [branchItem("br-a"), { ...branchItem("br-b"), project_id: stranger }], annotations: {} }),
+      json(200, { branches: [foreignBranch], annotations: {} }),
+      json(200, { branch: foreignBranch }),
+      json(201, { ...branchCreated, branch: { ...branchCreated.branch, project_id: stranger } }),
+      json(200, { branch: branchItem(), operations: [foreignOperation] }),
+      json(200, { endpoints: [foreignEndpoint] })
+    ])
+    return Effect.gen(function* () {
+      const branches = yield* Branches.Branches
+      const errors = [
+        yield* Effect.flip(branches.listPage({ project_id: projectId })),
+        yield* Effect.flip(Stream.runDrain(branches.list({ project_id: projectId }))),
+        yield* Effect.flip(branches.get(params)),
+        yield* Effect.flip(branches.create({ project_id: projectId })),
+        yield* Effect.flip(branches.update({ ...params, branch: { name: "renamed" } })),
+        yield* Effect.flip(branches.listEndpointsPage(params))
+      ]
+      expect(errors.map((error) => error._tag)).toEqual(Array.from({ length: 6 }, () => "MalformedResponse"))
+      expect(errors.map((error) => error.message)).toEqual([
+        expect.stringContaining(`the answer holds an item (br-b) of project_id ${stranger}, not ${projectId}`),
+        expect.stringContaining(`the answer holds an item (${branchId}) of project_id ${stranger}, not ${projectId}`),
+        expect.stringContaining(`the answer holds an item (${branchId}) of project_id ${stranger}, not ${projectId}`),
+        expect.stringContaining(`the answer holds an item (${branchId}) of project_id ${stranger}, not ${projectId}`),
+        expect.stringContaining(
+          `the answer holds an item (${foreignOperation.id}) of project_id ${stranger}, not ${projectId}`
+        ),
+        expect.stringContaining(
+          `the answer holds an item (ep-cool-darkness-123456) of project_id ${stranger}, not ${projectId}`
+        )
+      ])
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
 
@@ -204,7 +242,7 @@ describe("Branches", () => {
     const script = scripted([json(200, { count: 3 })])
     return Effect.gen(function* () {
       const counted = yield* Effect.flatMap(Branches.Branches, (branches) =>
-        branches.count({ params: { project_id: projectId }, query: { search: "preview/" } })
+        branches.count({ project_id: projectId, search: "preview/" })
       )
       expect(counted.count).toBe(3)
       expect(script.requests[0]).toMatchObject({
@@ -219,7 +257,7 @@ describe("Branches", () => {
     return Effect.gen(function* () {
       const error = yield* Effect.flip(
         Effect.flatMap(Branches.Branches, (branches) =>
-          branches.get({ params: { project_id: projectId, branch_id: BranchId.make("Not_An_Id") } })
+          branches.get({ project_id: projectId, branch_id: BranchId.make("Not_An_Id") })
         )
       )
       expect(error._tag).toBe("InvalidRequest")
@@ -245,10 +283,7 @@ describe("Branches.list", () => {
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
       const all = yield* Stream.runCollect(
-        branches.list(
-          { params: { project_id: projectId }, query: { sort_by: "name", sort_order: "asc" } },
-          { pageSize: 2 }
-        )
+        branches.list({ project_id: projectId, sort_by: "name", sort_order: "asc" }, { pageSize: 2 })
       )
       expect(Chunk.toReadonlyArray(all).map((branch) => branch.id)).toEqual([
         "br-a",
@@ -279,27 +314,24 @@ describe("Branches.list", () => {
     ])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      const error = yield* Effect.flip(
-        Stream.runDrain(branches.list({ params: { project_id: projectId } }, { pageSize: 2 }))
-      )
+      const error = yield* Effect.flip(Stream.runDrain(branches.list({ project_id: projectId }, { pageSize: 2 })))
       expect(error._tag).toBe("MalformedResponse")
       expect(error.message).toContain("a second time")
       expect(script.requests).toHaveLength(2)
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
 
-  it.effect("a page longer than pageSize is MalformedResponse; so is one longer than the limit of page", () => {
+  it.effect("a page longer than pageSize is MalformedResponse; so is one longer than the limit of listPage", () => {
     const script = scripted([json(200, page(["br-a", "br-b", "br-c"], "cursor-1"))])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      const streamed = yield* Effect.flip(
-        Stream.runDrain(branches.list({ params: { project_id: projectId } }, { pageSize: 2 }))
-      )
-      expect(streamed.message).toContain("the page has 3 branches, more than the limit of 2")
-      const paged = yield* Effect.flip(branches.page({ params: { project_id: projectId }, query: { limit: 2 } }))
+      const streamed = yield* Effect.flip(Stream.runDrain(branches.list({ project_id: projectId }, { pageSize: 2 })))
+      expect(streamed.message).toContain("the page has 3 items, more than the limit of 2")
+      const paged = yield* Effect.flip(branches.listPage({ project_id: projectId, limit: 2 }))
       expect(paged._tag).toBe("MalformedResponse")
+      expect(paged.message).toContain("the page has 3 items, more than the limit of 2")
       // Without a limit, the server sends every branch: no page is too long.
-      const whole = yield* branches.page({ params: { project_id: projectId } })
+      const whole = yield* branches.listPage({ project_id: projectId })
       expect(whole.branches).toHaveLength(3)
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })

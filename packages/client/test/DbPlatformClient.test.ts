@@ -18,7 +18,6 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -80,25 +79,27 @@ const projectsPageProbe: Probe = {
   method: "GET",
   route: "/projects",
   path: "/projects",
-  run: Effect.flatMap(Projects.Projects, (projects) => projects.page())
+  run: Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
 }
 const operationsPageProbe: Probe = {
   method: "GET",
   route: "/projects/{project_id}/operations",
   path: "/projects/spring-example-302709/operations",
-  run: Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId))
+  run: Effect.flatMap(Operations.Operations, (operations) => operations.listPage({ project_id: projectId }))
 }
 const operationGetProbe: Probe = {
   method: "GET",
   route: "/projects/{project_id}/operations/{operation_id}",
   path: `/projects/spring-example-302709/operations/${operationId}`,
-  run: Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId))
+  run: Effect.flatMap(Operations.Operations, (operations) =>
+    operations.get({ project_id: projectId, operation_id: operationId })
+  )
 }
 const revokeProbe: Probe = {
   method: "DELETE",
   route: "/api_keys/{key_id}",
   path: "/api_keys/42",
-  run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(42)))
+  run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke({ key_id: ApiKeyId.make(42) }))
 }
 const suspendProbe: Probe = {
   method: "POST",
@@ -264,7 +265,7 @@ describe("error statuses", () => {
       () => {
         const script = scripted([json(404, { code: "", message: "route not found" })])
         return Effect.gen(function* () {
-          const error = yield* Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page()))
+          const error = yield* Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.listPage()))
           const base = withoutVersion.replace(/\/$/, "")
           expect(error._tag).toBe("NotFound")
           expect(error).toMatchObject({ status: 404, path: "/projects", baseUrl: base })
@@ -354,7 +355,7 @@ describe("error statuses", () => {
     ])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error).toMatchObject({ _tag: "ServerError", requestId: "hdr-1" })
     }).pipe(withScript(script))
   })
@@ -363,7 +364,7 @@ describe("error statuses", () => {
     const script = scripted([json(409, { code: "CONFLICT", message: "key name taken" })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.create("ci"))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "ci" }))
       expect(error).toMatchObject({
         _tag: "UnexpectedStatus",
         status: 409,
@@ -384,7 +385,7 @@ describe("error statuses", () => {
     const script = scripted([json(404, { code: "", message: "API key not found" })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.revoke(ApiKeyId.make(42)))
+      const error = yield* Effect.flip(apiKeys.revoke({ key_id: ApiKeyId.make(42) }))
       expect(error).toMatchObject({
         _tag: "NotFound",
         method: "DELETE",
@@ -400,7 +401,9 @@ describe("error statuses", () => {
     const script = scripted([raw(500, null)])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const error = yield* Effect.flip(operations.page(projectId, { limit: 5, cursor: "2022-12-09T08:47:52.20417Z" }))
+      const error = yield* Effect.flip(
+        operations.listPage({ project_id: projectId, limit: 5, cursor: "2022-12-09T08:47:52.20417Z" })
+      )
       expect(error).toMatchObject({
         _tag: "ServerError",
         method: "GET",
@@ -416,7 +419,7 @@ describe("Retry-After", () => {
     const script = scripted([json(429, { code: "", message: "rate limit exceeded" }, { "retry-after": "30" })])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "30", description: "rate limit exceeded" })
     }).pipe(withScript(script))
   })
@@ -425,7 +428,7 @@ describe("Retry-After", () => {
     const script = scripted([raw(429, null, { "Retry-After": "2" })])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error).toMatchObject({ _tag: "RateLimited", retryAfter: "2" })
     }).pipe(withScript(script))
   })
@@ -435,7 +438,7 @@ describe("Retry-After", () => {
     const script = scripted([raw(503, "<html>down</html>", { "content-type": "text/html", "retry-after": date })])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error).toMatchObject({ _tag: "ServiceUnavailable", retryAfter: date })
     }).pipe(withScript(script))
   })
@@ -444,7 +447,7 @@ describe("Retry-After", () => {
     const script = scripted([raw(429, null)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error._tag).toBe("RateLimited")
       expect(fieldOf(error, "retryAfter")).toBeUndefined()
     }).pipe(withScript(script))
@@ -458,7 +461,7 @@ describe("MalformedResponse", () => {
     const script = scripted([raw(200, "<html>maintenance</html>", { "content-type": "text/html" })])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(error).toMatchObject({
         _tag: "MalformedResponse",
         status: 200,
@@ -478,7 +481,7 @@ describe("MalformedResponse", () => {
     const script = scripted([json(200, { ...apiKeyCreated, id: "seven" })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.create("ci"))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "ci" }))
       expect(error).toMatchObject({ _tag: "MalformedResponse", status: 200, method: "POST", path: "/api_keys" })
       expect(fieldOf(error, "description")).toMatch(/^the body does not match: id: expected /)
       expect(error.message).not.toContain("seven")
@@ -492,7 +495,7 @@ describe("MalformedResponse", () => {
     const script = scripted([json(200, { operations: [operationItem(2), noStatus] })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const error = yield* Effect.flip(operations.page(projectId))
+      const error = yield* Effect.flip(operations.listPage({ project_id: projectId }))
       expect(error).toMatchObject({
         _tag: "MalformedResponse",
         status: 200,
@@ -508,7 +511,7 @@ describe("MalformedResponse", () => {
     const script = scripted([json(200, { operations: [item], pagination: { cursor: "c" }, extra: true })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const page = yield* operations.page(projectId)
+      const page = yield* operations.listPage({ project_id: projectId })
       expect(page.operations).toHaveLength(1)
       expect(page.operations[0]).toMatchObject({ action: "brand_new_action", status: "paused" })
       expect(page.pagination?.cursor).toBe("c")
@@ -519,7 +522,7 @@ describe("MalformedResponse", () => {
     const script = scripted([json(200, { api_key: apiKeyCreated })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.create("ci"))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "ci" }))
       expect(error._tag).toBe("MalformedResponse")
       expect(fieldOf(error, "description")).toBe("the body does not match: id: is missing; key: is missing")
       expect(error.message).not.toContain(apiKeyCreated.key)
@@ -531,7 +534,7 @@ describe("MalformedResponse", () => {
     const script = scripted([json(200, [apiKeyCreated])])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.create("ci"))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "ci" }))
       expect(error._tag).toBe("MalformedResponse")
       expect(error.message).not.toContain(apiKeyCreated.key)
     }).pipe(withScript(script))
@@ -543,7 +546,7 @@ describe("TransportError", () => {
     const script = scripted([transportFailure(new Error("connect ECONNREFUSED 127.0.0.1:443"))])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page({ limit: 10 }))
+      const error = yield* Effect.flip(projects.listPage({ limit: 10 }))
       expect(error).toMatchObject({ _tag: "TransportError", method: "GET", route: "/projects", path: "/projects" })
       expect(fieldOf(error, "description")).toContain("connect ECONNREFUSED 127.0.0.1:443")
       // a GET is safe to retry; with retries off, the error says it was not retried
@@ -562,7 +565,7 @@ describe("TransportError", () => {
     const script = scripted([transportFailure(new Error("socket hang up"))])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.create("ci"))
+      const error = yield* Effect.flip(apiKeys.create({ key_name: "ci" }))
       expect(error).toMatchObject({ _tag: "TransportError", method: "POST", route: "/api_keys", path: "/api_keys" })
       expect(fieldOf(error, "description")).toContain("socket hang up")
       // a POST with no response is not safe to retry: no retryStop, and the message says nothing of retries
@@ -579,7 +582,7 @@ describe("TransportError", () => {
     const script = scripted([transportFailure(cause)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       expect(fieldOf(error, "description")).toContain(
         'fetch failed: Headers.append: "Bearer <redacted>" is an invalid header value'
       )
@@ -603,7 +606,7 @@ describe("TransportError", () => {
     const script = scripted([json(401, { code: "", message })])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const error = yield* Effect.flip(projects.page())
+      const error = yield* Effect.flip(projects.listPage())
       const description = fieldOf(error, "description") as string
       expect(description.length).toBeLessThanOrEqual(501)
       expect(description).toMatch(/^<redacted> <redacted> /)
@@ -631,7 +634,7 @@ describe("InvalidRequest: nothing is sent", () => {
       const script = scripted([json(200, apiKeyCreated)])
       return Effect.gen(function* () {
         const apiKeys = yield* ApiKeys.ApiKeys
-        const error = yield* Effect.flip(apiKeys.create(name))
+        const error = yield* Effect.flip(apiKeys.create({ key_name: name }))
         expect(error._tag).toBe("InvalidRequest")
         expect(error.message).toMatch(/key_name/)
         expect(script.requests).toHaveLength(0)
@@ -646,7 +649,7 @@ describe("InvalidRequest: nothing is sent", () => {
       const script = scripted([json(200, { operations: [] })])
       return Effect.gen(function* () {
         const operations = yield* Operations.Operations
-        const error = yield* Effect.flip(operations.page(projectId, { limit }))
+        const error = yield* Effect.flip(operations.listPage({ project_id: projectId, limit }))
         expect(error._tag).toBe("InvalidRequest")
         expect(error.message).toMatch(/limit|integer/)
         expect(script.requests).toHaveLength(0)
@@ -660,7 +663,7 @@ describe("InvalidRequest: nothing is sent", () => {
       const script = scripted([json(200, projectsPage)])
       return Effect.gen(function* () {
         const projects = yield* Projects.Projects
-        const error = yield* Effect.flip(projects.page({ limit }))
+        const error = yield* Effect.flip(projects.listPage({ limit }))
         expect(error._tag).toBe("InvalidRequest")
         expect(error.message).toBe("GET /projects: limit: must be an integer from 1 to 400")
         expect(script.requests).toHaveLength(0)
@@ -672,7 +675,7 @@ describe("InvalidRequest: nothing is sent", () => {
     const script = scripted([json(200, { operations: [] })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const error = yield* Effect.flip(operations.page(projectId, { limit: 1001 }))
+      const error = yield* Effect.flip(operations.listPage({ project_id: projectId, limit: 1001 }))
       expect(error).toMatchObject({
         _tag: "InvalidRequest",
         message: "GET /projects/{project_id}/operations: limit: must be an integer from 1 to 1000"
@@ -685,7 +688,7 @@ describe("InvalidRequest: nothing is sent", () => {
     const script = scripted([json(200, apiKeyCreated)])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const error = yield* Effect.flip(apiKeys.revoke(1.5 as ApiKeyId))
+      const error = yield* Effect.flip(apiKeys.revoke({ key_id: 1.5 as ApiKeyId }))
       expect(error).toMatchObject({
         _tag: "InvalidRequest",
         message: "DELETE /api_keys/{key_id}: key_id: must be an integer"
@@ -698,12 +701,16 @@ describe("InvalidRequest: nothing is sent", () => {
     const script = scripted([json(200, { operation: { ...operationItem(1), id: operationId } })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const badProject = yield* Effect.flip(operations.get("Spring_Example" as ProjectId, operationId))
+      const badProject = yield* Effect.flip(
+        operations.get({ project_id: "Spring_Example" as ProjectId, operation_id: operationId })
+      )
       expect(badProject).toMatchObject({
         _tag: "InvalidRequest",
         message: "GET /projects/{project_id}/operations/{operation_id}: project_id: must be 1 to 60 of a-z, 0-9 and -"
       })
-      const badOperation = yield* Effect.flip(operations.get(projectId, "not-a-uuid" as OperationId))
+      const badOperation = yield* Effect.flip(
+        operations.get({ project_id: projectId, operation_id: "not-a-uuid" as OperationId })
+      )
       expect(badOperation).toMatchObject({
         _tag: "InvalidRequest",
         message: "GET /projects/{project_id}/operations/{operation_id}: operation_id: must be a UUID"
@@ -718,13 +725,13 @@ describe("InvalidRequest: nothing is sent", () => {
     ["an empty id", ""],
     ["61 characters", "o".repeat(61)]
   ]
-  for (const [label, orgId] of badOrgIds) {
-    it.effect(`Projects.page and Projects.list with an orgId of ${label}`, () => {
+  for (const [label, org_id] of badOrgIds) {
+    it.effect(`Projects.listPage and Projects.list with an org_id of ${label}`, () => {
       const script = scripted([json(200, projectsPage)])
       return Effect.gen(function* () {
         const projects = yield* Projects.Projects
-        const pageError = yield* Effect.flip(projects.page({ orgId }))
-        const listError = yield* Effect.flip(Stream.runCollect(projects.list({ orgId })))
+        const pageError = yield* Effect.flip(projects.listPage({ org_id }))
+        const listError = yield* Effect.flip(Stream.runCollect(projects.list({ org_id })))
         for (const error of [pageError, listError]) {
           expect(error._tag).toBe("InvalidRequest")
           expect(error.message).toBe("GET /projects: org_id: must be 1 to 60 of a-z, 0-9 and -")
@@ -734,19 +741,21 @@ describe("InvalidRequest: nothing is sent", () => {
     })
   }
 
-  const badTimeouts: ReadonlyArray<readonly [string, Duration.DurationInput]> = [
-    ["0", Duration.zero],
-    ["99 ms", "99 millis"],
-    ["30.001 s", "30001 millis"],
-    ["1 minute", "1 minute"],
-    ["infinity", Duration.infinity]
+  // `timeout` is the wire's: a number of milliseconds, 100 to 30 000, whole.
+  const badTimeouts: ReadonlyArray<readonly [string, number]> = [
+    ["0", 0],
+    ["99 ms", 99],
+    ["30.001 s", 30_001],
+    ["1 minute", 60_000],
+    ["infinity", Number.POSITIVE_INFINITY],
+    ["1234.4 ms (not whole)", 1234.4]
   ]
   for (const [label, timeout] of badTimeouts) {
-    it.effect(`Projects.page and Projects.list with a timeout of ${label}`, () => {
+    it.effect(`Projects.listPage and Projects.list with a timeout of ${label}`, () => {
       const script = scripted([json(200, projectsPage)])
       return Effect.gen(function* () {
         const projects = yield* Projects.Projects
-        const pageError = yield* Effect.flip(projects.page({ timeout }))
+        const pageError = yield* Effect.flip(projects.listPage({ timeout }))
         const listError = yield* Effect.flip(Stream.runCollect(projects.list({ timeout })))
         for (const error of [pageError, listError]) {
           expect(error._tag).toBe("InvalidRequest")
@@ -768,13 +777,17 @@ describe("InvalidRequest: nothing is sent", () => {
         const refused: ReadonlyArray<
           readonly [string, number, Effect.Effect<void, { readonly _tag: string; readonly message: string }>]
         > = [
-          ["GET /projects/{project_id}/operations", 1000, Stream.runDrain(operations.list(projectId, { pageSize }))],
-          ["GET /projects", 400, Stream.runDrain(projects.list({ pageSize }))],
-          ["GET /projects/shared", 400, Stream.runDrain(projects.listShared({ pageSize }))],
+          [
+            "GET /projects/{project_id}/operations",
+            1000,
+            Stream.runDrain(operations.list({ project_id: projectId }, { pageSize }))
+          ],
+          ["GET /projects", 400, Stream.runDrain(projects.list({}, { pageSize }))],
+          ["GET /projects/shared", 400, Stream.runDrain(projects.listShared({}, { pageSize }))],
           [
             "GET /projects/{project_id}/branches",
             10_000,
-            Stream.runDrain(branches.list({ params: { project_id: projectId } }, { pageSize }))
+            Stream.runDrain(branches.list({ project_id: projectId }, { pageSize }))
           ]
         ]
         for (const [call, max, drain] of refused) {
@@ -794,9 +807,9 @@ describe("InvalidRequest: nothing is sent", () => {
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const projects = yield* Projects.Projects
-      yield* operations.page(projectId, { limit: 1000 })
-      yield* projects.page({ limit: 400 })
-      yield* operations.page(projectId, { limit: 1 })
+      yield* operations.listPage({ project_id: projectId, limit: 1000 })
+      yield* projects.listPage({ limit: 400 })
+      yield* operations.listPage({ project_id: projectId, limit: 1 })
       expect(script.requests.map((r) => new URL(r.url).searchParams.get("limit"))).toEqual(["1000", "400", "1"])
     }).pipe(withScript(script))
   })
@@ -809,11 +822,11 @@ describe("requests", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const span = yield* projects.page().pipe(Effect.zipRight(Effect.currentSpan), Effect.withSpan("caller"))
+      const span = yield* projects.listPage().pipe(Effect.zipRight(Effect.currentSpan), Effect.withSpan("caller"))
       const traceparent = script.requests[0]?.headers.traceparent ?? ""
       expect(traceparent).toMatch(new RegExp(`^00-${span.traceId}-[0-9a-f]{16}-01$`))
       expect(traceparent).not.toContain(span.spanId)
-      yield* projects.page().pipe(Effect.locally(HttpClient.currentTracerPropagation, false))
+      yield* projects.listPage().pipe(Effect.locally(HttpClient.currentTracerPropagation, false))
       expect(script.requests[1]?.headers.traceparent).toBeUndefined()
     }).pipe(withScript(script))
   })
@@ -822,7 +835,7 @@ describe("requests", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const page = yield* projects.page()
+      const page = yield* projects.listPage()
       expect(page.projects.map((p) => p.id)).toEqual(["spring-example-302709"])
       expect(script.requests).toHaveLength(1)
       const [request] = script.requests
@@ -839,7 +852,7 @@ describe("requests", () => {
     const script = scripted([json(200, apiKeyCreated)])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const created = yield* apiKeys.create("ci")
+      const created = yield* apiKeys.create({ key_name: "ci" })
       expect(created.id).toBe(165432)
       expect(Redacted.value(created.key)).toBe("dbp_live_0123456789abcdef")
       expect(String(created.key)).not.toContain("dbp_live")
@@ -857,18 +870,25 @@ describe("requests", () => {
     }).pipe(withScript(script))
   })
 
-  it.effect("ApiKeys.create trims the name it sends; 64 characters is allowed", () => {
-    const script = scripted([json(200, apiKeyCreated)])
-    return Effect.gen(function* () {
-      const apiKeys = yield* ApiKeys.ApiKeys
-      yield* apiKeys.create("  ci  ")
-      yield* apiKeys.create("k".repeat(64))
-      expect(script.requests.map((r) => r.body)).toEqual([
-        '{"key_name":"ci"}',
-        JSON.stringify({ key_name: "k".repeat(64) })
-      ])
-    }).pipe(withScript(script))
-  })
+  // Since 0.4 the input is what goes on the wire: a name is sent as given, never changed.
+  it.effect(
+    "ApiKeys.create sends the name as given, 64 characters allowed; one with spaces around it is refused, not trimmed",
+    () => {
+      const script = scripted([json(200, apiKeyCreated)])
+      return Effect.gen(function* () {
+        const apiKeys = yield* ApiKeys.ApiKeys
+        yield* apiKeys.create({ key_name: "ci" })
+        yield* apiKeys.create({ key_name: "k".repeat(64) })
+        const padded = yield* Effect.flip(apiKeys.create({ key_name: "  ci  " }))
+        expect(padded._tag).toBe("InvalidRequest")
+        expect(padded.message).toMatch(/^POST \/api_keys: key_name: /)
+        expect(script.requests.map((r) => r.body)).toEqual([
+          '{"key_name":"ci"}',
+          JSON.stringify({ key_name: "k".repeat(64) })
+        ])
+      }).pipe(withScript(script))
+    }
+  )
 
   it.effect("GET /api_keys decodes the bare array; DELETE /api_keys/{id} revokes", () => {
     const listItem = {
@@ -889,9 +909,9 @@ describe("requests", () => {
     const script = scripted([json(200, [listItem]), json(200, revoked)])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      const keys = yield* apiKeys.list()
+      const keys = yield* apiKeys.listPage()
       expect(keys.map((k) => k.id)).toEqual([42])
-      const result = yield* apiKeys.revoke(ApiKeyId.make(42))
+      const result = yield* apiKeys.revoke({ key_id: ApiKeyId.make(42) })
       expect(result.revoked).toBe(true)
       expect(script.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
         "GET http://fake.test/api/v2/api_keys",
@@ -914,8 +934,9 @@ describe("requests", () => {
     const script = scripted([json(200, [item(0), item(-3), item(165432)]), json(200, { ...item(-3), revoked: true })])
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      expect((yield* apiKeys.list()).map((k) => k.id)).toEqual([0, -3, 165432])
-      expect((yield* apiKeys.revoke(ApiKeyId.make(-3))).id).toBe(-3)
+      const listed = yield* Stream.runCollect(apiKeys.list())
+      expect(Chunk.toReadonlyArray(listed).map((k) => k.id)).toEqual([0, -3, 165432])
+      expect((yield* apiKeys.revoke({ key_id: ApiKeyId.make(-3) })).id).toBe(-3)
       expect(script.requests[1]!.url).toBe("http://fake.test/api/v2/api_keys/-3")
     }).pipe(withScript(script))
   })
@@ -924,7 +945,7 @@ describe("requests", () => {
     const script = scripted([json(200, { operations: [operationItem(1)] })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      yield* operations.page(projectId, { limit: 2, cursor: "2022-12-09T08:47:52.20417Z" })
+      yield* operations.listPage({ project_id: projectId, limit: 2, cursor: "2022-12-09T08:47:52.20417Z" })
       const [request] = script.requests
       expect(request!.url).toContain("http://fake.test/api/v2/projects/spring-example-302709/operations?")
       expect(request!.url).toContain("cursor=2022-12-09T08%3A47%3A52.20417Z")
@@ -937,7 +958,7 @@ describe("requests", () => {
     const script = scripted([json(200, { operations: [] })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      yield* operations.page(projectId)
+      yield* operations.listPage({ project_id: projectId })
       expect(script.requests[0]!.url).toBe("http://fake.test/api/v2/projects/spring-example-302709/operations")
     }).pipe(withScript(script))
   })
@@ -946,7 +967,7 @@ describe("requests", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      yield* projects.page({ limit: 5, search: "spring ex&ample", cursor: "a/b" })
+      yield* projects.listPage({ limit: 5, search: "spring ex&ample", cursor: "a/b" })
       const url = new URL(script.requests[0]!.url)
       expect(url.pathname).toBe("/api/v2/projects")
       expect(url.searchParams.get("search")).toBe("spring ex&ample")
@@ -955,14 +976,14 @@ describe("requests", () => {
     }).pipe(withScript(script))
   })
 
-  it.effect("Projects.page sends org_id and timeout, in whole milliseconds; the bounds are accepted", () => {
+  it.effect("Projects.listPage sends org_id and timeout (milliseconds) as given; the bounds are accepted", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      yield* projects.page({ orgId: "org-acme-123", timeout: "2.5 seconds" })
-      yield* projects.page({ orgId: "o".repeat(60), timeout: "100 millis" })
-      yield* projects.page({ timeout: Duration.seconds(30) })
-      yield* projects.page({ timeout: "1234.4 millis" })
+      yield* projects.listPage({ org_id: "org-acme-123", timeout: 2500 })
+      yield* projects.listPage({ org_id: "o".repeat(60), timeout: 100 })
+      yield* projects.listPage({ timeout: 30_000 })
+      yield* projects.listPage({ timeout: 1234 })
       const queries = script.requests.map((r) => Object.fromEntries(new URL(r.url).searchParams))
       expect(queries).toEqual([
         { org_id: "org-acme-123", timeout: "2500" },
@@ -981,7 +1002,7 @@ describe("requests", () => {
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
       const all = yield* Stream.runCollect(
-        projects.list({ pageSize: 1, orgId: "org-acme", timeout: "5 seconds", search: "a" })
+        projects.list({ org_id: "org-acme", timeout: 5000, search: "a" }, { pageSize: 1 })
       )
       expect(Chunk.toReadonlyArray(all).map((p) => p.id)).toEqual(["a-1"])
       const queries = script.requests.map((r) => Object.fromEntries(new URL(r.url).searchParams))
@@ -996,7 +1017,7 @@ describe("requests", () => {
     const script = scripted([json(200, { operation: { ...operationItem(1), id: operationId } })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const operation = yield* operations.get(projectId, operationId)
+      const { operation } = yield* operations.get({ project_id: projectId, operation_id: operationId })
       expect(operation.id).toBe(operationId)
       expect(script.requests[0]!.url).toBe(
         `http://fake.test/api/v2/projects/spring-example-302709/operations/${operationId}`
@@ -1013,7 +1034,7 @@ describe("requests", () => {
     ])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const all = yield* Stream.runCollect(operations.list(projectId, { pageSize: 2 }))
+      const all = yield* Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 2 }))
       expect(Chunk.toReadonlyArray(all).map((o) => o.id.slice(-2))).toEqual(["01", "02", "03"])
       expect(script.requests).toHaveLength(2)
       expect(script.requests[0]!.url).toBe("http://fake.test/api/v2/projects/spring-example-302709/operations?limit=2")
@@ -1030,7 +1051,7 @@ describe("requests", () => {
     ])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      const all = yield* Stream.runCollect(projects.list({ pageSize: 1 }))
+      const all = yield* Stream.runCollect(projects.list({}, { pageSize: 1 }))
       expect(Chunk.toReadonlyArray(all).map((p) => p.id)).toEqual(["a-1"])
       expect(script.requests).toHaveLength(2)
       expect(new URL(script.requests[1]!.url).searchParams.get("cursor")).toBe("a-1")
@@ -1045,7 +1066,7 @@ describe("requests", () => {
     ])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const fiber = yield* Effect.fork(operations.await(projectId, operationId))
+      const fiber = yield* Effect.fork(operations.await({ project_id: projectId, operation_id: operationId }))
       yield* TestClock.adjust("10 seconds")
       const operation = yield* Fiber.join(fiber)
       expect(operation.status).toBe("finished")
@@ -1057,7 +1078,9 @@ describe("requests", () => {
     const script = scripted([json(200, { operation: { ...operationItem(1, undefined, "running"), id: operationId } })])
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const error = yield* Effect.flip(operations.await(projectId, operationId, { schedule: Schedule.recurs(1) }))
+      const error = yield* Effect.flip(
+        operations.await({ project_id: projectId, operation_id: operationId }, { schedule: Schedule.recurs(1) })
+      )
       expect(error._tag).toBe("OperationStillPending")
       expect(error).toMatchObject({ operation: { status: "running" } })
       expect(script.requests).toHaveLength(2)
@@ -1074,7 +1097,7 @@ describe("DbPlatform.layerConfig", () => {
     const script = scripted([json(200, projectsPage)])
     return Effect.gen(function* () {
       const projects = yield* Projects.Projects
-      yield* projects.page()
+      yield* projects.listPage()
       expect(script.requests[0]).toMatchObject({
         url: "https://config.test/api/v2/projects",
         headers: { authorization: "Bearer key-from-config", accept: "application/json" }
@@ -1099,7 +1122,7 @@ describe("DbPlatform.layerConfig", () => {
     )
     return Effect.gen(function* () {
       const apiKeys = yield* ApiKeys.ApiKeys
-      yield* apiKeys.create("ci")
+      yield* apiKeys.create({ key_name: "ci" })
       expect(script.requests[0]).toMatchObject({
         method: "POST",
         url: "https://config.test/api/v2/api_keys",
@@ -1114,7 +1137,7 @@ describe("DbPlatform.layerConfig", () => {
     return Effect.gen(function* () {
       const error = yield* Effect.flip(
         Projects.Projects.pipe(
-          Effect.flatMap((projects) => projects.page()),
+          Effect.flatMap((projects) => projects.listPage()),
           Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer)))
         )
       )

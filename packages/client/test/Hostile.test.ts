@@ -21,8 +21,28 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
-import { ApiKeys, DbPlatform, DbPlatformClient, Operations, Projects } from "../src/index.js"
-import { apiKeyCreated, baseUrl, operationId, operationItem, projectId, projectItem } from "./fixtures.js"
+import {
+  ApiKeys,
+  Branches,
+  Connections,
+  DbPlatform,
+  DbPlatformClient,
+  Operations,
+  Projects,
+  Roles
+} from "../src/index.js"
+import {
+  apiKeyCreated,
+  baseUrl,
+  branchCreated,
+  branchId,
+  branchItem,
+  computeEndpointItem,
+  operationId,
+  operationItem,
+  projectId,
+  projectItem
+} from "./fixtures.js"
 import { json, raw, type Reply, type Scripted, scripted } from "./scripted.js"
 
 // --- the methods and what each may fail with -------------------------------------------------
@@ -59,30 +79,41 @@ interface Method {
 const methods: ReadonlyArray<Method> = [
   {
     name: "ApiKeys.create",
-    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.create("ci")),
+    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.create({ key_name: "ci" })),
     errors: [...callErrors, "InvalidRequest", "BadRequest", "Locked"]
   },
-  { name: "ApiKeys.list", run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.list()), errors: callErrors },
+  {
+    name: "ApiKeys.list",
+    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => Stream.runCollect(keys.list())),
+    errors: [...callErrors, "InvalidRequest"]
+  },
+  {
+    name: "ApiKeys.listPage",
+    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.listPage()),
+    errors: [...callErrors, "InvalidRequest"]
+  },
   {
     name: "ApiKeys.revoke",
-    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.revoke(ApiKeyId.make(165432))),
+    run: Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.revoke({ key_id: ApiKeyId.make(165432) })),
     errors: [...callErrors, "InvalidRequest", "NotFound", "Locked"],
     check: (revoked: { id: number }) => revoked.id === 165432
   },
   {
-    name: "Projects.page",
-    run: Effect.flatMap(Projects.Projects, (projects) => projects.page({ limit: 10 })),
+    name: "Projects.listPage",
+    run: Effect.flatMap(Projects.Projects, (projects) => projects.listPage({ limit: 10 })),
     errors: [...callErrors, "InvalidRequest", "BadRequest"],
     check: (page: { projects: ReadonlyArray<unknown> }) => page.projects.length <= 10
   },
   {
     name: "Projects.list",
-    run: Effect.flatMap(Projects.Projects, (projects) => Stream.runCollect(projects.list({ pageSize: 10 }))),
+    run: Effect.flatMap(Projects.Projects, (projects) => Stream.runCollect(projects.list({}, { pageSize: 10 }))),
     errors: [...callErrors, "InvalidRequest", "BadRequest"]
   },
   {
-    name: "Operations.page",
-    run: Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId, { limit: 10 })),
+    name: "Operations.listPage",
+    run: Effect.flatMap(Operations.Operations, (operations) =>
+      operations.listPage({ project_id: projectId, limit: 10 })
+    ),
     errors: readErrors,
     check: (page: { operations: ReadonlyArray<{ project_id: string }> }) =>
       page.operations.length <= 10 && page.operations.every((operation) => operation.project_id === projectId)
@@ -90,21 +121,25 @@ const methods: ReadonlyArray<Method> = [
   {
     name: "Operations.list",
     run: Effect.flatMap(Operations.Operations, (operations) =>
-      Stream.runCollect(operations.list(projectId, { pageSize: 10 }))
+      Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 10 }))
     ),
     errors: readErrors
   },
   {
     name: "Operations.get",
-    run: Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId)),
+    run: Effect.flatMap(Operations.Operations, (operations) =>
+      operations.get({ project_id: projectId, operation_id: operationId })
+    ),
     errors: readErrors,
-    check: (operation: { id: string; project_id: string }) =>
+    check: ({ operation }: { operation: { id: string; project_id: string } }) =>
       operation.id === operationId && operation.project_id === projectId
   },
   {
-    name: "Operations.poll",
+    name: "Operations.states",
     run: Effect.flatMap(Operations.Operations, (operations) =>
-      Stream.runCollect(operations.poll(projectId, operationId, { timeout: "10 minutes" }))
+      Stream.runCollect(
+        operations.states({ project_id: projectId, operation_id: operationId }, { timeout: "10 minutes" })
+      )
     ),
     errors: readErrors,
     check: (states: Chunk.Chunk<{ id: string }>) =>
@@ -112,7 +147,9 @@ const methods: ReadonlyArray<Method> = [
   },
   {
     name: "Operations.await",
-    run: Effect.flatMap(Operations.Operations, (operations) => operations.await(projectId, operationId)),
+    run: Effect.flatMap(Operations.Operations, (operations) =>
+      operations.await({ project_id: projectId, operation_id: operationId })
+    ),
     errors: [...readErrors, "OperationFailed", "OperationStillPending"],
     check: (operation: { id: string }) => operation.id === operationId
   },
@@ -131,6 +168,54 @@ const methods: ReadonlyArray<Method> = [
     errors: readErrors,
     check: (states: Chunk.Chunk<{ id: string }>) =>
       Chunk.every(states, (state) => state.id === operationId || state.id === otherOperationId)
+  },
+  {
+    name: "Branches.listPage",
+    run: Effect.flatMap(Branches.Branches, (branches) => branches.listPage({ project_id: projectId, limit: 10 })),
+    errors: readErrors,
+    check: (page: { branches: ReadonlyArray<{ project_id: string }> }) =>
+      page.branches.length <= 10 && page.branches.every((branch) => branch.project_id === projectId)
+  },
+  {
+    name: "Branches.list",
+    run: Effect.flatMap(Branches.Branches, (branches) =>
+      Stream.runCollect(branches.list({ project_id: projectId }, { pageSize: 10 }))
+    ),
+    errors: readErrors,
+    check: (branches: Chunk.Chunk<{ project_id: string }>) =>
+      Chunk.every(branches, (branch) => branch.project_id === projectId)
+  },
+  {
+    name: "Branches.create with wait",
+    run: Effect.flatMap(Branches.Branches, (branches) =>
+      branches.create({ project_id: projectId, branch: { name: "preview/pr-1" } }, { wait: true })
+    ),
+    errors: [...readErrors, "Conflict", "Locked", "OperationFailed", "OperationStillPending"],
+    check: (created: { branch: { project_id: string }; operations: ReadonlyArray<{ project_id: string }> }) =>
+      created.branch.project_id === projectId && created.operations.every((op) => op.project_id === projectId)
+  },
+  {
+    name: "Branches.listEndpoints",
+    run: Effect.flatMap(Branches.Branches, (branches) =>
+      Stream.runCollect(branches.listEndpoints({ project_id: projectId, branch_id: branchId }))
+    ),
+    errors: readErrors,
+    check: (endpoints: Chunk.Chunk<{ branch_id: string }>) =>
+      Chunk.every(endpoints, (endpoint) => endpoint.branch_id === branchId)
+  },
+  {
+    name: "Roles.list",
+    run: Effect.flatMap(Roles.Roles, (roles) =>
+      Stream.runCollect(roles.list({ project_id: projectId, branch_id: branchId }))
+    ),
+    errors: readErrors
+  },
+  {
+    name: "Connections.uri",
+    run: Effect.flatMap(Connections.Connections, (connections) =>
+      connections.uri({ project_id: projectId, database_name: "app", role_name: "app_owner" })
+    ),
+    errors: readErrors
   }
 ]
 
@@ -205,7 +290,26 @@ const shaped: FastCheck.Arbitrary<unknown> = FastCheck.oneof(
     revoked: true
   })),
   FastCheck.constant({ ...apiKeyCreated }),
-  FastCheck.constant([])
+  FastCheck.constant([]),
+  FastCheck.tuple(FastCheck.array(projects, { maxLength: 12 }), cursors).map(([owners, next]) => ({
+    branches: owners.map((owner, i) => branchItem(`br-${i}`, { project_id: owner })),
+    annotations: {},
+    ...(next === undefined ? {} : { pagination: { next } })
+  })),
+  FastCheck.tuple(projects, FastCheck.array(operation, { maxLength: 3 })).map(([owner, operations]) => ({
+    ...branchCreated,
+    branch: { ...branchCreated.branch, project_id: owner },
+    operations
+  })),
+  FastCheck.array(FastCheck.constantFrom(branchId, "br-other-branch-1"), { maxLength: 3 }).map((branches) => ({
+    endpoints: branches.map((branch) => computeEndpointItem(branch)),
+    roles: branches.map((branch) => ({
+      branch_id: branch,
+      name: "app_owner",
+      created_at: "2022-11-30T19:09:48Z",
+      updated_at: "2022-11-30T19:09:48Z"
+    }))
+  }))
 )
 
 /** Bodies no endpoint answers with. */
@@ -315,7 +419,7 @@ describe("a hostile server", () => {
           return problem === undefined
         }
       ),
-      { seed: 20261123, numRuns: 150, endOnFailure: true }
+      { seed: 20261123, numRuns: 250, endOnFailure: true }
     )
     expect(problems).toEqual([])
   })
@@ -347,10 +451,10 @@ const failureOf = <A, E>(run: Effect.Effect<A, E, DbPlatform.DbPlatform>, script
 
 describe("cursors", () => {
   const listOperations = Effect.flatMap(Operations.Operations, (operations) =>
-    Stream.runCollect(operations.list(projectId, { pageSize: 10 }))
+    Stream.runCollect(operations.list({ project_id: projectId }, { pageSize: 10 }))
   )
   const listProjects = Effect.flatMap(Projects.Projects, (projects) =>
-    Stream.runCollect(projects.list({ pageSize: 10 }))
+    Stream.runCollect(projects.list({}, { pageSize: 10 }))
   )
 
   it.effect("a cycle A → B → A fails at the repeat, 3 requests in all, with MalformedResponse saying so", () =>
@@ -391,7 +495,7 @@ describe("cursors", () => {
     Effect.gen(function* () {
       const script = scripted([pageOfOperations(10, "A"), pageOfOperations(3, "A")])
       const stream = Effect.flatMap(Operations.Operations, (operations) =>
-        Effect.succeed(operations.list(projectId, { pageSize: 10 }))
+        Effect.succeed(operations.list({ project_id: projectId }, { pageSize: 10 }))
       )
       const exit = yield* runToEnd(
         Effect.flatMap(stream, (operations) =>
@@ -412,19 +516,27 @@ describe("cursors", () => {
 
   it.effect("a page with more items than the limit sent is a MalformedResponse, for pages and streams", () =>
     Effect.gen(function* () {
-      const page = Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId, { limit: 5 }))
+      const page = Effect.flatMap(Operations.Operations, (operations) =>
+        operations.listPage({ project_id: projectId, limit: 5 })
+      )
       const pageError = yield* failureOf(page, scripted([pageOfOperations(6, "A")]))
       expect(pageError).toMatchObject({
         _tag: "MalformedResponse",
         route: "/projects/{project_id}/operations",
-        description: "the page has 6 operations, more than the limit of 5"
+        description: "the page has 6 items, more than the limit of 5"
       })
       expect(pageError?.message).toMatch(
-        /^GET \/projects\/spring-example-302709\/operations: the 200 answer cannot be used: the page has 6 operations, more than the limit of 5 \(request id [0-9a-f-]{36}\)$/
+        /^GET \/projects\/spring-example-302709\/operations: the 200 answer cannot be used: the page has 6 items, more than the limit of 5 \(request id [0-9a-f-]{36}\)$/
       )
       expect(yield* failureOf(listProjects, scripted([pageOfProjects(11, "A")]))).toMatchObject({
         _tag: "MalformedResponse",
-        description: "the page has 11 projects, more than the limit of 10"
+        description: "the page has 11 items, more than the limit of 10"
+      })
+      // Without a limit, the server's largest page (400) is the limit of a projects page.
+      const unlimited = Effect.flatMap(Projects.Projects, (projects) => projects.listPage())
+      expect(yield* failureOf(unlimited, scripted([pageOfProjects(401, "A")]))).toMatchObject({
+        _tag: "MalformedResponse",
+        description: "the page has 401 items, more than the limit of 400"
       })
     })
   )
@@ -445,7 +557,9 @@ describe("bodies", () => {
     Effect.gen(function* () {
       const deep = `{"operation":${"[".repeat(5000)}${"]".repeat(5000)}}`
       const error = yield* failureOf(
-        Effect.flatMap(Operations.Operations, (operations) => operations.get(projectId, operationId)),
+        Effect.flatMap(Operations.Operations, (operations) =>
+          operations.get({ project_id: projectId, operation_id: operationId })
+        ),
         scripted([raw(200, deep)])
       )
       expect(error).toMatchObject({
@@ -463,7 +577,7 @@ describe("bodies", () => {
       const body = endless()
       const script = scripted([raw(200, body.stream)])
       const error = yield* failureOf(
-        Effect.flatMap(Projects.Projects, (projects) => projects.page()),
+        Effect.flatMap(Projects.Projects, (projects) => projects.listPage()),
         script
       )
       expect(error).toMatchObject({
@@ -482,14 +596,14 @@ describe("bodies", () => {
       Effect.gen(function* () {
         const body = endless()
         const error = yield* failureOf(
-          Effect.flatMap(Projects.Projects, (projects) => projects.page()),
+          Effect.flatMap(Projects.Projects, (projects) => projects.listPage()),
           scripted([raw(200, body.stream, { "content-length": String(768 * 1024 * 1024) })])
         )
         expect(error).toMatchObject({ _tag: "MalformedResponse" })
         expect(body.pulled.bytes).toBeLessThanOrEqual(64 * 1024)
         const big = JSON.stringify({ code: "x", message: "m".repeat(70 * 1024) })
         const status = yield* failureOf(
-          Effect.flatMap(Projects.Projects, (projects) => projects.page()),
+          Effect.flatMap(Projects.Projects, (projects) => projects.listPage()),
           scripted([raw(400, big)])
         )
         expect(status).toMatchObject({ _tag: "BadRequest", status: 400, route: "/projects" })
@@ -507,12 +621,8 @@ describe("bodies", () => {
         decode: ({ n }) => Effect.as(Effect.sleep("5 minutes"), n),
         encode: (n) => Effect.succeed({ n })
       })
-      const slow = Endpoint.make({
-        name: "Test.slow",
-        method: "GET",
-        route: "/slow",
-        success: SlowToDecode,
-        errors: []
+      const { slow } = Endpoint.group("Test", {
+        slow: Endpoint.make({ method: "GET", route: "/slow", success: SlowToDecode, errors: [] })
       })
       const fiber = yield* Effect.fork(client.execute(slow, {}))
       yield* TestClock.adjust("6 minutes")
@@ -524,9 +634,9 @@ describe("bodies", () => {
 describe("waits never report an operation they did not read", () => {
   const other = { ...operationItem(1, "2022-12-09T08:47:52.20417Z", "finished"), id: otherOperationId }
 
-  it.effect("get, poll and await fail with MalformedResponse on an answer about another operation", () =>
+  it.effect("get, states and await fail with MalformedResponse on an answer about another operation", () =>
     Effect.gen(function* () {
-      for (const name of ["Operations.get", "Operations.poll", "Operations.await"]) {
+      for (const name of ["Operations.get", "Operations.states", "Operations.await"]) {
         const method = methods.find((m) => m.name === name)!
         const error = yield* failureOf(method.run, scripted([json(200, { operation: other })]))
         expect({
@@ -536,7 +646,7 @@ describe("waits never report an operation they did not read", () => {
         }).toEqual({
           name,
           error: "MalformedResponse",
-          description: expect.stringContaining(`the answer is about operation ${otherOperationId}`)
+          description: `the answer is about operation_id ${otherOperationId}, not ${operationId}`
         })
       }
     })
@@ -562,18 +672,20 @@ describe("waits never report an operation they did not read", () => {
     Effect.gen(function* () {
       const stranger = { ...operationItem(1), project_id: "autumn-field-118737" }
       const error = yield* failureOf(
-        Effect.flatMap(Operations.Operations, (operations) => operations.page(projectId)),
+        Effect.flatMap(Operations.Operations, (operations) => operations.listPage({ project_id: projectId })),
         scripted([json(200, { operations: [stranger] })])
       )
       expect(error).toMatchObject({ _tag: "MalformedResponse" })
-      expect(error && "description" in error ? error.description : "").toContain('of project "autumn-field-118737"')
+      expect(error && "description" in error ? error.description : "").toBe(
+        `the answer holds an item (${stranger.id}) of project_id autumn-field-118737, not ${projectId}`
+      )
     })
   )
 
   it.effect("revoke fails with MalformedResponse when the answer is about another key", () =>
     Effect.gen(function* () {
       const error = yield* failureOf(
-        Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.revoke(ApiKeyId.make(165432))),
+        Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.revoke({ key_id: ApiKeyId.make(165432) })),
         scripted([
           json(200, {
             ...apiKeyCreated,
@@ -583,7 +695,10 @@ describe("waits never report an operation they did not read", () => {
           })
         ])
       )
-      expect(error).toMatchObject({ _tag: "MalformedResponse" })
+      expect(error).toMatchObject({
+        _tag: "MalformedResponse",
+        description: "the answer is about key_id 7, not 165432"
+      })
     })
   )
 })

@@ -51,10 +51,13 @@ const calls: Record<
     readonly ok: Reply
   }
 > = {
-  GET: { run: Effect.flatMap(Projects.Projects, (projects) => projects.page()), ok: json(200, projectsPage) },
-  POST: { run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create("ci")), ok: json(200, apiKeyCreated) },
+  GET: { run: Effect.flatMap(Projects.Projects, (projects) => projects.listPage()), ok: json(200, projectsPage) },
+  POST: {
+    run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.create({ key_name: "ci" })),
+    ok: json(200, apiKeyCreated)
+  },
   DELETE: {
-    run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke(ApiKeyId.make(7))),
+    run: Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.revoke({ key_id: ApiKeyId.make(7) })),
     ok: json(200, apiKeyRevoked)
   }
 }
@@ -322,7 +325,9 @@ describe("timeouts of requests a transformClient makes", () => {
     () => {
       const script = scripted([raw(302, null, { location: "http://fake.test/api/v2/projects?page=2" }), hang])
       return Effect.gen(function* () {
-        const fiber = yield* Effect.fork(Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.page())))
+        const fiber = yield* Effect.fork(
+          Effect.flip(Effect.flatMap(Projects.Projects, (projects) => projects.listPage()))
+        )
         yield* TestClock.adjust("2 seconds")
         const error = yield* Fiber.join(fiber)
         expect(error).toMatchObject({

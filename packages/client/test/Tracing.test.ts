@@ -86,14 +86,14 @@ describe("spans", () => {
         const apiKeys = yield* ApiKeys.ApiKeys
         const projects = yield* Projects.Projects
         const operations = yield* Operations.Operations
-        yield* apiKeys.create("ci")
-        yield* apiKeys.list()
-        yield* apiKeys.revoke(ApiKeyId.make(42))
-        yield* projects.page()
-        const fiber = yield* Effect.fork(operations.get(projectId, operationId))
+        yield* apiKeys.create({ key_name: "ci" })
+        yield* apiKeys.listPage()
+        yield* apiKeys.revoke({ key_id: ApiKeyId.make(42) })
+        yield* projects.listPage()
+        const fiber = yield* Effect.fork(operations.get({ project_id: projectId, operation_id: operationId }))
         yield* TestClock.adjust("1 minute")
         yield* Fiber.join(fiber)
-        yield* Stream.runDrain(operations.list(projectId))
+        yield* Stream.runDrain(operations.list({ project_id: projectId }))
       })
       yield* program.pipe(Effect.provide(layer), Effect.withTracer(tracer))
 

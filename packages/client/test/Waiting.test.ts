@@ -362,13 +362,17 @@ describe("await", () => {
     const script = server(rows)
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
-      const fiber = yield* Effect.fork(operations.await(projectA, OperationId.make(rows[0]!.id)))
+      const fiber = yield* Effect.fork(
+        operations.await({ project_id: projectA, operation_id: OperationId.make(rows[0]!.id) })
+      )
       yield* TestClock.adjust("5 seconds")
       rows[0]!.status = "finished"
       yield* TestClock.adjust("5 seconds")
       expect(yield* Fiber.join(fiber)).toMatchObject({ id: rows[0]!.id, status: "finished" })
       expect(script.requests).toHaveLength(3)
-      expect(yield* operations.await(projectA, OperationId.make(rows[1]!.id))).toMatchObject({ status: "skipped" })
+      expect(
+        yield* operations.await({ project_id: projectA, operation_id: OperationId.make(rows[1]!.id) })
+      ).toMatchObject({ status: "skipped" })
     }).pipe(withServer(script))
   })
 
@@ -378,7 +382,9 @@ describe("await", () => {
       const script = server(rows)
       return Effect.gen(function* () {
         const operations = yield* Operations.Operations
-        const error = yield* Effect.flip(operations.await(projectA, OperationId.make(rows[0]!.id)))
+        const error = yield* Effect.flip(
+          operations.await({ project_id: projectA, operation_id: OperationId.make(rows[0]!.id) })
+        )
         expect(error._tag).toBe("OperationFailed")
         expect(error).toMatchObject({ operation: { id: rows[0]!.id, status } })
         expect(error.message).toContain(status)
@@ -392,7 +398,12 @@ describe("await", () => {
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fiber = yield* Effect.fork(
-        Effect.flip(operations.await(projectA, OperationId.make(rows[0]!.id), { timeout: "7 seconds" }))
+        Effect.flip(
+          operations.await(
+            { project_id: projectA, operation_id: OperationId.make(rows[0]!.id) },
+            { timeout: "7 seconds" }
+          )
+        )
       )
       yield* TestClock.adjust("1 second")
       rows[0]!.status = "running"
@@ -436,7 +447,12 @@ describe("a wait's timeout counts from its start", () => {
     return Effect.gen(function* () {
       const operations = yield* Operations.Operations
       const fiber = yield* Effect.fork(
-        Effect.flip(operations.await(projectA, OperationId.make(pending.id), { timeout: "5 seconds" }))
+        Effect.flip(
+          operations.await(
+            { project_id: projectA, operation_id: OperationId.make(pending.id) },
+            { timeout: "5 seconds" }
+          )
+        )
       )
       yield* TestClock.adjust("1 minute")
       const error = yield* Fiber.join(fiber)
