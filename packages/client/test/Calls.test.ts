@@ -26,6 +26,7 @@ import {
   DbPlatform,
   Operations,
   Projects,
+  Regions,
   Roles
 } from "../src/index.js"
 import {
@@ -449,6 +450,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at,
       updated_at: at
     }))
+  }),
+  "Regions.list": (n) => ({
+    regions: Array.from({ length: n }, (_, i) => ({
+      region_id: `aws-region-${i}`,
+      name: `Region ${i}`,
+      default: i === 0,
+      geo_lat: "",
+      geo_long: ""
+    }))
   })
 }
 
@@ -497,7 +507,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             ComputeEndpoints: ComputeEndpoints.ComputeEndpoints,
             Connections: Connections.Connections,
             Databases: Databases.Databases,
-            Roles: Roles.Roles
+            Roles: Roles.Roles,
+            Regions: Regions.Regions
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -543,7 +554,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         ComputeEndpoints: ComputeEndpoints.ComputeEndpoints,
         Connections: Connections.Connections,
         Databases: Databases.Databases,
-        Roles: Roles.Roles
+        Roles: Roles.Roles,
+        Regions: Regions.Regions
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

@@ -77,43 +77,42 @@ describe("Databases and Roles", () => {
     }).pipe(Effect.provide(layerFor(script)))
   })
 
-  it.effect("a mutation answering operations of another project or branch is MalformedResponse", () => {
-    const stranger = { ...operationItem(1), project_id: "autumn-field-118737" }
-    const elsewhere = { ...operationItem(2), branch_id: "br-other-1" }
-    const script = scripted([
-      json(201, { role: role(branchId, "app", rolePassword), operations: [stranger] }),
-      json(200, { database: database(branchId, "shop"), operations: [elsewhere] }),
-      json(200, { role: role(branchId, "app"), operations: [operationItem(3), stranger] })
-    ])
-    return Effect.gen(function* () {
-      const databases = yield* Databases.Databases
-      const roles = yield* Roles.Roles
-      const errors = [
-        yield* Effect.flip(roles.create({ ...params, role: { name: "app" } })),
-        yield* Effect.flip(databases.delete({ ...params, database_name: "shop" })),
-        yield* Effect.flip(roles.delete({ ...params, role_name: "app" }))
-      ]
-      expect(errors.map((error) => [error._tag, error.message.replace(/^.*?: /, "")])).toEqual([
-        [
-          "MalformedResponse",
-          expect.stringContaining(
-            `the answer holds an item (${stranger.id}) of project_id autumn-field-118737, not ${projectId}`
-          )
-        ],
-        [
-          "MalformedResponse",
-          expect.stringContaining(`the answer holds an item (${elsewhere.id}) of branch_id br-other-1, not ${branchId}`)
-        ],
-        [
-          "MalformedResponse",
-          expect.stringContaining(
-            `the answer holds an item (${stranger.id}) of project_id autumn-field-118737, not ${projectId}`
-          )
-        ]
+  it.effect(
+    "a mutation answering operations of another project, or a database of another branch, is MalformedResponse",
+    () => {
+      const stranger = { ...operationItem(1), project_id: "autumn-field-118737" }
+      const script = scripted([
+        json(201, { role: role(branchId, "app", rolePassword), operations: [stranger] }),
+        json(200, { database: database("br-other-1", "shop"), operations: [operationItem(2)] }),
+        json(200, { role: role(branchId, "app"), operations: [operationItem(3), stranger] })
       ])
-      expect(String(errors[0]) + JSON.stringify(errors[0])).not.toContain(rolePassword)
-    }).pipe(Effect.provide(layerFor(script)))
-  })
+      return Effect.gen(function* () {
+        const databases = yield* Databases.Databases
+        const roles = yield* Roles.Roles
+        const errors = [
+          yield* Effect.flip(roles.create({ ...params, role: { name: "app" } })),
+          yield* Effect.flip(databases.delete({ ...params, database_name: "shop" })),
+          yield* Effect.flip(roles.delete({ ...params, role_name: "app" }))
+        ]
+        expect(errors.map((error) => [error._tag, error.message.replace(/^.*?: /, "")])).toEqual([
+          [
+            "MalformedResponse",
+            expect.stringContaining(
+              `the answer holds an item (${stranger.id}) of project_id autumn-field-118737, not ${projectId}`
+            )
+          ],
+          ["MalformedResponse", expect.stringContaining(`of branch_id br-other-1, not ${branchId}`)],
+          [
+            "MalformedResponse",
+            expect.stringContaining(
+              `the answer holds an item (${stranger.id}) of project_id autumn-field-118737, not ${projectId}`
+            )
+          ]
+        ])
+        expect(String(errors[0]) + JSON.stringify(errors[0])).not.toContain(rolePassword)
+      }).pipe(Effect.provide(layerFor(script)))
+    }
+  )
 
   it.effect("a revealed password decodes to Redacted", () => {
     const script = scripted([json(200, { password: rolePassword })])

@@ -106,14 +106,14 @@ const suspendProbe: Probe = {
   route: "/projects/{project_id}/endpoints/{endpoint_id}/suspend",
   path: "/projects/spring-example-302709/endpoints/ep-cool-darkness-123456/suspend",
   run: Effect.flatMap(ComputeEndpoints.ComputeEndpoints, (endpoints) =>
-    endpoints.suspend({ params: { project_id: projectId, endpoint_id: EndpointId.make("ep-cool-darkness-123456") } })
+    endpoints.suspend({ project_id: projectId, endpoint_id: EndpointId.make("ep-cool-darkness-123456") })
   )
 }
 const branchesPageProbe: Probe = {
   method: "GET",
   route: "/projects/{project_id}/branches",
   path: "/projects/spring-example-302709/branches",
-  run: Effect.flatMap(Branches.Branches, (branches) => branches.page({ params: { project_id: projectId } }))
+  run: Effect.flatMap(Branches.Branches, (branches) => branches.listPage({ project_id: projectId }))
 }
 
 /** Each status, the error it maps to, and a call whose endpoint answers with it. */
@@ -299,11 +299,11 @@ describe("error statuses", () => {
         const projects = yield* Projects.Projects
         const branches = yield* Branches.Branches
         // Each `catchTag("NotFound", ...)` typechecks only because NotFound is in the method's error type.
-        const onProjects = yield* projects.page().pipe(
+        const onProjects = yield* projects.listPage().pipe(
           Effect.andThen(() => "answered"),
           Effect.catchTag("NotFound", (error) => Effect.succeed(`NotFound: ${error.message}`))
         )
-        const onBranches = yield* branches.page({ params: { project_id: projectId } }).pipe(
+        const onBranches = yield* branches.listPage({ project_id: projectId }).pipe(
           Effect.andThen(() => "answered"),
           Effect.catchTag("NotFound", (error) => Effect.succeed(`NotFound: ${error.message}`))
         )
