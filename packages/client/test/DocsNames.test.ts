@@ -126,6 +126,7 @@ describe("the docs", () => {
           }
           // `Api.Roles.create`: an entry of a group (or an export of core's `Api`).
           for (const [, group, key] of text.matchAll(/\bApi\.(\w+)(?:\.(\w+))?/g)) {
+            if (fileSuffixes.has(group!)) continue
             const found = (Api as Record<string, unknown>)[group!]
             if (
               found === undefined ||
