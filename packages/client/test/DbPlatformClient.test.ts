@@ -881,7 +881,7 @@ describe("requests", () => {
         yield* apiKeys.create({ key_name: "k".repeat(64) })
         const padded = yield* Effect.flip(apiKeys.create({ key_name: "  ci  " }))
         expect(padded._tag).toBe("InvalidRequest")
-        expect(padded.message).toMatch(/^POST \/api_keys: key_name: /)
+        expect(padded.message).toMatch(/^POST \/api_keys: key_name: must not start or end with spaces$/)
         expect(script.requests.map((r) => r.body)).toEqual([
           '{"key_name":"ci"}',
           JSON.stringify({ key_name: "k".repeat(64) })

@@ -9,6 +9,15 @@ import * as Schema from "effect/Schema"
 import { ApiKeyId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
+/** A name as the server keeps it: spaces around it trimmed when decoded, refused when sent. */
+const TrimmedName = Schema.transform(
+  Schema.String,
+  Schema.String.pipe(
+    Schema.filter((name) => name.trim() === name, { message: () => "must not start or end with spaces" })
+  ),
+  { strict: true, decode: (name) => name.trim(), encode: (name) => name }
+)
+
 /**
  * Body of `POST /api_keys`: `{ key_name }`, 1 to 64 characters, not blank (§4, §10.3).
  *
@@ -16,7 +25,7 @@ import { Timestamp } from "./Timestamp.js"
  * @category schemas
  */
 export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({
-  key_name: Schema.Trim.pipe(
+  key_name: TrimmedName.pipe(
     Schema.nonEmptyString({ message: () => "must not be empty" }),
     Schema.maxLength(64, { message: () => "must be at most 64 characters" })
   )
