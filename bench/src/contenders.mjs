@@ -19,13 +19,15 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { DbPlatform, Operations, Projects } from "@dbplatform/client"
-import { Api, OperationId, ProjectId } from "@dbplatform/core"
+import { Api, Operation, OperationId, ProjectId } from "@dbplatform/core"
 import { createNeonClient } from "@neon/sdk"
 import { listProjectOperations } from "@neon/sdk/raw"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { baselineDist, clientLayer, fetchLayer, operationCalls, projectsPage } from "./builds.mjs"
 
@@ -66,11 +68,14 @@ export const ownModules = {
   Operations,
   Projects,
   ProjectId,
+  Operation,
   OperationId,
   Effect,
   Layer,
   ManagedRuntime,
   Redacted,
+  Schedule,
+  Schema,
   Stream,
   FetchHttpClient
 }
@@ -177,6 +182,46 @@ export const clientContender = (modules, target, fetchFunction) => {
           for (let i = 0; i < n; i++) yield* call
         })
       ),
+    dispose: () => runtime.dispose()
+  }
+}
+
+/**
+ * Our client over `@dbplatform/testing`'s fake in memory, as a user's test suite has it:
+ * `DbPlatformTest.layer({ seed: Seed.realistic() })` of the build `testing` come from (the client
+ * with its defaults over `FakeHttpClient`, the fake answering in the caller's fiber). GET one
+ * operation reads the newest operation of the first project `GET /projects` answers (both read
+ * once, before the first timed request).
+ * @param {import("./builds.mjs").TestingModules} testing
+ * @returns {Contender}
+ */
+export const fakeContender = (testing) => {
+  const { DbPlatformTest, Effect, ManagedRuntime, Operations, Projects, Seed } = testing
+  const runtime = ManagedRuntime.make(DbPlatformTest.layer({ seed: Seed.realistic() }))
+  const calls = runtime.runPromise(
+    Effect.gen(function* () {
+      const operations = operationCalls(yield* Operations.Operations)
+      const listProjects = projectsPage(yield* Projects.Projects)
+      const project = (yield* listProjects()).projects[0]
+      if (project === undefined) throw new Error("the realistic seed has no project")
+      const operation = (yield* operations.listPage({ project_id: project.id, limit: 1 })).operations[0]
+      if (operation === undefined) throw new Error(`the realistic seed's project ${project.id} has no operation`)
+      return {
+        operation: operations.get({ project_id: project.id, operation_id: operation.id }),
+        projects: listProjects()
+      }
+    })
+  )
+  return {
+    run: async (request, n) => {
+      if (request === "operations10") throw new Error("the fake contender sends GET one operation and GET /projects")
+      const call = (await calls)[request]
+      await runtime.runPromise(
+        Effect.gen(function* () {
+          for (let i = 0; i < n; i++) yield* call
+        })
+      )
+    },
     dispose: () => runtime.dispose()
   }
 }

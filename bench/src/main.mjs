@@ -4,38 +4,53 @@
  * this with `node --expose-gc`). `--quick` (or `BENCH_QUICK=1`) shrinks every count for a smoke
  * run; `BENCH_N` sets the requests per contender per round on the canned server (1000 by
  * default; half of it on the emulator), `BENCH_ROUNDS` the rounds (7), `BENCH_ONLY` the sections
- * (`requests,decode,stream,wait,first,emulator`; all by default), `BENCH_SERVERS` the servers of
+ * (`requests,suite,decode,stream,wait,first,emulator`; all by default), `BENCH_SERVERS` the servers of
  * the per-request section (`canned,emulator,memory`; all by default). `BENCH_BASELINE` names the
  * `dist` folder of another build of `@dbplatform/client` (e.g. `main`'s, built in a checkout of its
- * own), run as one more contender, `baseline`, in the per-request and streaming sections:
- * before and after a change, side by side in one run (`builds.mjs`); `BENCH_CONTENDERS` (e.g.
- * `ours,baseline`) keeps only those in the per-request section. `BENCH_TIME=cpu` times the
- * per-request section in this process's CPU time (user + system) rather than elapsed time: on a
- * shared machine, other processes' load shows less in it.
+ * own), run as one more contender, `baseline`, in the per-request, test-suite, streaming and
+ * waiting sections: before and after a change, side by side in one run (`builds.mjs`; the
+ * test-suite section runs that checkout's `@dbplatform/testing` too, `BENCH_BASELINE_TESTING`);
+ * `BENCH_CONTENDERS` (e.g. `ours,baseline`) keeps only those in the per-request section.
+ * `BENCH_TIME=cpu` times the per-request and test-suite sections in the CPU time (user + system) of
+ * the process that runs them rather than elapsed time: on a shared machine, other processes' load
+ * shows less in it.
  *
  * Side by side, in one run, interleaved rounds (each round runs every contender, the order
  * rotated), medians and ratios: plain `fetch` + `JSON.parse`, the Effect floor (bare
  * `FetchHttpClient` without its per-request `http.client` span + `HttpClientResponse.schemaBodyJson`
  * with core's schemas), our client with
  * its defaults, and `@neon/sdk` 6.1.2. See `contenders.mjs`, `servers.mjs`, `walk.mjs`,
- * `first.mjs`.
+ * `testLayer.mjs`, `first.mjs`.
  */
 import { spawn } from "node:child_process"
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { Operations } from "@dbplatform/client"
 import { Api, isPending, Operation } from "@dbplatform/core"
 import { FakePlatform, Seed } from "@dbplatform/testing"
 import autocannon from "autocannon"
 import * as esbuild from "esbuild"
 import * as Effect from "effect/Effect"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { baselineDist, loadBaseline } from "./builds.mjs"
-import { names as allNames, contender, labels, oursLayer, paths, sdkClient } from "./contenders.mjs"
+import {
+  baselineDist,
+  baselineTestingDist,
+  clientLayer,
+  loadBaseline,
+  loadBaselineTesting,
+  loadOwnTesting
+} from "./builds.mjs"
+import {
+  names as allNames,
+  clientContender,
+  contender,
+  fakeContender,
+  labels,
+  ownModules,
+  paths,
+  sdkClient
+} from "./contenders.mjs"
 
 const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1"
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7))
@@ -51,7 +66,11 @@ const pollMs = 200
  * reading which are pending before the wait, must take less (printed beside the rounds).
  */
 const pendingLeadMs = 1000
-/** `BENCH_ONLY=requests,decode,stream,wait,first,emulator` runs only those sections. */
+/** Builds of `DbPlatformTest.layer` per process in the test-suite section, after the first. */
+const layerBuilds = quick ? 5 : 20
+/** Processes per build and seed in the test-suite section, each timing its first build. */
+const layerProcesses = quick ? 1 : 3
+/** `BENCH_ONLY=requests,suite,decode,stream,wait,first,emulator` runs only those sections. */
 const only = process.env.BENCH_ONLY?.split(",")
 const section = (/** @type {string} */ name) => only === undefined || only.includes(name)
 /** `BENCH_TIME=cpu`: the per-request section counts this process's CPU time, not elapsed time. */
@@ -135,6 +154,36 @@ const addresses = await new Promise((resolve, reject) => {
 const stopServers = () => servers.kill("SIGTERM")
 process.on("exit", stopServers)
 
+/** The base URL of the requests answered in memory (see {@link memory}). */
+const memoryBaseUrl = "http://memory.invalid/api/v2"
+/**
+ * In memory: a `fetch` that answers at once, from memory, with the canned server's bodies (a new
+ * `Response` per request), for the requests of `paths` on {@link memoryBaseUrl}: no socket, no
+ * other process, so that only the client's own cost shows, and the machine's load weighs less on
+ * it. Reads the bodies from the canned server once.
+ * @returns {Promise<typeof globalThis.fetch>}
+ */
+const memory = async () => {
+  /** @type {Map<string, string>} */
+  const bodies = new Map()
+  for (const path of Object.values(paths({ ...addresses, baseUrl: addresses.canned }))) {
+    const response = await fetch(`${addresses.canned}${path}`, {
+      headers: { authorization: `Bearer ${addresses.apiKey}` }
+    })
+    bodies.set(new URL(`${memoryBaseUrl}${path}`).href, await response.text())
+  }
+  return async (input) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url
+    const body = bodies.get(new URL(url).href)
+    return body === undefined
+      ? new Response(null, { status: 404 })
+      : new Response(body, {
+          status: 200,
+          headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
+        })
+  }
+}
+
 try {
   // --- Per request ---------------------------------------------------------------------------------
   if (section("requests")) {
@@ -147,30 +196,7 @@ try {
     ]
     /** @type {Array<[string, string, Record<string, number>]>} */
     const perRequest = []
-    // In memory: every contender's `fetch` answers at once, from memory, with the canned bodies
-    // (a new `Response` per request): no socket, no other process, so that only the client's own
-    // cost shows, and the machine's load weighs less on it.
-    const memoryBaseUrl = "http://memory.invalid/api/v2"
-    const memoryTarget = { ...addresses, baseUrl: addresses.canned }
-    /** @type {Map<string, string>} */
-    const bodies = new Map()
-    for (const path of Object.values(paths(memoryTarget))) {
-      const response = await fetch(`${addresses.canned}${path}`, {
-        headers: { authorization: `Bearer ${addresses.apiKey}` }
-      })
-      bodies.set(new URL(`${memoryBaseUrl}${path}`).href, await response.text())
-    }
-    /** @type {typeof globalThis.fetch} */
-    const memoryFetch = async (input) => {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url
-      const body = bodies.get(new URL(url).href)
-      return body === undefined
-        ? new Response(null, { status: 404 })
-        : new Response(body, {
-            status: 200,
-            headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
-          })
-    }
+    const memoryFetch = await memory()
     for (const [server, baseUrl, n, fetchFunction] of /** @type {const} */ ([
       ["canned", addresses.canned, perRound, undefined],
       ["emulator", addresses.emulator, Math.max(1, Math.floor(perRound / 2)), undefined],
@@ -230,6 +256,117 @@ try {
           label,
           ...pairs.map(([a, b]) => `${fixed((us[a] ?? 0) / (us[b] ?? 1), 2)}x`)
         ])
+      ])
+    )
+  }
+
+  // --- A user's test suite ------------------------------------------------------------------------
+  if (section("suite")) {
+    // The builds side by side: this workspace's, and the baseline's (its client and its testing).
+    /** @type {ReadonlyArray<{ build: "ours" | "baseline", modules: import("./builds.mjs").ClientModules, testing: import("./builds.mjs").TestingModules }>} */
+    const suiteBuilds = [
+      { build: "ours", modules: ownModules, testing: await loadOwnTesting() },
+      ...(baseline === undefined || baselineTestingDist === undefined
+        ? []
+        : /** @type {const} */ ([
+            { build: "baseline", modules: baseline, testing: await loadBaselineTesting(baselineTestingDist) }
+          ]))
+    ]
+    const builds = suiteBuilds.map(({ build }) => build)
+    const memoryFetch = await memory()
+    const memoryTarget = { ...addresses, baseUrl: memoryBaseUrl }
+    /** @type {Record<string, import("./contenders.mjs").Contender>} */
+    const suiteContenders = Object.fromEntries(
+      suiteBuilds.flatMap(({ build, modules, testing }) => [
+        [`${build} canned`, clientContender(modules, memoryTarget, memoryFetch)],
+        [`${build} fake`, fakeContender(testing)]
+      ])
+    )
+    const keys = Object.keys(suiteContenders)
+    /** @type {ReadonlyArray<["operation" | "projects", string]>} */
+    const suiteRequests = [
+      ["operation", "GET one operation"],
+      ["projects", "GET /projects"]
+    ]
+    /** @type {Array<[string, Record<string, number>]>} */
+    const perCall = []
+    for (const [request, label] of suiteRequests) {
+      /** @type {Record<string, Array<number>>} */
+      const times = Object.fromEntries(keys.map((key) => [key, []]))
+      for (const key of keys) await suiteContenders[key]?.run(request, perRound)
+      for (let round = 0; round < rounds; round++) {
+        for (const key of rotate(keys, round)) {
+          const started = micros()
+          await suiteContenders[key]?.run(request, perRound)
+          times[key]?.push((micros() - started) / perRound)
+        }
+      }
+      perCall.push([label, Object.fromEntries(keys.map((key) => [key, median(times[key] ?? [])]))])
+    }
+    for (const key of keys) await suiteContenders[key]?.dispose()
+    // Build times, a process per build and seed (`testLayer.mjs`), the order rotated.
+    const combinations = builds.flatMap((build) => ["realistic", "empty"].map((seed) => `${build} ${seed}`))
+    /** @type {Record<string, Array<any>>} */
+    const layerRuns = Object.fromEntries(combinations.map((combination) => [combination, []]))
+    for (let run = 0; run < layerProcesses; run++) {
+      for (const combination of rotate(combinations, run)) {
+        const [build = "ours", seed = "realistic"] = combination.split(" ")
+        layerRuns[combination]?.push(await nodeJson([here("testLayer.mjs"), build, seed, String(layerBuilds)]))
+      }
+    }
+    const firstOfLayer = (/** @type {string} */ combination) =>
+      median((layerRuns[combination] ?? []).map((run) => (cpuTime ? run.firstCpuMs : run.firstMs)))
+    const nextOfLayer = (/** @type {string} */ combination) =>
+      median((layerRuns[combination] ?? []).flatMap((run) => (cpuTime ? run.nextCpuMs : run.nextMs)))
+    const before = builds.includes("baseline")
+    console.log(
+      `\n## a user's test suite: our client over @dbplatform/testing's fake, in memory${cpuTime ? " (CPU time)" : ""}\n`
+    )
+    console.log(
+      `µs${cpuTime ? " of this process's CPU time" : ""} per request (median of ${rounds} rounds of ${perRound}; one request at a time): the same client (\`DbPlatform.layer\`, its defaults) over the fake (\`DbPlatformTest.layer({ seed: Seed.realistic() })\`: \`FakeHttpClient\`, the fake answering in the caller's fiber) and over the canned in-memory \`fetch\` of the per-request section (\`FetchHttpClient\`)${before ? "; ours: this build, baseline: BENCH_BASELINE's, each with its own @dbplatform/testing" : ""}\n`
+    )
+    console.log(
+      table([
+        [
+          "request",
+          ...builds.map((build) => `canned, ${build} (µs)`),
+          ...builds.map((build) => `fake, ${build} (µs)`),
+          ...builds.map((build) => `fake / canned, ${build}`),
+          ...(before ? ["fake: ours / baseline"] : [])
+        ],
+        ...perCall.map(([label, us]) => [
+          label,
+          ...builds.map((build) => fixed(us[`${build} canned`] ?? 0)),
+          ...builds.map((build) => fixed(us[`${build} fake`] ?? 0)),
+          ...builds.map((build) => `${fixed((us[`${build} fake`] ?? 0) / (us[`${build} canned`] ?? 1), 2)}x`),
+          ...(before ? [`${fixed((us["ours fake"] ?? 0) / (us["baseline fake"] ?? 1), 2)}x`] : [])
+        ])
+      ])
+    )
+    console.log(
+      `\n\`DbPlatformTest.layer\`'s build time${cpuTime ? " in CPU time" : ""}, from the seed's making to the layer's services built (\`ManagedRuntime.runtime()\`), in a fresh process per build and seed (${layerProcesses} each, imports done first): its first build, and the ${layerBuilds} after it\n`
+    )
+    console.log(
+      table([
+        [
+          "build",
+          "seed",
+          `first build (ms, median of ${layerProcesses})`,
+          `next builds (ms, median of ${layerProcesses * layerBuilds})`,
+          ...(before ? ["next: ours / baseline"] : [])
+        ],
+        ...combinations.map((combination) => {
+          const [build = "ours", seed = "realistic"] = combination.split(" ")
+          return [
+            build,
+            seed === "empty" ? "empty" : "Seed.realistic()",
+            fixed(firstOfLayer(combination), 1),
+            fixed(nextOfLayer(combination), 1),
+            ...(before
+              ? [build === "ours" ? `${fixed(nextOfLayer(combination) / nextOfLayer(`baseline ${seed}`), 2)}x` : ""]
+              : [])
+          ]
+        })
       ])
     )
   }
@@ -443,11 +580,14 @@ try {
         title: `${pendingCount} pending operations of one project, every ${interleave}th of ${pendingCount * interleave}, the others ended`
       }
     ]
+    /** Our client, the baseline build when `BENCH_BASELINE` names one, and the official SDK. */
+    /** @type {ReadonlyArray<"ours" | "baseline" | "sdk">} */
+    const waitNames = baseline === undefined ? ["ours", "sdk"] : ["ours", "baseline", "sdk"]
     let sdkListenerWarnings = 0
     for (const { every, title } of scenarios) {
-      /** @type {Array<{ name: "ours" | "sdk", rounds: ReadonlyArray<number>, spreads: ReadonlyArray<number>, ms: number, setUpMs: number }>} */
+      /** @type {Array<{ name: "ours" | "baseline" | "sdk", rounds: ReadonlyArray<number>, spreads: ReadonlyArray<number>, ms: number, setUpMs: number }>} */
       const waits = []
-      for (const name of /** @type {const} */ (["ours", "sdk"])) {
+      for (const name of waitNames) {
         const setUp = performance.now()
         /** @type {{ projectId: string, ends: ReadonlyArray<number | null> }} */
         const started = await fetch(
@@ -468,8 +608,11 @@ try {
         if (pending.length !== pendingCount) throw new Error(`${pending.length} pending, not ${pendingCount}`)
         const start = performance.now()
         const setUpMs = start - setUp
-        if (name === "ours") {
-          const runtime = ManagedRuntime.make(oursLayer(target, fetchCounting))
+        if (name === "ours" || name === "baseline") {
+          // Each build on its own `effect` (`builds.mjs`): the baseline's schedule and schemas are its own.
+          const modules = name === "baseline" && baseline !== undefined ? baseline : ownModules
+          const { Effect, ManagedRuntime, Operation, Operations, Schedule, Schema } = modules
+          const runtime = ManagedRuntime.make(clientLayer(modules, target, fetchCounting))
           await runtime.runPromise(
             Effect.gen(function* () {
               const operations = yield* Operations.Operations
@@ -514,7 +657,7 @@ try {
             "time (s)"
           ],
           ...waits.map(({ name, rounds, spreads, ms }) => [
-            `${labels[name]}${name === "ours" ? " (Operations.awaitAll)" : " (operations.waitFor)"}`,
+            `${labels[name]}${name === "sdk" ? " (operations.waitFor)" : " (Operations.awaitAll)"}`,
             String(rounds.reduce((sum, size) => sum + size, 0)),
             String(rounds.length),
             String(Math.max(...rounds)),
