@@ -121,14 +121,19 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
  * parameter another endpoint's query does not declare). Not an empty `Schema.Struct`, which takes
  * any object, whatever its keys.
  */
-const noQuery = Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) => {
-  const sent = Object.keys(params).map(
-    (key) => new ParseResult.Pointer(key, params, new ParseResult.Unexpected(params[key]))
-  )
-  return Arr.isNonEmptyArray(sent)
-    ? Effect.fail(badRequest(new ParseResult.Composite(Schema.Struct({}).ast, params, sent)))
+const noQuery = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  // Most requests send no query at all: the search parameters are parsed only when there is one.
+  request.url.includes("?")
+    ? Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) => {
+        const sent = Object.keys(params).map(
+          (key) => new ParseResult.Pointer(key, params, new ParseResult.Unexpected(params[key]))
+        )
+        return Arr.isNonEmptyArray(sent)
+          ? Effect.fail(badRequest(new ParseResult.Composite(Schema.Struct({}).ast, params, sent)))
+          : Effect.succeed({})
+      })
     : Effect.succeed({})
-})
+)
 
 /**
  * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
