@@ -1,10 +1,8 @@
 import type * as Headers from "@effect/platform/Headers"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { DecodeIssue, Endpoint, type HttpStatusError, InvalidRequest, UnexpectedStatus } from "@dbplatform/core"
-import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
 import type { AttemptError } from "./retry.js"
 
 /**
@@ -28,14 +26,6 @@ const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
  */
 const invalid = (endpoint: Endpoint.Endpoint) => (error: ParseResult.ParseError) =>
   new InvalidRequest({ message: `${endpoint.method} ${endpoint.route}: ${DecodeIssue.format(error.issue)}` })
-
-/** Checks caller input for `endpoint` with `schema`, decoding it: a failure is an `InvalidRequest`. */
-export const validate = <A, I>(
-  endpoint: Endpoint.Endpoint,
-  schema: Schema.Schema<A, I>,
-  input: unknown
-): Effect.Effect<A, InvalidRequest> =>
-  Effect.mapError(Schema.decodeUnknown(schema, { errors: "all" })(input), invalid(endpoint))
 
 /** A request ready to send, and its path relative to the base URL (what its errors name). */
 export interface Unsent {
