@@ -78,8 +78,8 @@ export type CarriesOperations =
 
 /**
  * The operations an answer of an endpoint with `startsOperations` carries: its `operations`, or
- * none for an empty answer (`None`, e.g. a 204). What to pass to the client's
- * `Operations.awaitAll` (§6, §11.5).
+ * none for an empty answer (`None`, e.g. a 204) (§6, §11.5). The client's `Operations.awaitAll`
+ * takes such an answer as it is, and reads its operations with this.
  *
  * @since 0.3.0
  * @category utils
