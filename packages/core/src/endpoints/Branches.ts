@@ -17,7 +17,7 @@ import {
   BranchesPage
 } from "../Branch.js"
 import { ComputeEndpoints } from "../ComputeEndpoint.js"
-import { Cursor, PageLimit, ProjectIdParameter, branchParams, withMessage } from "../internal/input.js"
+import { branchParams, Cursor, PageLimit, projectParams, withMessage } from "../internal/input.js"
 
 /**
  * The page size of `GET /projects/{project_id}/branches`: 1 to 10 000; without a `limit`, all
@@ -45,7 +45,7 @@ export const Branches = Endpoint.group("Branches", {
   list: Endpoint.make({
     method: "GET",
     route: "/projects/{project_id}/branches",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     query: Schema.Struct({
       search: Schema.optional(Schema.String),
       sort_by: Schema.optional(
@@ -70,7 +70,7 @@ export const Branches = Endpoint.group("Branches", {
   count: Endpoint.make({
     method: "GET",
     route: "/projects/{project_id}/branches/count",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     query: Schema.Struct({ search: Schema.optional(Schema.String) }),
     success: BranchesCount,
     errors: ["NotFound", "Forbidden", "BadRequest"]
@@ -86,7 +86,7 @@ export const Branches = Endpoint.group("Branches", {
   create: Endpoint.make({
     method: "POST",
     route: "/projects/{project_id}/branches",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     body: BranchCreateRequest,
     success: BranchCreated,
     statuses: [201],

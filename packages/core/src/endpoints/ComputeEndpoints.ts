@@ -13,7 +13,7 @@ import {
   ComputeEndpointOperations,
   ComputeEndpointUpdateRequest
 } from "../ComputeEndpoint.js"
-import { EndpointIdInput, ProjectIdParameter } from "../internal/input.js"
+import { EndpointIdInput, ProjectIdParameter, projectParams } from "../internal/input.js"
 
 /** A project's compute endpoint in a path: `project_id` and `endpoint_id`. */
 const computeEndpointParams = Schema.Struct({ project_id: ProjectIdParameter, endpoint_id: EndpointIdInput })
@@ -32,7 +32,7 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
   list: Endpoint.make({
     method: "GET",
     route: "/projects/{project_id}/endpoints",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     success: ComputeEndpointList,
     errors: ["NotFound", "Forbidden", "BadRequest"],
     list: { items: (answer) => answer.endpoints }
@@ -47,7 +47,7 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
   create: Endpoint.make({
     method: "POST",
     route: "/projects/{project_id}/endpoints",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     body: ComputeEndpointCreateRequest,
     success: ComputeEndpointOperations,
     statuses: [201],

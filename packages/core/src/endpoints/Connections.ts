@@ -6,7 +6,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import { ConnectionUri } from "../ConnectionDetails.js"
-import { BranchIdInput, EndpointIdInput, ProjectIdParameter, withMessage } from "../internal/input.js"
+import { BranchIdInput, EndpointIdInput, projectParams, withMessage } from "../internal/input.js"
 
 /**
  * The connection endpoints: a connection URI of a branch's database for a role (`docs/contract.md` §13.1).
@@ -27,7 +27,7 @@ export const Connections = Endpoint.group("Connections", {
   uri: Endpoint.make({
     method: "GET",
     route: "/projects/{project_id}/connection_uri",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     query: Schema.Struct({
       database_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),
       role_name: Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty")),

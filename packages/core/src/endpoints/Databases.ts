@@ -13,14 +13,10 @@ import {
   DatabaseOperations,
   DatabaseUpdateRequest
 } from "../Database.js"
-import { BranchIdParameter, NameParameter, ProjectIdParameter, branchParams } from "../internal/input.js"
+import { branchParams, NameParameter } from "../internal/input.js"
 
 /** A branch's database in a path: `project_id`, `branch_id` and `database_name`. */
-const databaseParams = Schema.Struct({
-  project_id: ProjectIdParameter,
-  branch_id: BranchIdParameter,
-  database_name: NameParameter
-})
+const databaseParams = Schema.Struct({ ...branchParams.fields, database_name: NameParameter })
 
 /**
  * The database endpoints: list, create, read, update and delete the databases of a branch (`docs/contract.md` §15.3).

@@ -6,7 +6,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import { OperationEnvelope, OperationsPage } from "../Operation.js"
-import { Cursor, OperationIdParameter, PageLimit, ProjectIdParameter } from "../internal/input.js"
+import { Cursor, OperationIdParameter, PageLimit, ProjectIdParameter, projectParams } from "../internal/input.js"
 
 /**
  * The page size of `GET /projects/{project_id}/operations`: 1 to 1000; without a `limit`, all
@@ -32,7 +32,7 @@ export const Operations = Endpoint.group("Operations", {
   list: Endpoint.make({
     method: "GET",
     route: "/projects/{project_id}/operations",
-    params: Schema.Struct({ project_id: ProjectIdParameter }),
+    params: projectParams,
     query: Schema.Struct({
       limit: Schema.optional(PageLimit(operationsPageLimits)),
       cursor: Schema.optional(Cursor)

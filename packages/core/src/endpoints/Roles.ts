@@ -7,14 +7,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import { RoleCreateRequest, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "../Role.js"
-import { BranchIdParameter, NameParameter, ProjectIdParameter, branchParams } from "../internal/input.js"
+import { branchParams, NameParameter } from "../internal/input.js"
 
 /** A branch's role in a path: `project_id`, `branch_id` and `role_name`. */
-const roleParams = Schema.Struct({
-  project_id: ProjectIdParameter,
-  branch_id: BranchIdParameter,
-  role_name: NameParameter
-})
+const roleParams = Schema.Struct({ ...branchParams.fields, role_name: NameParameter })
 
 /**
  * The role endpoints: list, create, read and delete the roles of a branch, reveal and reset a role's password (`docs/contract.md` §15.2).
