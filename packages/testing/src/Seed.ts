@@ -18,7 +18,9 @@ import {
   SnapshotBranch,
   SnapshotDatabase,
   SnapshotEndpoint,
+  SnapshotMember,
   SnapshotOperation,
+  SnapshotOrganization,
   SnapshotProject,
   SnapshotRole
 } from "./Snapshot.js"
@@ -85,6 +87,55 @@ export const SeedProjectFile = Schema.Struct({
   /** How long before the start the project was created; 30 days by default. */
   age: Schema.optional(SeedDuration)
 }).annotations({ identifier: "SeedProject" })
+
+const organization = SnapshotOrganization.fields
+const member = SnapshotMember.fields
+
+/**
+ * A member of a seed's organization (since 0.5.0): a user by `email`, with a `role` (`admin`,
+ * `member`, `editor`, `viewer`, `collaborator`; open), `member` by default. `user_id` (a UUID) is
+ * derived from the email when absent; the account's own user is `you@example.com`.
+ *
+ * @since 0.5.0
+ */
+export const SeedMemberFile = Schema.Struct({
+  email: member.email,
+  role: Schema.optional(member.role),
+  user_id: Schema.optional(member.user_id),
+  /** How long before the start the member joined; the organization's age by default. */
+  age: Schema.optional(SeedDuration)
+}).annotations({ identifier: "SeedMember" })
+
+/**
+ * A member of a seed's organization.
+ *
+ * @since 0.5.0
+ */
+export interface SeedMember extends Schema.Schema.Type<typeof SeedMemberFile> {}
+
+/**
+ * An organization of a seed (since 0.5.0): `id` (`^[a-z0-9-]{1,60}$`), and optional `name` (its
+ * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days) and `members`: absent, the
+ * account's user is its only member, an admin; given, exactly those. A project's `org_id` that
+ * no organization of the seed declares is implied the same way (docs/contract.md §20).
+ *
+ * @since 0.5.0
+ */
+export const SeedOrganizationFile = Schema.Struct({
+  id: organization.id,
+  name: Schema.optional(organization.name),
+  handle: Schema.optional(organization.handle),
+  plan: Schema.optional(organization.plan),
+  age: Schema.optional(SeedDuration),
+  members: Schema.optional(Schema.Array(SeedMemberFile))
+}).annotations({ identifier: "SeedOrganization" })
+
+/**
+ * An organization of the seed.
+ *
+ * @since 0.5.0
+ */
+export interface SeedOrganization extends Schema.Schema.Type<typeof SeedOrganizationFile> {}
 
 /**
  * A project of the seed. Unset fields get realistic values.
@@ -282,6 +333,8 @@ export interface Seed {
   /** Databases of the seed's branches, each owned by a role of its branch (since 0.3.0). */
   readonly databases?: ReadonlyArray<SeedDatabase> | undefined
   readonly operations?: ReadonlyArray<SeedOperation> | undefined
+  /** Organizations and their members (since 0.5.0); one a project names without declaring it is implied. */
+  readonly organizations?: ReadonlyArray<SeedOrganization> | undefined
 }
 
 /**
@@ -543,7 +596,8 @@ export const SeedFile = Schema.Struct({
   endpoints: Schema.optional(Schema.Array(SeedEndpointFile)),
   roles: Schema.optional(Schema.Array(SeedRoleFile)),
   databases: Schema.optional(Schema.Array(SeedDatabaseFile)),
-  operations: Schema.optional(Schema.Array(SeedOperationFile))
+  operations: Schema.optional(Schema.Array(SeedOperationFile)),
+  organizations: Schema.optional(Schema.Array(SeedOrganizationFile))
 }).annotations({ identifier: "SeedFile" })
 
 /** How many problems of a seed file `fromJson` names. */

@@ -12,9 +12,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
+import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
-import { type Change, type Kind, kindNames, kinds } from "./internal/kinds.js"
+import { type Change, type Collections, type Kind, kindNames, kinds } from "./internal/kinds.js"
 import { applyAll, snapshotOf, stateOf } from "./internal/state.js"
 
 export {
@@ -72,6 +73,21 @@ export {
    */
   SnapshotOperation,
   /**
+   * An organization: `id` (`^[a-z0-9-]{1,60}$`), `name`, `handle`, `plan`, `managed_by`,
+   * `created_at`, `updated_at` (docs/contract.md §20). A snapshot without organizations (before
+   * 0.5.0) gets those its projects name, each with the account's user as its admin.
+   *
+   * @since 0.5.0
+   */
+  SnapshotOrganization,
+  /**
+   * A member of an organization: `id` (the membership's UUID), `org_id`, `user_id` (a UUID),
+   * `email`, `role` (`admin`, `member`, ...: open) and `joined_at` (docs/contract.md §20).
+   *
+   * @since 0.5.0
+   */
+  SnapshotMember,
+  /**
    * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
    * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
    * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
@@ -106,16 +122,30 @@ const collections = Object.fromEntries(kindNames.map((kind) => [kind, Schema.Arr
 
 const NextKeyId = Schema.Int.pipe(Schema.positive())
 
-/** Version 2: one array per kind; `roles` and `databases` (added in the same release) may be absent: none. */
+/** The kinds every version 2 snapshot has; a kind added since (`roles`, `databases`, and later ones) may be absent: none. */
+const firstKinds: ReadonlyArray<Kind> = ["api_keys", "projects", "branches", "endpoints", "operations"]
+
+const laterKinds = kindNames.filter((kind) => !firstKinds.includes(kind))
+
+/** An array per kind added since version 2 began, each absent meaning none. */
+const laterCollections = Object.fromEntries(
+  laterKinds.map((kind) => [kind, Schema.optionalWith(collections[kind], { default: () => [] })])
+) as {
+  readonly [K in Kind]: Schema.optionalWith<Schema.Array$<Kinds[K]["schema"]>, { default: () => [] }>
+}
+
+/** Version 2: one array per kind; one added after version 2 began may be absent: none. */
 const SnapshotV2 = Schema.Struct({
   version: Schema.Literal(2),
   next_key_id: NextKeyId,
   ...collections,
-  roles: Schema.optionalWith(collections.roles, { default: () => [] }),
-  databases: Schema.optionalWith(collections.databases, { default: () => [] })
+  ...laterCollections
 })
 
-/** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 without branches. */
+/** An empty array per kind. */
+const noItems = (): Omit<Collections, "next_key_id"> => Record.map(kinds, () => [])
+
+/** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 with nothing else. */
 const SnapshotV1 = Schema.transform(
   Schema.Struct({
     version: Schema.Literal(1),
@@ -127,11 +157,21 @@ const SnapshotV1 = Schema.transform(
   Schema.typeSchema(SnapshotV2),
   {
     strict: true,
-    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [], roles: [], databases: [] }),
+    decode: (v1) => ({
+      ...v1,
+      ...noItems(),
+      api_keys: v1.api_keys,
+      projects: v1.projects,
+      operations: v1.operations,
+      version: 2 as const
+    }),
     // Never used to encode: a snapshot is always written as version 2 (the union's first member).
-    encode: ({ branches: _branches, endpoints: _endpoints, roles: _roles, databases: _databases, ...v2 }) => ({
-      ...v2,
-      version: 1 as const
+    encode: (v2) => ({
+      version: 1 as const,
+      next_key_id: v2.next_key_id,
+      api_keys: v2.api_keys,
+      projects: v2.projects,
+      operations: v2.operations
     })
   }
 )
@@ -139,7 +179,8 @@ const SnapshotV1 = Schema.transform(
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `roles`, `databases`, `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `roles`, `databases`, `operations`, `organizations`, `members` (a kind added after version 2 began
+ * may be absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0
@@ -149,7 +190,7 @@ export const Snapshot: Schema.Schema<typeof SnapshotV2.Type, typeof SnapshotV2.E
 
 /**
  * The decoded state: `{ version: 2, next_key_id, api_keys, projects, branches, endpoints,
- * roles, databases, operations }`, times in epoch milliseconds.
+ * roles, databases, operations, organizations, members }`, times in epoch milliseconds.
  *
  * @since 0.1.0
  */

@@ -11,7 +11,7 @@ import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { itemsBefore, stateOf } from "../src/internal/state.js"
+import { empty, itemsBefore, snapshotOf, stateOf } from "../src/internal/state.js"
 import type { Seed } from "../src/Seed.js"
 import { capturingClient, operationId, projectId } from "./helpers.js"
 
@@ -171,13 +171,7 @@ describe("the order of operations and the cursor", () => {
           const list = [...times].sort((a, b) => b - a).map((created_at) => ({ created_at }))
           const scanned = list.findIndex((item) => item.created_at < cursor)
           const state = stateOf({
-            next_key_id: 1,
-            api_keys: [],
-            projects: [],
-            branches: [],
-            endpoints: [],
-            roles: [],
-            databases: [],
+            ...snapshotOf(empty),
             operations: times.map((created_at, i) => ({
               id: operationId(i + 1),
               project_id: projectId,

@@ -50,3 +50,10 @@ export const uuid = (dice: Dice): string =>
     const r = dice.below(16)
     return (c === "x" ? r : (r & 0x3) | 0x8).toString(16)
   })
+
+/** A number from `text` (FNV-1a), to seed the dice of the ids generated for it: the same seed gives the same ids. */
+export const hashOf = (text: string): number => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return hash >>> 0
+}

@@ -118,6 +118,34 @@ export const SnapshotDatabase = Schema.Struct({
   updated_at: SnapshotTime
 }).annotations({ identifier: "SnapshotDatabase" })
 
+/**
+ * An organization (docs/contract.md §20): its projects name it by `org_id`. `managed_by` is
+ * `console` for one the fake creates. Every organization a project names exists: one a seed or a
+ * request names without declaring it is made with the account's user as its admin.
+ */
+export const SnapshotOrganization = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  handle: Schema.String,
+  plan: Schema.String,
+  managed_by: Schema.String,
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime
+}).annotations({ identifier: "SnapshotOrganization" })
+
+/**
+ * A member of an organization: a user (`user_id`, a UUID, and `email`) with a `role` (`admin`,
+ * `member`, ...; open), joined at `joined_at`. `id` is the membership's own UUID.
+ */
+export const SnapshotMember = Schema.Struct({
+  id: Schema.String,
+  org_id: Schema.String,
+  user_id: Schema.String,
+  email: Schema.String,
+  role: Schema.String,
+  joined_at: SnapshotTime
+}).annotations({ identifier: "SnapshotMember" })
+
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
 
@@ -272,13 +300,32 @@ export const kinds = {
       const refused = refusalOf(OperationId, operation.id, { values: "never" })
       return refused === undefined ? [] : [`operation "${DecodeIssue.excerpt(operation.id)}": ${refused}`]
     }
+  }),
+  organizations: kind({
+    label: "organization",
+    schema: SnapshotOrganization,
+    id: Schema.String,
+    idOf: (organization) => organization.id,
+    rank: newestFirst,
+    check: (organization) => {
+      const refused = refusalOf(Api.OrgId, organization.id)
+      return refused === undefined ? [] : [`organization "${DecodeIssue.excerpt(organization.id)}": ${refused}`]
+    }
+  }),
+  members: kind({
+    label: "member",
+    schema: SnapshotMember,
+    id: Schema.String,
+    idOf: (member) => member.id,
+    parent: { kind: "organizations", of: (member) => member.org_id },
+    rank: (member) => -member.joined_at
   })
 }
 
 /** The kinds table's type. */
 export type Kinds = typeof kinds
 
-/** A kind's name: `api_keys`, `projects`, `branches`, `endpoints`, `roles`, `databases`, `operations`. */
+/** A kind's name: `api_keys`, `projects`, `branches`, `endpoints`, `roles`, `databases`, `operations`, ... */
 export type Kind = keyof Kinds
 
 /** The kinds' names, in table order. */

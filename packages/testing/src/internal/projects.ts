@@ -30,6 +30,7 @@ import {
 } from "./branches.js"
 import { type Dice, databaseId, slug } from "./ids.js"
 import { type Change, defaultOrgId, present, upsert } from "./kinds.js"
+import { organizationImplied } from "./organizations.js"
 import type { Refused } from "./limits.js"
 import { type OperationToStart, startOperations } from "./operations.js"
 import {
@@ -155,7 +156,13 @@ export const createProject =
         updated_at: branch.created_at
       }
       return {
-        changes: [upsert("projects", project), ...made.changes, upsert("roles", role), upsert("databases", database)],
+        changes: [
+          ...organizationImplied(state, project.org_id ?? defaultOrgId, created),
+          upsert("projects", project),
+          ...made.changes,
+          upsert("roles", role),
+          upsert("databases", database)
+        ],
         answer: {
           project,
           branch,

@@ -9,7 +9,8 @@ import {
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
-import { branchId, endpointId, seededDice } from "./ids.js"
+import { branchId, endpointId, hashOf, seededDice, uuid } from "./ids.js"
+import { accountMember, accountUser, defaultPlan, impliedOrganization, memberId } from "./organizations.js"
 import { newPassword } from "./roles.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
 import { type Life, stepsOf } from "./operations.js"
@@ -19,7 +20,9 @@ import {
   type StoredBranch,
   type StoredDatabase,
   type StoredEndpoint,
+  type StoredMember,
   type StoredOperation,
+  type StoredOrganization,
   type StoredProject,
   type StoredRole
 } from "./state.js"
@@ -43,13 +46,6 @@ export const seedProject = (project: SeedProject, now: number): StoredProject =>
 
 /** How long an operation runs when its seed or start does not say: 2 seconds. */
 export const defaultRunsFor = Duration.toMillis("2 seconds")
-
-/** A number from `text` (FNV-1a), to seed the dice of the ids generated for it: the same seed gives the same ids. */
-const hashOf = (text: string): number => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
-  return hash >>> 0
-}
 
 /** The id a seed's branch without one gets: `br-...`, the same for the same project and place. */
 const generatedBranchId = (projectId: string, place: number) => branchId(seededDice(hashOf(`${projectId}/${place}`)))
@@ -258,6 +254,42 @@ const distinct = (taken: Set<number>, at: number): number => {
   return time
 }
 
+/**
+ * A seed's organizations and their members, times relative to `now` (epoch ms); one without
+ * `members` has the account's user as its admin. Those its projects only name are implied when
+ * the state is loaded (`state.load`).
+ */
+const seedOrganizations = (
+  seed: Seed,
+  now: number
+): { readonly organizations: ReadonlyArray<StoredOrganization>; readonly members: ReadonlyArray<StoredMember> } => {
+  const organizations: Array<StoredOrganization> = []
+  const members: Array<StoredMember> = []
+  for (const organization of seed.organizations ?? []) {
+    const created = now - Duration.toMillis(organization.age ?? "30 days")
+    organizations.push({
+      ...impliedOrganization(organization.id, created),
+      name: organization.name ?? organization.id,
+      handle: organization.handle ?? organization.id,
+      plan: organization.plan ?? defaultPlan
+    })
+    if (organization.members === undefined) members.push(accountMember(organization.id, "admin", created))
+    for (const member of organization.members ?? []) {
+      const user_id =
+        member.user_id ?? (member.email === accountUser.email ? accountUser.id : uuid(seededDice(hashOf(member.email))))
+      members.push({
+        id: memberId(organization.id, user_id),
+        org_id: organization.id,
+        user_id,
+        email: member.email,
+        role: member.role ?? "member",
+        joined_at: member.age === undefined ? created : now - Duration.toMillis(member.age)
+      })
+    }
+  }
+  return { organizations, members }
+}
+
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
 export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
   const projectTimes = new Set<number>()
@@ -273,9 +305,12 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     operationTimes.set(operation.project_id, taken)
     return seedOperation(operation, distinct(taken, now - Duration.toMillis(operation.age ?? 0)), now)
   })
+  const { organizations, members } = seedOrganizations(seed, now)
   return {
     next_key_id: 1,
     api_keys: [],
+    organizations,
+    members,
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),

@@ -15,9 +15,11 @@ import * as Order from "effect/Order"
 import * as RedBlackTree from "effect/RedBlackTree"
 import { map as mapRecord } from "effect/Record"
 import * as SynchronizedRef from "effect/SynchronizedRef"
+import { accountMember, impliedOrganization } from "./organizations.js"
 import {
   type Change,
   type Collections,
+  defaultOrgId,
   type Id,
   type Item,
   type Kind,
@@ -41,6 +43,10 @@ export type StoredRole = Item<"roles">
 export type StoredDatabase = Item<"databases">
 /** An operation as the fake keeps it: its life as steps (ascending `at`). */
 export type StoredOperation = Item<"operations">
+/** An organization as the fake keeps it. */
+export type StoredOrganization = Item<"organizations">
+/** A member of an organization as the fake keeps it. */
+export type StoredMember = Item<"members">
 
 /** Where an item sits among its parent's: its kind's `rank`, then its id. */
 type Rank = readonly [rank: number, id: string | number]
@@ -326,6 +332,31 @@ export const problems = (state: State): Array<string> => {
 }
 
 /**
+ * `collections` with every organization its projects name: one not declared (a seed's, or a state
+ * saved before organizations were kept) is implied, made when its first project was, with the
+ * account's user as its admin (docs/contract.md §20).
+ */
+const withImpliedOrganizations = <C extends Collections>(collections: C): C => {
+  const declared = new Set(collections.organizations.map((organization) => organization.id))
+  const firstProject = new Map<string, number>()
+  for (const project of collections.projects) {
+    const org = project.org_id ?? defaultOrgId
+    if (declared.has(org)) continue
+    firstProject.set(org, Math.min(firstProject.get(org) ?? project.created_at, project.created_at))
+  }
+  if (firstProject.size === 0) return collections
+  const implied = Array.from(firstProject, ([id, at]) => ({
+    organization: impliedOrganization(id, at),
+    member: accountMember(id, "admin", at)
+  }))
+  return {
+    ...collections,
+    organizations: [...collections.organizations, ...implied.map(({ organization }) => organization)],
+    members: [...collections.members, ...implied.map(({ member }) => member)]
+  }
+}
+
+/**
  * The state `collections` describe, or every problem in them: each item's own (a bad id, a bad
  * `org_id`), a repeated id (the first item with it is kept), then {@link problems}.
  */
@@ -348,7 +379,7 @@ export const load = (collections: Collections): Either.Either<State, ReadonlyArr
     }
     ;(kept as Record<Kind, ReadonlyArray<Item<Kind>>>)[kind] = items
   }
-  const state = stateOf(kept)
+  const state = stateOf(withImpliedOrganizations(kept))
   found.push(...problems(state))
   return found.length === 0 ? Either.right(state) : Either.left(found)
 }
