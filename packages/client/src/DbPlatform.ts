@@ -17,6 +17,7 @@ import * as ApiKeys from "./ApiKeys.js"
 import * as Branches from "./Branches.js"
 import * as ComputeEndpoints from "./ComputeEndpoints.js"
 import * as Connections from "./Connections.js"
+import * as Consumption from "./Consumption.js"
 import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
@@ -39,6 +40,7 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | Consumption.Consumption
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +60,8 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    Consumption.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -34,6 +34,13 @@ export * as ComputeEndpoints from "./ComputeEndpoints.js"
  */
 export * as Connections from "./Connections.js"
 /**
+ * Consumption history: `listProjects`, `listBranches` and the legacy `listProjectsLegacy` (each a
+ * `Stream`), and their one-page forms (`docs/contract.md` §23).
+ *
+ * @since 0.5.0
+ */
+export * as Consumption from "./Consumption.js"
+/**
  * Databases of a branch: `list` (a `Stream`), `listPage`, `create`, `get`, `update`, `delete`
  * (§15.1).
  *

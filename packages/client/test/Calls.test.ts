@@ -6,6 +6,7 @@
  * one request.
  */
 import { Api, Endpoint, EndpointId } from "@dbplatform/core"
+import * as DateTime from "effect/DateTime"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -27,7 +28,8 @@ import {
   Operations,
   Projects,
   Regions,
-  Roles
+  Roles,
+  Consumption
 } from "../src/index.js"
 import {
   baseUrl,
@@ -51,6 +53,16 @@ const layerFor = (script: Scripted) =>
 
 const params = { project_id: projectId, branch_id: branchId }
 const at = "2022-11-30T19:09:48Z"
+
+/** A billing period of a consumption history, with one timeframe. */
+const consumptionPeriod = {
+  period_id: "79ec829f-1828-4006-ac82-9f1828a0067d",
+  period_plan: "scale",
+  period_start: at,
+  consumption: [
+    { timeframe_start: at, timeframe_end: at, metrics: [{ metric_name: "compute_unit_seconds", value: 100 }] }
+  ]
+}
 
 /** A request's method, path under the base URL, and query. */
 const line = (request: Recorded) => {
@@ -459,7 +471,65 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       geo_lat: "",
       geo_long: ""
     }))
+  }),
+  "Consumption.listProjects": (n, cursor) => ({
+    projects: Array.from({ length: n }, (_, i) => ({ project_id: `project-${i}`, periods: [consumptionPeriod] })),
+    ...(cursor === undefined ? {} : { pagination: { cursor } })
+  }),
+  "Consumption.listBranches": (n, cursor) => ({
+    branches: Array.from({ length: n }, (_, i) => ({
+      project_id: `project-${i}`,
+      branch_id: `br-${i}`,
+      periods: [consumptionPeriod]
+    })),
+    ...(cursor === undefined ? {} : { pagination: { cursor } })
+  }),
+  "Consumption.listProjectsLegacy": (n, cursor) => ({
+    projects: Array.from({ length: n }, (_, i) => ({
+      project_id: `project-${i}`,
+      periods: [
+        {
+          ...consumptionPeriod,
+          consumption: [
+            {
+              timeframe_start: at,
+              timeframe_end: at,
+              active_time_seconds: 1,
+              compute_time_seconds: 1,
+              written_data_bytes: 0,
+              synthetic_storage_size_bytes: 0
+            }
+          ]
+        }
+      ]
+    })),
+    ...(cursor === undefined ? {} : { pagination: { cursor } })
   })
+}
+
+/** The query inputs a list endpoint requires, by name (its `metrics` go on the wire comma-separated). */
+const requiredQuery: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  "Consumption.listProjects": {
+    org_id: "org-acme-302709",
+    from: DateTime.unsafeMake(at),
+    to: DateTime.unsafeMake(at),
+    granularity: "daily",
+    metrics: ["compute_unit_seconds", "root_branch_bytes_month"]
+  },
+  "Consumption.listBranches": {
+    org_id: "org-acme-302709",
+    project_ids: [projectId],
+    from: DateTime.unsafeMake(at),
+    to: DateTime.unsafeMake(at),
+    granularity: "daily",
+    metrics: ["compute_unit_seconds", "root_branch_bytes_month"]
+  },
+  "Consumption.listProjectsLegacy": {
+    from: DateTime.unsafeMake(at),
+    to: DateTime.unsafeMake(at),
+    granularity: "daily",
+    metrics: ["compute_unit_seconds", "root_branch_bytes_month"]
+  }
 }
 
 /** A method's answer, if it is a `Stream` (an `Effect` is a `Stream` too: it is not one of them). */
@@ -508,20 +578,22 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            Consumption: Consumption.Consumption
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
             Object.entries(Object.entries(services).find(([name]) => name === group)![1])
           )
           const input: Record<string, string> = {}
+          const query = requiredQuery[endpoint.name] ?? {}
           for (const [name, part] of endpoint.parts) {
             if (part !== "params") continue
             expect({ name, fixture: ids[name] !== undefined }).toEqual({ name, fixture: true })
             input[name] = ids[name]!
           }
 
-          const list = call(methods, key, input, { pageSize: 2 })
+          const list = call(methods, key, { ...input, ...query }, { pageSize: 2 })
           expect(isStream(list)).toBe(true)
           if (!isStream(list)) return
           // Nothing is sent before the stream runs.
@@ -531,14 +603,23 @@ describe("list is a Stream on every service, <key>Page one request", () => {
           expect(script.requests).toHaveLength(paged ? 2 : 1)
           if (paged) expect(new URL(script.requests[1]!.url).searchParams.get("cursor")).toBe("c-1")
 
-          const page = call(methods, `${key}Page`, input)
+          const page = call(methods, `${key}Page`, { ...input, ...query })
           expect(isEffect(page)).toBe(true)
           if (!isEffect(page)) return
           const before = script.requests.length
           const answer = yield* page
           expect(script.requests).toHaveLength(before + 1)
           expect(endpoint.list!.items(answer)).toHaveLength(2)
-          expect(line(script.requests[before]!)).toBe(`${endpoint.method} ${Endpoint.path(endpoint.route, input)}`)
+          const sent = script.requests[before]!
+          if (requiredQuery[endpoint.name] === undefined) {
+            expect(line(sent)).toBe(`${endpoint.method} ${Endpoint.path(endpoint.route, input)}`)
+          } else {
+            // A list query parameter goes as one comma-separated value.
+            expect(new URL(sent.url).pathname).toBe(`/api/v2${Endpoint.path(endpoint.route, input)}`)
+            expect(new URL(sent.url).searchParams.getAll("metrics")).toEqual([
+              "compute_unit_seconds,root_branch_bytes_month"
+            ])
+          }
         }).pipe(Effect.provide(layerFor(script)))
       }
     )
@@ -555,7 +636,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        Consumption: Consumption.Consumption
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

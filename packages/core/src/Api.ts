@@ -11,6 +11,7 @@ import { ApiKeys } from "./endpoints/ApiKeys.js"
 import { Branches } from "./endpoints/Branches.js"
 import { ComputeEndpoints } from "./endpoints/ComputeEndpoints.js"
 import { Connections } from "./endpoints/Connections.js"
+import { Consumption } from "./endpoints/Consumption.js"
 import { Databases } from "./endpoints/Databases.js"
 import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
@@ -44,6 +45,13 @@ export * from "./endpoints/ComputeEndpoints.js"
  * @since 0.4.0
  */
 export * from "./endpoints/Connections.js"
+
+/**
+ * The `Consumption` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/Consumption.js"
 
 /**
  * The `Databases` group and what it declares beside it.
@@ -95,7 +103,8 @@ export const groups = {
   Connections,
   Databases,
   Roles,
-  Regions
+  Regions,
+  Consumption
 } as const
 
 /**

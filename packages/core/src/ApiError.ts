@@ -111,6 +111,7 @@ const reasons: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
+  406: "Not Acceptable",
   409: "Conflict",
   422: "Unprocessable Entity",
   423: "Locked",
@@ -277,6 +278,31 @@ export class Conflict extends Schema.TaggedError<Conflict>("@dbplatform/core/Con
    * Marks an error of the SDK: what {@link isDbPlatformError} tests.
    *
    * @since 0.2.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /** The method and path sent, the status, the server's message and request id, why retrying stopped. */
+  override get message(): string {
+    return responseMessage(this)
+  }
+}
+
+/**
+ * 406: the request is well formed but the server cannot answer it as asked, e.g. a consumption
+ * history range longer than its granularity allows (`docs/contract.md` §23). Not safe to retry:
+ * the same request gets the same answer.
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class NotAcceptable extends Schema.TaggedError<NotAcceptable>("@dbplatform/core/NotAcceptable")(
+  "NotAcceptable",
+  ResponseFields
+) {
+  /**
+   * Marks an error of the SDK: what {@link isDbPlatformError} tests.
+   *
+   * @since 0.5.0
    */
   readonly [TypeId]: TypeId = TypeId
 
@@ -570,6 +596,7 @@ export type HttpStatusError =
   | ServerError
   | ServiceUnavailable
   | UnexpectedStatus
+  | NotAcceptable
 
 /**
  * Everything a call to the API can fail with.
@@ -674,6 +701,8 @@ export const fromResponse = (response: ErrorResponse): HttpStatusError => {
       return new Forbidden(fields)
     case 404:
       return new NotFound(fields)
+    case 406:
+      return new NotAcceptable(fields)
     case 409:
       return new Conflict(fields)
     case 423:

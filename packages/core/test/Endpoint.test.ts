@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 44 endpoints of the 10 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,8 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "Consumption"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +140,10 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /consumption_history/v2/projects",
+      "GET /consumption_history/v2/branches",
+      "GET /consumption_history/projects"
     ])
   })
 
@@ -187,7 +191,10 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "Consumption.listProjects",
+      "Consumption.listBranches",
+      "Consumption.listProjectsLegacy"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -241,6 +248,9 @@ describe("Api.endpoints", () => {
     expect(Api.projectsPageLimits).toBe(Api.Projects.list.pageLimits)
     expect(Api.operationsPageLimits).toBe(Api.Operations.list.pageLimits)
     expect(Api.branchesPageLimits).toBe(Api.Branches.list.pageLimits)
+    expect(Api.Consumption.listProjects.pageLimits).toEqual({ max: 100, default: 10 })
+    expect(Api.Consumption.listBranches.pageLimits).toEqual({ max: 1000, default: 100 })
+    expect(Api.Consumption.listProjectsLegacy.pageLimits).toEqual({ max: 100, default: 10 })
   })
 
   it("declares each endpoint's own error statuses", () => {
@@ -255,6 +265,9 @@ describe("Api.endpoints", () => {
     expect(Api.Branches.delete.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
     expect(Api.ComputeEndpoints.create.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
     expect(Api.ComputeEndpoints.restart.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    for (const endpoint of Object.values(Api.Consumption)) {
+      expect(endpoint.errors).toEqual(["BadRequest", "Forbidden", "NotFound", "NotAcceptable"])
+    }
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -300,7 +313,10 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "Consumption.listProjects": [200],
+      "Consumption.listBranches": [200],
+      "Consumption.listProjectsLegacy": [200]
     })
   })
 
@@ -343,7 +359,10 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "Consumption.listProjects (cursor)",
+      "Consumption.listBranches (cursor)",
+      "Consumption.listProjectsLegacy (cursor)"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

@@ -13,6 +13,7 @@ import { Api, Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FastCheck from "effect/FastCheck"
@@ -38,6 +39,19 @@ const sampleIds: Readonly<Record<string, string>> = {
   key_id: "1",
   role_name: "neondb_owner",
   database_name: "neondb"
+}
+
+/**
+ * A sample value of the query parameters random samples rarely make valid (a timestamp, one of a
+ * few words, a list sent comma-separated), by name, as a client passes them.
+ */
+const sampleQuery: Readonly<Record<string, unknown>> = {
+  from: DateTime.unsafeMake("2026-11-02T09:00:00Z"),
+  to: DateTime.unsafeMake("2026-11-02T10:00:00Z"),
+  granularity: "hourly",
+  org_id: "org-dbplatform-000000",
+  metrics: ["compute_unit_seconds"],
+  project_ids: [project]
 }
 
 /** The `{param}` names of a route. */
@@ -67,7 +81,12 @@ const sampleInput = (endpoint: Endpoint.Endpoint): Record<string, unknown> | und
       ? {}
       : Either.getOrUndefined(Schema.decodeUnknownEither(endpoint.params)(sampleParams(endpoint)))
   if (params === undefined) return undefined
-  const queries = endpoint.query === undefined ? [{}] : [{}, ...samplesOf(endpoint.query)]
+  const named = Object.fromEntries(
+    Array.from(endpoint.parts).flatMap(([key, part]) =>
+      part === "query" && key in sampleQuery ? [[key, sampleQuery[key]]] : []
+    )
+  )
+  const queries = endpoint.query === undefined ? [{}] : [{}, named, ...samplesOf(endpoint.query)]
   const bodies = endpoint.body === undefined ? [{}] : samplesOf(endpoint.body)
   for (const query of queries) {
     for (const body of bodies) {

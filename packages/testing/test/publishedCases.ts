@@ -985,8 +985,90 @@ export const cases: ReadonlyArray<Case> = [
     label: "a malformed org_id",
     status: 400,
     request: () => get("/regions?org_id=NOT_AN_ORG")
-  }
+  },
+  ...consumptionCases()
 ]
+
+/**
+ * The consumption cases (docs/contract.md §23): the seed's projects are in the default
+ * organization, on the free plan the fake implies (a 403); {@link onPlan} puts it on a paid one.
+ * The clock stands at the epoch: the hour before it is the range asked.
+ */
+function consumptionCases(): ReadonlyArray<Case> {
+  const org = "org-dbplatform-000000"
+  const range = `org_id=${org}&from=1969-12-31T23:00:00Z&to=1970-01-01T00:00:00Z&granularity=hourly`
+  const tooLong = `org_id=${org}&from=1969-12-24T00:00:00Z&to=1970-01-01T00:00:00Z&granularity=hourly`
+  /** `request` sent once the default organization is on `plan`. */
+  const onPlan =
+    (plan: string, request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+    ({ fake }: Fixture) =>
+      Effect.gen(function* () {
+        const snapshot = yield* fake.snapshot
+        yield* fake.restore({
+          ...snapshot,
+          organizations: snapshot.organizations.map((organization) =>
+            organization.id === org ? { ...organization, plan } : organization
+          )
+        })
+        return yield* request
+      }).pipe(Effect.orDie)
+  const v2 = (
+    endpoint: Endpoint.Endpoint,
+    path: string,
+    plan: string,
+    extra: string,
+    metrics: string
+  ): ReadonlyArray<Case> => [
+    {
+      endpoint,
+      label: "the hour before the clock",
+      status: 200,
+      request: onPlan(plan, get(`${path}?${range}&${extra}${metrics}`))
+    },
+    {
+      endpoint,
+      label: "a metric it does not report",
+      status: 400,
+      request: onPlan(plan, get(`${path}?${range}&${extra}metrics=no_such_metric`))
+    },
+    { endpoint, label: "a free plan", status: 403, request: () => get(`${path}?${range}&${extra}${metrics}`) },
+    {
+      endpoint,
+      label: "an organization the account is not a member of",
+      status: 404,
+      request: onPlan(plan, get(`${path}?${range.replace(org, "org-other-000001")}&${extra}${metrics}`))
+    },
+    {
+      endpoint,
+      label: "169 hours, hourly",
+      status: 406,
+      request: onPlan(plan, get(`${path}?${tooLong}&${extra}${metrics}`))
+    }
+  ]
+  return [
+    ...v2(
+      Api.Consumption.listProjects,
+      "/consumption_history/v2/projects",
+      "scale_v3",
+      "",
+      "metrics=compute_unit_seconds,root_branch_bytes_month,extra_branches_month"
+    ),
+    ...v2(
+      Api.Consumption.listBranches,
+      "/consumption_history/v2/branches",
+      "launch_v3",
+      `project_ids=${project}&`,
+      "metrics=compute_unit_seconds&metrics=child_branch_bytes_month"
+    ),
+    ...v2(
+      Api.Consumption.listProjectsLegacy,
+      "/consumption_history/projects",
+      "scale",
+      "",
+      "metrics=active_time_seconds,logical_size_bytes,data_storage_bytes_hour"
+    )
+  ]
+}
 
 /**
  * Error statuses an endpoint declares that the fake never answers on its own (only an injected
@@ -1030,7 +1112,8 @@ const statusOf: Readonly<Record<string, number>> = {
   Forbidden: 403,
   NotFound: 404,
   Conflict: 409,
-  Locked: 423
+  Locked: 423,
+  NotAcceptable: 406
 }
 
 /**

@@ -17,6 +17,7 @@ import { identity } from "effect/Function"
 import * as ParseResult from "effect/ParseResult"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { type Dice, randomDice } from "./ids.js"
 import { afterControlPlane } from "./endpoints.js"
 import { readJsonBody, type Refused } from "./limits.js"
@@ -75,6 +76,34 @@ export type Handlers<G> = { readonly [K in keyof G]: G[K] extends Endpoint.Endpo
 const strict = { onExcessProperty: "error" } as const
 
 /**
+ * The query keys of `query` whose decoded value is a list (`metrics`, `project_ids`). The
+ * published reference takes such a parameter repeated (`metrics=a&metrics=b`) or as one
+ * comma-separated value (`metrics=a,b`); core's schemas read the latter (docs/contract.md §23).
+ */
+const listKeys = (query: Schema.Schema.Any): ReadonlySet<string> => {
+  const keys = new Set<string>()
+  for (const signature of SchemaAST.getPropertySignatures(query.ast)) {
+    const type = SchemaAST.typeAST(signature.type)
+    const members = SchemaAST.isUnion(type) ? type.types : [type]
+    if (typeof signature.name === "string" && members.some(SchemaAST.isTupleType)) keys.add(signature.name)
+  }
+  return keys
+}
+
+/** The search parameters with each list parameter in `lists` sent more than once joined with commas. */
+const joinedLists = (
+  params: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  lists: ReadonlySet<string>
+): Readonly<Record<string, string | ReadonlyArray<string>>> => {
+  const joined: Record<string, string | ReadonlyArray<string>> = { ...params }
+  for (const key of lists) {
+    const value = params[key]
+    if (Array.isArray(value)) joined[key] = value.join(",")
+  }
+  return joined
+}
+
+/**
  * The route of `endpoint`: its method and route template, its path parameters, query and body
  * decoded with its schemas (400 when they do not decode, or hold a field they do not declare),
  * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
@@ -84,6 +113,17 @@ const strict = { onExcessProperty: "error" } as const
  */
 export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
   const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
+  const querySchema: Schema.Schema<any, any> | undefined = endpoint.query
+  const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
+  // A list parameter may come repeated: joined, it decodes as the one comma-separated value.
+  const readQuery =
+    querySchema === undefined
+      ? noQuery
+      : lists.size === 0
+        ? HttpServerRequest.schemaSearchParams(querySchema, strict)
+        : Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) =>
+            Schema.decodeUnknown(querySchema, strict)(joinedLists(params, lists))
+          )
   const readBody =
     endpoint.body === undefined
       ? undefined
@@ -101,10 +141,7 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
-      const query =
-        endpoint.query === undefined
-          ? yield* noQuery
-          : yield* orBadRequest(HttpServerRequest.schemaSearchParams(endpoint.query, strict))
+      const query = yield* orBadRequest(readQuery)
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.

@@ -15,6 +15,7 @@ import { branchHandlers } from "./branchRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
+import { consumptionHandlers } from "./consumptionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
@@ -199,7 +200,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
-  Regions: regionHandlers
+  Regions: regionHandlers,
+  Consumption: consumptionHandlers(fake, groups.Consumption)
 })
 
 /**
