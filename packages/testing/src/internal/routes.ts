@@ -18,6 +18,7 @@ import { connectionHandlers } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
+import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
 import { roleHandlers } from "./roleRoutes.js"
 import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
@@ -199,7 +200,9 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
-  Regions: regionHandlers
+  Regions: regionHandlers,
+  Users: userHandlers(fake),
+  Organizations: organizationHandlers(fake)
 })
 
 /**
