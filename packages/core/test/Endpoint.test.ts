@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 51 endpoints of the 11 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,9 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "Users",
+      "Organizations"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +141,17 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /users/me",
+      "GET /users/me/organizations",
+      "GET /auth",
+      "GET /organizations/{org_id}",
+      "GET /organizations/{org_id}/members",
+      "GET /organizations/{org_id}/members/{member_id}",
+      "PATCH /organizations/{org_id}/members/{member_id}",
+      "DELETE /organizations/{org_id}/members/{member_id}",
+      "GET /organizations/{org_id}/invitations",
+      "POST /organizations/{org_id}/invitations"
     ])
   })
 
@@ -187,7 +199,17 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "Users.me",
+      "Users.listOrganizations",
+      "Users.auth",
+      "Organizations.get",
+      "Organizations.listMembers",
+      "Organizations.getMember",
+      "Organizations.updateMember",
+      "Organizations.removeMember",
+      "Organizations.listInvitations",
+      "Organizations.createInvitations"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -236,6 +258,7 @@ describe("Api.endpoints", () => {
     expect(Api.Projects.listShared.pageLimits).toEqual({ max: 400, default: 10 })
     expect(Api.Operations.list.pageLimits).toEqual({ max: 1000, default: undefined })
     expect(Api.Branches.list.pageLimits).toEqual({ max: 10_000, default: undefined })
+    expect(Api.Organizations.listMembers.pageLimits).toEqual({ max: 500, default: undefined })
     expect(Api.ApiKeys.list.pageLimits).toBeUndefined()
     expect(Api.Operations.get.pageLimits).toBeUndefined()
     expect(Api.projectsPageLimits).toBe(Api.Projects.list.pageLimits)
@@ -255,6 +278,11 @@ describe("Api.endpoints", () => {
     expect(Api.Branches.delete.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
     expect(Api.ComputeEndpoints.create.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
     expect(Api.ComputeEndpoints.restart.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Api.Users.me.errors).toEqual([])
+    expect(Api.Organizations.get.errors).toEqual(["NotFound", "BadRequest"])
+    expect(Api.Organizations.updateMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
+    expect(Api.Organizations.removeMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
+    expect(Api.Organizations.createInvitations.errors).toEqual(["BadRequest", "Forbidden", "NotFound", "Conflict"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -300,7 +328,17 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "Users.me": [200],
+      "Users.listOrganizations": [200],
+      "Users.auth": [200],
+      "Organizations.get": [200],
+      "Organizations.listMembers": [200],
+      "Organizations.getMember": [200],
+      "Organizations.updateMember": [200],
+      "Organizations.removeMember": [200],
+      "Organizations.listInvitations": [200],
+      "Organizations.createInvitations": [200]
     })
   })
 
@@ -343,7 +381,10 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "Users.listOrganizations",
+      "Organizations.listMembers (cursor)",
+      "Organizations.listInvitations"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

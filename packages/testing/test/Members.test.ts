@@ -35,7 +35,7 @@ const seed: Seed.Seed = {
         ...people.map((name, i) => ({
           email: `${name}@example.com`,
           role: name === "di" ? "admin" : i % 2 === 0 ? "member" : "viewer",
-          age: `${20 - i} days`
+          age: `${20 - i} days` as const
         }))
       ]
     },
@@ -55,7 +55,10 @@ const seed: Seed.Seed = {
 const layer = DbPlatformTest.layer({ seed })
 
 /** Every member of `acme`, as the stream gives them, with `options`. */
-const allMembers = (input: { readonly sort_by?: "email" | "role" | "joined_at"; readonly sort_order?: "asc" | "desc" }) =>
+const allMembers = (input: {
+  readonly sort_by?: "email" | "role" | "joined_at"
+  readonly sort_order?: "asc" | "desc"
+}) =>
   Effect.flatMap(Organizations.Organizations, (organizations) =>
     Stream.runCollect(organizations.listMembers({ org_id: acme, ...input }, { pageSize: 3 })).pipe(
       Effect.map(Chunk.toReadonlyArray)
@@ -83,7 +86,11 @@ describe("Users (docs/contract.md §20)", () => {
       const auth = yield* users.auth()
       expect({ ...auth }).toEqual({ account_id: me.id, auth_method: "api_key_user" })
       const organizations = yield* Stream.runCollect(users.listOrganizations())
-      expect(Chunk.toReadonlyArray(organizations).map((organization) => organization.id).sort()).toEqual([acme, guest])
+      expect(
+        Chunk.toReadonlyArray(organizations)
+          .map((organization) => organization.id)
+          .sort()
+      ).toEqual([acme, guest])
       const page = yield* users.listOrganizationsPage()
       expect(page.organizations.find((organization) => organization.id === acme)?.plan).toBe("scale")
     }).pipe(Effect.provide(layer))
@@ -91,22 +98,24 @@ describe("Users (docs/contract.md §20)", () => {
 })
 
 describe("Organizations (docs/contract.md §20)", () => {
-  it.effect("get answers an organization of the user's, and 404 for one it is not a member of or that does not exist", () =>
-    Effect.gen(function* () {
-      const organizations = yield* Organizations.Organizations
-      const organization = yield* organizations.get({ org_id: acme })
-      expect([organization.id, organization.name, organization.plan, organization.managed_by]).toEqual([
-        acme,
-        "Acme",
-        "scale",
-        "console"
-      ])
-      for (const org_id of [partner, "org-nowhere-000001"]) {
-        expect((yield* Effect.flip(organizations.get({ org_id })))._tag).toBe("NotFound")
-        expect((yield* Effect.flip(organizations.listMembersPage({ org_id })))._tag).toBe("NotFound")
-        expect((yield* Effect.flip(organizations.listInvitationsPage({ org_id })))._tag).toBe("NotFound")
-      }
-    }).pipe(Effect.provide(layer))
+  it.effect(
+    "get answers an organization of the user's, and 404 for one it is not a member of or that does not exist",
+    () =>
+      Effect.gen(function* () {
+        const organizations = yield* Organizations.Organizations
+        const organization = yield* organizations.get({ org_id: acme })
+        expect([organization.id, organization.name, organization.plan, organization.managed_by]).toEqual([
+          acme,
+          "Acme",
+          "scale",
+          "console"
+        ])
+        for (const org_id of [partner, "org-nowhere-000001"]) {
+          expect((yield* Effect.flip(organizations.get({ org_id })))._tag).toBe("NotFound")
+          expect((yield* Effect.flip(organizations.listMembersPage({ org_id })))._tag).toBe("NotFound")
+          expect((yield* Effect.flip(organizations.listInvitationsPage({ org_id })))._tag).toBe("NotFound")
+        }
+      }).pipe(Effect.provide(layer))
   )
 
   it.effect("listMembers streams every page along pagination.next, newest member first by default", () =>
@@ -169,7 +178,9 @@ describe("Organizations (docs/contract.md §20)", () => {
       expect((yield* organizations.getMember({ org_id: acme, member_id: ana })).role).toBe("editor")
 
       const before = yield* fake.snapshot
-      const unknownRole = yield* Effect.flip(organizations.updateMember({ org_id: acme, member_id: ana, role: "owner" }))
+      const unknownRole = yield* Effect.flip(
+        organizations.updateMember({ org_id: acme, member_id: ana, role: "owner" })
+      )
       expect(unknownRole._tag).toBe("BadRequest")
       const unknownMember = yield* Effect.flip(
         organizations.updateMember({ org_id: acme, member_id: "00000000-0000-4000-8000-000000000000", role: "member" })
@@ -179,7 +190,9 @@ describe("Organizations (docs/contract.md §20)", () => {
       const gil = (yield* organizations.listMembersPage({ org_id: guest })).members.find(
         (item) => item.user.email === "gil@example.com"
       )!.member.id
-      const forbidden = yield* Effect.flip(organizations.updateMember({ org_id: guest, member_id: gil, role: "member" }))
+      const forbidden = yield* Effect.flip(
+        organizations.updateMember({ org_id: guest, member_id: gil, role: "member" })
+      )
       expect(forbidden._tag).toBe("Forbidden")
       expect((yield* Effect.flip(organizations.removeMember({ org_id: guest, member_id: gil })))._tag).toBe("Forbidden")
       expect((yield* fake.snapshot).members).toEqual(before.members)
@@ -230,9 +243,11 @@ describe("Organizations (docs/contract.md §20)", () => {
       ])
       for (const invitation of invitations) expect(invitation.invited_by).toBe(accountUser.id)
       const listed = yield* Stream.runCollect(organizations.listInvitations({ org_id: acme }))
-      expect(Chunk.toReadonlyArray(listed).map((invitation) => invitation.id).sort()).toEqual(
-        invitations.map((invitation) => invitation.id).sort()
-      )
+      expect(
+        Chunk.toReadonlyArray(listed)
+          .map((invitation) => invitation.id)
+          .sort()
+      ).toEqual(invitations.map((invitation) => invitation.id).sort())
       const members = yield* allMembers({})
       expect(members[0]!.user.email).toBe("gil@example.com")
       expect(members[0]!.member.role).toBe("viewer")
@@ -240,7 +255,10 @@ describe("Organizations (docs/contract.md §20)", () => {
 
       const before = yield* fake.snapshot
       const again = yield* Effect.flip(
-        organizations.createInvitations({ org_id: acme, invitations: [{ email: "New.Hire@example.com", role: "admin" }] })
+        organizations.createInvitations({
+          org_id: acme,
+          invitations: [{ email: "New.Hire@example.com", role: "admin" }]
+        })
       )
       expect(again._tag).toBe("Conflict")
       const member = yield* Effect.flip(

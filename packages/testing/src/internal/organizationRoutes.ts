@@ -7,15 +7,7 @@ import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { authDetailsOf, Caller, roleIn } from "./caller.js"
-import {
-  accountUser,
-  invite,
-  memberIn,
-  membersPageOf,
-  reachable,
-  removeMember,
-  updateMember
-} from "./organizations.js"
+import { accountUser, invite, memberIn, membersPageOf, reachable, removeMember, updateMember } from "./organizations.js"
 import { type Handlers, mutateAnswering, read } from "./route.js"
 import { type FakeState, itemsOf, type StoredInvitation, type StoredMember, type StoredOrganization } from "./state.js"
 import { at, unchecked } from "./wire.js"
@@ -38,7 +30,13 @@ export const organizationOf = (organization: StoredOrganization): Api.Organizati
 /** A membership as the API answers it. */
 export const memberOf = (member: StoredMember): Api.Member =>
   new Api.Member(
-    { id: member.id, user_id: member.user_id, org_id: member.org_id, role: member.role, joined_at: at(member.joined_at) },
+    {
+      id: member.id,
+      user_id: member.user_id,
+      org_id: member.org_id,
+      role: member.role,
+      joined_at: at(member.joined_at)
+    },
     unchecked
   )
 

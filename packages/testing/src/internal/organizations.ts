@@ -115,7 +115,11 @@ export interface Reachable {
  * organization or the caller may not act in it (`roleIn`), the status the published reference
  * gives for an account that is not a member of an organization (docs/contract.md §20).
  */
-export const reachable = (state: State, key: StoredKey | undefined, orgId: string): Either.Either<Reachable, Refused> => {
+export const reachable = (
+  state: State,
+  key: StoredKey | undefined,
+  orgId: string
+): Either.Either<Reachable, Refused> => {
   const organization = get(state, "organizations", orgId)
   const role = organization === undefined ? undefined : roleIn(state, key, orgId)
   return organization === undefined || role === undefined
@@ -134,7 +138,9 @@ const administered = (state: State, key: StoredKey | undefined, orgId: string) =
 /** Member `memberId` of organization `orgId`: 404 when it is not one. */
 export const memberIn = (state: State, orgId: string, memberId: string): Either.Either<StoredMember, Refused> => {
   const member = get(state, "members", memberId)
-  return member === undefined || member.org_id !== orgId ? refused(Status.notFound, "member not found") : Either.right(member)
+  return member === undefined || member.org_id !== orgId
+    ? refused(Status.notFound, "member not found")
+    : Either.right(member)
 }
 
 /** A role the organizations of the fake have, or a 400 naming it. */
@@ -284,7 +290,9 @@ export const membersPageOf = (
   let after: Position | undefined
   if (cursor !== undefined) {
     const text = Encoding.decodeBase64UrlString(cursor)
-    after = Either.isLeft(text) ? undefined : Option.getOrUndefined(Schema.decodeUnknownOption(PositionJson)(text.right))
+    after = Either.isLeft(text)
+      ? undefined
+      : Option.getOrUndefined(Schema.decodeUnknownOption(PositionJson)(text.right))
     if (after === undefined) return refused(Status.badRequest, "cursor must be a pagination.next of a previous page")
   }
   const order = sort.sort_order === "asc" ? positionOrder : Order.reverse(positionOrder)
