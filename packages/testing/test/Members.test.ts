@@ -4,7 +4,7 @@
  * list's own cursor (`pagination.next`) and sorted, role changes, the last admin kept,
  * removals, invitations; a refused request changes nothing.
  */
-import { Organizations, Users } from "@dbplatform/client"
+import { Organizations, Projects, Users } from "@dbplatform/client"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -13,7 +13,7 @@ import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { accountUser } from "../src/internal/organizations.js"
-import type * as Seed from "../src/Seed.js"
+import * as Seed from "../src/Seed.js"
 
 const acme = "org-acme-302709"
 const partner = "org-partner-118737"
@@ -288,5 +288,40 @@ describe("Organizations (docs/contract.md §20)", () => {
       )
       expect(bad._tag).toBe("InvalidRequest")
     }).pipe(Effect.provide(layer))
+  )
+})
+
+describe("the realistic account's organizations (docs/contract.md §20.4)", () => {
+  it.effect(
+    "its projects are Acme Data's, which has members; another team's organization and project stay out of reach",
+    () =>
+      Effect.gen(function* () {
+        const users = yield* Users.Users
+        const organizations = yield* Organizations.Organizations
+        const projects = yield* Projects.Projects
+        const fake = yield* FakePlatform.FakePlatform
+        const listed = Chunk.toReadonlyArray(yield* Stream.runCollect(users.listOrganizations()))
+        expect(listed.map((organization) => organization.name)).toEqual(["Acme Data"])
+        const acmeData = listed[0]!.id
+        const members = Chunk.toReadonlyArray(yield* Stream.runCollect(organizations.listMembers({ org_id: acmeData })))
+        expect(members.map((item) => item.member.role).sort()).toEqual(["admin", "admin", "editor", "member", "viewer"])
+        // Four projects listed, all Acme Data's; the snapshot holds a fifth, of the partner's organization.
+        const own = Chunk.toReadonlyArray(yield* Stream.runCollect(projects.list()))
+        expect(own.map((project) => project.org_id)).toEqual([acmeData, acmeData, acmeData, acmeData])
+        const snapshot = yield* fake.snapshot
+        const partner = snapshot.projects.find((project) => project.org_id !== acmeData)!
+        expect(partner.name).toBe("partner-data")
+        expect(
+          snapshot.members.filter((member) => member.org_id === partner.org_id).map((member) => member.email)
+        ).not.toContain(you)
+        expect((yield* Effect.flip(organizations.get({ org_id: partner.org_id! })))._tag).toBe("NotFound")
+        // The realistic account's own projects are those of earlier versions (their ids unchanged).
+        expect(own.map((project) => project.id).sort()).toEqual([
+          "bold-dawn-433334",
+          "bold-river-482394",
+          "proud-river-141954",
+          "spring-river-887036"
+        ])
+      }).pipe(Effect.provide(DbPlatformTest.layer({ seed: Seed.realistic() })))
   )
 })
