@@ -1,6 +1,6 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Users` and `Organizations` over one `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -24,6 +24,8 @@ import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
+import * as Users from "./Users.js"
+import * as Organizations from "./Organizations.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -41,6 +43,8 @@ export type DbPlatform =
   | Roles.Roles
   | Regions.Regions
   | Consumption.Consumption
+  | Users.Users
+  | Organizations.Organizations
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -61,7 +65,9 @@ export const layerFrom = <E, R>(
     Databases.layer,
     Roles.layer,
     Regions.layer,
-    Consumption.layer
+    Consumption.layer,
+    Users.layer,
+    Organizations.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

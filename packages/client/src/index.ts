@@ -83,6 +83,22 @@ export * as Projects from "./Projects.js"
 export * as Regions from "./Regions.js"
 
 /**
+ * Users: `me` (who the key acts for), `listOrganizations` (a `Stream`), `listOrganizationsPage`,
+ * `auth` (how the request is authenticated) (`docs/contract.md` §20).
+ *
+ * @since 0.5.0
+ */
+export * as Users from "./Users.js"
+/**
+ * Organizations: `get`, `listMembers` (a `Stream` along `pagination.next`), `listMembersPage`,
+ * `getMember`, `updateMember`, `removeMember`, `listInvitations` (a `Stream`),
+ * `listInvitationsPage`, `createInvitations` (`docs/contract.md` §20).
+ *
+ * @since 0.5.0
+ */
+export * as Organizations from "./Organizations.js"
+
+/**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,
  * `ListMethod<E>`, a list's `Stream`, and `methods(client, Api.Branches)`, a group's methods
  * (`docs/design.md` §1.2).

@@ -27,9 +27,11 @@ import {
   DbPlatform,
   Operations,
   Projects,
+  Organizations,
   Regions,
   Roles,
-  Consumption
+  Consumption,
+  Users
 } from "../src/index.js"
 import {
   baseUrl,
@@ -421,7 +423,11 @@ describe("operations.awaitAll", () => {
 // --- list and <key>Page, on every service ------------------------------------------------------
 
 /** The ids a list endpoint's path may take, by parameter name. */
-const ids: Readonly<Record<string, string>> = { project_id: projectId, branch_id: branchId }
+const ids: Readonly<Record<string, string>> = {
+  project_id: projectId,
+  branch_id: branchId,
+  org_id: "org-acme-302709"
+}
 
 /** `n` items of each list endpoint, as its answer holds them, and the cursor to the next page. */
 const answers: Readonly<Record<string, (n: number, cursor: string | undefined) => unknown>> = {
@@ -504,6 +510,43 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       ]
     })),
     ...(cursor === undefined ? {} : { pagination: { cursor } })
+  }),
+  "Users.listOrganizations": (n) => ({
+    organizations: Array.from({ length: n }, (_, i) => ({
+      id: `org-${i}`,
+      name: `Org ${i}`,
+      handle: `org-${i}`,
+      plan: "scale",
+      managed_by: "console",
+      created_at: at,
+      updated_at: at
+    }))
+  }),
+  "Organizations.listMembers": (n, next) => ({
+    members: Array.from({ length: n }, (_, i) => ({
+      member: {
+        id: `5fee13ac-957b-40cd-8de0-4d494cc28e2${i}`,
+        user_id: `6df052ac-ca9a-4321-8963-b6507b2d7de${i}`,
+        org_id: "org-acme-302709",
+        role: "member",
+        joined_at: at
+      },
+      user: { email: `user${i}@example.com` }
+    })),
+    pagination:
+      next === undefined
+        ? { sort_by: "joined_at", sort_order: "desc" }
+        : { next, sort_by: "joined_at", sort_order: "desc" }
+  }),
+  "Organizations.listInvitations": (n) => ({
+    invitations: Array.from({ length: n }, (_, i) => ({
+      id: `db8faf32-b07f-4b0f-94c8-5c288909f5d${i}`,
+      email: `invited${i}@example.com`,
+      org_id: "org-acme-302709",
+      invited_by: "b107d689-6dd2-4c9a-8b9e-0b25e457cf56",
+      invited_at: at,
+      role: "member"
+    }))
   })
 }
 
@@ -579,7 +622,9 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Databases: Databases.Databases,
             Roles: Roles.Roles,
             Regions: Regions.Regions,
-            Consumption: Consumption.Consumption
+            Consumption: Consumption.Consumption,
+            Users: Users.Users,
+            Organizations: Organizations.Organizations
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -637,7 +682,9 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Databases: Databases.Databases,
         Roles: Roles.Roles,
         Regions: Regions.Regions,
-        Consumption: Consumption.Consumption
+        Consumption: Consumption.Consumption,
+        Users: Users.Users,
+        Organizations: Organizations.Organizations
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

@@ -17,6 +17,8 @@ import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
+import { Organizations } from "./endpoints/Organizations.js"
+import { Users } from "./endpoints/Users.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -89,6 +91,22 @@ export * from "./endpoints/Regions.js"
 export * from "./endpoints/Roles.js"
 
 /**
+ * The `Users` group (identity: `GET /users/me`, its organizations, `GET /auth`) and what it
+ * declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/Users.js"
+
+/**
+ * The `Organizations` group (an organization, its members and invitations) and what it declares
+ * beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/Organizations.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -104,7 +122,9 @@ export const groups = {
   Databases,
   Roles,
   Regions,
-  Consumption
+  Consumption,
+  Users,
+  Organizations
 } as const
 
 /**

@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 44 endpoints of the 10 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds every endpoint of every group, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15, §17-§27)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -97,7 +97,9 @@ describe("Api.endpoints", () => {
       "Databases",
       "Roles",
       "Regions",
-      "Consumption"
+      "Consumption",
+      "Users",
+      "Organizations"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -143,7 +145,17 @@ describe("Api.endpoints", () => {
       "GET /regions",
       "GET /consumption_history/v2/projects",
       "GET /consumption_history/v2/branches",
-      "GET /consumption_history/projects"
+      "GET /consumption_history/projects",
+      "GET /users/me",
+      "GET /users/me/organizations",
+      "GET /auth",
+      "GET /organizations/{org_id}",
+      "GET /organizations/{org_id}/members",
+      "GET /organizations/{org_id}/members/{member_id}",
+      "PATCH /organizations/{org_id}/members/{member_id}",
+      "DELETE /organizations/{org_id}/members/{member_id}",
+      "GET /organizations/{org_id}/invitations",
+      "POST /organizations/{org_id}/invitations"
     ])
   })
 
@@ -194,7 +206,17 @@ describe("Api.endpoints", () => {
       "Regions.list",
       "Consumption.listProjects",
       "Consumption.listBranches",
-      "Consumption.listProjectsLegacy"
+      "Consumption.listProjectsLegacy",
+      "Users.me",
+      "Users.listOrganizations",
+      "Users.auth",
+      "Organizations.get",
+      "Organizations.listMembers",
+      "Organizations.getMember",
+      "Organizations.updateMember",
+      "Organizations.removeMember",
+      "Organizations.listInvitations",
+      "Organizations.createInvitations"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -243,6 +265,7 @@ describe("Api.endpoints", () => {
     expect(Api.Projects.listShared.pageLimits).toEqual({ max: 400, default: 10 })
     expect(Api.Operations.list.pageLimits).toEqual({ max: 1000, default: undefined })
     expect(Api.Branches.list.pageLimits).toEqual({ max: 10_000, default: undefined })
+    expect(Api.Organizations.listMembers.pageLimits).toEqual({ max: 500, default: undefined })
     expect(Api.ApiKeys.list.pageLimits).toBeUndefined()
     expect(Api.Operations.get.pageLimits).toBeUndefined()
     expect(Api.projectsPageLimits).toBe(Api.Projects.list.pageLimits)
@@ -268,6 +291,11 @@ describe("Api.endpoints", () => {
     for (const endpoint of Object.values(Api.Consumption)) {
       expect(endpoint.errors).toEqual(["BadRequest", "Forbidden", "NotFound", "NotAcceptable"])
     }
+    expect(Api.Users.me.errors).toEqual([])
+    expect(Api.Organizations.get.errors).toEqual(["NotFound", "BadRequest"])
+    expect(Api.Organizations.updateMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
+    expect(Api.Organizations.removeMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
+    expect(Api.Organizations.createInvitations.errors).toEqual(["BadRequest", "Forbidden", "NotFound", "Conflict"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -316,7 +344,17 @@ describe("Api.endpoints", () => {
       "Regions.list": [200],
       "Consumption.listProjects": [200],
       "Consumption.listBranches": [200],
-      "Consumption.listProjectsLegacy": [200]
+      "Consumption.listProjectsLegacy": [200],
+      "Users.me": [200],
+      "Users.listOrganizations": [200],
+      "Users.auth": [200],
+      "Organizations.get": [200],
+      "Organizations.listMembers": [200],
+      "Organizations.getMember": [200],
+      "Organizations.updateMember": [200],
+      "Organizations.removeMember": [200],
+      "Organizations.listInvitations": [200],
+      "Organizations.createInvitations": [200]
     })
   })
 
@@ -362,7 +400,10 @@ describe("Api.endpoints", () => {
       "Regions.list",
       "Consumption.listProjects (cursor)",
       "Consumption.listBranches (cursor)",
-      "Consumption.listProjectsLegacy (cursor)"
+      "Consumption.listProjectsLegacy (cursor)",
+      "Users.listOrganizations",
+      "Organizations.listMembers (cursor)",
+      "Organizations.listInvitations"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

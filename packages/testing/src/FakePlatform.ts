@@ -57,6 +57,7 @@ import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { makeRequestLog, type RecordedRequest, recordOf } from "./internal/requestLog.js"
 import { Gate, Refusal } from "./internal/route.js"
+import { Caller } from "./internal/caller.js"
 import {
   authenticate,
   hashKey,
@@ -458,8 +459,8 @@ const serviceOf = (
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
       yield* caughtUp
-      yield* authenticate(fake)
-      return yield* routes
+      const key = yield* authenticate(fake)
+      return yield* Effect.provideService(routes, Caller, key)
     }).pipe(
       Effect.catchTags({
         Refusal: refusalResponse,

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
+import { defaultOrgId } from "./internal/kinds.js"
 import { regions as catalog } from "./internal/regions.js"
 import { newPassword } from "./internal/roles.js"
 import {
@@ -394,7 +395,11 @@ const realisticRoles = ["neondb_owner", "app"] as const
  * actions and statuses (availability checks, compute starts and suspends, config changes, branch creations and archives; a few failed, in error,
  * cancelled or skipped, with `failures_count` and `error`), and a few operations still
  * running in the first project: a branch being created (`init` until its operation ends) and its
- * endpoint being started.
+ * endpoint being started. Since 0.5.0 its projects belong to an organization, "Acme Data" (the
+ * default organization, `org-dbplatform-000000`), whose members are the account's user (an
+ * admin) and four others; and an organization of another team, `org-partner-…`, of which the
+ * account's user is not a member, has one more project, `partner-data`, with its `main` branch
+ * (docs/contract.md §20.4). `projects` counts the account's own projects only.
  *
  * @since 0.1.0
  */
@@ -549,7 +554,73 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     }
   }
 
-  return { bootstrapKey: options.bootstrapKey, projects, branches, endpoints, roles, databases, operations }
+  // Since 0.5.0: the projects above are the default organization's, which has members beside the
+  // account's user; and another team's organization, which the account's user is not a member
+  // of, has a project of its own. From dice of their own: everything above is as it was.
+  const partner = seededDice((options.seed ?? 302709) ^ 0x7f4a7c15)
+  const partnerOrg = `org-partner-${partner.below(900_000) + 100_000}`
+  const partnerProject: SeedProject = {
+    id: slug(partner),
+    name: "partner-data",
+    org_id: partnerOrg,
+    region_id: regions[1 % regions.length]!,
+    pg_version: 17,
+    age: Duration.millis(45 * day)
+  }
+  const partnerBranch = branchId(partner)
+  branches.push({ project_id: partnerProject.id, id: partnerBranch, name: "main", default: true })
+  endpoints.push({ branch_id: partnerBranch, id: endpointId(partner) })
+  const partnerPasswords = realisticRoles.map(() => newPassword(partner))
+  realisticRoles.forEach((name, i) => roles.push({ branch_id: partnerBranch, name, password: partnerPasswords[i]! }))
+  databases.push(
+    { branch_id: partnerBranch, name: "neondb", owner_name: "neondb_owner" },
+    { branch_id: partnerBranch, name: "app", owner_name: "app" }
+  )
+  operations.push({
+    project_id: partnerProject.id,
+    id: uuid(partner),
+    action: "create_timeline",
+    branch_id: partnerBranch,
+    age: partnerProject.age,
+    runsFor: "3 seconds"
+  })
+  const organizations: Array<SeedOrganization> = [
+    {
+      id: defaultOrgId,
+      name: "Acme Data",
+      handle: "acme-data",
+      plan: "scale",
+      age: "120 days",
+      members: [
+        { email: "you@example.com", role: "admin", age: "120 days" },
+        { email: "ana@acme.example", role: "admin", age: "90 days" },
+        { email: "bo@acme.example", role: "member", age: "60 days" },
+        { email: "cy@acme.example", role: "editor", age: "30 days" },
+        { email: "di@acme.example", role: "viewer", age: "7 days" }
+      ]
+    },
+    {
+      id: partnerOrg,
+      name: "Partner Labs",
+      plan: "launch",
+      age: "200 days",
+      members: [
+        { email: "pat@partner.example", role: "admin", age: "200 days" },
+        { email: "quinn@partner.example", role: "member", age: "100 days" }
+      ]
+    }
+  ]
+
+  return {
+    bootstrapKey: options.bootstrapKey,
+    projects: [...projects, partnerProject],
+    branches,
+    endpoints,
+    roles,
+    databases,
+    operations,
+    organizations
+  }
 }
 
 /**

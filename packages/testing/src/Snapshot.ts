@@ -88,6 +88,14 @@ export {
    */
   SnapshotMember,
   /**
+   * An invitation to an organization: `id` (a UUID), `org_id`, `email`, `role`, `invited_by`
+   * (the inviting user's UUID) and `invited_at` (docs/contract.md §20). A snapshot without
+   * invitations (before 0.5.0) has none.
+   *
+   * @since 0.5.0
+   */
+  SnapshotInvitation,
+  /**
    * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
    * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
    * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another

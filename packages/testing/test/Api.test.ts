@@ -38,7 +38,9 @@ const sampleIds: Readonly<Record<string, string>> = {
   operation_id: operationId(1),
   key_id: "1",
   role_name: "neondb_owner",
-  database_name: "neondb"
+  database_name: "neondb",
+  org_id: "org-acme-302709",
+  member_id: "00000000-0000-4000-8000-000000000000"
 }
 
 /**

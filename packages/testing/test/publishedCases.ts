@@ -7,6 +7,7 @@
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
+import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
 import type * as FakePlatform from "../src/FakePlatform.js"
@@ -137,6 +138,268 @@ const post = (path: string, body?: unknown) =>
     : HttpClientRequest.post(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
 const patch = (path: string, body: unknown) =>
   HttpClientRequest.patch(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
+
+/** Organizations for the identity and organization cases (docs/contract.md §20). */
+const acme = "org-acme-302709"
+const guest = "org-guest-500123"
+const partner = "org-partner-118737"
+
+/**
+ * The fake with `acme` (the account's user an admin beside `ana`, a member, and `bo`, an
+ * admin), `guest` (the account's user a plain member) and `partner` (not a member), then
+ * `request` made from the id of the membership `email` names in `org` (if any).
+ */
+const givenOrganizations =
+  (
+    request: (member: string) => Effect.Effect<HttpClientRequest.HttpClientRequest>,
+    org = acme,
+    email = "ana@example.com"
+  ) =>
+  ({ fake }: Fixture) =>
+    Effect.gen(function* () {
+      yield* Effect.orDie(
+        fake.load({
+          ...seed,
+          organizations: [
+            {
+              id: acme,
+              name: "Acme",
+              plan: "scale",
+              members: [
+                { email: "you@example.com", role: "admin" },
+                { email: "ana@example.com", role: "member" },
+                { email: "bo@example.com", role: "admin" }
+              ]
+            },
+            {
+              id: guest,
+              members: [
+                { email: "gil@example.com", role: "admin" },
+                { email: "you@example.com", role: "member" }
+              ]
+            },
+            { id: partner, members: [{ email: "pat@example.com", role: "admin" }] }
+          ]
+        })
+      )
+      const { members } = yield* fake.snapshot
+      const member = members.find((member) => member.org_id === org && member.email === email)
+      return yield* request(member?.id ?? "00000000-0000-4000-8000-000000000000")
+    })
+
+/** The fake of {@link givenOrganizations} where `acme`'s other admin was removed: the account's user is its last. */
+const givenLastAdmin =
+  (request: (member: string) => Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake, key }: Fixture) =>
+    Effect.gen(function* () {
+      const bo = yield* givenOrganizations(
+        (member) => del(`/organizations/${acme}/members/${member}`),
+        acme,
+        "bo@example.com"
+      )({
+        fake,
+        key
+      })
+      expect((yield* Effect.orDie(send(fake, bo, { key }))).status).toBe(200)
+      const { members } = yield* fake.snapshot
+      return yield* request(members.find((member) => member.org_id === acme && member.email === "you@example.com")!.id)
+    })
+
+/** The identity and organization cases (docs/contract.md §20). */
+const organizationCases: ReadonlyArray<Case> = [
+  { endpoint: Api.Users.me, label: "the account's user", status: 200, request: () => get("/users/me") },
+  {
+    endpoint: Api.Users.listOrganizations,
+    label: "the user's organizations",
+    status: 200,
+    request: givenOrganizations(() => get("/users/me/organizations"))
+  },
+  { endpoint: Api.Users.auth, label: "a personal key", status: 200, request: () => get("/auth") },
+  {
+    endpoint: Api.Organizations.get,
+    label: "an organization of the user's",
+    status: 200,
+    request: givenOrganizations(() => get(`/organizations/${acme}`))
+  },
+  {
+    endpoint: Api.Organizations.get,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => get(`/organizations/${partner}`))
+  },
+  {
+    endpoint: Api.Organizations.get,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/organizations/Org")
+  },
+  {
+    endpoint: Api.Organizations.listMembers,
+    label: "a page with the next cursor",
+    status: 200,
+    request: givenOrganizations(() => get(`/organizations/${acme}/members?limit=2&sort_by=email&sort_order=asc`))
+  },
+  {
+    endpoint: Api.Organizations.listMembers,
+    label: "the last page",
+    status: 200,
+    request: givenOrganizations(() => get(`/organizations/${acme}/members`))
+  },
+  {
+    endpoint: Api.Organizations.listMembers,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => get(`/organizations/${partner}/members`))
+  },
+  {
+    endpoint: Api.Organizations.listMembers,
+    label: "a sort_by it does not take",
+    status: 400,
+    request: givenOrganizations(() => get(`/organizations/${acme}/members?sort_by=name`))
+  },
+  {
+    endpoint: Api.Organizations.getMember,
+    label: "a member",
+    status: 200,
+    request: givenOrganizations((member) => get(`/organizations/${acme}/members/${member}`))
+  },
+  {
+    endpoint: Api.Organizations.getMember,
+    label: "an unknown member",
+    status: 404,
+    request: givenOrganizations((member) => get(`/organizations/${acme}/members/${member}`), acme, "nobody@example.com")
+  },
+  {
+    endpoint: Api.Organizations.getMember,
+    label: "a member_id that is not a UUID",
+    status: 400,
+    request: () => get(`/organizations/${acme}/members/ana`)
+  },
+  {
+    endpoint: Api.Organizations.updateMember,
+    label: "a role changed",
+    status: 200,
+    request: givenOrganizations((member) => patch(`/organizations/${acme}/members/${member}`, { role: "viewer" }))
+  },
+  {
+    endpoint: Api.Organizations.updateMember,
+    label: "the last admin demoted",
+    status: 400,
+    request: givenLastAdmin((member) => patch(`/organizations/${acme}/members/${member}`, { role: "member" }))
+  },
+  {
+    endpoint: Api.Organizations.updateMember,
+    label: "by a member who is not an admin",
+    status: 403,
+    request: givenOrganizations(
+      (member) => patch(`/organizations/${guest}/members/${member}`, { role: "viewer" }),
+      guest,
+      "gil@example.com"
+    )
+  },
+  {
+    endpoint: Api.Organizations.updateMember,
+    label: "an unknown member",
+    status: 404,
+    request: givenOrganizations(
+      (member) => patch(`/organizations/${acme}/members/${member}`, { role: "viewer" }),
+      acme,
+      "nobody@example.com"
+    )
+  },
+  {
+    endpoint: Api.Organizations.removeMember,
+    label: "a member removed",
+    status: 200,
+    request: givenOrganizations((member) => del(`/organizations/${acme}/members/${member}`))
+  },
+  {
+    endpoint: Api.Organizations.removeMember,
+    label: "the last admin",
+    status: 400,
+    request: givenLastAdmin((member) => del(`/organizations/${acme}/members/${member}`))
+  },
+  {
+    endpoint: Api.Organizations.removeMember,
+    label: "by a member who is not an admin",
+    status: 403,
+    request: givenOrganizations((member) => del(`/organizations/${guest}/members/${member}`), guest, "gil@example.com")
+  },
+  {
+    endpoint: Api.Organizations.removeMember,
+    label: "an unknown member",
+    status: 404,
+    request: givenOrganizations((member) => del(`/organizations/${acme}/members/${member}`), acme, "nobody@example.com")
+  },
+  {
+    endpoint: Api.Organizations.listInvitations,
+    label: "the invitations",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.gen(function* () {
+        const invited = yield* givenOrganizations(() =>
+          post(`/organizations/${acme}/invitations`, { invitations: [{ email: "new@example.com", role: "member" }] })
+        )({ fake, key })
+        expect((yield* Effect.orDie(send(fake, invited, { key }))).status).toBe(200)
+        return yield* get(`/organizations/${acme}/invitations`)
+      })
+  },
+  {
+    endpoint: Api.Organizations.listInvitations,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => get(`/organizations/${partner}/invitations`))
+  },
+  {
+    endpoint: Api.Organizations.listInvitations,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/organizations/Org/invitations")
+  },
+  {
+    endpoint: Api.Organizations.createInvitations,
+    label: "invitations made, one user joining at once",
+    status: 200,
+    request: givenOrganizations(() =>
+      post(`/organizations/${acme}/invitations`, {
+        invitations: [
+          { email: "new@example.com", role: "member" },
+          { email: "gil@example.com", role: "viewer" }
+        ]
+      })
+    )
+  },
+  {
+    endpoint: Api.Organizations.createInvitations,
+    label: "none",
+    status: 400,
+    request: givenOrganizations(() => post(`/organizations/${acme}/invitations`, { invitations: [] }))
+  },
+  {
+    endpoint: Api.Organizations.createInvitations,
+    label: "by a member who is not an admin",
+    status: 403,
+    request: givenOrganizations(() =>
+      post(`/organizations/${guest}/invitations`, { invitations: [{ email: "new@example.com", role: "member" }] })
+    )
+  },
+  {
+    endpoint: Api.Organizations.createInvitations,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() =>
+      post(`/organizations/${partner}/invitations`, { invitations: [{ email: "new@example.com", role: "member" }] })
+    )
+  },
+  {
+    endpoint: Api.Organizations.createInvitations,
+    label: "an address already a member",
+    status: 409,
+    request: givenOrganizations(() =>
+      post(`/organizations/${acme}/invitations`, { invitations: [{ email: "ana@example.com", role: "member" }] })
+    )
+  }
+]
 
 export const cases: ReadonlyArray<Case> = [
   {
@@ -986,7 +1249,8 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => get("/regions?org_id=NOT_AN_ORG")
   },
-  ...consumptionCases()
+  ...consumptionCases(),
+  ...organizationCases
 ]
 
 /**

@@ -146,6 +146,20 @@ export const SnapshotMember = Schema.Struct({
   joined_at: SnapshotTime
 }).annotations({ identifier: "SnapshotMember" })
 
+/**
+ * An invitation to an organization (docs/contract.md §20): the invited `email` and the `role`
+ * offered, sent by the user `invited_by` (a UUID) at `invited_at`. `id` is its UUID. It stays
+ * listed once accepted.
+ */
+export const SnapshotInvitation = Schema.Struct({
+  id: Schema.String,
+  org_id: Schema.String,
+  email: Schema.String,
+  role: Schema.String,
+  invited_by: Schema.String,
+  invited_at: SnapshotTime
+}).annotations({ identifier: "SnapshotInvitation" })
+
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
 
@@ -319,6 +333,14 @@ export const kinds = {
     idOf: (member) => member.id,
     parent: { kind: "organizations", of: (member) => member.org_id },
     rank: (member) => -member.joined_at
+  }),
+  invitations: kind({
+    label: "invitation",
+    schema: SnapshotInvitation,
+    id: Schema.String,
+    idOf: (invitation) => invitation.id,
+    parent: { kind: "organizations", of: (invitation) => invitation.org_id },
+    rank: (invitation) => -invitation.invited_at
   })
 }
 

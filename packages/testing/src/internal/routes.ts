@@ -16,9 +16,11 @@ import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
 import { consumptionHandlers } from "./consumptionRoutes.js"
-import { type Change, type Kind, upsert } from "./kinds.js"
+import { Caller, roleIn } from "./caller.js"
+import { type Change, defaultOrgId, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
+import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
 import { roleHandlers } from "./roleRoutes.js"
 import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
@@ -142,18 +144,24 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
       handle: ({ query }) =>
         Effect.gen(function* () {
           const { org_id, search } = query
-          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
+          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
+          // and those of organizations the caller does not act in not at all (§20.4).
           // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
           // every project in time.
+          const key = yield* Caller
+          const state = yield* Ref.get(fake.ref)
           const { page, next } = yield* pageOf(
             groups.Projects.list,
-            yield* Ref.get(fake.ref),
+            state,
             "projects",
             "",
             query,
             yield* Clock.currentTimeMillis,
             (project) =>
-              project.shared !== true && (org_id === undefined || project.org_id === org_id) && matches(project, search)
+              project.shared !== true &&
+              (org_id === undefined || project.org_id === org_id) &&
+              matches(project, search) &&
+              roleIn(state, key, project.org_id ?? defaultOrgId) !== undefined
           )
           return projectsPage(page, next)
         }),
@@ -201,7 +209,9 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
   Regions: regionHandlers,
-  Consumption: consumptionHandlers(fake, groups.Consumption)
+  Consumption: consumptionHandlers(fake, groups.Consumption),
+  Users: userHandlers(fake),
+  Organizations: organizationHandlers(fake)
 })
 
 /**

@@ -5,7 +5,8 @@ import * as Either from "effect/Either"
 import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
-import { specOf, upsert } from "./kinds.js"
+import { defaultOrgId, specOf, upsert } from "./kinds.js"
+import { organizationImplied } from "./organizations.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
 import { hashKey, keyAdded, newKeyValue } from "./routes.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
@@ -52,7 +53,11 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
           : [...(specOf("projects").check?.(stored) ?? [])]
       if (problem.length > 0) return Either.left(new InvalidSeed({ problems: problem }))
       return Either.right({
-        changes: [upsert("projects", stored), upsert("branches", branch)],
+        changes: [
+          ...organizationImplied(state, stored.org_id ?? defaultOrgId, stored.created_at),
+          upsert("projects", stored),
+          upsert("branches", branch)
+        ],
         answer: projectOf(stored)
       })
     }),

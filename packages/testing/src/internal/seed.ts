@@ -311,6 +311,7 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     api_keys: [],
     organizations,
     members,
+    invitations: [],
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),

@@ -47,6 +47,8 @@ export type StoredOperation = Item<"operations">
 export type StoredOrganization = Item<"organizations">
 /** A member of an organization as the fake keeps it. */
 export type StoredMember = Item<"members">
+/** An invitation to an organization as the fake keeps it. */
+export type StoredInvitation = Item<"invitations">
 
 /** Where an item sits among its parent's: its kind's `rank`, then its id. */
 type Rank = readonly [rank: number, id: string | number]

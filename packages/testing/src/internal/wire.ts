@@ -45,6 +45,7 @@ import { type BranchCreation, endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
 import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
+import { accountUser } from "./organizations.js"
 import type {
   StoredBranch,
   StoredDatabase,
@@ -55,14 +56,17 @@ import type {
   StoredRole
 } from "./state.js"
 
-/** The uuid of the fake account's user, `created_by` of every key and `owner_id` of every project of its own. */
-export const userId = "5b7a3a36-3f5e-4e38-9a5b-9c6a0f3e2d11"
+/**
+ * The uuid of the fake account's user (`GET /users/me`, docs/contract.md §20), `created_by` of
+ * every key and `owner_id` of every project of its own.
+ */
+export const userId: string = accountUser.id
 
 /** The uuid of the user of another account, `owner_id` of every project shared with the fake's (§10.6). */
 export const sharingUserId = "9e4c2f61-7a0b-4d8e-b1c3-5f2a6d8e0b47"
 
 /** The fake account's user, as `GET /api_keys` names a key's creator (docs/contract.md §10.3). */
-const user = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
+const user = new ApiKeyCreator({ id: userId, name: `${accountUser.name} ${accountUser.last_name}`, image: "" })
 
 /**
  * Values are built without checking them (`unchecked`): encoding the answer with the endpoint's
