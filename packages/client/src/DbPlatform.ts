@@ -1,6 +1,7 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `ProjectPermissions`, `VpcEndpoints` and
+ * `ProjectTransfers` over one `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -21,8 +22,11 @@ import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
+import * as ProjectPermissions from "./ProjectPermissions.js"
+import * as ProjectTransfers from "./ProjectTransfers.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
+import * as VpcEndpoints from "./VpcEndpoints.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -39,6 +43,9 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | ProjectPermissions.ProjectPermissions
+  | VpcEndpoints.VpcEndpoints
+  | ProjectTransfers.ProjectTransfers
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +65,10 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    ProjectPermissions.layer,
+    VpcEndpoints.layer,
+    ProjectTransfers.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

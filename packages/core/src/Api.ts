@@ -16,6 +16,9 @@ import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
+import { ProjectPermissions } from "./endpoints/ProjectPermissions.js"
+import { ProjectTransfers } from "./endpoints/ProjectTransfers.js"
+import { VpcEndpoints } from "./endpoints/VpcEndpoints.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -81,6 +84,27 @@ export * from "./endpoints/Regions.js"
 export * from "./endpoints/Roles.js"
 
 /**
+ * The `ProjectPermissions` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/ProjectPermissions.js"
+
+/**
+ * The `VpcEndpoints` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/VpcEndpoints.js"
+
+/**
+ * The `ProjectTransfers` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/ProjectTransfers.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -95,7 +119,10 @@ export const groups = {
   Connections,
   Databases,
   Roles,
-  Regions
+  Regions,
+  ProjectPermissions,
+  VpcEndpoints,
+  ProjectTransfers
 } as const
 
 /**
