@@ -37,7 +37,13 @@ const sampleIds: Readonly<Record<string, string>> = {
   operation_id: operationId(1),
   key_id: "1",
   role_name: "neondb_owner",
-  database_name: "neondb"
+  database_name: "neondb",
+  permission_id: "0f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f",
+  org_id: "org-dbplatform-000000",
+  source_org_id: "org-dbplatform-000000",
+  region_id: "aws-us-east-2",
+  vpc_endpoint_id: "vpce-0123456789abcdef0",
+  request_id: "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b0a"
 }
 
 /** The `{param}` names of a route. */

@@ -39,6 +39,8 @@ export const seedProject = (project: SeedProject, now: number): StoredProject =>
     org_id: project.org_id ?? defaultOrgId,
     history_retention_seconds: project.history_retention_seconds,
     default_endpoint_settings: project.default_endpoint_settings,
+    settings: project.settings,
+    integration: project.integration,
     // `false` is left out; anything but a boolean is kept, for `kinds` to report.
     shared: project.shared === false ? undefined : project.shared,
     created_at: now - Duration.toMillis(project.age ?? "30 days")
@@ -311,6 +313,10 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     api_keys: [],
     organizations,
     members,
+    permissions: [],
+    vpc_endpoints: [],
+    vpc_restrictions: [],
+    transfer_requests: [],
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),

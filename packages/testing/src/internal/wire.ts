@@ -35,6 +35,7 @@ import {
   CursorPagination,
   Database,
   DefaultEndpointSettings,
+  ProjectSettings,
   Role
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
@@ -131,7 +132,8 @@ export const projectOf = (project: StoredProject): Project =>
       org_id: project.org_id,
       // A project kept before 0.3.0 has the platform's default: a day.
       history_retention_seconds: project.history_retention_seconds ?? 86400,
-      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked)
+      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
+      settings: project.settings === undefined ? undefined : new ProjectSettings(project.settings, unchecked)
     },
     unchecked
   )
