@@ -25,9 +25,12 @@ import {
   Databases,
   DbPlatform,
   Operations,
+  ProjectPermissions,
   Projects,
+  ProjectTransfers,
   Regions,
-  Roles
+  Roles,
+  VpcEndpoints
 } from "../src/index.js"
 import {
   baseUrl,
@@ -409,7 +412,12 @@ describe("operations.awaitAll", () => {
 // --- list and <key>Page, on every service ------------------------------------------------------
 
 /** The ids a list endpoint's path may take, by parameter name. */
-const ids: Readonly<Record<string, string>> = { project_id: projectId, branch_id: branchId }
+const ids: Readonly<Record<string, string>> = {
+  project_id: projectId,
+  branch_id: branchId,
+  org_id: "org-acme-302709",
+  region_id: "aws-us-east-2"
+}
 
 /** `n` items of each list endpoint, as its answer holds them, and the cursor to the next page. */
 const answers: Readonly<Record<string, (n: number, cursor: string | undefined) => unknown>> = {
@@ -459,7 +467,25 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       geo_lat: "",
       geo_long: ""
     }))
-  })
+  }),
+  "ProjectPermissions.list": (n) => ({
+    project_permissions: Array.from({ length: n }, (_, i) => ({
+      id: `permission-${i}`,
+      granted_to_email: `user${i}@example.com`,
+      granted_at: at
+    }))
+  }),
+  "VpcEndpoints.list": (n) => ({
+    endpoints: Array.from({ length: n }, (_, i) => ({ vpc_endpoint_id: `vpce-${i}`, label: `vpc ${i}` }))
+  }),
+  "VpcEndpoints.listAll": (n) => ({
+    endpoints: Array.from({ length: n }, (_, i) => ({
+      vpc_endpoint_id: `vpce-${i}`,
+      label: `vpc ${i}`,
+      region_id: "aws-us-east-2"
+    }))
+  }),
+  "VpcEndpoints.listRestrictions": (n) => answers["VpcEndpoints.list"]!(n, undefined)
 }
 
 /** A method's answer, if it is a `Stream` (an `Effect` is a `Stream` too: it is not one of them). */
@@ -508,7 +534,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            ProjectPermissions: ProjectPermissions.ProjectPermissions,
+            VpcEndpoints: VpcEndpoints.VpcEndpoints,
+            ProjectTransfers: ProjectTransfers.ProjectTransfers
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -555,7 +584,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        ProjectPermissions: ProjectPermissions.ProjectPermissions,
+        VpcEndpoints: VpcEndpoints.VpcEndpoints,
+        ProjectTransfers: ProjectTransfers.ProjectTransfers
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

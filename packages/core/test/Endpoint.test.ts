@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 55 endpoints of the 12 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15, §22)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,10 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "ProjectPermissions",
+      "VpcEndpoints",
+      "ProjectTransfers"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +142,21 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /projects/{project_id}/permissions",
+      "POST /projects/{project_id}/permissions",
+      "DELETE /projects/{project_id}/permissions/{permission_id}",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints",
+      "GET /organizations/{org_id}/vpc/vpc_endpoints",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "GET /projects/{project_id}/vpc_endpoints",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "POST /organizations/{source_org_id}/projects/transfer",
+      "POST /projects/{project_id}/transfer_requests",
+      "PUT /projects/{project_id}/transfer_requests/{request_id}"
     ])
   })
 
@@ -187,7 +204,21 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "ProjectPermissions.list",
+      "ProjectPermissions.grant",
+      "ProjectPermissions.revoke",
+      "VpcEndpoints.list",
+      "VpcEndpoints.listAll",
+      "VpcEndpoints.get",
+      "VpcEndpoints.assign",
+      "VpcEndpoints.delete",
+      "VpcEndpoints.listRestrictions",
+      "VpcEndpoints.setRestriction",
+      "VpcEndpoints.deleteRestriction",
+      "ProjectTransfers.transfer",
+      "ProjectTransfers.createRequest",
+      "ProjectTransfers.acceptRequest"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -300,7 +331,21 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "ProjectPermissions.list": [200],
+      "ProjectPermissions.grant": [200],
+      "ProjectPermissions.revoke": [200],
+      "VpcEndpoints.list": [200],
+      "VpcEndpoints.listAll": [200],
+      "VpcEndpoints.get": [200],
+      "VpcEndpoints.assign": [200],
+      "VpcEndpoints.delete": [200],
+      "VpcEndpoints.listRestrictions": [200],
+      "VpcEndpoints.setRestriction": [200],
+      "VpcEndpoints.deleteRestriction": [200],
+      "ProjectTransfers.transfer": [200],
+      "ProjectTransfers.createRequest": [201],
+      "ProjectTransfers.acceptRequest": [204]
     })
   })
 
@@ -343,7 +388,11 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "ProjectPermissions.list",
+      "VpcEndpoints.list",
+      "VpcEndpoints.listAll",
+      "VpcEndpoints.listRestrictions"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -363,7 +412,8 @@ describe("Api.endpoints", () => {
       "Branches.delete",
       "ComputeEndpoints.delete",
       "Databases.delete",
-      "Roles.delete"
+      "Roles.delete",
+      "ProjectTransfers.acceptRequest"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

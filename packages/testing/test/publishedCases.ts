@@ -128,7 +128,6 @@ const roles = `${branches}/${dev}/roles`
 const get = (path: string) => Effect.succeed(HttpClientRequest.get(path))
 const del = (path: string) => Effect.succeed(HttpClientRequest.del(path))
 
-
 /** An operation pending in the project for a minute: its mutations are locked meanwhile. */
 const busy = (fake: FakePlatform.Service) =>
   fake.scenario.startOperations(project, [{ action: "apply_config", runsFor: "1 minute" }]).pipe(Effect.orDie)

@@ -103,8 +103,12 @@ export const vpcEndpointKey = (orgId: string, regionId: string, vpcEndpointId: s
 
 /** The region `regionId` of organization `orgId` (a member's), or a 404/403. */
 const memberRegion = (state: State, orgId: string, regionId: string) =>
-  Either.flatMap(memberOrganization(state, orgId), (): Either.Either<void, Refused> =>
-    regions.some((region) => region.region_id === regionId) ? Either.void : refused(Status.notFound, "region not found")
+  Either.flatMap(
+    memberOrganization(state, orgId),
+    (): Either.Either<void, Refused> =>
+      regions.some((region) => region.region_id === regionId)
+        ? Either.void
+        : refused(Status.notFound, "region not found")
   )
 
 /** The VPC endpoints of organization `orgId` not deleted, in `regionId` when given, oldest first. */
@@ -114,7 +118,9 @@ export const vpcEndpointsOf = (
   regionId?: string
 ): Either.Either<ReadonlyArray<StoredVpcEndpoint>, Refused> =>
   Either.map(
-    regionId === undefined ? Either.map(memberOrganization(state, orgId), () => undefined) : memberRegion(state, orgId, regionId),
+    regionId === undefined
+      ? Either.map(memberOrganization(state, orgId), () => undefined)
+      : memberRegion(state, orgId, regionId),
     () =>
       Array.from(itemsOf(state, "vpc_endpoints", orgId)).filter(
         (endpoint) => endpoint.deleted_at === undefined && (regionId === undefined || endpoint.region_id === regionId)
@@ -174,9 +180,10 @@ export const assignVpcEndpoint =
       if (existing?.deleted_at !== undefined) {
         return yield* refused(Status.badRequest, "a VPC endpoint deleted from the organization cannot be added back")
       }
-      const endpoint: StoredVpcEndpoint = existing === undefined
-        ? { id, org_id: orgId, region_id: regionId, vpc_endpoint_id: vpcEndpointId, label, created_at: now }
-        : { ...existing, label }
+      const endpoint: StoredVpcEndpoint =
+        existing === undefined
+          ? { id, org_id: orgId, region_id: regionId, vpc_endpoint_id: vpcEndpointId, label, created_at: now }
+          : { ...existing, label }
       return { changes: [upsert("vpc_endpoints", endpoint)], answer: undefined }
     })
 
