@@ -133,7 +133,8 @@ export const projectOf = (project: StoredProject): Project =>
       // A project kept before 0.3.0 has the platform's default: a day.
       history_retention_seconds: project.history_retention_seconds ?? 86400,
       default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
-      settings: project.settings === undefined ? undefined : new ProjectSettings(project.settings, unchecked)
+      // What a project without settings of its own has (docs/contract.md §22.2), then its own.
+      settings: new ProjectSettings({ ...settingsDefaults, ...project.settings }, unchecked)
     },
     unchecked
   )
@@ -204,6 +205,9 @@ export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
 
 type Json = { readonly [key: string]: unknown }
 
+/** The settings a project answers when it has none of its own: every IP allowed, no logical replication. */
+const settingsDefaults = { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
+
 /**
  * What the deployed API sends beyond what core's schemas declare, added to the encoded answers
  * so that clients are tested against fields they do not know (docs/contract.md §10.1: answers
@@ -211,10 +215,8 @@ type Json = { readonly [key: string]: unknown }
  * hand.
  */
 const undeclared = {
-  /** On each project of `GET /projects`. */
-  project: {
-    settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
-  },
+  /** On each project of `GET /projects` (its `settings` are declared since 0.5.0: `projectOf`). */
+  project: {},
   /** On the page of `GET /projects`. */
   projectsPage: { applications: {}, integrations: {} }
 } as const
