@@ -22,7 +22,7 @@ import { type Change, defaultOrgId, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { accountUser, organizationImplied } from "./organizations.js"
 import { regions } from "./regions.js"
-import { get, itemsOf, type Mutation, type State, type StoredProject } from "./state.js"
+import { applyAll, get, itemsOf, type Mutation, type State, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
 
 /** An access to a project as the fake keeps it. */
@@ -391,7 +391,9 @@ export const acceptTransferRequest =
       const implied = orgId === undefined ? organizationImplied(state, destination, now) : []
       if (implied.length === 0) yield* memberOrganization(state, destination)
       const from = get(state, "organizations", project.org_id ?? defaultOrgId)
-      const limits = limitsUnmet(state, destination, destination === project.org_id ? 0 : 1, from?.plan)
+      // An organization implied now has the default plan: its limits are checked as any other's.
+      const target = applyAll(state, implied)
+      const limits = limitsUnmet(target, destination, destination === project.org_id ? 0 : 1, from?.plan)
       if (limits.length > 0) {
         return yield* Either.left<Refused>({
           status: notAcceptable,
