@@ -12,17 +12,19 @@ import { withMessage } from "./internal/input.js"
 import { openEnum } from "./internal/openEnum.js"
 
 /**
- * A project's IP allow list: `ips`, the addresses, ranges (`192.0.2.1-192.0.2.20`) and CIDR
+ * A project's IP allow list (a `Data` value, as the other nested settings: equal by content): `ips`, the addresses, ranges (`192.0.2.1-192.0.2.20`) and CIDR
  * blocks (`192.0.2.0/24`, IPv4 or IPv6) allowed to connect (empty or absent: any), and
  * `protected_branches_only`, whether it applies to the project's protected branches only (§22.2).
  *
  * @since 0.5.0
  * @category schemas
  */
-export const AllowedIps = Schema.Struct({
-  ips: Schema.optional(Schema.Array(Schema.String)),
-  protected_branches_only: Schema.optional(Schema.Boolean)
-}).annotations({ identifier: "AllowedIps" })
+export const AllowedIps = Schema.Data(
+  Schema.Struct({
+    ips: Schema.optional(Schema.Data(Schema.Array(Schema.String))),
+    protected_branches_only: Schema.optional(Schema.Boolean)
+  })
+).annotations({ identifier: "AllowedIps" })
 
 /**
  * Per-project consumption quotas, each a number of its unit, 0 or absent meaning unlimited:
@@ -32,13 +34,15 @@ export const AllowedIps = Schema.Struct({
  * @since 0.5.0
  * @category schemas
  */
-export const ProjectQuota = Schema.Struct({
-  active_time_seconds: Schema.optional(Schema.Number),
-  compute_time_seconds: Schema.optional(Schema.Number),
-  written_data_bytes: Schema.optional(Schema.Number),
-  data_transfer_bytes: Schema.optional(Schema.Number),
-  logical_size_bytes: Schema.optional(Schema.Number)
-}).annotations({ identifier: "ProjectQuota" })
+export const ProjectQuota = Schema.Data(
+  Schema.Struct({
+    active_time_seconds: Schema.optional(Schema.Number),
+    compute_time_seconds: Schema.optional(Schema.Number),
+    written_data_bytes: Schema.optional(Schema.Number),
+    data_transfer_bytes: Schema.optional(Schema.Number),
+    logical_size_bytes: Schema.optional(Schema.Number)
+  })
+).annotations({ identifier: "ProjectQuota" })
 
 /**
  * When the platform may do maintenance on a project: `weekdays` (1 Monday to 7 Sunday),
@@ -47,11 +51,13 @@ export const ProjectQuota = Schema.Struct({
  * @since 0.5.0
  * @category schemas
  */
-export const MaintenanceWindow = Schema.Struct({
-  weekdays: Schema.Array(Schema.Number),
-  start_time: Schema.String,
-  end_time: Schema.String
-}).annotations({ identifier: "MaintenanceWindow" })
+export const MaintenanceWindow = Schema.Data(
+  Schema.Struct({
+    weekdays: Schema.Data(Schema.Array(Schema.Number)),
+    start_time: Schema.String,
+    end_time: Schema.String
+  })
+).annotations({ identifier: "MaintenanceWindow" })
 
 /**
  * The shared libraries preloaded into a project's computes: `use_defaults` and
@@ -60,10 +66,12 @@ export const MaintenanceWindow = Schema.Struct({
  * @since 0.5.0
  * @category schemas
  */
-export const PreloadLibraries = Schema.Struct({
-  use_defaults: Schema.optional(Schema.Boolean),
-  enabled_libraries: Schema.optional(Schema.Array(Schema.String))
-}).annotations({ identifier: "PreloadLibraries" })
+export const PreloadLibraries = Schema.Data(
+  Schema.Struct({
+    use_defaults: Schema.optional(Schema.Boolean),
+    enabled_libraries: Schema.optional(Schema.Data(Schema.Array(Schema.String)))
+  })
+).annotations({ identifier: "PreloadLibraries" })
 
 /**
  * A project's audit log level: `base`, `extended`, `full`, or a value a newer server sends
@@ -78,7 +86,8 @@ export const AuditLogLevel = openEnum(Schema.Literal("base", "extended", "full")
  * A project's settings as a server answers them (`project.settings`), every field optional
  * and unknown ones ignored: `allowed_ips`, `block_public_connections`, `block_vpc_connections`,
  * `quota`, `maintenance_window`, `enable_logical_replication`, `audit_log_level`, `hipaa`,
- * `preload_libraries` (§22.2).
+ * `preload_libraries` (§22.2). Its nested objects and arrays are `Data` values (`Equal.equals`
+ * compares them by content), so two decodings of the same settings are equal.
  *
  * @since 0.5.0
  * @category schemas

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { Api, DecodeIssue, Endpoint, ProjectSettingsRequest } from "../src/index.js"
+import { Api, DecodeIssue, Endpoint, ProjectId, ProjectSettingsRequest } from "../src/index.js"
 
 const decode = Schema.decodeUnknownEither(ProjectSettingsRequest)
 const problem = (value: unknown) =>
@@ -66,7 +66,10 @@ describe("project settings in a request (docs/contract.md §22.2)", () => {
     expect(Either.isRight(Endpoint.encode(Api.Projects.create, { project: { settings } }))).toBe(true)
     expect(
       Either.isRight(
-        Endpoint.encode(Api.Projects.update, { project_id: "spring-example-302709", project: { settings } })
+        Endpoint.encode(Api.Projects.update, {
+          project_id: ProjectId.make("spring-example-302709"),
+          project: { settings }
+        })
       )
     ).toBe(true)
     const refused = Endpoint.encode(Api.Projects.create, { project: { settings: { allowed_ips: { ips: ["nope"] } } } })

@@ -32,7 +32,9 @@ const seed: Seed = {
     { id: acme, name: "Acme", plan: "scale" },
     { id: free, plan: "free_v3" },
     { id: strangers, plan: "scale", members: [{ email: "dana@example.com", role: "admin" }] },
-    { id: beta, plan: "business" }
+    { id: beta, plan: "business" },
+    // The account's own organization, where a request accepted without org_id moves a project.
+    { id: "org-dbplatform-000000", plan: "scale" }
   ],
   projects: [
     { id: projectId, org_id: acme },

@@ -134,7 +134,7 @@ export const projectOf = (project: StoredProject): Project =>
       history_retention_seconds: project.history_retention_seconds ?? 86400,
       default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
       // What a project without settings of its own has (docs/contract.md §22.2), then its own.
-      settings: new ProjectSettings({ ...settingsDefaults, ...project.settings }, unchecked)
+      settings: settingsOf({ ...settingsDefaults, ...project.settings })
     },
     unchecked
   )
@@ -204,6 +204,12 @@ export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
   )
 
 type Json = { readonly [key: string]: unknown }
+
+/**
+ * A project's settings as the client decodes them (their nested values `Data`, equal by
+ * content: a scenario's answer equals the decoded one).
+ */
+const settingsOf = Schema.decodeSync(ProjectSettings)
 
 /** The settings a project answers when it has none of its own: every IP allowed, no logical replication. */
 const settingsDefaults = { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
