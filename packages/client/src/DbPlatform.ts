@@ -1,6 +1,7 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Users` and `Organizations` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Consumption`, `Users`, `Organizations`,
+ * `ProjectPermissions`, `VpcEndpoints` and `ProjectTransfers` over one `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -22,10 +23,13 @@ import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
+import * as ProjectPermissions from "./ProjectPermissions.js"
+import * as ProjectTransfers from "./ProjectTransfers.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
 import * as Users from "./Users.js"
 import * as Organizations from "./Organizations.js"
+import * as VpcEndpoints from "./VpcEndpoints.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -45,6 +49,9 @@ export type DbPlatform =
   | Consumption.Consumption
   | Users.Users
   | Organizations.Organizations
+  | ProjectPermissions.ProjectPermissions
+  | VpcEndpoints.VpcEndpoints
+  | ProjectTransfers.ProjectTransfers
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -67,7 +74,10 @@ export const layerFrom = <E, R>(
     Regions.layer,
     Consumption.layer,
     Users.layer,
-    Organizations.layer
+    Organizations.layer,
+    ProjectPermissions.layer,
+    VpcEndpoints.layer,
+    ProjectTransfers.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -81,6 +81,27 @@ export * as Projects from "./Projects.js"
  * @since 0.4.0
  */
 export * as Regions from "./Regions.js"
+/**
+ * ProjectPermissions: who else has access to a project, by email: `list`, `grant`, `revoke`
+ * (`docs/contract.md` §22.1).
+ *
+ * @since 0.5.0
+ */
+export * as ProjectPermissions from "./ProjectPermissions.js"
+/**
+ * VpcEndpoints: an organization's VPC endpoints by region, and a project's restrictions to them
+ * (`docs/contract.md` §22.3).
+ *
+ * @since 0.5.0
+ */
+export * as VpcEndpoints from "./VpcEndpoints.js"
+/**
+ * ProjectTransfers: projects moved between organizations, at once or by a transfer request
+ * (`docs/contract.md` §22.4).
+ *
+ * @since 0.5.0
+ */
+export * as ProjectTransfers from "./ProjectTransfers.js"
 
 /**
  * Users: `me` (who the key acts for), `listOrganizations` (a `Stream`), `listOrganizationsPage`,

@@ -26,12 +26,15 @@ import {
   Databases,
   DbPlatform,
   Operations,
+  ProjectPermissions,
   Projects,
   Organizations,
   Regions,
   Roles,
   Consumption,
-  Users
+  Users,
+  ProjectTransfers,
+  VpcEndpoints
 } from "../src/index.js"
 import {
   baseUrl,
@@ -426,7 +429,8 @@ describe("operations.awaitAll", () => {
 const ids: Readonly<Record<string, string>> = {
   project_id: projectId,
   branch_id: branchId,
-  org_id: "org-acme-302709"
+  org_id: "org-acme-302709",
+  region_id: "aws-us-east-2"
 }
 
 /** `n` items of each list endpoint, as its answer holds them, and the cursor to the next page. */
@@ -547,7 +551,25 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       invited_at: at,
       role: "member"
     }))
-  })
+  }),
+  "ProjectPermissions.list": (n) => ({
+    project_permissions: Array.from({ length: n }, (_, i) => ({
+      id: `permission-${i}`,
+      granted_to_email: `user${i}@example.com`,
+      granted_at: at
+    }))
+  }),
+  "VpcEndpoints.list": (n) => ({
+    endpoints: Array.from({ length: n }, (_, i) => ({ vpc_endpoint_id: `vpce-${i}`, label: `vpc ${i}` }))
+  }),
+  "VpcEndpoints.listAll": (n) => ({
+    endpoints: Array.from({ length: n }, (_, i) => ({
+      vpc_endpoint_id: `vpce-${i}`,
+      label: `vpc ${i}`,
+      region_id: "aws-us-east-2"
+    }))
+  }),
+  "VpcEndpoints.listRestrictions": (n) => answers["VpcEndpoints.list"]!(n, undefined)
 }
 
 /** The query inputs a list endpoint requires, by name (its `metrics` go on the wire comma-separated). */
@@ -624,7 +646,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Regions: Regions.Regions,
             Consumption: Consumption.Consumption,
             Users: Users.Users,
-            Organizations: Organizations.Organizations
+            Organizations: Organizations.Organizations,
+            ProjectPermissions: ProjectPermissions.ProjectPermissions,
+            VpcEndpoints: VpcEndpoints.VpcEndpoints,
+            ProjectTransfers: ProjectTransfers.ProjectTransfers
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -684,7 +709,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Regions: Regions.Regions,
         Consumption: Consumption.Consumption,
         Users: Users.Users,
-        Organizations: Organizations.Organizations
+        Organizations: Organizations.Organizations,
+        ProjectPermissions: ProjectPermissions.ProjectPermissions,
+        VpcEndpoints: VpcEndpoints.VpcEndpoints,
+        ProjectTransfers: ProjectTransfers.ProjectTransfers
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

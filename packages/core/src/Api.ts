@@ -19,6 +19,9 @@ import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
 import { Organizations } from "./endpoints/Organizations.js"
 import { Users } from "./endpoints/Users.js"
+import { ProjectPermissions } from "./endpoints/ProjectPermissions.js"
+import { ProjectTransfers } from "./endpoints/ProjectTransfers.js"
+import { VpcEndpoints } from "./endpoints/VpcEndpoints.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -107,6 +110,27 @@ export * from "./endpoints/Users.js"
 export * from "./endpoints/Organizations.js"
 
 /**
+ * The `ProjectPermissions` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/ProjectPermissions.js"
+
+/**
+ * The `VpcEndpoints` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/VpcEndpoints.js"
+
+/**
+ * The `ProjectTransfers` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/ProjectTransfers.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -124,7 +148,10 @@ export const groups = {
   Regions,
   Consumption,
   Users,
-  Organizations
+  Organizations,
+  ProjectPermissions,
+  VpcEndpoints,
+  ProjectTransfers
 } as const
 
 /**

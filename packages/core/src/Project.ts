@@ -10,6 +10,7 @@ import { ProjectId } from "./Ids.js"
 import { PostgresName, withMessage } from "./internal/input.js"
 import { Operation } from "./Operation.js"
 import { Pagination } from "./Pagination.js"
+import { ProjectSettings, ProjectSettingsRequest } from "./ProjectSettings.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
@@ -44,6 +45,9 @@ export class DefaultEndpointSettings extends Schema.Class<DefaultEndpointSetting
  * `compute_time_seconds` in seconds, `written_data_bytes` and `data_transfer_bytes` in bytes,
  * `data_storage_bytes_hour` in byte-hours.
  *
+ * Since 0.5.0 it also decodes `settings`, the project's settings (IP allow list, blocked
+ * connections, quotas...: `ProjectSettings`, §22.2), optional.
+ *
  * @since 0.1.0
  * @category schemas
  */
@@ -75,7 +79,8 @@ export class Project extends Schema.Class<Project>("Project")({
   data_transfer_bytes: Schema.optional(Schema.Number),
   data_storage_bytes_hour: Schema.optional(Schema.Number),
   consumption_period_start: Schema.optional(Timestamp),
-  consumption_period_end: Schema.optional(Timestamp)
+  consumption_period_end: Schema.optional(Timestamp),
+  settings: Schema.optional(ProjectSettings)
 }) {}
 
 /**
@@ -175,7 +180,8 @@ const Slug = Schema.optional(
  * Body of `POST /projects` (§14): `{ project: { ... } }`, every field optional: `name` (1 to
  * 256 characters; the project's id when absent), `region_id` (`aws-us-east-2` when absent),
  * `pg_version` (14 to 18; 17 when absent), `history_retention_seconds` (0 to 2 592 000;
- * 86 400 when absent), `default_endpoint_settings`, `org_id`, and `branch`: the default
+ * 86 400 when absent), `default_endpoint_settings`, `org_id`, `settings` (since 0.5.0:
+ * `ProjectSettingsRequest`, §22.2), and `branch`: the default
  * branch's `name` (`main`), and the names of the role and database created on it
  * (`role_name`, `database_name`: 1 to 63 bytes; `neondb_owner` and `neondb`).
  *
@@ -192,6 +198,7 @@ export const ProjectCreateRequest = Schema.Struct({
     history_retention_seconds: HistoryRetention,
     default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest),
     org_id: Slug,
+    settings: Schema.optional(ProjectSettingsRequest),
     branch: Schema.optional(
       Schema.Struct({
         name: ProjectName,
@@ -204,8 +211,9 @@ export const ProjectCreateRequest = Schema.Struct({
 
 /**
  * Body of `PATCH /projects/{project_id}` (§14): `{ project: { name?, history_retention_seconds?,
- * default_endpoint_settings? } }`, the fields to change (a name of 1 to 256 characters, a
- * retention of 0 to 2 592 000 seconds).
+ * default_endpoint_settings?, settings? } }`, the fields to change (a name of 1 to 256 characters, a
+ * retention of 0 to 2 592 000 seconds; since 0.5.0 `settings`, `ProjectSettingsRequest`: each
+ * field given replaces the project's, §22.2).
  *
  * @since 0.3.0
  * @category schemas
@@ -214,6 +222,7 @@ export const ProjectUpdateRequest = Schema.Struct({
   project: Schema.Struct({
     name: ProjectName,
     history_retention_seconds: HistoryRetention,
-    default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest)
+    default_endpoint_settings: Schema.optional(DefaultEndpointSettingsRequest),
+    settings: Schema.optional(ProjectSettingsRequest)
   })
 }).annotations({ identifier: "ProjectUpdateRequest" })

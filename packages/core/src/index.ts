@@ -144,6 +144,14 @@ export * from "./Pagination.js"
 export * from "./Project.js"
 
 /**
+ * A project's settings: `ProjectSettings` as answered, `ProjectSettingsRequest` as a create or
+ * update sends them (IP allow list, blocked connections, quotas, maintenance window...) (§22.2).
+ *
+ * @since 0.5.0
+ */
+export * from "./ProjectSettings.js"
+
+/**
  * Roles: `Role`, a Postgres role of a branch, its password `Redacted` (§11.3), the body that
  * creates one (`RoleCreateRequest`) and the answers (`RoleList`, `RoleEnvelope`,
  * `RoleOperations`, `RolePassword`) (§15).

@@ -99,7 +99,10 @@ describe("Api.endpoints", () => {
       "Regions",
       "Consumption",
       "Users",
-      "Organizations"
+      "Organizations",
+      "ProjectPermissions",
+      "VpcEndpoints",
+      "ProjectTransfers"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -155,7 +158,21 @@ describe("Api.endpoints", () => {
       "PATCH /organizations/{org_id}/members/{member_id}",
       "DELETE /organizations/{org_id}/members/{member_id}",
       "GET /organizations/{org_id}/invitations",
-      "POST /organizations/{org_id}/invitations"
+      "POST /organizations/{org_id}/invitations",
+      "GET /projects/{project_id}/permissions",
+      "POST /projects/{project_id}/permissions",
+      "DELETE /projects/{project_id}/permissions/{permission_id}",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints",
+      "GET /organizations/{org_id}/vpc/vpc_endpoints",
+      "GET /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "POST /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "DELETE /organizations/{org_id}/vpc/region/{region_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "GET /projects/{project_id}/vpc_endpoints",
+      "POST /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
+      "POST /organizations/{source_org_id}/projects/transfer",
+      "POST /projects/{project_id}/transfer_requests",
+      "PUT /projects/{project_id}/transfer_requests/{request_id}"
     ])
   })
 
@@ -216,7 +233,21 @@ describe("Api.endpoints", () => {
       "Organizations.updateMember",
       "Organizations.removeMember",
       "Organizations.listInvitations",
-      "Organizations.createInvitations"
+      "Organizations.createInvitations",
+      "ProjectPermissions.list",
+      "ProjectPermissions.grant",
+      "ProjectPermissions.revoke",
+      "VpcEndpoints.list",
+      "VpcEndpoints.listAll",
+      "VpcEndpoints.get",
+      "VpcEndpoints.assign",
+      "VpcEndpoints.delete",
+      "VpcEndpoints.listRestrictions",
+      "VpcEndpoints.setRestriction",
+      "VpcEndpoints.deleteRestriction",
+      "ProjectTransfers.transfer",
+      "ProjectTransfers.createRequest",
+      "ProjectTransfers.acceptRequest"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -354,7 +385,21 @@ describe("Api.endpoints", () => {
       "Organizations.updateMember": [200],
       "Organizations.removeMember": [200],
       "Organizations.listInvitations": [200],
-      "Organizations.createInvitations": [200]
+      "Organizations.createInvitations": [200],
+      "ProjectPermissions.list": [200],
+      "ProjectPermissions.grant": [200],
+      "ProjectPermissions.revoke": [200],
+      "VpcEndpoints.list": [200],
+      "VpcEndpoints.listAll": [200],
+      "VpcEndpoints.get": [200],
+      "VpcEndpoints.assign": [200],
+      "VpcEndpoints.delete": [200],
+      "VpcEndpoints.listRestrictions": [200],
+      "VpcEndpoints.setRestriction": [200],
+      "VpcEndpoints.deleteRestriction": [200],
+      "ProjectTransfers.transfer": [200],
+      "ProjectTransfers.createRequest": [201],
+      "ProjectTransfers.acceptRequest": [204]
     })
   })
 
@@ -403,7 +448,11 @@ describe("Api.endpoints", () => {
       "Consumption.listProjectsLegacy (cursor)",
       "Users.listOrganizations",
       "Organizations.listMembers (cursor)",
-      "Organizations.listInvitations"
+      "Organizations.listInvitations",
+      "ProjectPermissions.list",
+      "VpcEndpoints.list",
+      "VpcEndpoints.listAll",
+      "VpcEndpoints.listRestrictions"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -423,7 +472,8 @@ describe("Api.endpoints", () => {
       "Branches.delete",
       "ComputeEndpoints.delete",
       "Databases.delete",
-      "Roles.delete"
+      "Roles.delete",
+      "ProjectTransfers.acceptRequest"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

@@ -99,7 +99,9 @@ describe("Project decoding", () => {
     expect(project.history_retention_seconds).toBe(86400)
     expect(DateTime.isUtc(project.compute_last_active_at!)).toBe(true)
     expect(DateTime.toEpochMillis(project.compute_last_active_at!)).toBe(Date.UTC(2024, 2, 1, 12, 0, 0, 123))
-    expect(project).not.toHaveProperty("settings")
+    // Decoded since 0.5.0 (docs/contract.md §22.2).
+    expect(project.settings?.allowed_ips).toEqual({ ips: [], protected_branches_only: false })
+    expect(project.settings?.enable_logical_replication).toBe(false)
     expect(project).not.toHaveProperty("owner")
     expect(project).not.toHaveProperty("deleted_at")
   })

@@ -85,6 +85,16 @@ export const SeedProjectFile = Schema.Struct({
    * Since 0.3.0.
    */
   default_endpoint_settings: project.default_endpoint_settings,
+  /**
+   * Its settings (IP allow list, blocked connections, quotas...: core's `ProjectSettingsRequest`,
+   * docs/contract.md §22.2); none when absent. Since 0.5.0.
+   */
+  settings: project.settings,
+  /**
+   * The integration installed on it (`github`, `vercel`): a transfer to another organization
+   * refuses it with a 422 (docs/contract.md §22.4); none when absent. Since 0.5.0.
+   */
+  integration: project.integration,
   /** How long before the start the project was created; 30 days by default. */
   age: Schema.optional(SeedDuration)
 }).annotations({ identifier: "SeedProject" })

@@ -96,13 +96,44 @@ export {
    */
   SnapshotInvitation,
   /**
+   * An access to a project granted by email: `id`, `project_id`, `granted_to_email`,
+   * `granted_at` (docs/contract.md §22.1); a revoked one is not kept.
+   *
+   * @since 0.5.0
+   */
+  SnapshotPermission,
+  /**
+   * A VPC endpoint assigned to an organization in a region: `id`
+   * (`{org_id}/{region_id}/{vpc_endpoint_id}`), `org_id`, `region_id`, `vpc_endpoint_id`,
+   * `label`, `created_at`, and `deleted_at` once deleted (kept: it cannot be added back)
+   * (docs/contract.md §22.3).
+   *
+   * @since 0.5.0
+   */
+  SnapshotVpcEndpoint,
+  /**
+   * A project's restriction to a VPC endpoint: `id` (`{project_id}/{vpc_endpoint_id}`),
+   * `project_id`, `vpc_endpoint_id`, `label`, `created_at` (docs/contract.md §22.3).
+   *
+   * @since 0.5.0
+   */
+  SnapshotVpcRestriction,
+  /**
+   * A project transfer request: `id` (a UUID), `project_id`, `created_at`, `expires_at`
+   * (docs/contract.md §22.4); an accepted one is not kept.
+   *
+   * @since 0.5.0
+   */
+  SnapshotTransferRequest,
+  /**
    * A project (the fields the fake keeps; the others are derived when it is listed). `org_id`
    * (added in 0.2.0) is optional so that older snapshots still load: a project without one belongs
    * to the fake's default organization. `shared` (added in 0.2.0): `true` for a project of another
    * account shared with this one, listed by `GET /projects/shared` and not by `GET /projects`
    * (docs/contract.md §10.6); absent (or `false`) for one of the account's own. Since 0.3.0, also
    * optional (an older snapshot gets the defaults): `updated_at`, `history_retention_seconds`
-   * (86 400 s) and `default_endpoint_settings` (docs/contract.md §14).
+   * (86 400 s) and `default_endpoint_settings` (docs/contract.md §14). Since 0.5.0, also
+   * optional: `settings` (docs/contract.md §22.2) and `integration` (docs/contract.md §22.4).
    *
    * @since 0.1.0
    */
@@ -187,7 +218,8 @@ const SnapshotV1 = Schema.transform(
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `roles`, `databases`, `operations`, `organizations`, `members` (a kind added after version 2 began
+ * `roles`, `databases`, `operations`, `organizations`, `members`, `permissions`, `vpc_endpoints`,
+ * `vpc_restrictions`, `transfer_requests` (a kind added after version 2 began
  * may be absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *

@@ -40,7 +40,12 @@ const sampleIds: Readonly<Record<string, string>> = {
   role_name: "neondb_owner",
   database_name: "neondb",
   org_id: "org-acme-302709",
-  member_id: "00000000-0000-4000-8000-000000000000"
+  member_id: "00000000-0000-4000-8000-000000000000",
+  permission_id: "0f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f",
+  source_org_id: "org-dbplatform-000000",
+  region_id: "aws-us-east-2",
+  vpc_endpoint_id: "vpce-0123456789abcdef0",
+  request_id: "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b0a"
 }
 
 /**

@@ -401,6 +401,449 @@ const organizationCases: ReadonlyArray<Case> = [
   }
 ]
 
+// --- project access (docs/contract.md §22) ----------------------------------------------------
+
+/** The organizations of the access cases: the account's user is an admin of the first two only. */
+const freeOrg = "org-free-302709"
+const strangers = "org-strangers-302709"
+const defaultOrg = "org-dbplatform-000000"
+const vpce = "vpce-0123456789abcdef0"
+const vpcRegion = "aws-us-east-2"
+const acmeProject = "acme-app-302709"
+const integrated = "acme-vercel-302709"
+const permissionId = "0f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f"
+const liveRequest = "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b0a"
+const expiredRequest = "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d"
+
+/**
+ * The fake with organizations (`acme` on `scale`, `freeOrg` on `free_v3`, `strangers` of another
+ * user), two projects in `acme` (one with a Vercel integration), an access granted to the seed's
+ * project, a VPC endpoint of `acme` and of the default organization with the seed's project
+ * restricted to the latter, and two transfer requests of the seed's project, one expired.
+ */
+const withAccess = (fake: FakePlatform.Service) =>
+  Effect.gen(function* () {
+    const snapshot = yield* fake.snapshot
+    const at = -86_400_000
+    const organization = (id: string, plan: string) => ({
+      id,
+      name: id,
+      handle: id,
+      plan,
+      managed_by: "console",
+      created_at: at,
+      updated_at: at
+    })
+    const member = (org_id: string, user_id: string, email: string) => ({
+      id: `${org_id}-member`,
+      org_id,
+      user_id,
+      email,
+      role: "admin",
+      joined_at: at
+    })
+    const you = snapshot.members.find((m) => m.email === "you@example.com")!
+    const orgProject = (id: string, integration?: string) => ({
+      ...snapshot.projects.find((p) => p.id === project)!,
+      id,
+      name: id,
+      org_id: acme,
+      created_at: at + id.length,
+      ...(integration === undefined ? {} : { integration })
+    })
+    const vpcEndpoint = (org_id: string) => ({
+      id: `${org_id}/${vpcRegion}/${vpce}`,
+      org_id,
+      region_id: vpcRegion,
+      vpc_endpoint_id: vpce,
+      label: "prod vpc",
+      created_at: at
+    })
+    yield* fake.restore({
+      ...snapshot,
+      organizations: [
+        ...snapshot.organizations,
+        organization(acme, "scale"),
+        organization(freeOrg, "free_v3"),
+        organization(strangers, "scale")
+      ],
+      members: [
+        ...snapshot.members,
+        member(acme, you.user_id, you.email),
+        member(freeOrg, you.user_id, you.email),
+        member(strangers, "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "dana@example.com")
+      ],
+      projects: [...snapshot.projects, orgProject(acmeProject), orgProject(integrated, "vercel")],
+      permissions: [{ id: permissionId, project_id: project, granted_to_email: "dana@example.com", granted_at: at }],
+      vpc_endpoints: [vpcEndpoint(acme), vpcEndpoint(defaultOrg)],
+      vpc_restrictions: [
+        { id: `${project}/${vpce}`, project_id: project, vpc_endpoint_id: vpce, label: "prod vpc", created_at: at }
+      ],
+      transfer_requests: [
+        { id: liveRequest, project_id: project, created_at: at, expires_at: at + 2 * 86_400_000 },
+        { id: expiredRequest, project_id: project, created_at: at, expires_at: at + 1000 }
+      ]
+    })
+  }).pipe(Effect.orDie)
+
+/** `request` sent to the fake {@link withAccess} filled. */
+const givenAccess =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake }: Fixture) =>
+    Effect.zipRight(withAccess(fake), request)
+
+const put = (path: string, body: unknown) =>
+  HttpClientRequest.put(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
+
+const permissions = `/projects/${project}/permissions`
+const orgVpc = (org: string, region = vpcRegion) => `/organizations/${org}/vpc/region/${region}/vpc_endpoints`
+const projectVpc = `/projects/${project}/vpc_endpoints`
+const transfer = (org: string) => `/organizations/${org}/projects/transfer`
+const transferRequests = `/projects/${project}/transfer_requests`
+
+const accessCases: ReadonlyArray<Case> = [
+  {
+    endpoint: Api.ProjectPermissions.list,
+    label: "the accesses granted",
+    status: 200,
+    request: givenAccess(get(permissions))
+  },
+  {
+    endpoint: Api.ProjectPermissions.list,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/permissions")
+  },
+  {
+    endpoint: Api.ProjectPermissions.list,
+    label: "a malformed project id",
+    status: 400,
+    request: () => get("/projects/NOT_AN_ID/permissions")
+  },
+  {
+    endpoint: Api.ProjectPermissions.grant,
+    label: "an access granted",
+    status: 200,
+    request: () => post(permissions, { email: "lee@example.com" })
+  },
+  {
+    endpoint: Api.ProjectPermissions.grant,
+    label: "not an email",
+    status: 400,
+    request: () => post(permissions, { email: "lee" })
+  },
+  {
+    endpoint: Api.ProjectPermissions.grant,
+    label: "an unknown project",
+    status: 404,
+    request: () => post("/projects/no-such-project/permissions", { email: "lee@example.com" })
+  },
+  {
+    endpoint: Api.ProjectPermissions.revoke,
+    label: "an access revoked",
+    status: 200,
+    request: givenAccess(del(`${permissions}/${permissionId}`))
+  },
+  {
+    endpoint: Api.ProjectPermissions.revoke,
+    label: "an unknown permission",
+    status: 404,
+    request: () => del(`${permissions}/${permissionId}`)
+  },
+  {
+    endpoint: Api.ProjectPermissions.revoke,
+    label: "a malformed project id",
+    status: 400,
+    request: () => del(`/projects/NOT_AN_ID/permissions/${permissionId}`)
+  },
+  {
+    endpoint: Api.VpcEndpoints.list,
+    label: "an organization's VPC endpoints in a region",
+    status: 200,
+    request: givenAccess(get(orgVpc(acme)))
+  },
+  {
+    endpoint: Api.VpcEndpoints.list,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get(orgVpc("NOT_AN_ORG"))
+  },
+  {
+    endpoint: Api.VpcEndpoints.list,
+    label: "an unknown region",
+    status: 404,
+    request: givenAccess(get(orgVpc(acme, "mars-north-1")))
+  },
+  {
+    endpoint: Api.VpcEndpoints.list,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(get(orgVpc(strangers)))
+  },
+  {
+    endpoint: Api.VpcEndpoints.listAll,
+    label: "an organization's VPC endpoints in every region",
+    status: 200,
+    request: givenAccess(get(`/organizations/${acme}/vpc/vpc_endpoints`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.listAll,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/organizations/NOT_AN_ORG/vpc/vpc_endpoints")
+  },
+  {
+    endpoint: Api.VpcEndpoints.listAll,
+    label: "an unknown organization",
+    status: 404,
+    request: () => get("/organizations/org-nowhere-302709/vpc/vpc_endpoints")
+  },
+  {
+    endpoint: Api.VpcEndpoints.listAll,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(get(`/organizations/${strangers}/vpc/vpc_endpoints`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.get,
+    label: "a VPC endpoint's details",
+    status: 200,
+    request: givenAccess(get(`${orgVpc(defaultOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.get,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get(`${orgVpc("NOT_AN_ORG")}/${vpce}`)
+  },
+  {
+    endpoint: Api.VpcEndpoints.get,
+    label: "an unknown VPC endpoint",
+    status: 404,
+    request: givenAccess(get(`${orgVpc(freeOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.get,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(get(`${orgVpc(strangers)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.assign,
+    label: "a VPC endpoint assigned",
+    status: 200,
+    request: givenAccess(post(`${orgVpc(freeOrg)}/${vpce}`, { label: "staging" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.assign,
+    label: "an Azure region",
+    status: 400,
+    request: givenAccess(post(`${orgVpc(acme, "azure-eastus2")}/${vpce}`, { label: "staging" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.assign,
+    label: "an unknown region",
+    status: 404,
+    request: givenAccess(post(`${orgVpc(acme, "mars-north-1")}/${vpce}`, { label: "staging" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.assign,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(post(`${orgVpc(strangers)}/${vpce}`, { label: "staging" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.delete,
+    label: "a VPC endpoint deleted",
+    status: 200,
+    request: givenAccess(del(`${orgVpc(acme)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.delete,
+    label: "a VPC endpoint a project is restricted to",
+    status: 400,
+    request: givenAccess(del(`${orgVpc(defaultOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.delete,
+    label: "an unknown VPC endpoint",
+    status: 404,
+    request: givenAccess(del(`${orgVpc(freeOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.delete,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(del(`${orgVpc(strangers)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.listRestrictions,
+    label: "a project's VPC restrictions",
+    status: 200,
+    request: givenAccess(get(projectVpc))
+  },
+  {
+    endpoint: Api.VpcEndpoints.listRestrictions,
+    label: "a malformed project id",
+    status: 400,
+    request: () => get("/projects/NOT_AN_ID/vpc_endpoints")
+  },
+  {
+    endpoint: Api.VpcEndpoints.listRestrictions,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/vpc_endpoints")
+  },
+  {
+    endpoint: Api.VpcEndpoints.setRestriction,
+    label: "a restriction set",
+    status: 200,
+    request: givenAccess(post(`${projectVpc}/${vpce}`, { label: "prod" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.setRestriction,
+    label: "an endpoint not assigned to the project's organization",
+    status: 400,
+    request: () => post(`${projectVpc}/${vpce}`, { label: "prod" })
+  },
+  {
+    endpoint: Api.VpcEndpoints.setRestriction,
+    label: "an unknown project",
+    status: 404,
+    request: () => post(`/projects/no-such-project/vpc_endpoints/${vpce}`, { label: "prod" })
+  },
+  {
+    endpoint: Api.VpcEndpoints.deleteRestriction,
+    label: "a restriction removed",
+    status: 200,
+    request: givenAccess(del(`${projectVpc}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.deleteRestriction,
+    label: "a restriction the project does not have",
+    status: 404,
+    request: () => del(`${projectVpc}/${vpce}`)
+  },
+  {
+    endpoint: Api.VpcEndpoints.deleteRestriction,
+    label: "a malformed project id",
+    status: 400,
+    request: () => del(`/projects/NOT_AN_ID/vpc_endpoints/${vpce}`)
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "projects transferred",
+    status: 200,
+    request: givenAccess(post(transfer(defaultOrg), { destination_org_id: acme, project_ids: [project] }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "no project ids",
+    status: 400,
+    request: () => post(transfer(acme), { destination_org_id: defaultOrg, project_ids: [] })
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a project not in the source organization",
+    status: 404,
+    request: givenAccess(post(transfer(acme), { destination_org_id: defaultOrg, project_ids: [project] }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a destination the user is not a member of",
+    status: 403,
+    request: givenAccess(post(transfer(acme), { destination_org_id: strangers, project_ids: [acmeProject] }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a project with an operation running",
+    status: 423,
+    request: ({ fake }) =>
+      Effect.zipRight(
+        Effect.zipRight(withAccess(fake), busy(fake)),
+        post(transfer(defaultOrg), { destination_org_id: acme, project_ids: [project] })
+      )
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a destination on a lower plan (406, its limits)",
+    status: 406,
+    request: givenAccess(post(transfer(acme), { destination_org_id: freeOrg, project_ids: [acmeProject] }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a project with an integration (422, the projects)",
+    status: 422,
+    request: givenAccess(post(transfer(acme), { destination_org_id: defaultOrg, project_ids: [integrated] }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.createRequest,
+    label: "a transfer request",
+    status: 201,
+    request: () => post(transferRequests, { ttl_seconds: 3600 })
+  },
+  {
+    endpoint: Api.ProjectTransfers.createRequest,
+    label: "a ttl of 0",
+    status: 400,
+    request: () => post(transferRequests, { ttl_seconds: 0 })
+  },
+  {
+    endpoint: Api.ProjectTransfers.createRequest,
+    label: "an unknown project",
+    status: 404,
+    request: () => post("/projects/no-such-project/transfer_requests", {})
+  },
+  {
+    endpoint: Api.ProjectTransfers.acceptRequest,
+    label: "a transfer request accepted",
+    status: 204,
+    request: givenAccess(put(`${transferRequests}/${liveRequest}`, { org_id: acme }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.acceptRequest,
+    label: "an expired request",
+    status: 400,
+    request: givenAccess(put(`${transferRequests}/${expiredRequest}`, { org_id: acme }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.acceptRequest,
+    label: "an unknown request",
+    status: 404,
+    request: () => put(`${transferRequests}/${liveRequest}`, {})
+  },
+  {
+    endpoint: Api.ProjectTransfers.acceptRequest,
+    label: "an organization the user is not a member of",
+    status: 403,
+    request: givenAccess(put(`${transferRequests}/${liveRequest}`, { org_id: strangers }))
+  },
+  {
+    endpoint: Api.ProjectTransfers.acceptRequest,
+    label: "an organization whose plan cannot own the project (406, the reasons)",
+    status: 406,
+    request: ({ fake }) =>
+      Effect.zipRight(
+        Effect.zipRight(
+          withAccess(fake),
+          // The seed's project on `scale` first: `freeOrg` is below it.
+          fake.snapshot.pipe(
+            Effect.flatMap((snapshot) =>
+              fake.restore({
+                ...snapshot,
+                organizations: snapshot.organizations.map((org) =>
+                  org.id === defaultOrg ? { ...org, plan: "scale" } : org
+                )
+              })
+            ),
+            Effect.orDie
+          )
+        ),
+        put(`${transferRequests}/${liveRequest}`, { org_id: freeOrg })
+      )
+  }
+]
+
 export const cases: ReadonlyArray<Case> = [
   {
     endpoint: Api.ApiKeys.create,
@@ -1250,7 +1693,8 @@ export const cases: ReadonlyArray<Case> = [
     request: () => get("/regions?org_id=NOT_AN_ORG")
   },
   ...consumptionCases(),
-  ...organizationCases
+  ...organizationCases,
+  ...accessCases
 ]
 
 /**
@@ -1368,7 +1812,15 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Roles.revealPassword": ["Forbidden"],
   "Roles.resetPassword": ["Forbidden"],
   ...Object.fromEntries(Object.values(Api.ComputeEndpoints).map((endpoint) => [endpoint.name, ["Forbidden"]])),
-  "Connections.uri": ["Forbidden"]
+  "Connections.uri": ["Forbidden"],
+  // A project's access: the fake's account sees every project it holds (docs/contract.md §22).
+  "ProjectPermissions.list": ["Forbidden"],
+  "ProjectPermissions.grant": ["Forbidden"],
+  "ProjectPermissions.revoke": ["Forbidden"],
+  "VpcEndpoints.listRestrictions": ["Forbidden"],
+  "VpcEndpoints.setRestriction": ["Forbidden"],
+  "VpcEndpoints.deleteRestriction": ["Forbidden"],
+  "ProjectTransfers.createRequest": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {

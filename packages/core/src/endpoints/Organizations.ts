@@ -6,7 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
-import { Cursor, PageLimit, withMessage } from "../internal/input.js"
+import { Cursor, Email, PageLimit, withMessage } from "../internal/input.js"
 import { openEnum } from "../internal/openEnum.js"
 import { CursorPagination } from "../Pagination.js"
 import { Timestamp } from "../Timestamp.js"
@@ -144,17 +144,6 @@ export class Invitation extends Schema.Class<Invitation>("Invitation")({
 export class Invitations extends Schema.Class<Invitations>("Invitations")({
   invitations: Schema.Array(Invitation)
 }) {}
-
-/**
- * An email address as a client sends it: 1 to 256 characters, one `@` with text on both sides,
- * no spaces.
- *
- * @since 0.5.0
- * @category schemas
- */
-export const Email = Schema.String.pipe(Schema.maxLength(256), Schema.pattern(/^[^\s@]+@[^\s@]+$/)).annotations(
-  withMessage("must be an email address of at most 256 characters")
-)
 
 /**
  * Body of `POST /organizations/{org_id}/invitations`: `{ invitations: [{ email, role }] }`, at

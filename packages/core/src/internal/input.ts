@@ -6,6 +6,14 @@ import { ApiKeyId, BranchId, EndpointId, OperationId, ProjectId } from "../Ids.j
 export const withMessage = (message: string) => ({ message: () => ({ message, override: true }) })
 
 /**
+ * An email address as a client sends it (an invitation, a project permission): 1 to 256
+ * characters, one `@` with text on both sides, no spaces.
+ */
+export const Email = Schema.String.pipe(Schema.maxLength(256), Schema.pattern(/^[^\s@]+@[^\s@]+$/)).annotations(
+  withMessage("must be an email address of at most 256 characters")
+)
+
+/**
  * A branch id as a client sends it, in a path or a body: `^[a-z0-9-]{1,60}$`, e.g.
  * `br-wispy-meadow-118737` (`docs/contract.md` §11.1).
  */

@@ -5,7 +5,7 @@
  * change record, seeds, restore and the emulator's journal replay are all derived from
  * {@link kinds}: a new kind is a schema and an entry here.
  */
-import { Api, DecodeIssue, Operation, OperationId, ProjectId } from "@dbplatform/core"
+import { Api, DecodeIssue, Operation, OperationId, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -50,7 +50,14 @@ export const SnapshotProject = Schema.Struct({
       autoscaling_limit_max_cu: Schema.optional(Schema.Number),
       suspend_timeout_seconds: Schema.optional(Schema.Int)
     })
-  )
+  ),
+  /** Since 0.5.0: the project's settings as requests gave them (docs/contract.md §22.2); none: absent. */
+  settings: Schema.optional(Schema.typeSchema(ProjectSettingsRequest)),
+  /**
+   * Since 0.5.0: the integration installed on the project (`github`, `vercel`), which a transfer
+   * between organizations refuses (docs/contract.md §22.4); the fake installs none itself.
+   */
+  integration: Schema.optional(Schema.String)
 }).annotations({ identifier: "SnapshotProject" })
 
 /**
@@ -159,6 +166,56 @@ export const SnapshotInvitation = Schema.Struct({
   invited_by: Schema.String,
   invited_at: SnapshotTime
 }).annotations({ identifier: "SnapshotInvitation" })
+
+/**
+ * An access to a project granted by email (docs/contract.md §22.1); `id` is unique in the
+ * account. A revoked access is removed: the list shows those in force.
+ */
+export const SnapshotPermission = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  granted_to_email: Schema.String,
+  granted_at: SnapshotTime
+}).annotations({ identifier: "SnapshotPermission" })
+
+/**
+ * A VPC endpoint assigned to an organization in a region (docs/contract.md §22.3): `id` is
+ * `{org_id}/{region_id}/{vpc_endpoint_id}`. It is `accepted` a minute after `created_at`.
+ * `deleted_at` marks one deleted from the organization: it is kept, since it cannot be added
+ * back, and lists leave it out.
+ */
+export const SnapshotVpcEndpoint = Schema.Struct({
+  id: Schema.String,
+  org_id: Schema.String,
+  region_id: Schema.String,
+  vpc_endpoint_id: Schema.String,
+  label: Schema.String,
+  created_at: SnapshotTime,
+  deleted_at: Schema.optional(SnapshotTime)
+}).annotations({ identifier: "SnapshotVpcEndpoint" })
+
+/**
+ * A project's restriction to connections through a VPC endpoint of its organization
+ * (docs/contract.md §22.3): `id` is `{project_id}/{vpc_endpoint_id}`.
+ */
+export const SnapshotVpcRestriction = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  vpc_endpoint_id: Schema.String,
+  label: Schema.String,
+  created_at: SnapshotTime
+}).annotations({ identifier: "SnapshotVpcRestriction" })
+
+/**
+ * A request to transfer a project (docs/contract.md §22.4): `id` a UUID; it can be accepted
+ * until `expires_at`, once (an accepted request is removed).
+ */
+export const SnapshotTransferRequest = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  created_at: SnapshotTime,
+  expires_at: SnapshotTime
+}).annotations({ identifier: "SnapshotTransferRequest" })
 
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
@@ -341,6 +398,47 @@ export const kinds = {
     idOf: (invitation) => invitation.id,
     parent: { kind: "organizations", of: (invitation) => invitation.org_id },
     rank: (invitation) => -invitation.invited_at
+  }),
+  permissions: kind({
+    label: "permission",
+    schema: SnapshotPermission,
+    id: Schema.String,
+    idOf: (permission) => permission.id,
+    parent: { kind: "projects", of: (permission) => permission.project_id },
+    // Oldest first: the order accesses were granted in.
+    rank: (permission) => permission.granted_at
+  }),
+  vpc_endpoints: kind({
+    label: "VPC endpoint",
+    schema: SnapshotVpcEndpoint,
+    id: Schema.String,
+    idOf: (endpoint) => endpoint.id,
+    parent: { kind: "organizations", of: (endpoint) => endpoint.org_id },
+    rank: (endpoint) => endpoint.created_at,
+    check: (endpoint) =>
+      endpoint.id === `${endpoint.org_id}/${endpoint.region_id}/${endpoint.vpc_endpoint_id}`
+        ? []
+        : [`VPC endpoint "${DecodeIssue.excerpt(endpoint.id)}": its id is not {org_id}/{region_id}/{vpc_endpoint_id}`]
+  }),
+  vpc_restrictions: kind({
+    label: "VPC restriction",
+    schema: SnapshotVpcRestriction,
+    id: Schema.String,
+    idOf: (restriction) => restriction.id,
+    parent: { kind: "projects", of: (restriction) => restriction.project_id },
+    rank: (restriction) => restriction.created_at,
+    check: (restriction) =>
+      restriction.id === `${restriction.project_id}/${restriction.vpc_endpoint_id}`
+        ? []
+        : [`VPC restriction "${DecodeIssue.excerpt(restriction.id)}": its id is not {project_id}/{vpc_endpoint_id}`]
+  }),
+  transfer_requests: kind({
+    label: "transfer request",
+    schema: SnapshotTransferRequest,
+    id: Schema.String,
+    idOf: (request) => request.id,
+    parent: { kind: "projects", of: (request) => request.project_id },
+    rank: newestFirst
   })
 }
 

@@ -11,6 +11,8 @@ export interface Refused {
   readonly status: number
   readonly message: string
   readonly headers?: Readonly<Record<string, string>>
+  /** Fields the answer's body has beside `code` and `message` (a 406's `limits`, docs/contract.md §22.4). */
+  readonly details?: Readonly<Record<string, unknown>>
 }
 
 /** A declared `Content-Length` over the limit, or not a number: refused before reading anything. */

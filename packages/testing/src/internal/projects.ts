@@ -68,6 +68,39 @@ export interface EndpointSettings {
   readonly suspend_timeout_seconds?: number | undefined
 }
 
+/** A project's settings as a request gives them (docs/contract.md §22.2). */
+export type Settings = NonNullable<StoredProject["settings"]>
+
+/** The audit log levels the platform takes (docs/contract.md §22.2). */
+const auditLogLevels: ReadonlyArray<string> = ["base", "extended", "full"]
+
+/**
+ * `given` over the project's settings `before` (none for a new project): each field given
+ * replaces the project's (docs/contract.md §22.2). 400 for an audit log level the platform does
+ * not take, for logical replication or HIPAA turned off once on (they cannot be), and for a
+ * maintenance window that ends when it starts.
+ */
+export const settingsAfter = (
+  before: Settings | undefined,
+  given: Settings | undefined
+): Either.Either<Settings | undefined, Refused> => {
+  if (given === undefined) return Either.right(before)
+  const level = given.audit_log_level
+  if (level !== undefined && !auditLogLevels.includes(level)) {
+    return refused(Status.badRequest, `settings.audit_log_level: must be one of ${auditLogLevels.join(", ")}`)
+  }
+  for (const field of ["enable_logical_replication", "hipaa"] as const) {
+    if (before?.[field] === true && given[field] === false) {
+      return refused(Status.badRequest, `settings.${field}: once enabled, it cannot be disabled`)
+    }
+  }
+  const window = given.maintenance_window
+  if (window !== undefined && window.start_time === window.end_time) {
+    return refused(Status.badRequest, "settings.maintenance_window: end_time must differ from start_time")
+  }
+  return Either.right(present({ ...before, ...present(given) }))
+}
+
 /** What `POST /projects` creates. */
 export interface ProjectToCreate {
   readonly name?: string | undefined
@@ -76,6 +109,7 @@ export interface ProjectToCreate {
   readonly history_retention_seconds?: number | undefined
   readonly default_endpoint_settings?: EndpointSettings | undefined
   readonly org_id?: string | undefined
+  readonly settings?: Settings | undefined
   readonly branch?:
     | {
         readonly name?: string | undefined
@@ -107,6 +141,7 @@ export const createProject =
   (state, now) =>
     Either.gen(function* () {
       yield* checkSettings(request.default_endpoint_settings)
+      const settings = yield* settingsAfter(undefined, request.settings)
       const id = freshId(state, "projects", () => slug(dice))
       const created = distinctTime(state, "projects", "", now)
       const region = request.region_id ?? projectDefaults.region_id
@@ -122,7 +157,8 @@ export const createProject =
         updated_at: created,
         history_retention_seconds: request.history_retention_seconds ?? projectDefaults.history_retention_seconds,
         default_endpoint_settings:
-          request.default_endpoint_settings === undefined ? undefined : present(request.default_endpoint_settings)
+          request.default_endpoint_settings === undefined ? undefined : present(request.default_endpoint_settings),
+        settings
       })
       const withProject = apply(state, upsert("projects", project))
       const made = yield* createBranch(
@@ -179,6 +215,7 @@ export interface ProjectToUpdate {
   readonly name?: string | undefined
   readonly history_retention_seconds?: number | undefined
   readonly default_endpoint_settings?: EndpointSettings | undefined
+  readonly settings?: Settings | undefined
 }
 
 /** What a project mutation answers: the project and the operations it started. */
@@ -206,12 +243,14 @@ export const updateProject =
           ? project.default_endpoint_settings
           : present({ ...project.default_endpoint_settings, ...present(update.default_endpoint_settings) })
       yield* checkSettings(settings)
+      const projectSettings = yield* settingsAfter(project.settings, update.settings)
       const retention = update.history_retention_seconds
       const changed: StoredProject = present({
         ...project,
         name: update.name ?? project.name,
         history_retention_seconds: retention ?? project.history_retention_seconds,
         default_endpoint_settings: settings,
+        settings: projectSettings,
         updated_at: Math.max(now, project.updated_at ?? project.created_at)
       })
       const starts: Array<OperationToStart> =

@@ -31,6 +31,8 @@ export class Refusal extends Data.TaggedError("Refusal")<{
   readonly code?: string
   /** Headers of the answer, e.g. `retry-after`. */
   readonly headers?: Readonly<Record<string, string>> | undefined
+  /** Fields of the body beside the `GeneralError`'s, e.g. a 406's `limits` (docs/contract.md §22.4). */
+  readonly details?: Readonly<Record<string, unknown>> | undefined
 }> {}
 
 /** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
@@ -109,7 +111,8 @@ const joinedLists = (
  * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
  * core does not declare, see `wire.ts`). The answer goes out with the first success status the
  * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
- * (docs/contract.md §11.4).
+ * (docs/contract.md §11.4), or, for an endpoint that does not answer 204, its first status with
+ * no body (a VPC endpoint assigned: 200, docs/contract.md §22.3).
  */
 export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
   const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
@@ -147,11 +150,14 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
       const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
       return encoded === undefined
-        ? HttpServerResponse.empty({ status: 204 })
+        ? HttpServerResponse.empty({ status: emptyStatus(endpoint) })
         : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
     })
   )
 }
+
+/** The status of an answer with no body: 204 when the endpoint answers it, else its first status. */
+const emptyStatus = (endpoint: Endpoint.Endpoint) => (endpoint.statuses.includes(204) ? 204 : endpoint.statuses[0])
 
 /**
  * The query of an endpoint that takes none: any parameter sent is refused by name (a 400, as a

@@ -11,6 +11,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import { permissionHandlers, transferHandlers, vpcHandlers } from "./accessRoutes.js"
 import { branchHandlers } from "./branchRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
@@ -211,7 +212,10 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Regions: regionHandlers,
   Consumption: consumptionHandlers(fake, groups.Consumption),
   Users: userHandlers(fake),
-  Organizations: organizationHandlers(fake)
+  Organizations: organizationHandlers(fake),
+  ProjectPermissions: permissionHandlers(fake),
+  VpcEndpoints: vpcHandlers(fake),
+  ProjectTransfers: transferHandlers(fake)
 })
 
 /**
@@ -259,12 +263,18 @@ export const keyWithHash = (state: State, hash: string): StoredKey | undefined =
   return undefined
 }
 
-/** The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`. */
+/**
+ * The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`, with the
+ * fields of the refusal's `details` beside them (a 406's `limits`, docs/contract.md §22.4).
+ */
 export const refusalResponse = (refusal: Refusal) =>
   HttpServerRequest.HttpServerRequest.pipe(
     Effect.map((request) =>
       HttpServerResponse.unsafeJson(
-        errorBody({ code: refusal.code, message: refusal.message, requestId: request.headers["x-request-id"] }),
+        {
+          ...errorBody({ code: refusal.code, message: refusal.message, requestId: request.headers["x-request-id"] }),
+          ...refusal.details
+        },
         { status: refusal.status, ...(refusal.headers === undefined ? {} : { headers: refusal.headers }) }
       )
     )

@@ -39,6 +39,8 @@ export const seedProject = (project: SeedProject, now: number): StoredProject =>
     org_id: project.org_id ?? defaultOrgId,
     history_retention_seconds: project.history_retention_seconds,
     default_endpoint_settings: project.default_endpoint_settings,
+    settings: project.settings,
+    integration: project.integration,
     // `false` is left out; anything but a boolean is kept, for `kinds` to report.
     shared: project.shared === false ? undefined : project.shared,
     created_at: now - Duration.toMillis(project.age ?? "30 days")
@@ -312,6 +314,10 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     organizations,
     members,
     invitations: [],
+    permissions: [],
+    vpc_endpoints: [],
+    vpc_restrictions: [],
+    transfer_requests: [],
     projects,
     branches,
     endpoints: seedEndpoints(seed, branches, now),

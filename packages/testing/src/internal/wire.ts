@@ -35,6 +35,7 @@ import {
   CursorPagination,
   Database,
   DefaultEndpointSettings,
+  ProjectSettings,
   Role
 } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
@@ -135,7 +136,9 @@ export const projectOf = (project: StoredProject): Project =>
       org_id: project.org_id,
       // A project kept before 0.3.0 has the platform's default: a day.
       history_retention_seconds: project.history_retention_seconds ?? 86400,
-      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked)
+      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
+      // What a project without settings of its own has (docs/contract.md §22.2), then its own.
+      settings: settingsOf({ ...settingsDefaults, ...project.settings })
     },
     unchecked
   )
@@ -207,16 +210,23 @@ export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
 type Json = { readonly [key: string]: unknown }
 
 /**
+ * A project's settings as the client decodes them (their nested values `Data`, equal by
+ * content: a scenario's answer equals the decoded one).
+ */
+const settingsOf = Schema.decodeSync(ProjectSettings)
+
+/** The settings a project answers when it has none of its own: every IP allowed, no logical replication. */
+const settingsDefaults = { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
+
+/**
  * What the deployed API sends beyond what core's schemas declare, added to the encoded answers
  * so that clients are tested against fields they do not know (docs/contract.md §10.1: answers
  * carry more fields than listed; §10.3, §10.4). The only place the fake writes answer fields by
  * hand.
  */
 const undeclared = {
-  /** On each project of `GET /projects`. */
-  project: {
-    settings: { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
-  },
+  /** On each project of `GET /projects` (its `settings` are declared since 0.5.0: `projectOf`). */
+  project: {},
   /** On the page of `GET /projects`. */
   projectsPage: { applications: {}, integrations: {} }
 } as const
