@@ -1,6 +1,6 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions` and `OrganizationApiKeys` over one `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -20,6 +20,7 @@ import * as Connections from "./Connections.js"
 import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
+import * as OrganizationApiKeys from "./OrganizationApiKeys.js"
 import * as Projects from "./Projects.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
@@ -39,6 +40,7 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | OrganizationApiKeys.OrganizationApiKeys
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +60,8 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    OrganizationApiKeys.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

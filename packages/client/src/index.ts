@@ -74,6 +74,13 @@ export * as Projects from "./Projects.js"
  * @since 0.4.0
  */
 export * as Regions from "./Regions.js"
+/**
+ * Organization API keys: list, create (the value shown once, `Redacted`; optionally scoped to one
+ * project) and revoke (`docs/contract.md` §21).
+ *
+ * @since 0.5.0
+ */
+export * as OrganizationApiKeys from "./OrganizationApiKeys.js"
 
 /**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,

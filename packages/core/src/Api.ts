@@ -13,6 +13,7 @@ import { ComputeEndpoints } from "./endpoints/ComputeEndpoints.js"
 import { Connections } from "./endpoints/Connections.js"
 import { Databases } from "./endpoints/Databases.js"
 import { Operations } from "./endpoints/Operations.js"
+import { OrganizationApiKeys } from "./endpoints/OrganizationApiKeys.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
@@ -81,6 +82,13 @@ export * from "./endpoints/Regions.js"
 export * from "./endpoints/Roles.js"
 
 /**
+ * The `OrganizationApiKeys` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/OrganizationApiKeys.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -95,7 +103,8 @@ export const groups = {
   Connections,
   Databases,
   Roles,
-  Regions
+  Regions,
+  OrganizationApiKeys
 } as const
 
 /**

@@ -56,7 +56,8 @@ import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
 import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { makeRequestLog, type RecordedRequest, recordOf } from "./internal/requestLog.js"
-import { Gate, Refusal } from "./internal/route.js"
+import { Access, Gate, Refusal } from "./internal/route.js"
+import { accessOf, Caller } from "./internal/access.js"
 import {
   authenticate,
   hashKey,
@@ -458,8 +459,12 @@ const serviceOf = (
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
       yield* caughtUp
-      yield* authenticate(fake)
-      return yield* routes
+      const key = yield* authenticate(fake)
+      // Who calls: what the routes may do for it, and what the lists show it (docs/contract.md §21).
+      return yield* routes.pipe(
+        Effect.provideService(Caller, key),
+        Effect.provideService(Access, accessOf(fake, key, request.url))
+      )
     }).pipe(
       Effect.catchTags({
         Refusal: refusalResponse,

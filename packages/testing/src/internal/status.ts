@@ -7,6 +7,7 @@ export const Status = {
   created: 201,
   badRequest: 400,
   unauthorized: 401,
+  forbidden: 403,
   notFound: 404,
   conflict: 409,
   payloadTooLarge: 413,
