@@ -114,10 +114,34 @@ export const SeedMemberFile = Schema.Struct({
 export interface SeedMember extends Schema.Schema.Type<typeof SeedMemberFile> {}
 
 /**
+ * An API key of a seed's organization (since 0.5.0, docs/contract.md §21): its `name`, its value
+ * `key` (the fake keeps only its hash; a request sends it as `Authorization: Bearer <key>`), and
+ * `project_id`, a project of the organization, for a key that acts for that project only.
+ * Created with its organization.
+ *
+ * @since 0.5.0
+ */
+export const SeedOrganizationKeyFile = Schema.Struct({
+  name: Schema.String,
+  key: Schema.NonEmptyTrimmedString.annotations({
+    message: () => ({ message: "must be a non-empty string without leading or trailing spaces", override: true })
+  }),
+  project_id: Schema.optional(Schema.String)
+}).annotations({ identifier: "SeedOrganizationKey" })
+
+/**
+ * An API key of a seed's organization.
+ *
+ * @since 0.5.0
+ */
+export interface SeedOrganizationKey extends Schema.Schema.Type<typeof SeedOrganizationKeyFile> {}
+
+/**
  * An organization of a seed (since 0.5.0): `id` (`^[a-z0-9-]{1,60}$`), and optional `name` (its
- * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days) and `members`: absent, the
- * account's user is its only member, an admin; given, exactly those. A project's `org_id` that
- * no organization of the seed declares is implied the same way (docs/contract.md §20).
+ * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days), `members`: absent, the
+ * account's user is its only member, an admin; given, exactly those, and `api_keys`, the
+ * organization's keys by value (none by default). A project's `org_id` that no organization of
+ * the seed declares is implied the same way (docs/contract.md §20, §21).
  *
  * @since 0.5.0
  */
@@ -127,7 +151,8 @@ export const SeedOrganizationFile = Schema.Struct({
   handle: Schema.optional(organization.handle),
   plan: Schema.optional(organization.plan),
   age: Schema.optional(SeedDuration),
-  members: Schema.optional(Schema.Array(SeedMemberFile))
+  members: Schema.optional(Schema.Array(SeedMemberFile)),
+  api_keys: Schema.optional(Schema.Array(SeedOrganizationKeyFile))
 }).annotations({ identifier: "SeedOrganization" })
 
 /**

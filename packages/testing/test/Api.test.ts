@@ -24,7 +24,7 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { operationId, send } from "./helpers.js"
-import { project, seed, uncovered } from "./publishedCases.js"
+import { organization, project, seed, uncovered } from "./publishedCases.js"
 
 /**
  * A sample value of each path parameter, by its name, as sent: ids of the seed of the
@@ -37,7 +37,8 @@ const sampleIds: Readonly<Record<string, string>> = {
   operation_id: operationId(1),
   key_id: "1",
   role_name: "neondb_owner",
-  database_name: "neondb"
+  database_name: "neondb",
+  org_id: organization
 }
 
 /** The `{param}` names of a route. */

@@ -59,6 +59,21 @@ export const seed: Seed.Seed = {
 
 const connectionUri = `/projects/${project}/connection_uri`
 
+/** The organization of the seed's projects (none names one): the fake's default. */
+export const organization = "org-dbplatform-000000"
+const organizationKeys = `/organizations/${organization}/api_keys`
+
+/** A new key of the seed's organization, created with the bootstrap key: its id and value. */
+const organizationKey = (
+  { fake, key }: { readonly fake: FakePlatform.Service; readonly key: string },
+  body: { readonly key_name: string; readonly project_id?: string }
+) =>
+  Effect.gen(function* () {
+    const request = yield* HttpClientRequest.post(organizationKeys).pipe(HttpClientRequest.bodyJson(body))
+    const response = yield* send(fake, request, { key })
+    return (yield* response.json) as { readonly id: number; readonly key: string }
+  }).pipe(Effect.orDie)
+
 /** What a case may use: the fake, and its bootstrap key's value. */
 export interface Fixture {
   readonly fake: FakePlatform.Service
@@ -72,7 +87,7 @@ export interface Case {
   readonly status: number
   /** The request, relative to the base URL. */
   readonly request: (fixture: Fixture) => Effect.Effect<HttpClientRequest.HttpClientRequest>
-  /** Sent without a key (a 401). */
+  /** Sent without the bootstrap key: without any (a 401), or with the one the request sets itself. */
   readonly anonymous?: boolean
 }
 
@@ -985,6 +1000,112 @@ export const cases: ReadonlyArray<Case> = [
     label: "a malformed org_id",
     status: 400,
     request: () => get("/regions?org_id=NOT_AN_ORG")
+  },
+  // Organization API keys (docs/contract.md §21), of the seed's organization.
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "the organization's keys",
+    status: 200,
+    request: (fixture) => Effect.zipRight(organizationKey(fixture, { key_name: "ci" }), get(organizationKeys))
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "an unknown organization",
+    status: 404,
+    request: () => get("/organizations/org-unknown-1/api_keys")
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.get(organizationKeys), created.key)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "a revoked organization key",
+    status: 401,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.gen(function* () {
+        const created = yield* organizationKey(fixture, { key_name: "gone" })
+        yield* send(fixture.fake, HttpClientRequest.del(`${organizationKeys}/${created.id}`), { key: fixture.key })
+        return HttpClientRequest.bearerToken(HttpClientRequest.get(organizationKeys), created.key)
+      }).pipe(Effect.orDie)
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "an org_id that is no id",
+    status: 400,
+    request: () => get("/organizations/Not_An_Org/api_keys")
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a key created",
+    status: 200,
+    request: () => post(organizationKeys, { key_name: "ci" })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a key created for one project",
+    status: 200,
+    request: () => post(organizationKeys, { key_name: "app", project_id: project })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "no key_name",
+    status: 400,
+    request: () => post(organizationKeys, {})
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a project not of the organization",
+    status: 404,
+    request: () => post(organizationKeys, { key_name: "app", project_id: "no-such-project-1" })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "by an organization key",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.flatMap(organizationKey(fixture, { key_name: "ci" }), (created) =>
+        Effect.map(post(organizationKeys, { key_name: "more" }), HttpClientRequest.bearerToken(created.key))
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a key revoked",
+    status: 200,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "to revoke" }), (created) =>
+        HttpClientRequest.del(`${organizationKeys}/${created.id}`)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a personal key's id",
+    status: 404,
+    request: () => del(`${organizationKeys}/1`)
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "by a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.del(`${organizationKeys}/${created.id}`), created.key)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a key id that is not a number",
+    status: 400,
+    request: () => del(`${organizationKeys}/abc`)
   }
 ]
 
@@ -996,6 +1117,8 @@ export const cases: ReadonlyArray<Case> = [
 const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "ApiKeys.create": ["Locked"],
   "ApiKeys.revoke": ["Locked"],
+  "OrganizationApiKeys.create": ["Locked"],
+  "OrganizationApiKeys.revoke": ["Locked"],
   "Operations.list": ["Forbidden"],
   "Operations.get": ["Forbidden"],
   "Branches.list": ["Forbidden"],

@@ -5,7 +5,8 @@ import * as Either from "effect/Either"
 import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
-import { specOf, upsert } from "./kinds.js"
+import { defaultOrgId, specOf, upsert } from "./kinds.js"
+import { organizationImplied } from "./organizations.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
 import { hashKey, keyAdded, newKeyValue } from "./routes.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
@@ -52,7 +53,13 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
           : [...(specOf("projects").check?.(stored) ?? [])]
       if (problem.length > 0) return Either.left(new InvalidSeed({ problems: problem }))
       return Either.right({
-        changes: [upsert("projects", stored), upsert("branches", branch)],
+        // Its organization exists, implied when nothing declared it (docs/contract.md §20): the
+        // account's personal keys reach the project as they would one it created (§21).
+        changes: [
+          ...organizationImplied(state, stored.org_id ?? defaultOrgId, now),
+          upsert("projects", stored),
+          upsert("branches", branch)
+        ],
         answer: projectOf(stored)
       })
     }),
