@@ -25,6 +25,7 @@ import {
   Databases,
   DbPlatform,
   Operations,
+  OrganizationApiKeys,
   Projects,
   Regions,
   Roles
@@ -409,7 +410,11 @@ describe("operations.awaitAll", () => {
 // --- list and <key>Page, on every service ------------------------------------------------------
 
 /** The ids a list endpoint's path may take, by parameter name. */
-const ids: Readonly<Record<string, string>> = { project_id: projectId, branch_id: branchId }
+const ids: Readonly<Record<string, string>> = {
+  project_id: projectId,
+  branch_id: branchId,
+  org_id: "org-example-100001"
+}
 
 /** `n` items of each list endpoint, as its answer holds them, and the cursor to the next page. */
 const answers: Readonly<Record<string, (n: number, cursor: string | undefined) => unknown>> = {
@@ -459,7 +464,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       geo_lat: "",
       geo_long: ""
     }))
-  })
+  }),
+  "OrganizationApiKeys.list": (n) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: i,
+      name: `key ${i}`,
+      created_at: at,
+      last_used_from_addr: "",
+      ...(i === 0 ? { project_id: projectId } : {})
+    }))
 }
 
 /** A method's answer, if it is a `Stream` (an `Effect` is a `Stream` too: it is not one of them). */
@@ -508,7 +521,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -555,7 +569,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

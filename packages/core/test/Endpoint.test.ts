@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 44 endpoints of the 10 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,8 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "OrganizationApiKeys"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +140,10 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /organizations/{org_id}/api_keys",
+      "POST /organizations/{org_id}/api_keys",
+      "DELETE /organizations/{org_id}/api_keys/{key_id}"
     ])
   })
 
@@ -187,7 +191,10 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "OrganizationApiKeys.list",
+      "OrganizationApiKeys.create",
+      "OrganizationApiKeys.revoke"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -300,7 +307,10 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "OrganizationApiKeys.list": [200],
+      "OrganizationApiKeys.create": [200],
+      "OrganizationApiKeys.revoke": [200]
     })
   })
 
@@ -343,7 +353,8 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "OrganizationApiKeys.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
