@@ -13,7 +13,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
 import { regions as catalog } from "./internal/regions.js"
+import { defaultOrgId } from "./internal/kinds.js"
 import { newPassword } from "./internal/roles.js"
+import { newKeyValue } from "./internal/routes.js"
 import {
   SnapshotBranch,
   SnapshotDatabase,
@@ -405,6 +407,16 @@ export interface RealisticOptions {
   /** PRNG seed; the same seed gives the same account. */
   readonly seed?: number | undefined
   readonly bootstrapKey?: string | undefined
+  /**
+   * The value of the organization's key `ci` (since 0.5.0, docs/contract.md §21), for all its
+   * projects; random when absent (read it from the seed: `organizations[0].api_keys[0].key`).
+   */
+  readonly organizationKey?: string | undefined
+  /**
+   * The value of the organization's key scoped to the first project (since 0.5.0), named after
+   * it; random when absent (`organizations[0].api_keys[1].key`).
+   */
+  readonly projectKey?: string | undefined
 }
 
 /** The roles of each branch of {@link realistic}: the one a project is created with, and one for an application. */
@@ -419,7 +431,9 @@ const realisticRoles = ["neondb_owner", "app"] as const
  * actions and statuses (availability checks, compute starts and suspends, config changes, branch creations and archives; a few failed, in error,
  * cancelled or skipped, with `failures_count` and `error`), and a few operations still
  * running in the first project: a branch being created (`init` until its operation ends) and its
- * endpoint being started.
+ * endpoint being started. Since 0.5.0 its organization (`org-dbplatform-000000`, its user an
+ * admin) has two API keys (docs/contract.md §21): `ci`, for all its projects, and one scoped to
+ * the first project, their values random unless given (`organizationKey`, `projectKey`).
  *
  * @since 0.1.0
  */
@@ -574,7 +588,33 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     }
   }
 
-  return { bootstrapKey: options.bootstrapKey, projects, branches, endpoints, roles, databases, operations }
+  // The organization of the projects (the fake's default one), with its keys: random values
+  // unless given, so that no two accounts share a key by default.
+  const organizations: Array<SeedOrganization> = [
+    {
+      id: defaultOrgId,
+      name: "Personal",
+      api_keys: [
+        { name: "ci", key: options.organizationKey ?? newKeyValue() },
+        ...projects.slice(0, 1).map((project) => ({
+          name: project.name ?? project.id,
+          key: options.projectKey ?? newKeyValue(),
+          project_id: project.id
+        }))
+      ]
+    }
+  ]
+
+  return {
+    bootstrapKey: options.bootstrapKey,
+    projects,
+    branches,
+    endpoints,
+    roles,
+    databases,
+    operations,
+    organizations
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { authOf, kindOf } from "../src/internal/access.js"
 import type { Seed } from "../src/Seed.js"
+import * as SeedModule from "../src/Seed.js"
 import { read, send } from "./helpers.js"
 
 const alpha = "org-alpha-100001"
@@ -172,6 +173,22 @@ describe("OrganizationApiKeys", () => {
         expect(notOfIt._tag).toBe("NotFound")
       }).pipe(provideFake)
   )
+
+  it.effect("the realistic account's organization has a key for all its projects and one for the first", () => {
+    const realistic = SeedModule.realistic({ organizationKey: "realistic-org-key-0001" })
+    const [ci, first] = realistic.organizations![0]!.api_keys!
+    expect(ci).toMatchObject({ name: "ci", key: "realistic-org-key-0001" })
+    const all = (realistic.projects ?? []).map((project) => project.id).sort()
+    // Random values unless given: no two accounts share a key by default.
+    expect(SeedModule.realistic().organizations![0]!.api_keys![0]!.key).not.toBe(
+      SeedModule.realistic().organizations![0]!.api_keys![0]!.key
+    )
+    return Effect.gen(function* () {
+      expect(yield* withKey(Redacted.make(ci!.key))(projectIds)).toEqual(all)
+      expect(yield* withKey(Redacted.make(first!.key))(projectIds)).toEqual([first!.project_id])
+      expect(yield* projectIds).toEqual(all)
+    }).pipe(Effect.provide(DbPlatformTest.layer({ seed: realistic })))
+  })
 
   it("says who a key is, as GET /auth answers (api_key_user, api_key_org)", () => {
     const key = {
