@@ -6,6 +6,9 @@
  * (`docs/design.md` §1).
  *
  * - Every route answers 401 to a missing, unknown or revoked key; revocation is immediate.
+ * - Keys are personal or an organization's, maybe scoped to one project (docs/contract.md §21):
+ *   a project or organization a key does not reach is a 404, a route its kind may not call a
+ *   403, decided from the path before the query and body are read; the lists show what it reaches.
  * - Keys are stored as SHA-256 hashes, never as values.
  * - Unknown ids are 404; a bad `limit`, cursor, id or `key_name` is 400; unknown routes 404.
  * - Lists are newest first with a `created_at` cursor (`GET /projects`: limit 1..400, 10 by
