@@ -804,6 +804,16 @@ export const cases: ReadonlyArray<Case> = [
   { endpoint: Api.Projects.delete, label: "a bad project id", status: 400, request: () => del("/projects/NO_SUCH") },
   {
     endpoint: Api.Projects.delete,
+    label: "by a key scoped to the project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.del(`/projects/${project}`), created.key)
+      )
+  },
+  {
+    endpoint: Api.Projects.delete,
     label: "a project with a pending operation",
     status: 423,
     request: () => del(`/projects/${pendingProject}`)
@@ -1111,7 +1121,8 @@ export const cases: ReadonlyArray<Case> = [
 
 /**
  * Error statuses an endpoint declares that the fake never answers on its own (only an injected
- * `Fault` or a rate limit does), by endpoint name: 403 (the fake's account sees all it holds),
+ * `Fault` or a rate limit does), by endpoint name: 403 (the fake answers it only to a key whose kind
+ * may not call the route, docs/contract.md §21: a project's deletion by a key scoped to it),
  * and 423 for API keys (a key is never locked in the fake).
  */
 const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -1132,7 +1143,6 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.listEndpoints": ["Forbidden"],
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
-  "Projects.delete": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],
