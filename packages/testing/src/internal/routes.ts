@@ -127,150 +127,138 @@ const handleOf = <E extends Endpoint.Endpoint>(handler: Handler<E>): Handle<E> =
 type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
 
 /** How the fake answers every endpoint of `groups`, over `fake`. */
-const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => {
-  const projects = projectHandlers(fake)
-  return {
-    ApiKeys: {
-      create: ({ body }) => {
-        const value = newKeyValue()
-        return mutate(fake, (state, now) => {
-          const { changes, key } = keyAdded(state, body.key_name, hashKey(value), now)
-          return Either.right({ changes, answer: apiKeyCreated(key, value) })
-        })
-      },
-      // The account's personal keys: an organization's are listed and revoked under it (§21).
-      list: () =>
-        Effect.map(Ref.get(fake.ref), (state) =>
-          take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked && key.org_id === undefined).map(
-            apiKeyListed
-          )
-        ),
-      revoke: ({ params }) =>
-        mutate(fake, (state) => {
-          const key = get(state, "api_keys", params.key_id)
-          if (key === undefined || key.revoked || key.org_id !== undefined) return Either.left(notFound("API key"))
-          const revoked = { ...key, revoked: true }
-          return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
-        })
+const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
+  ApiKeys: {
+    create: ({ body }) => {
+      const value = newKeyValue()
+      return mutate(fake, (state, now) => {
+        const { changes, key } = keyAdded(state, body.key_name, hashKey(value), now)
+        return Either.right({ changes, answer: apiKeyCreated(key, value) })
+      })
     },
-    Projects: {
-      ...projects,
-      // An organization's key creates in its organization when the body names none; an
-      // organization named that the key does not act for is a 404 (§21).
-      create: (input) =>
+    // The account's personal keys: an organization's are listed and revoked under it (§21).
+    list: () =>
+      Effect.map(Ref.get(fake.ref), (state) =>
+        take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked && key.org_id === undefined).map(apiKeyListed)
+      ),
+    revoke: ({ params }) =>
+      mutate(fake, (state) => {
+        const key = get(state, "api_keys", params.key_id)
+        if (key === undefined || key.revoked || key.org_id !== undefined) return Either.left(notFound("API key"))
+        const revoked = { ...key, revoked: true }
+        return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
+      })
+  },
+  Projects: {
+    ...projectHandlers(fake),
+    // An organization's key creates in its organization when the body names none; an
+    // organization named that the key does not act for is a 404 (§21).
+    create: (input) =>
+      Effect.gen(function* () {
+        const key = yield* Caller
+        const named = input.body.project.org_id
+        if (named !== undefined) {
+          const refused = organizationRefusal(yield* Ref.get(fake.ref), key, named)
+          if (refused !== undefined) return yield* refused
+        }
+        const orgId = named ?? key?.org_id
+        const project = orgId === undefined ? input.body.project : { ...input.body.project, org_id: orgId }
+        return yield* handleOf(projectHandlers(fake).create)({ ...input, body: { ...input.body, project } })
+      }),
+    list: {
+      handle: ({ query }) =>
         Effect.gen(function* () {
+          const { org_id, search } = query
           const key = yield* Caller
-          const named = input.body.project.org_id
-          if (named !== undefined) {
-            const refused = organizationRefusal(yield* Ref.get(fake.ref), key, named)
-            if (refused !== undefined) return yield* refused
-          }
-          const orgId = named ?? key?.org_id
-          const project = orgId === undefined ? input.body.project : { ...input.body.project, org_id: orgId }
-          return yield* handleOf(projects.create)({ ...input, body: { ...input.body, project } })
-        }),
-      list: {
-        handle: ({ query }) =>
-          Effect.gen(function* () {
-            const { org_id, search } = query
-            const key = yield* Caller
-            const state = yield* Ref.get(fake.ref)
-            // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
-            // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
-            // every project in time. Only those the key acts for (§21).
-            const { page, next } = yield* pageOf(
-              groups.Projects.list,
-              state,
-              "projects",
-              "",
-              query,
-              yield* Clock.currentTimeMillis,
-              (project) =>
-                project.shared !== true &&
-                (org_id === undefined || project.org_id === org_id) &&
-                matches(project, search) &&
-                reachesProject(state, key, project)
-            )
-            return projectsPage(page, next)
-          }),
-        undeclared: withUndeclaredProjectFields
-      },
-      listShared: {
-        handle: ({ query }) =>
-          Effect.gen(function* () {
-            const { search } = query
-            const key = yield* Caller
-            const state = yield* Ref.get(fake.ref)
-            const { page, next } = yield* pageOf(
-              groups.Projects.listShared,
-              state,
-              "projects",
-              "",
-              query,
-              yield* Clock.currentTimeMillis,
-              (project) => project.shared === true && matches(project, search) && reachesProject(state, key, project)
-            )
-            return projectsPage(page, next)
-          }),
-        undeclared: withUndeclaredSharedProjectFields
-      }
-    },
-    Operations: {
-      list: ({ params, query }) =>
-        Effect.gen(function* () {
-          const state = yield* withProject(fake, params.project_id)
-          const now = yield* Clock.currentTimeMillis
+          const state = yield* Ref.get(fake.ref)
+          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
+          // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
+          // every project in time. Only those the key acts for (§21).
           const { page, next } = yield* pageOf(
-            groups.Operations.list,
+            groups.Projects.list,
             state,
-            "operations",
-            params.project_id,
+            "projects",
+            "",
             query,
-            now
+            yield* Clock.currentTimeMillis,
+            (project) =>
+              project.shared !== true &&
+              (org_id === undefined || project.org_id === org_id) &&
+              matches(project, search) &&
+              reachesProject(state, key, project)
           )
-          return operationsPage(page, next, now)
+          return projectsPage(page, next)
         }),
-      get: ({ params }) =>
-        Effect.gen(function* () {
-          const state = yield* withProject(fake, params.project_id)
-          const operation = get(state, "operations", params.operation_id)
-          if (operation === undefined || operation.project_id !== params.project_id) {
-            return yield* notFound("operation")
-          }
-          return operationEnvelope(operation, yield* Clock.currentTimeMillis)
-        })
+      undeclared: withUndeclaredProjectFields
     },
-    Branches: branchHandlers(fake, groups.Branches),
-    ComputeEndpoints: endpointHandlers(fake, groups.ComputeEndpoints),
-    Connections: connectionHandlers(fake, groups.Connections),
-    Databases: databaseHandlers(fake, groups.Databases),
-    Roles: roleHandlers(fake, groups.Roles),
-    Regions: regionHandlers,
-    OrganizationApiKeys: {
-      list: ({ params }) =>
-        Effect.flatMap(Ref.get(fake.ref), (state) =>
-          Either.match(organizationKeys(state, params.org_id), {
-            onLeft: Effect.fail,
-            onRight: (keys) => Effect.succeed(keys.map(organizationKeyListed))
-          })
-        ),
-      create: ({ body, params }) => {
-        const value = newKeyValue()
-        return Effect.map(
-          mutate(fake, (state, now) =>
-            organizationKeyAdded(state, params.org_id, body.key_name, body.project_id, hashKey(value), now)
-          ),
-          (key) => organizationKeyCreated(key, value)
-        )
-      },
-      revoke: ({ params }) =>
-        Effect.map(
-          mutate(fake, (state) => organizationKeyRevoked(state, params.org_id, params.key_id)),
-          organizationKeyRevokedAnswer
-        )
+    listShared: {
+      handle: ({ query }) =>
+        Effect.gen(function* () {
+          const { search } = query
+          const key = yield* Caller
+          const state = yield* Ref.get(fake.ref)
+          const { page, next } = yield* pageOf(
+            groups.Projects.listShared,
+            state,
+            "projects",
+            "",
+            query,
+            yield* Clock.currentTimeMillis,
+            (project) => project.shared === true && matches(project, search) && reachesProject(state, key, project)
+          )
+          return projectsPage(page, next)
+        }),
+      undeclared: withUndeclaredSharedProjectFields
     }
+  },
+  Operations: {
+    list: ({ params, query }) =>
+      Effect.gen(function* () {
+        const state = yield* withProject(fake, params.project_id)
+        const now = yield* Clock.currentTimeMillis
+        const { page, next } = yield* pageOf(groups.Operations.list, state, "operations", params.project_id, query, now)
+        return operationsPage(page, next, now)
+      }),
+    get: ({ params }) =>
+      Effect.gen(function* () {
+        const state = yield* withProject(fake, params.project_id)
+        const operation = get(state, "operations", params.operation_id)
+        if (operation === undefined || operation.project_id !== params.project_id) {
+          return yield* notFound("operation")
+        }
+        return operationEnvelope(operation, yield* Clock.currentTimeMillis)
+      })
+  },
+  Branches: branchHandlers(fake, groups.Branches),
+  ComputeEndpoints: endpointHandlers(fake, groups.ComputeEndpoints),
+  Connections: connectionHandlers(fake, groups.Connections),
+  Databases: databaseHandlers(fake, groups.Databases),
+  Roles: roleHandlers(fake, groups.Roles),
+  Regions: regionHandlers,
+  OrganizationApiKeys: {
+    list: ({ params }) =>
+      Effect.flatMap(Ref.get(fake.ref), (state) =>
+        Either.match(organizationKeys(state, params.org_id), {
+          onLeft: Effect.fail,
+          onRight: (keys) => Effect.succeed(keys.map(organizationKeyListed))
+        })
+      ),
+    create: ({ body, params }) => {
+      const value = newKeyValue()
+      return Effect.map(
+        mutate(fake, (state, now) =>
+          organizationKeyAdded(state, params.org_id, body.key_name, body.project_id, hashKey(value), now)
+        ),
+        (key) => organizationKeyCreated(key, value)
+      )
+    },
+    revoke: ({ params }) =>
+      Effect.map(
+        mutate(fake, (state) => organizationKeyRevoked(state, params.org_id, params.key_id)),
+        organizationKeyRevokedAnswer
+      )
   }
-}
+})
 
 /**
  * The routes of the control API v2, over `fake`, under `/api/v2`: one per endpoint of every
