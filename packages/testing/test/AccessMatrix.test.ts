@@ -101,7 +101,7 @@ const pathParams = (endpoint: Endpoint.Endpoint, target: Target): Record<string,
     operation_id: operationId(n),
     role_name: "neondb_owner",
     database_name: "neondb",
-    key_id: "1"
+    key_id: "1000001"
   }
   const params: Record<string, string> = {}
   for (const name of paramsOf(endpoint.route)) {
@@ -173,7 +173,10 @@ const withoutUse = (snapshot: Snapshot) => ({
 const fresh = Effect.gen(function* () {
   const fake = yield* FakePlatform.make(seed)
   const personal = Redacted.value(fake.bootstrapKey)
-  const revoked = yield* send(fake, HttpClientRequest.del(`/organizations/${alpha}/api_keys/3`), { key: personal })
+  const old = (yield* fake.snapshot).api_keys.find((key) => key.name === "old")!.id
+  const revoked = yield* send(fake, HttpClientRequest.del(`/organizations/${alpha}/api_keys/${old}`), {
+    key: personal
+  })
   expect(revoked.status).toBe(200)
   // The control plane's operations due now, materialised before the state is compared.
   yield* fake.catchUp

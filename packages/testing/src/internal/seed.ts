@@ -16,6 +16,7 @@ import { hashKey } from "./routes.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
 import { type Life, stepsOf } from "./operations.js"
 import {
+  firstKeyId,
   load,
   type State,
   type StoredBranch,
@@ -274,10 +275,11 @@ const seedOrganizations = (
   const keys: Array<StoredKey> = []
   for (const organization of seed.organizations ?? []) {
     const created = now - Duration.toMillis(organization.age ?? "30 days")
-    // Its keys (§21), created with it; ids from 1, in the seed's order (the bootstrap key comes after).
+    // Its keys (§21), created with it; ids as the account's first keys get them, in the seed's
+    // order (the bootstrap key comes after).
     for (const key of organization.api_keys ?? []) {
       keys.push({
-        id: keys.length + 1,
+        id: firstKeyId + keys.length,
         name: key.name,
         hash: hashKey(key.key),
         created_at: created,

@@ -83,7 +83,7 @@ export type State = { readonly [K in Kind]: Collection<K> } & {
 }
 
 /** The id the first key of an account gets; later keys count up from it. */
-const firstKeyId = 1_000_001
+export const firstKeyId = 1_000_001
 
 /** One collection per kind, `of` each. */
 const perKind = (of: (kind: Kind) => Collection<Kind>): { readonly [K in Kind]: Collection<K> } =>
