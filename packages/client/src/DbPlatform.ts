@@ -22,6 +22,7 @@ import * as Consumption from "./Consumption.js"
 import * as Databases from "./Databases.js"
 import * as DbPlatformClient from "./DbPlatformClient.js"
 import * as Operations from "./Operations.js"
+import * as OrganizationApiKeys from "./OrganizationApiKeys.js"
 import * as Projects from "./Projects.js"
 import * as ProjectPermissions from "./ProjectPermissions.js"
 import * as ProjectTransfers from "./ProjectTransfers.js"
@@ -52,6 +53,7 @@ export type DbPlatform =
   | ProjectPermissions.ProjectPermissions
   | VpcEndpoints.VpcEndpoints
   | ProjectTransfers.ProjectTransfers
+  | OrganizationApiKeys.OrganizationApiKeys
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -77,7 +79,8 @@ export const layerFrom = <E, R>(
     Organizations.layer,
     ProjectPermissions.layer,
     VpcEndpoints.layer,
-    ProjectTransfers.layer
+    ProjectTransfers.layer,
+    OrganizationApiKeys.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

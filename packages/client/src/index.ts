@@ -120,6 +120,14 @@ export * as Users from "./Users.js"
 export * as Organizations from "./Organizations.js"
 
 /**
+ * Organization API keys: list, create (the value shown once, `Redacted`; optionally scoped to one
+ * project) and revoke (`docs/contract.md` §21).
+ *
+ * @since 0.5.0
+ */
+export * as OrganizationApiKeys from "./OrganizationApiKeys.js"
+
+/**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,
  * `ListMethod<E>`, a list's `Stream`, and `methods(client, Api.Branches)`, a group's methods
  * (`docs/design.md` §1.2).

@@ -27,6 +27,7 @@ import {
   DbPlatform,
   Operations,
   ProjectPermissions,
+  OrganizationApiKeys,
   Projects,
   Organizations,
   Regions,
@@ -569,7 +570,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       region_id: "aws-us-east-2"
     }))
   }),
-  "VpcEndpoints.listRestrictions": (n) => answers["VpcEndpoints.list"]!(n, undefined)
+  "VpcEndpoints.listRestrictions": (n) => answers["VpcEndpoints.list"]!(n, undefined),
+  "OrganizationApiKeys.list": (n) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: i,
+      name: `key ${i}`,
+      created_at: at,
+      last_used_from_addr: "",
+      ...(i === 0 ? { project_id: projectId } : {})
+    }))
 }
 
 /** The query inputs a list endpoint requires, by name (its `metrics` go on the wire comma-separated). */
@@ -649,7 +658,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Organizations: Organizations.Organizations,
             ProjectPermissions: ProjectPermissions.ProjectPermissions,
             VpcEndpoints: VpcEndpoints.VpcEndpoints,
-            ProjectTransfers: ProjectTransfers.ProjectTransfers
+            ProjectTransfers: ProjectTransfers.ProjectTransfers,
+            OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -712,7 +722,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Organizations: Organizations.Organizations,
         ProjectPermissions: ProjectPermissions.ProjectPermissions,
         VpcEndpoints: VpcEndpoints.VpcEndpoints,
-        ProjectTransfers: ProjectTransfers.ProjectTransfers
+        ProjectTransfers: ProjectTransfers.ProjectTransfers,
+        OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

@@ -14,6 +14,7 @@ import { Connections } from "./endpoints/Connections.js"
 import { Consumption } from "./endpoints/Consumption.js"
 import { Databases } from "./endpoints/Databases.js"
 import { Operations } from "./endpoints/Operations.js"
+import { OrganizationApiKeys } from "./endpoints/OrganizationApiKeys.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
@@ -131,6 +132,13 @@ export * from "./endpoints/VpcEndpoints.js"
 export * from "./endpoints/ProjectTransfers.js"
 
 /**
+ * The `OrganizationApiKeys` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/OrganizationApiKeys.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -151,7 +159,8 @@ export const groups = {
   Organizations,
   ProjectPermissions,
   VpcEndpoints,
-  ProjectTransfers
+  ProjectTransfers,
+  OrganizationApiKeys
 } as const
 
 /**

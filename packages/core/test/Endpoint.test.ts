@@ -102,7 +102,8 @@ describe("Api.endpoints", () => {
       "Organizations",
       "ProjectPermissions",
       "VpcEndpoints",
-      "ProjectTransfers"
+      "ProjectTransfers",
+      "OrganizationApiKeys"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -172,7 +173,10 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/vpc_endpoints/{vpc_endpoint_id}",
       "POST /organizations/{source_org_id}/projects/transfer",
       "POST /projects/{project_id}/transfer_requests",
-      "PUT /projects/{project_id}/transfer_requests/{request_id}"
+      "PUT /projects/{project_id}/transfer_requests/{request_id}",
+      "GET /organizations/{org_id}/api_keys",
+      "POST /organizations/{org_id}/api_keys",
+      "DELETE /organizations/{org_id}/api_keys/{key_id}"
     ])
   })
 
@@ -247,7 +251,10 @@ describe("Api.endpoints", () => {
       "VpcEndpoints.deleteRestriction",
       "ProjectTransfers.transfer",
       "ProjectTransfers.createRequest",
-      "ProjectTransfers.acceptRequest"
+      "ProjectTransfers.acceptRequest",
+      "OrganizationApiKeys.list",
+      "OrganizationApiKeys.create",
+      "OrganizationApiKeys.revoke"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -399,7 +406,10 @@ describe("Api.endpoints", () => {
       "VpcEndpoints.deleteRestriction": [200],
       "ProjectTransfers.transfer": [200],
       "ProjectTransfers.createRequest": [201],
-      "ProjectTransfers.acceptRequest": [204]
+      "ProjectTransfers.acceptRequest": [204],
+      "OrganizationApiKeys.list": [200],
+      "OrganizationApiKeys.create": [200],
+      "OrganizationApiKeys.revoke": [200]
     })
   })
 
@@ -452,7 +462,8 @@ describe("Api.endpoints", () => {
       "ProjectPermissions.list",
       "VpcEndpoints.list",
       "VpcEndpoints.listAll",
-      "VpcEndpoints.listRestrictions"
+      "VpcEndpoints.listRestrictions",
+      "OrganizationApiKeys.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

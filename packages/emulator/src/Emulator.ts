@@ -19,6 +19,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Endpoint } from "@dbplatform/core"
 import { ControlApi, ControlledClock, FakePlatform, Seed, type Snapshot } from "@dbplatform/testing"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -65,6 +66,15 @@ export interface Options {
    */
   readonly bootstrapKey?: Redacted.Redacted<string> | undefined
   /**
+   * The value of an organization API key (since 0.5.0, docs/contract.md §21), e.g. from
+   * `DBPLATFORM_EMULATOR_ORG_KEY`: at every start, a key of the account's organization (its
+   * oldest; the one it was made for when it is there already) named `emulator`, valid
+   * (made valid again when the state holds it revoked). It must be one an HTTP header can carry,
+   * and not the bootstrap key (else {@link InvalidOrganizationKey}); the account must have an
+   * organization (the realistic account's is `org-dbplatform-000000`).
+   */
+  readonly organizationKey?: Redacted.Redacted<string> | undefined
+  /**
    * Whether to serve the control API (`ControlApi`, under `/_emulator`; since 0.2.0). By default
    * it is on when `host` is a loopback address (127.0.0.0/8, `::1`, `localhost`) and off
    * otherwise: anyone who holds the control token can reset or change the whole account.
@@ -95,6 +105,12 @@ export interface Service {
   readonly bootstrapKey: Redacted.Redacted<string>
   /** Whether the state came from the state file (`true`) or from the seed. */
   readonly restored: boolean
+  /**
+   * The organization of the account its organization keys are made in (since 0.5.0): the one
+   * `Options.organizationKey` acts for, else the oldest organization of the state; `None` when the
+   * account has none. Create a key of it with `POST /organizations/{org_id}/api_keys`.
+   */
+  readonly organizationId: Option.Option<string>
   /**
    * The base URL of the control API when it is on (since 0.2.0):
    * `http://127.0.0.1:PORT/_emulator`; `None` when it is off (see `Options.control`).
@@ -155,9 +171,14 @@ const fakeLayer = (options: Options) =>
             fakeOptions
           )
       if (journal !== undefined) yield* journal.start(fake.snapshot)
+      const organizationId =
+        options.organizationKey === undefined
+          ? Option.fromNullable(firstOrganization(yield* fake.snapshot))
+          : Option.some(yield* withOrganizationKey(fake, Redacted.value(options.organizationKey)))
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
         Context.add(Restored, {
           restored: Option.isSome(saved),
+          organizationId,
           failed: journal?.failure ?? Effect.never,
           clock,
           controlToken:
@@ -201,6 +222,70 @@ export class InvalidBootstrapKey extends Data.TaggedError("InvalidBootstrapKey")
     return `the bootstrap key (${this.source}) ${this.reason}`
   }
 }
+
+/**
+ * An organization key given in {@link Options} (`organizationKey`, from
+ * `DBPLATFORM_EMULATOR_ORG_KEY`) that cannot be one: not sendable in a header, the bootstrap key
+ * or another personal key of the state, or given to an account without an organization. The
+ * reason never holds the key (since 0.5.0).
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class InvalidOrganizationKey extends Data.TaggedError("InvalidOrganizationKey")<{ readonly reason: string }> {
+  override get message(): string {
+    return `the organization key (DBPLATFORM_EMULATOR_ORG_KEY) ${this.reason}`
+  }
+}
+
+/** The id of the account's first organization: the oldest (ties: the first by id); `undefined` when it has none. */
+const firstOrganization = (snapshot: Snapshot.Snapshot): string | undefined =>
+  [...snapshot.organizations].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))[0]?.id
+
+/**
+ * Makes the key whose value is `value` a valid key of the account's organization (docs/contract.md
+ * §21) in `fake`, as {@link Options.organizationKey} says; answers its organization's id.
+ */
+const withOrganizationKey = (fake: FakePlatform.Service, value: string) =>
+  Effect.gen(function* () {
+    if (!sendable(value)) return yield* new InvalidOrganizationKey({ reason: unsendable })
+    if (value === Redacted.value(fake.bootstrapKey)) {
+      return yield* new InvalidOrganizationKey({ reason: "is the bootstrap API key: give it a value of its own" })
+    }
+    const snapshot = yield* fake.snapshot
+    const hash = hashOf(value)
+    const existing = snapshot.api_keys.find((key) => key.hash === hash)
+    if (existing !== undefined && existing.org_id === undefined) {
+      return yield* new InvalidOrganizationKey({ reason: `is the value of a personal key (API key ${existing.id})` })
+    }
+    const orgId = existing?.org_id ?? firstOrganization(snapshot)
+    if (orgId === undefined) {
+      return yield* new InvalidOrganizationKey({
+        reason:
+          "has no organization to belong to: the account has none (a project or organizations[] of the seed makes one)"
+      })
+    }
+    if (existing !== undefined && !existing.revoked) return orgId
+    const now = yield* Clock.currentTimeMillis
+    const api_keys =
+      existing === undefined
+        ? [
+            ...snapshot.api_keys,
+            {
+              id: snapshot.next_key_id,
+              name: "emulator",
+              hash,
+              created_at: now,
+              revoked: false,
+              last_used_at: null,
+              last_used_from_addr: "",
+              org_id: orgId
+            }
+          ]
+        : snapshot.api_keys.map((key) => (key.hash === hash ? { ...key, revoked: false } : key))
+    yield* Effect.orDie(fake.restore({ ...snapshot, api_keys }))
+    return orgId
+  })
 
 /**
  * Whether `credential` can be sent in an `Authorization` header: 1 or more printable ASCII
@@ -249,7 +334,7 @@ const checkControlToken = (
 
 class Restored extends Context.Tag("@dbplatform/emulator/Restored")<
   Restored,
-  Pick<Service, "restored" | "failed" | "clock" | "controlToken">
+  Pick<Service, "restored" | "organizationId" | "failed" | "clock" | "controlToken">
 >() {}
 
 const defaultHost = "127.0.0.1"
@@ -284,8 +369,9 @@ const serve = Layer.unwrapEffect(
  * or the seed, served on `host:port`, each change on disk before it is answered. Shutdown
  * (closing the Layer's scope, e.g. on SIGINT/SIGTERM under `NodeRuntime.runMain`) stops the
  * server first, then saves the whole state a last time. Fails with `InvalidSeed` (a bad seed or state), a
- * `StateFileError`, a `ServeError` (e.g. the port is taken), `InvalidBootstrapKey` or
- * `InvalidControlToken` (a credential given that could not be sent in a header).
+ * `StateFileError`, a `ServeError` (e.g. the port is taken), `InvalidBootstrapKey`,
+ * `InvalidControlToken` or `InvalidOrganizationKey` (a credential given that could not be sent in
+ * a header, or could not be what it is given as).
  *
  * @since 0.1.0
  * @category layers
@@ -294,7 +380,12 @@ export const layer = (
   options: Options = {}
 ): Layer.Layer<
   Emulator | FakePlatform.FakePlatform,
-  Seed.InvalidSeed | StateFile.StateFileError | HttpServerError.ServeError | InvalidBootstrapKey | InvalidControlToken,
+  | Seed.InvalidSeed
+  | StateFile.StateFileError
+  | HttpServerError.ServeError
+  | InvalidBootstrapKey
+  | InvalidControlToken
+  | InvalidOrganizationKey,
   FileSystem.FileSystem
 > => {
   const emulator = Layer.effect(

@@ -6,6 +6,9 @@
  * (`docs/design.md` §1).
  *
  * - Every route answers 401 to a missing, unknown or revoked key; revocation is immediate.
+ * - Keys are personal or an organization's, maybe scoped to one project (docs/contract.md §21):
+ *   a project or organization a key does not reach is a 404, a route its kind may not call a
+ *   403, decided from the path before the query and body are read; the lists show what it reaches.
  * - Keys are stored as SHA-256 hashes, never as values.
  * - Unknown ids are 404; a bad `limit`, cursor, id or `key_name` is 400; unknown routes 404.
  * - Lists are newest first with a `created_at` cursor (`GET /projects`: limit 1..400, 10 by
@@ -56,8 +59,9 @@ import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
 import { randomDice } from "./internal/ids.js"
 import { ChangeNotSaved } from "./internal/journal.js"
 import { makeRequestLog, type RecordedRequest, recordOf } from "./internal/requestLog.js"
-import { Gate, Refusal } from "./internal/route.js"
+import { Access, Gate, Refusal } from "./internal/route.js"
 import { Caller } from "./internal/caller.js"
+import { accessOf } from "./internal/authorization.js"
 import {
   authenticate,
   hashKey,
@@ -460,7 +464,11 @@ const serviceOf = (
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
       yield* caughtUp
       const key = yield* authenticate(fake)
-      return yield* Effect.provideService(routes, Caller, key)
+      // Who calls: what the routes may do for it, and what the lists show it (docs/contract.md §21).
+      return yield* routes.pipe(
+        Effect.provideService(Caller, key),
+        Effect.provideService(Access, accessOf(fake, key, request.url))
+      )
     }).pipe(
       Effect.catchTags({
         Refusal: refusalResponse,

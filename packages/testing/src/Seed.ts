@@ -15,6 +15,7 @@ import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
 import { defaultOrgId } from "./internal/kinds.js"
 import { regions as catalog } from "./internal/regions.js"
 import { newPassword } from "./internal/roles.js"
+import { newKeyValue } from "./internal/routes.js"
 import {
   SnapshotBranch,
   SnapshotDatabase,
@@ -125,10 +126,34 @@ export const SeedMemberFile = Schema.Struct({
 export interface SeedMember extends Schema.Schema.Type<typeof SeedMemberFile> {}
 
 /**
+ * An API key of a seed's organization (since 0.5.0, docs/contract.md §21): its `name`, its value
+ * `key` (the fake keeps only its hash; a request sends it as `Authorization: Bearer <key>`), and
+ * `project_id`, a project of the organization, for a key that acts for that project only.
+ * Created with its organization.
+ *
+ * @since 0.5.0
+ */
+export const SeedOrganizationKeyFile = Schema.Struct({
+  name: Schema.String,
+  key: Schema.NonEmptyTrimmedString.annotations({
+    message: () => ({ message: "must be a non-empty string without leading or trailing spaces", override: true })
+  }),
+  project_id: Schema.optional(Schema.String)
+}).annotations({ identifier: "SeedOrganizationKey" })
+
+/**
+ * An API key of a seed's organization.
+ *
+ * @since 0.5.0
+ */
+export interface SeedOrganizationKey extends Schema.Schema.Type<typeof SeedOrganizationKeyFile> {}
+
+/**
  * An organization of a seed (since 0.5.0): `id` (`^[a-z0-9-]{1,60}$`), and optional `name` (its
- * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days) and `members`: absent, the
- * account's user is its only member, an admin; given, exactly those. A project's `org_id` that
- * no organization of the seed declares is implied the same way (docs/contract.md §20).
+ * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days), `members`: absent, the
+ * account's user is its only member, an admin; given, exactly those, and `api_keys`, the
+ * organization's keys by value (none by default). A project's `org_id` that no organization of
+ * the seed declares is implied the same way (docs/contract.md §20, §21).
  *
  * @since 0.5.0
  */
@@ -138,7 +163,8 @@ export const SeedOrganizationFile = Schema.Struct({
   handle: Schema.optional(organization.handle),
   plan: Schema.optional(organization.plan),
   age: Schema.optional(SeedDuration),
-  members: Schema.optional(Schema.Array(SeedMemberFile))
+  members: Schema.optional(Schema.Array(SeedMemberFile)),
+  api_keys: Schema.optional(Schema.Array(SeedOrganizationKeyFile))
 }).annotations({ identifier: "SeedOrganization" })
 
 /**
@@ -391,6 +417,16 @@ export interface RealisticOptions {
   /** PRNG seed; the same seed gives the same account. */
   readonly seed?: number | undefined
   readonly bootstrapKey?: string | undefined
+  /**
+   * The value of the organization's key `ci` (since 0.5.0, docs/contract.md §21), for all its
+   * projects; random when absent (read it from the seed: `organizations[0].api_keys[0].key`).
+   */
+  readonly organizationKey?: string | undefined
+  /**
+   * The value of the organization's key scoped to the first project (since 0.5.0), named after
+   * it; random when absent (`organizations[0].api_keys[1].key`).
+   */
+  readonly projectKey?: string | undefined
 }
 
 /** The roles of each branch of {@link realistic}: the one a project is created with, and one for an application. */
@@ -407,9 +443,11 @@ const realisticRoles = ["neondb_owner", "app"] as const
  * running in the first project: a branch being created (`init` until its operation ends) and its
  * endpoint being started. Since 0.5.0 its projects belong to an organization, "Acme Data" (the
  * default organization, `org-dbplatform-000000`), whose members are the account's user (an
- * admin) and four others; and an organization of another team, `org-partner-…`, of which the
- * account's user is not a member, has one more project, `partner-data`, with its `main` branch
- * (docs/contract.md §20.4). `projects` counts the account's own projects only.
+ * admin) and four others, and which has two API keys (docs/contract.md §21): `ci`, for all its
+ * projects, and one scoped to the first project, their values random unless given
+ * (`organizationKey`, `projectKey`); and an organization of another team, `org-partner-…`, of
+ * which the account's user is not a member, has one more project, `partner-data`, with its `main`
+ * branch (docs/contract.md §20.4). `projects` counts the account's own projects only.
  *
  * @since 0.1.0
  */
@@ -607,6 +645,14 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
         { email: "bo@acme.example", role: "member", age: "60 days" },
         { email: "cy@acme.example", role: "editor", age: "30 days" },
         { email: "di@acme.example", role: "viewer", age: "7 days" }
+      ],
+      api_keys: [
+        { name: "ci", key: options.organizationKey ?? newKeyValue() },
+        ...projects.slice(0, 1).map((project) => ({
+          name: project.name ?? project.id,
+          key: options.projectKey ?? newKeyValue(),
+          project_id: project.id
+        }))
       ]
     },
     {

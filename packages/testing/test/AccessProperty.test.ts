@@ -161,10 +161,11 @@ describe("the project access routes, random requests over the fake's HTTP app", 
                 destination_org_id: to,
                 project_ids: ids
               })
+              // An organization the user is not a member of is answered as one that does not exist (§21).
               expected = !member(from)
-                ? 403
+                ? 404
                 : !member(to)
-                  ? 403
+                  ? 404
                   : from === to
                     ? 400
                     : ids.some((id) => orgOf.get(id) !== from)
@@ -214,7 +215,7 @@ describe("the project access routes, random requests over the fake's HTTP app", 
                   : now >= expires
                     ? 400
                     : to !== undefined && !member(to)
-                      ? 403
+                      ? 404
                       : (rank[destination] ?? 0) < rank[fromOrg]!
                         ? 406
                         : 204

@@ -25,7 +25,7 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { operationId, send } from "./helpers.js"
-import { project, seed, uncovered } from "./publishedCases.js"
+import { organization, project, seed, uncovered } from "./publishedCases.js"
 
 /**
  * A sample value of each path parameter, by its name, as sent: ids of the seed of the
@@ -39,7 +39,7 @@ const sampleIds: Readonly<Record<string, string>> = {
   key_id: "1",
   role_name: "neondb_owner",
   database_name: "neondb",
-  org_id: "org-acme-302709",
+  org_id: organization,
   member_id: "00000000-0000-4000-8000-000000000000",
   permission_id: "0f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f",
   source_org_id: "org-dbplatform-000000",

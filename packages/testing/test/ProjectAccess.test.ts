@@ -188,7 +188,7 @@ describe("VPC endpoints (docs/contract.md §22.3)", () => {
       )
       expect(id._tag).toBe("BadRequest")
       const stranger = yield* Effect.flip(vpc.listAllPage({ org_id: strangers }))
-      expect(stranger._tag).toBe("Forbidden")
+      expect(stranger._tag).toBe("NotFound")
       expect((yield* snapshot).vpc_endpoints).toEqual([])
     }).pipe(Effect.provide(layer))
   )
@@ -222,7 +222,7 @@ describe("transfers (docs/contract.md §22.4)", () => {
       const strangersToo = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: strangers, project_ids: [projectId] })
       )
-      expect(strangersToo._tag).toBe("Forbidden")
+      expect(strangersToo._tag).toBe("NotFound")
       const integrated = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: acme, project_ids: ["acme-vercel-302709"] })
       )
@@ -298,7 +298,7 @@ describe("transfers (docs/contract.md §22.4)", () => {
       const refused = yield* Effect.flip(
         transfers.acceptRequest({ project_id: projectId, request_id: stranger.id, org_id: strangers })
       )
-      expect(refused._tag).toBe("Forbidden")
+      expect(refused._tag).toBe("NotFound")
       // Without org_id: the account's own (default) organization.
       yield* transfers.acceptRequest({ project_id: projectId, request_id: stranger.id })
       expect((yield* projects.get({ project_id: projectId })).project.org_id).toBe("org-dbplatform-000000")

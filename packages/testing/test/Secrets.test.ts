@@ -5,8 +5,18 @@
  * its results printed (`JSON.stringify`, `util.inspect`). Each run goes through retries and
  * failures, collecting all of it, then looks for the secrets in it.
  */
-import { ApiKeys, Branches, Connections, Databases, DbPlatform, Operations, Projects, Roles } from "@dbplatform/client"
-import { BranchId } from "@dbplatform/core"
+import {
+  ApiKeys,
+  Branches,
+  Connections,
+  Databases,
+  DbPlatform,
+  Operations,
+  OrganizationApiKeys,
+  Projects,
+  Roles
+} from "@dbplatform/client"
+import { BranchId, ProjectId } from "@dbplatform/core"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
@@ -19,6 +29,7 @@ import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import * as Tracer from "effect/Tracer"
 import * as util from "node:util"
@@ -28,6 +39,7 @@ import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
+import * as Snapshot from "../src/Snapshot.js"
 import { addRolesAndDatabases, operationId, projectId, send } from "./helpers.js"
 
 /** A key value easy to spot, and its tail alone (a partial leak counts too). */
@@ -532,6 +544,88 @@ describe("connection strings", () => {
       expect(collected.split(password).length - 1).toBe(0)
       expect(collected).not.toContain(password.slice(-12))
     }).pipe(observe, Effect.provide(DbPlatformTest.layer({ seed: connectionSeed })))
+  })
+})
+
+describe("organization keys (docs/contract.md §21)", () => {
+  it.effect("no organization key value in logs, spans, errors, printed answers, snapshots or the request log", () => {
+    const { logs, spans, errors, failing, spanText, observe } = observing()
+    const orgId = "org-secret-100001"
+    const seeded = `dbp_org_${"5eeded".repeat(5)}_0123456789abcdef`
+    const orgSeed: Seed = {
+      organizations: [{ id: orgId, api_keys: [{ name: "seeded", key: seeded }] }],
+      projects: [{ id: projectId, org_id: orgId }, { id: "other-project-100002" }]
+    }
+    const withValue = (apiKey: Redacted.Redacted<string>) =>
+      Effect.provide(
+        DbPlatform.layer({ baseUrl: DbPlatformTest.baseUrl, apiKey }).pipe(Layer.provide(FakeHttpClient.layer))
+      )
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const keys = yield* OrganizationApiKeys.OrganizationApiKeys
+      // A create rate limited once, then through; one for a project.
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), {
+        method: "POST",
+        path: "/organizations/{org_id}/api_keys"
+      })
+      const created = yield* keys.create({ org_id: orgId, key_name: "ci" })
+      const scoped = yield* keys.create({ org_id: orgId, key_name: "app", project_id: projectId })
+      yield* keys.listPage({ org_id: orgId })
+      const results = [created, scoped].flatMap((answer) => [
+        JSON.stringify(answer),
+        util.inspect(answer),
+        String(answer)
+      ])
+      for (const key of [created.key, scoped.key, Redacted.make(seeded)]) {
+        const page = withValue(key)(Effect.flatMap(Projects.Projects, (projects) => projects.listPage()))
+        yield* page
+        // Refused: a personal key's route (403), another organization's project (404).
+        yield* failing(
+          withValue(key)(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.listPage())),
+          "UnexpectedStatus"
+        )
+        yield* failing(
+          withValue(key)(
+            Effect.flatMap(Projects.Projects, (projects) =>
+              projects.get({ project_id: ProjectId.make("other-project-100002") })
+            )
+          ),
+          "NotFound"
+        )
+      }
+      // A proxy that echoes the Authorization header it got.
+      yield* platform.faults.inject(
+        Fault.status(401, {
+          body: Fault.FaultBody.generalError({ code: "", message: `invalid header Authorization: Bearer ${seeded}` })
+        }),
+        { method: "GET", path: "/projects" }
+      )
+      yield* failing(
+        withValue(Redacted.make(seeded))(Effect.flatMap(Projects.Projects, (p) => p.listPage())),
+        "Unauthorized"
+      )
+      yield* keys.revoke({ org_id: orgId, key_id: created.id })
+      yield* failing(withValue(created.key)(Effect.flatMap(Projects.Projects, (p) => p.listPage())), "Unauthorized")
+      return { values: [Redacted.value(created.key), Redacted.value(scoped.key), seeded], results }
+    })
+    return Effect.gen(function* () {
+      const { values, results } = yield* drive(run)
+      const platform = yield* FakePlatform.FakePlatform
+      const requests = JSON.stringify(yield* platform.requests)
+      const snapshot = JSON.stringify(yield* Schema.encode(Snapshot.Snapshot)(yield* platform.snapshot))
+      const collected = [...logs, ...spanText(), ...errors, ...results].join("\n")
+      expect(logs.some((line) => line.includes("retrying OrganizationApiKeys.create after 1s"))).toBe(true)
+      expect(spans.some((span) => span.name === "OrganizationApiKeys.create")).toBe(true)
+      expect(errors.length).toBe(8 * 5)
+      expect(snapshot).toContain(orgId)
+      for (const value of values) {
+        expect(value.length).toBeGreaterThanOrEqual(32)
+        for (const text of [collected, requests, snapshot]) {
+          expect(text).not.toContain(value)
+          expect(text).not.toContain(value.slice(-16))
+        }
+      }
+    }).pipe(observe, Effect.provide(DbPlatformTest.layer({ seed: orgSeed })))
   })
 })
 

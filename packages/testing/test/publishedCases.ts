@@ -60,6 +60,21 @@ export const seed: Seed.Seed = {
 
 const connectionUri = `/projects/${project}/connection_uri`
 
+/** The organization of the seed's projects (none names one): the fake's default. */
+export const organization = "org-dbplatform-000000"
+const organizationKeys = `/organizations/${organization}/api_keys`
+
+/** A new key of the seed's organization, created with the bootstrap key: its id and value. */
+const organizationKey = (
+  { fake, key }: { readonly fake: FakePlatform.Service; readonly key: string },
+  body: { readonly key_name: string; readonly project_id?: string }
+) =>
+  Effect.gen(function* () {
+    const request = yield* HttpClientRequest.post(organizationKeys).pipe(HttpClientRequest.bodyJson(body))
+    const response = yield* send(fake, request, { key })
+    return (yield* response.json) as { readonly id: number; readonly key: string }
+  }).pipe(Effect.orDie)
+
 /** What a case may use: the fake, and its bootstrap key's value. */
 export interface Fixture {
   readonly fake: FakePlatform.Service
@@ -73,7 +88,7 @@ export interface Case {
   readonly status: number
   /** The request, relative to the base URL. */
   readonly request: (fixture: Fixture) => Effect.Effect<HttpClientRequest.HttpClientRequest>
-  /** Sent without a key (a 401). */
+  /** Sent without the bootstrap key: without any (a 401), or with the one the request sets itself. */
   readonly anonymous?: boolean
 }
 
@@ -492,6 +507,18 @@ const givenAccess =
   ({ fake }: Fixture) =>
     Effect.zipRight(withAccess(fake), request)
 
+/**
+ * `request` sent with a new key of the seed's organization scoped to its project, after
+ * {@link withAccess}: such a key may not act for the organization (a 403, docs/contract.md §21).
+ */
+const byProjectKey = (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) => (fixture: Fixture) =>
+  Effect.zipRight(
+    withAccess(fixture.fake),
+    Effect.zipWith(organizationKey(fixture, { key_name: "scoped", project_id: project }), request, (created, sent) =>
+      HttpClientRequest.bearerToken(sent, created.key)
+    )
+  )
+
 const put = (path: string, body: unknown) =>
   HttpClientRequest.put(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
 
@@ -576,8 +603,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.VpcEndpoints.list,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(get(orgVpc(strangers)))
   },
   {
@@ -600,8 +627,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.VpcEndpoints.listAll,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(get(`/organizations/${strangers}/vpc/vpc_endpoints`))
   },
   {
@@ -624,8 +651,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.VpcEndpoints.get,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(get(`${orgVpc(strangers)}/${vpce}`))
   },
   {
@@ -648,8 +675,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.VpcEndpoints.assign,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(post(`${orgVpc(strangers)}/${vpce}`, { label: "staging" }))
   },
   {
@@ -672,8 +699,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.VpcEndpoints.delete,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(del(`${orgVpc(strangers)}/${vpce}`))
   },
   {
@@ -750,8 +777,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.ProjectTransfers.transfer,
-    label: "a destination the user is not a member of",
-    status: 403,
+    label: "a destination the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(post(transfer(acme), { destination_org_id: strangers, project_ids: [acmeProject] }))
   },
   {
@@ -814,8 +841,8 @@ const accessCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.ProjectTransfers.acceptRequest,
-    label: "an organization the user is not a member of",
-    status: 403,
+    label: "an organization the user is not a member of (as one that does not exist)",
+    status: 404,
     request: givenAccess(put(`${transferRequests}/${liveRequest}`, { org_id: strangers }))
   },
   {
@@ -841,6 +868,48 @@ const accessCases: ReadonlyArray<Case> = [
         ),
         put(`${transferRequests}/${liveRequest}`, { org_id: freeOrg })
       )
+  },
+  {
+    endpoint: Api.VpcEndpoints.list,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(get(orgVpc(defaultOrg)))
+  },
+  {
+    endpoint: Api.VpcEndpoints.listAll,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(get(`/organizations/${defaultOrg}/vpc/vpc_endpoints`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.get,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(get(`${orgVpc(defaultOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.VpcEndpoints.assign,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(post(`${orgVpc(defaultOrg)}/${vpce}`, { label: "staging" }))
+  },
+  {
+    endpoint: Api.VpcEndpoints.delete,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(del(`${orgVpc(defaultOrg)}/${vpce}`))
+  },
+  {
+    endpoint: Api.ProjectTransfers.transfer,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: byProjectKey(post(transfer(defaultOrg), { destination_org_id: acme, project_ids: [project] }))
   }
 ]
 
@@ -1495,6 +1564,16 @@ export const cases: ReadonlyArray<Case> = [
   { endpoint: Api.Projects.delete, label: "a bad project id", status: 400, request: () => del("/projects/NO_SUCH") },
   {
     endpoint: Api.Projects.delete,
+    label: "by a key scoped to the project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.del(`/projects/${project}`), created.key)
+      )
+  },
+  {
+    endpoint: Api.Projects.delete,
     label: "a project with a pending operation",
     status: 423,
     request: () => del(`/projects/${pendingProject}`)
@@ -1694,7 +1773,113 @@ export const cases: ReadonlyArray<Case> = [
   },
   ...consumptionCases(),
   ...organizationCases,
-  ...accessCases
+  ...accessCases,
+  // Organization API keys (docs/contract.md §21), of the seed's organization.
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "the organization's keys",
+    status: 200,
+    request: (fixture) => Effect.zipRight(organizationKey(fixture, { key_name: "ci" }), get(organizationKeys))
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "an unknown organization",
+    status: 404,
+    request: () => get("/organizations/org-unknown-1/api_keys")
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.get(organizationKeys), created.key)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "a revoked organization key",
+    status: 401,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.gen(function* () {
+        const created = yield* organizationKey(fixture, { key_name: "gone" })
+        yield* send(fixture.fake, HttpClientRequest.del(`${organizationKeys}/${created.id}`), { key: fixture.key })
+        return HttpClientRequest.bearerToken(HttpClientRequest.get(organizationKeys), created.key)
+      }).pipe(Effect.orDie)
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.list,
+    label: "an org_id that is no id",
+    status: 400,
+    request: () => get("/organizations/Not_An_Org/api_keys")
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a key created",
+    status: 200,
+    request: () => post(organizationKeys, { key_name: "ci" })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a key created for one project",
+    status: 200,
+    request: () => post(organizationKeys, { key_name: "app", project_id: project })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "no key_name",
+    status: 400,
+    request: () => post(organizationKeys, {})
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "a project not of the organization",
+    status: 404,
+    request: () => post(organizationKeys, { key_name: "app", project_id: "no-such-project-1" })
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.create,
+    label: "by an organization key",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.flatMap(organizationKey(fixture, { key_name: "ci" }), (created) =>
+        Effect.map(post(organizationKeys, { key_name: "more" }), HttpClientRequest.bearerToken(created.key))
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a key revoked",
+    status: 200,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "to revoke" }), (created) =>
+        HttpClientRequest.del(`${organizationKeys}/${created.id}`)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a personal key's id",
+    status: 404,
+    request: () => del(`${organizationKeys}/1`)
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "by a key scoped to one project",
+    status: 403,
+    anonymous: true,
+    request: (fixture) =>
+      Effect.map(organizationKey(fixture, { key_name: "app", project_id: project }), (created) =>
+        HttpClientRequest.bearerToken(HttpClientRequest.del(`${organizationKeys}/${created.id}`), created.key)
+      )
+  },
+  {
+    endpoint: Api.OrganizationApiKeys.revoke,
+    label: "a key id that is not a number",
+    status: 400,
+    request: () => del(`${organizationKeys}/abc`)
+  }
 ]
 
 /**
@@ -1780,12 +1965,15 @@ function consumptionCases(): ReadonlyArray<Case> {
 
 /**
  * Error statuses an endpoint declares that the fake never answers on its own (only an injected
- * `Fault` or a rate limit does), by endpoint name: 403 (the fake's account sees all it holds),
+ * `Fault` or a rate limit does), by endpoint name: 403 (the fake answers it only to a key whose kind
+ * may not call the route, docs/contract.md §21: a project's deletion by a key scoped to it),
  * and 423 for API keys (a key is never locked in the fake).
  */
 const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "ApiKeys.create": ["Locked"],
   "ApiKeys.revoke": ["Locked"],
+  "OrganizationApiKeys.create": ["Locked"],
+  "OrganizationApiKeys.revoke": ["Locked"],
   "Operations.list": ["Forbidden"],
   "Operations.get": ["Forbidden"],
   "Branches.list": ["Forbidden"],
@@ -1799,7 +1987,6 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.listEndpoints": ["Forbidden"],
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
-  "Projects.delete": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],
@@ -1820,7 +2007,8 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "VpcEndpoints.listRestrictions": ["Forbidden"],
   "VpcEndpoints.setRestriction": ["Forbidden"],
   "VpcEndpoints.deleteRestriction": ["Forbidden"],
-  "ProjectTransfers.createRequest": ["Forbidden"]
+  "ProjectTransfers.createRequest": ["Forbidden"],
+  "ProjectTransfers.acceptRequest": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {

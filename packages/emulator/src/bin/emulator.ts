@@ -20,7 +20,9 @@
  * per account, 40 a second per route; docs/contract.md §10.2) or
  * `--rate-limit account=LIMIT/INTERVAL,route=LIMIT/INTERVAL` (either or both, e.g.
  * `account=700/1m,route=40/1s`). The environment
- * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed).
+ * variable `DBPLATFORM_EMULATOR_KEY` fixes the bootstrap key's value (it is then not printed);
+ * `DBPLATFORM_EMULATOR_ORG_KEY` the value of a key of the account's organization (docs/contract.md
+ * §21), valid at every start; without it a line says how to create one.
  * The control API (`/_emulator/...`, its own token printed as `DBPLATFORM_EMULATOR_TOKEN`, or
  * fixed by that environment variable) is on when `--host` is a loopback address; `--control`
  * turns it on elsewhere, `--no-control` off.
@@ -160,6 +162,7 @@ const command = Command.make(
       }
       const given = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_KEY"))
       const givenToken = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_TOKEN"))
+      const givenOrgKey = yield* Config.option(Config.redacted("DBPLATFORM_EMULATOR_ORG_KEY"))
       const limit: FakePlatform.RateLimit | undefined = Option.getOrUndefined(rateLimit)
       const options: Emulator.Options = {
         port,
@@ -168,6 +171,7 @@ const command = Command.make(
         statePath: Option.getOrUndefined(state),
         rateLimit: limit,
         bootstrapKey: Option.getOrUndefined(given),
+        organizationKey: Option.getOrUndefined(givenOrgKey),
         control: control ? true : noControl ? false : undefined,
         controlToken: Option.getOrUndefined(givenToken)
       }
@@ -183,6 +187,21 @@ const command = Command.make(
           Option.isSome(given)
             ? Line.Given({ name: "DBPLATFORM_API_KEY", from: "DBPLATFORM_EMULATOR_KEY" })
             : Line.Variable({ name: "DBPLATFORM_API_KEY", value: Redacted.value(emulator.bootstrapKey) }),
+          // An organization key (docs/contract.md §21): the one given, or how to make one.
+          ...Option.match(emulator.organizationId, {
+            onNone: () => [],
+            onSome: (orgId) =>
+              Option.isSome(givenOrgKey)
+                ? [
+                    Line.Given({ name: "DBPLATFORM_ORG_API_KEY", from: "DBPLATFORM_EMULATOR_ORG_KEY" }),
+                    Line.Note({ text: `DBPLATFORM_ORG_API_KEY is a key of the organization ${orgId}` })
+                  ]
+                : [
+                    Line.Note({
+                      text: `an organization API key: POST /organizations/${orgId}/api_keys {"key_name":"ci"} (add "project_id" for one project's) with DBPLATFORM_API_KEY; DBPLATFORM_EMULATOR_ORG_KEY fixes one`
+                    })
+                  ]
+          }),
           ...Option.match(emulator.controlUrl, {
             onNone: () => [
               Line.Note({
@@ -251,6 +270,9 @@ const command = Command.make(
       ),
       HelpDoc.p(Span.code("$ dbplatform-emulator --port 4010 --state ./emulator-state.json")),
       HelpDoc.p(Span.code("$ DBPLATFORM_EMULATOR_KEY=dev-key dbplatform-emulator --rate-limit platform")),
+      HelpDoc.p(
+        "DBPLATFORM_EMULATOR_ORG_KEY fixes the value of an organization API key of the account's organization (not printed); without it, a line says how to create one."
+      ),
       HelpDoc.p(
         "With --env it starts in the background and prints only export lines for a shell (stop it with kill $DBPLATFORM_EMULATOR_PID):"
       ),

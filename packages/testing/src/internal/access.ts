@@ -34,7 +34,6 @@ export type StoredVpcRestriction = NonNullable<ReturnType<typeof get<"vpc_restri
 /** A transfer request as the fake keeps it. */
 export type StoredTransferRequest = NonNullable<ReturnType<typeof get<"transfer_requests">>>
 
-const forbidden = 403
 const notAcceptable = 406
 const unprocessable = 422
 
@@ -79,14 +78,17 @@ export const revokePermission =
 
 // --- organizations ------------------------------------------------------------------------------
 
-/** Organization `orgId`, or a 404; a 403 unless the account's user is a member of it. */
+/**
+ * Organization `orgId`, or a 404: for one that does not exist, and for one the account's user is
+ * not a member of, as the fake answers every organization a key does not reach (docs/contract.md §21).
+ */
 export const memberOrganization = (state: State, orgId: string) => {
   const organization = get(state, "organizations", orgId)
   if (organization === undefined) return refused(Status.notFound, "organization not found")
   for (const member of itemsOf(state, "members", orgId)) {
     if (member.user_id === accountUser.id) return Either.right(organization)
   }
-  return refused(forbidden, "you are not a member of this organization")
+  return refused(Status.notFound, "organization not found")
 }
 
 // --- VPC endpoints ------------------------------------------------------------------------------

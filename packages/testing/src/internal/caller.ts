@@ -17,17 +17,24 @@ export class Caller extends Context.Reference<Caller>()("@dbplatform/testing/int
   defaultValue: (): StoredKey | undefined => undefined
 }) {}
 
-/** What `GET /auth` answers for a request authenticated with `key`: a personal key is `api_key_user`, for the account's user. */
-export const authDetailsOf = (_key: StoredKey | undefined): typeof Api.AuthDetails.Encoded => ({
-  account_id: accountUser.id,
-  auth_method: "api_key_user"
-})
+/**
+ * What `GET /auth` answers for a request authenticated with `key` (docs/contract.md §20, §21): a
+ * personal key is `api_key_user` of the account's user, an organization's key (scoped to a
+ * project or not) `api_key_org` of its organization.
+ */
+export const authDetailsOf = (key: StoredKey | undefined): typeof Api.AuthDetails.Encoded =>
+  key?.org_id === undefined
+    ? { account_id: accountUser.id, auth_method: "api_key_user" }
+    : { account_id: key.org_id, auth_method: "api_key_org" }
 
 /**
  * The role the holder of `key` acts with in organization `orgId`, or `undefined` when it may not
- * act there: for a personal key, the role of the account's user as a member of it.
+ * act there: for a personal key, the role of the account's user as a member of it; for an
+ * organization's key, `admin` in its own organization (what it may not do as a person is refused
+ * before, docs/contract.md §21) and nothing elsewhere.
  */
-export const roleIn = (state: State, _key: StoredKey | undefined, orgId: string): string | undefined => {
+export const roleIn = (state: State, key: StoredKey | undefined, orgId: string): string | undefined => {
+  if (key?.org_id !== undefined) return key.org_id === orgId ? "admin" : undefined
   for (const member of itemsOf(state, "members", orgId)) if (member.user_id === accountUser.id) return member.role
   return undefined
 }

@@ -15,7 +15,11 @@ export const SnapshotTime = Schema.DateTimeUtc.pipe(
   Schema.transform(Schema.Number, { strict: true, decode: DateTime.toEpochMillis, encode: DateTime.unsafeMake })
 ).annotations({ identifier: "SnapshotTime" })
 
-/** A key: `hash` is the SHA-256 of its value, 64 lower-case hex digits. */
+/**
+ * A key: `hash` is the SHA-256 of its value, 64 lower-case hex digits. Since 0.5.0 a key of an
+ * organization has its `org_id`, and one scoped to a project of it also its `project_id`
+ * (docs/contract.md §21); a personal key has neither (and a key saved before is personal).
+ */
 export const SnapshotApiKey = Schema.Struct({
   id: Schema.Int.pipe(Schema.positive()),
   name: Schema.String,
@@ -23,7 +27,9 @@ export const SnapshotApiKey = Schema.Struct({
   created_at: SnapshotTime,
   revoked: Schema.Boolean,
   last_used_at: Schema.NullOr(SnapshotTime),
-  last_used_from_addr: Schema.String
+  last_used_from_addr: Schema.String,
+  org_id: Schema.optional(Schema.String),
+  project_id: Schema.optional(Schema.String)
 }).annotations({ identifier: "SnapshotApiKey" })
 
 /**

@@ -107,7 +107,8 @@ const joinedLists = (
 
 /**
  * The route of `endpoint`: its method and route template, its path parameters, query and body
- * decoded with its schemas (400 when they do not decode, or hold a field they do not declare),
+ * decoded with its schemas (400 when they do not decode, or hold a field they do not declare;
+ * the `Access` check runs between the path parameters and the rest),
  * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
  * core does not declare, see `wire.ts`). The answer goes out with the first success status the
  * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
@@ -144,6 +145,8 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       yield* (yield* Gate)(endpoint)
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
+      // Who may: before the query and body are read, so a key refused learns nothing of them.
+      yield* (yield* Access)(endpoint, params)
       const query = yield* orBadRequest(readQuery)
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
@@ -231,5 +234,17 @@ export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/interna
   defaultValue:
     () =>
     (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
+
+/**
+ * What a route runs once its path parameters are decoded, with its endpoint and them, before its
+ * query and body: whether the request's key may act there (`access.ts`, docs/contract.md §21),
+ * which may refuse it (404, 403). Lets everything through unless provided.
+ */
+export class Access extends Context.Reference<Access>()("@dbplatform/testing/internal/Access", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint, _params: unknown): Effect.Effect<void, Refusal> =>
       Effect.void
 }) {}

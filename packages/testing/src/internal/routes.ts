@@ -12,18 +12,27 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { permissionHandlers, transferHandlers, vpcHandlers } from "./accessRoutes.js"
+import { organizationRefusal, reachesProject } from "./authorization.js"
 import { branchHandlers } from "./branchRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
 import { consumptionHandlers } from "./consumptionRoutes.js"
-import { Caller, roleIn } from "./caller.js"
-import { type Change, defaultOrgId, type Kind, upsert } from "./kinds.js"
+import { Caller } from "./caller.js"
+import { type Change, type Kind, upsert } from "./kinds.js"
+import {
+  organizationKeyAdded,
+  organizationKeyCreated,
+  organizationKeyListed,
+  organizationKeyRevoked,
+  organizationKeyRevokedAnswer,
+  organizationKeys
+} from "./organizationApiKeys.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
 import { roleHandlers } from "./roleRoutes.js"
-import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
+import { badRequest, type Handle, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
   type FakeState,
   get,
@@ -114,6 +123,10 @@ const pageOf = <K extends Kind>(
 const matches = (project: { readonly id: string; readonly name: string }, search: string | undefined) =>
   search === undefined || project.id.includes(search) || project.name.includes(search)
 
+/** The function that answers with `handler`. */
+const handleOf = <E extends Endpoint.Endpoint>(handler: Handler<E>): Handle<E> =>
+  typeof handler === "function" ? handler : handler.handle
+
 /** The handlers of every group of core's `Api.groups`, by group: one missing is a type error. */
 type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
 
@@ -127,30 +140,44 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
         return Either.right({ changes, answer: apiKeyCreated(key, value) })
       })
     },
+    // The account's personal keys: an organization's are listed and revoked under it (§21).
     list: () =>
       Effect.map(Ref.get(fake.ref), (state) =>
-        take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked).map(apiKeyListed)
+        take(itemsOf(state, "api_keys"), undefined, (key) => !key.revoked && key.org_id === undefined).map(apiKeyListed)
       ),
     revoke: ({ params }) =>
       mutate(fake, (state) => {
         const key = get(state, "api_keys", params.key_id)
-        if (key === undefined || key.revoked) return Either.left(notFound("API key"))
+        if (key === undefined || key.revoked || key.org_id !== undefined) return Either.left(notFound("API key"))
         const revoked = { ...key, revoked: true }
         return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
       })
   },
   Projects: {
     ...projectHandlers(fake),
+    // An organization's key creates in its organization when the body names none; an
+    // organization named that the key does not act for is a 404 (§21).
+    create: (input) =>
+      Effect.gen(function* () {
+        const key = yield* Caller
+        const named = input.body.project.org_id
+        if (named !== undefined) {
+          const refused = organizationRefusal(yield* Ref.get(fake.ref), key, named)
+          if (refused !== undefined) return yield* refused
+        }
+        const orgId = named ?? key?.org_id
+        const project = orgId === undefined ? input.body.project : { ...input.body.project, org_id: orgId }
+        return yield* handleOf(projectHandlers(fake).create)({ ...input, body: { ...input.body, project } })
+      }),
     list: {
       handle: ({ query }) =>
         Effect.gen(function* () {
           const { org_id, search } = query
-          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
-          // and those of organizations the caller does not act in not at all (§20.4).
-          // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
-          // every project in time.
           const key = yield* Caller
           const state = yield* Ref.get(fake.ref)
+          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
+          // and only those the key acts for (§20.4, §21). `timeout` is checked by its entry's query
+          // schema and needs nothing more: the fake reads every project in time.
           const { page, next } = yield* pageOf(
             groups.Projects.list,
             state,
@@ -162,7 +189,7 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
               project.shared !== true &&
               (org_id === undefined || project.org_id === org_id) &&
               matches(project, search) &&
-              roleIn(state, key, project.org_id ?? defaultOrgId) !== undefined
+              reachesProject(state, key, project)
           )
           return projectsPage(page, next)
         }),
@@ -172,14 +199,16 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
       handle: ({ query }) =>
         Effect.gen(function* () {
           const { search } = query
+          const key = yield* Caller
+          const state = yield* Ref.get(fake.ref)
           const { page, next } = yield* pageOf(
             groups.Projects.listShared,
-            yield* Ref.get(fake.ref),
+            state,
             "projects",
             "",
             query,
             yield* Clock.currentTimeMillis,
-            (project) => project.shared === true && matches(project, search)
+            (project) => project.shared === true && matches(project, search) && reachesProject(state, key, project)
           )
           return projectsPage(page, next)
         }),
@@ -215,7 +244,30 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Organizations: organizationHandlers(fake),
   ProjectPermissions: permissionHandlers(fake),
   VpcEndpoints: vpcHandlers(fake),
-  ProjectTransfers: transferHandlers(fake)
+  ProjectTransfers: transferHandlers(fake),
+  OrganizationApiKeys: {
+    list: ({ params }) =>
+      Effect.flatMap(Ref.get(fake.ref), (state) =>
+        Either.match(organizationKeys(state, params.org_id), {
+          onLeft: Effect.fail,
+          onRight: (keys) => Effect.succeed(keys.map(organizationKeyListed))
+        })
+      ),
+    create: ({ body, params }) => {
+      const value = newKeyValue()
+      return Effect.map(
+        mutate(fake, (state, now) =>
+          organizationKeyAdded(state, params.org_id, body.key_name, body.project_id, hashKey(value), now)
+        ),
+        (key) => organizationKeyCreated(key, value)
+      )
+    },
+    revoke: ({ params }) =>
+      Effect.map(
+        mutate(fake, (state) => organizationKeyRevoked(state, params.org_id, params.key_id)),
+        organizationKeyRevokedAnswer
+      )
+  }
 })
 
 /**

@@ -53,6 +53,8 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
           : [...(specOf("projects").check?.(stored) ?? [])]
       if (problem.length > 0) return Either.left(new InvalidSeed({ problems: problem }))
       return Either.right({
+        // Its organization exists, implied when nothing declared it (docs/contract.md §20): the
+        // account's personal keys reach the project as they would one it created (§21).
         changes: [
           ...organizationImplied(state, stored.org_id ?? defaultOrgId, stored.created_at),
           upsert("projects", stored),

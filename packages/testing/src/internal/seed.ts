@@ -12,14 +12,17 @@ import {
 import { branchId, endpointId, hashOf, seededDice, uuid } from "./ids.js"
 import { accountMember, accountUser, defaultPlan, impliedOrganization, memberId } from "./organizations.js"
 import { newPassword } from "./roles.js"
+import { hashKey } from "./routes.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
 import { type Life, stepsOf } from "./operations.js"
 import {
+  firstKeyId,
   load,
   type State,
   type StoredBranch,
   type StoredDatabase,
   type StoredEndpoint,
+  type StoredKey,
   type StoredMember,
   type StoredOperation,
   type StoredOrganization,
@@ -264,11 +267,31 @@ const distinct = (taken: Set<number>, at: number): number => {
 const seedOrganizations = (
   seed: Seed,
   now: number
-): { readonly organizations: ReadonlyArray<StoredOrganization>; readonly members: ReadonlyArray<StoredMember> } => {
+): {
+  readonly organizations: ReadonlyArray<StoredOrganization>
+  readonly members: ReadonlyArray<StoredMember>
+  readonly keys: ReadonlyArray<StoredKey>
+} => {
   const organizations: Array<StoredOrganization> = []
   const members: Array<StoredMember> = []
+  const keys: Array<StoredKey> = []
   for (const organization of seed.organizations ?? []) {
     const created = now - Duration.toMillis(organization.age ?? "30 days")
+    // Its keys (§21), created with it; ids as the account's first keys get them, in the seed's
+    // order (the bootstrap key comes after).
+    for (const key of organization.api_keys ?? []) {
+      keys.push({
+        id: firstKeyId + keys.length,
+        name: key.name,
+        hash: hashKey(key.key),
+        created_at: created,
+        revoked: false,
+        last_used_at: null,
+        last_used_from_addr: "",
+        org_id: organization.id,
+        ...(key.project_id === undefined ? {} : { project_id: key.project_id })
+      })
+    }
     organizations.push({
       ...impliedOrganization(organization.id, created),
       name: organization.name ?? organization.id,
@@ -289,7 +312,7 @@ const seedOrganizations = (
       })
     }
   }
-  return { organizations, members }
+  return { organizations, members, keys }
 }
 
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
@@ -307,10 +330,10 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     operationTimes.set(operation.project_id, taken)
     return seedOperation(operation, distinct(taken, now - Duration.toMillis(operation.age ?? 0)), now)
   })
-  const { organizations, members } = seedOrganizations(seed, now)
+  const { organizations, members, keys } = seedOrganizations(seed, now)
   return {
     next_key_id: 1,
-    api_keys: [],
+    api_keys: keys,
     organizations,
     members,
     invitations: [],

@@ -85,7 +85,7 @@ export type State = { readonly [K in Kind]: Collection<K> } & {
 }
 
 /** The id the first key of an account gets; later keys count up from it. */
-const firstKeyId = 1_000_001
+export const firstKeyId = 1_000_001
 
 /** One collection per kind, `of` each. */
 const perKind = (of: (kind: Kind) => Collection<Kind>): { readonly [K in Kind]: Collection<K> } =>
@@ -285,7 +285,8 @@ export const cascade = <K extends Kind>(state: State, kind: K, id: Id<K>): Reado
  * item of an unknown parent (an orphan), a branch whose parent is not a branch of its project, a
  * project with branches but not exactly one default, an endpoint of a branch of another project,
  * a branch with more than one `read_write` endpoint, a database whose owner is not a role of its
- * branch, two keys with one hash.
+ * branch, two keys with one hash, an organization's key of an unknown organization (or scoped
+ * to a project without one).
  */
 export const problems = (state: State): Array<string> => {
   const found: Array<string> = []
@@ -293,6 +294,14 @@ export const problems = (state: State): Array<string> => {
   for (const key of itemsOf(state, "api_keys")) {
     if (hashes.has(key.hash)) found.push(`API key ${key.id} has the hash of another key`)
     hashes.add(key.hash)
+    // An organization's key (§21): of an organization the state has; one scoped to a project
+    // is an organization's (its project may be gone since: the key then reaches nothing).
+    if (key.org_id !== undefined && get(state, "organizations", key.org_id) === undefined) {
+      found.push(`API key ${key.id} of unknown organization ${key.org_id}`)
+    }
+    if (key.project_id !== undefined && key.org_id === undefined) {
+      found.push(`API key ${key.id} is scoped to project ${key.project_id} but belongs to no organization`)
+    }
   }
   for (const kind of kindNames) {
     const parent = specOf(kind).parent
