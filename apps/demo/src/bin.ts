@@ -81,8 +81,8 @@ const FakeServer = FakePlatform.layerServer.pipe(
 )
 
 /**
- * The project of the fake the preview-branch workflow runs on: one with no pending operation (a
- * pending one locks a project's changes, docs/contract.md §11.6). The realistic seed gives its
+ * The project of the fake the preview-branch workflow runs on: one of the account's organizations
+ * with no pending operation (a pending one locks a project's changes, docs/contract.md §11.6). The realistic seed gives its
  * default branch the role `neondb_owner` and the database `neondb`, which the branch created
  * from it copies and its connection string names.
  */
@@ -98,7 +98,15 @@ const workflowProject = (fake: FakePlatform.Service) =>
         })
         .map((operation) => operation.project_id)
     )
-    const project = snapshot.projects.find((project) => project.shared !== true && !busy.has(project.id))
+    // A project of an organization the account's user (`you@example.com`) is a member of: the
+    // bootstrap key reaches those only (docs/contract.md §21).
+    const reached = new Set(
+      snapshot.members.filter((member) => member.email === "you@example.com").map((member) => member.org_id)
+    )
+    const project = snapshot.projects.find(
+      (project) =>
+        project.shared !== true && project.org_id !== undefined && reached.has(project.org_id) && !busy.has(project.id)
+    )
     const main = snapshot.branches.find((branch) => branch.project_id === project?.id && branch.default)
     if (project === undefined || main === undefined) return Option.none<ProjectId>()
     return Option.some(ProjectId.make(project.id))

@@ -218,7 +218,10 @@ export interface Service {
   readonly bootstrapKey: Redacted.Redacted<string>
   /** The HTTP app serving `/api/v2/...`; run it in memory or on an `HttpServer`. */
   readonly httpApp: HttpApp.Default
-  /** The keys as stored: ids, names, hashes and whether revoked. */
+  /**
+   * The account's personal keys as stored (those `GET /api_keys` lists): ids, names, hashes and
+   * whether revoked. An organization's keys are not among them (docs/contract.md §21).
+   */
   readonly apiKeys: Effect.Effect<ReadonlyArray<StoredApiKey>>
   /**
    * The requests received so far, oldest first, the last 10 000 only (older ones are
@@ -522,7 +525,9 @@ const serviceOf = (
       bootstrapKey: Redacted.make(bootstrapValue),
       httpApp: onClock(options, httpApp),
       apiKeys: Effect.map(Ref.get(fake.ref), (now) =>
-        Array.from(itemsOf(now, "api_keys"), ({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
+        Array.from(itemsOf(now, "api_keys"))
+          .filter((key) => key.org_id === undefined)
+          .map(({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
       ),
       requests: log.all,
       faults: {
