@@ -1,7 +1,7 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
- * an `HttpClient` beside it.
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions` and `BranchSchema` over one
+ * `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -23,6 +23,7 @@ import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
+import * as BranchSchema from "./BranchSchema.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -39,6 +40,7 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | BranchSchema.BranchSchema
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +60,8 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    BranchSchema.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

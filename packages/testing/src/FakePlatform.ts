@@ -42,6 +42,7 @@ import { type ComputeEndpointOperations, Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -50,6 +51,7 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
+import { lsnAt as lsnAtMillis } from "./internal/branchSchema.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { computeEndpointOperations } from "./internal/endpointRoutes.js"
 import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
@@ -618,7 +620,9 @@ const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
     startOperations: (projectId, starts) => synced(scenario.startOperations(projectId, starts)),
     failOperation: (projectId, operationId, failure) => synced(scenario.failOperation(projectId, operationId, failure)),
     cancelOperation: (projectId, operationId, options) =>
-      synced(scenario.cancelOperation(projectId, operationId, options))
+      synced(scenario.cancelOperation(projectId, operationId, options)),
+    migrate: (projectId, branchId, databaseName, sql) =>
+      synced(scenario.migrate(projectId, branchId, databaseName, sql))
   }
 }
 
@@ -633,7 +637,9 @@ const clockedScenario = (options: Options, scenario: Scenario): Scenario =>
         failOperation: (projectId, operationId, failure) =>
           onClock(options, scenario.failOperation(projectId, operationId, failure)),
         cancelOperation: (projectId, operationId, cancellation) =>
-          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation))
+          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation)),
+        migrate: (projectId, branchId, databaseName, sql) =>
+          onClock(options, scenario.migrate(projectId, branchId, databaseName, sql))
       }
 
 /** The request target as a URL, or `undefined` when it is not one. */
@@ -685,3 +691,13 @@ export const serverBaseUrl: Effect.Effect<string, never, HttpServer.HttpServer> 
       : `http://localhost${Endpoint.basePath}`
   )
 )
+
+/**
+ * The fake's log sequence number of the time `at` (since 0.4.0): the fake has no write-ahead
+ * log, so its LSN is its clock, monotone in time and the same on every branch
+ * (docs/contract.md §24.3). Pass it as `lsn` or `base_lsn` of `GET .../schema` and
+ * `GET .../compare_schema` to read a schema as it was at `at`.
+ *
+ * @since 0.4.0
+ */
+export const lsnAt = (at: DateTime.DateTime): string => lsnAtMillis(DateTime.toEpochMillis(at))

@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { branchHandlers } from "./branchRoutes.js"
+import { branchSchemaHandlers } from "./branchSchemaRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
@@ -199,7 +200,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
-  Regions: regionHandlers
+  Regions: regionHandlers,
+  BranchSchema: branchSchemaHandlers(fake)
 })
 
 /**

@@ -4,11 +4,13 @@ import {
   InvalidSeed,
   type Seed,
   type SeedBranch,
+  type SeedDatabase,
   type SeedEndpoint,
   type SeedOperation,
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
+import { migrate, type Table, tablesOfJson } from "./ddl.js"
 import { branchId, endpointId, seededDice } from "./ids.js"
 import { newPassword } from "./roles.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
@@ -180,7 +182,8 @@ const seedEndpoints = (
 const seedData = (
   seed: Seed,
   branches: ReadonlyArray<StoredBranch>,
-  now: number
+  now: number,
+  problems: Array<string>
 ): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
   const byId = new Map(branches.map((branch) => [branch.id, branch]))
   const times = new Map<string, Set<number>>()
@@ -213,6 +216,9 @@ const seedData = (
       while (ids.has(id))
       ids.add(id)
     }
+    const tables = seedSchema(database.schema)
+    if (Either.isLeft(tables)) problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
+    const history = Either.isRight(tables) && tables.right.length > 0 ? [{ at: created, tables: tables.right }] : []
     return {
       id,
       project_id: byId.get(database.branch_id)?.project_id ?? "",
@@ -220,11 +226,16 @@ const seedData = (
       name: database.name,
       owner_name: database.owner_name,
       created_at: created,
-      updated_at: created
+      updated_at: created,
+      ...(history.length > 0 ? { schema_history: history } : {})
     }
   })
   return { roles, databases }
 }
+
+/** The tables of a seed database's `schema`: SQL DDL applied to no tables, or a JSON table list; none when absent. */
+const seedSchema = (schema: SeedDatabase["schema"]): Either.Either<ReadonlyArray<Table>, string> =>
+  schema === undefined ? Either.right([]) : typeof schema === "string" ? migrate([], schema) : tablesOfJson(schema.tables)
 
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
@@ -259,14 +270,14 @@ const distinct = (taken: Set<number>, at: number): number => {
 }
 
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
-export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
+export const collectionsOfSeed = (seed: Seed, now: number, problems: Array<string> = []): Collections => {
   const projectTimes = new Set<number>()
   const projects = (seed.projects ?? []).map((project) => {
     const stored = seedProject(project, now)
     return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
   })
   const branches = seedBranches(seed, projects, now)
-  const { databases, roles } = seedData(seed, branches, now)
+  const { databases, roles } = seedData(seed, branches, now, problems)
   const operationTimes = new Map<string, Set<number>>()
   const operations = (seed.operations ?? []).map((operation) => {
     const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
@@ -290,5 +301,11 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
  * it (`InvalidSeed`): a bad or repeated id, a bad `org_id` or `shared`, an item of an unknown
  * parent, a branch tree or endpoints the platform could not have (see `state.problems`).
  */
-export const stateOfSeed = (seed: Seed, now: number): Either.Either<State, InvalidSeed> =>
-  Either.mapLeft(load(collectionsOfSeed(seed, now)), (problems) => new InvalidSeed({ problems }))
+export const stateOfSeed = (seed: Seed, now: number): Either.Either<State, InvalidSeed> => {
+  const problems: Array<string> = []
+  const loaded = load(collectionsOfSeed(seed, now, problems))
+  if (problems.length > 0) {
+    return Either.left(new InvalidSeed({ problems: [...problems, ...(Either.isLeft(loaded) ? loaded.left : [])] }))
+  }
+  return Either.mapLeft(loaded, (found) => new InvalidSeed({ problems: found }))
+}
