@@ -19,6 +19,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import {
   ApiKeys,
+  BranchSchema,
   Branches,
   ComputeEndpoints,
   Connections,
@@ -508,7 +509,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            BranchSchema: BranchSchema.BranchSchema
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -555,7 +557,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        BranchSchema: BranchSchema.BranchSchema
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

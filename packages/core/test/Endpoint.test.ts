@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 43 endpoints of the 10 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15, §17, §24)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,8 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "BranchSchema"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +140,9 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /projects/{project_id}/branches/{branch_id}/schema",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema"
     ])
   })
 
@@ -187,7 +190,9 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "BranchSchema.get",
+      "BranchSchema.compare"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -300,7 +305,9 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "BranchSchema.get": [200],
+      "BranchSchema.compare": [200]
     })
   })
 

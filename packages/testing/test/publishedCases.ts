@@ -985,8 +985,62 @@ export const cases: ReadonlyArray<Case> = [
     label: "a malformed org_id",
     status: 400,
     request: () => get("/regions?org_id=NOT_AN_ORG")
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "a database's schema as SQL",
+    status: 200,
+    request: ({ fake }) =>
+      Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb`))
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "a database's schema as JSON, at a time",
+    status: 200,
+    request: ({ fake }) =>
+      Effect.as(
+        migrated(fake),
+        HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb&format=json&timestamp=1970-01-01T00:00:00Z`)
+      )
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "both lsn and timestamp",
+    status: 400,
+    request: () => get(`${branches}/${dev}/schema?db_name=neondb&lsn=0/0&timestamp=1970-01-01T00:00:00Z`)
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "an unknown database",
+    status: 404,
+    request: () => get(`${branches}/${dev}/schema?db_name=nothing`)
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "a diff against the parent",
+    status: 200,
+    request: ({ fake }) =>
+      Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/compare_schema?db_name=neondb`))
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "a branch without a parent, and no base",
+    status: 400,
+    request: () => get(`${branches}/${main}/compare_schema?db_name=neondb`)
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "an unknown base branch",
+    status: 404,
+    request: () => get(`${branches}/${dev}/compare_schema?db_name=neondb&base_branch_id=br-none-100009`)
   }
 ]
+
+/** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */
+const migrated = (fake: FakePlatform.Service) =>
+  fake.scenario
+    .migrate(project, dev, "neondb", "CREATE TABLE users (id bigint PRIMARY KEY, email text NOT NULL UNIQUE)")
+    .pipe(Effect.orDie)
 
 /**
  * Error statuses an endpoint declares that the fake never answers on its own (only an injected
@@ -1022,7 +1076,9 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Roles.revealPassword": ["Forbidden"],
   "Roles.resetPassword": ["Forbidden"],
   ...Object.fromEntries(Object.values(Api.ComputeEndpoints).map((endpoint) => [endpoint.name, ["Forbidden"]])),
-  "Connections.uri": ["Forbidden"]
+  "Connections.uri": ["Forbidden"],
+  "BranchSchema.get": ["Forbidden"],
+  "BranchSchema.compare": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {
