@@ -154,4 +154,234 @@ describe("BranchSchema", () => {
       ])
     }).pipe(provideFake)
   )
+
+  it.effect("refuses a point given both ways, out of the history window or ahead of now, and unknown names", () =>
+    Effect.gen(function* () {
+      const schema = yield* BranchSchema.BranchSchema
+      yield* TestClock.adjust("2 days")
+      const at = { project_id: projectId, branch_id: main, db_name: "neondb" }
+      const now = yield* DateTime.now
+      const refused = (answer: Effect.Effect<unknown, { readonly _tag: string; readonly message: string }>) =>
+        Effect.map(Effect.flip(answer), (error) => ({ tag: error._tag, message: error.message }))
+
+      const both = yield* refused(schema.get({ ...at, lsn: "0/0", timestamp: now }))
+      expect(both.tag).toBe("BadRequest")
+      expect(both.message).toContain("lsn and timestamp cannot be specified at the same time")
+      const ahead = yield* refused(schema.get({ ...at, timestamp: DateTime.addDuration(now, "1 second") }))
+      expect(ahead).toMatchObject({ tag: "BadRequest" })
+      expect(ahead.message).toContain("timestamp is ahead of the branch's head")
+      // The project keeps a day of history (the default): two days back is outside it.
+      const old = yield* refused(schema.get({ ...at, timestamp: DateTime.subtractDuration(now, "36 hours") }))
+      expect(old.message).toContain("outside the project's history retention window")
+      const oldBase = yield* refused(
+        schema.compare({
+          ...at,
+          base_branch_id: main,
+          base_lsn: FakePlatform.lsnAt(DateTime.subtractDuration(now, "2 days"))
+        })
+      )
+      expect(oldBase.message).toContain("base_lsn is outside")
+      // A malformed LSN or format is refused before sending.
+      const malformed = yield* refused(schema.get({ ...at, lsn: "not-an-lsn" }))
+      expect(malformed.tag).toBe("InvalidRequest")
+      // @ts-expect-error: a format the endpoint does not take
+      expect((yield* refused(schema.get({ ...at, format: "yaml" }))).tag).toBe("InvalidRequest")
+
+      expect(yield* refused(schema.get({ ...at, db_name: "nothing" }))).toMatchObject({ tag: "NotFound" })
+      expect(yield* refused(schema.get({ ...at, branch_id: BranchId.make("br-none-100009") }))).toMatchObject({
+        tag: "NotFound"
+      })
+      // The default branch has no parent: a comparison needs a base.
+      const noBase = yield* refused(schema.compare(at))
+      expect(noBase.tag).toBe("BadRequest")
+      expect(noBase.message).toContain("base_branch_id")
+      expect(yield* refused(schema.compare({ ...at, base_branch_id: BranchId.make("br-none-100009") }))).toMatchObject({
+        tag: "NotFound"
+      })
+      // Its own past, a day back and a second ago: no change since the seed.
+      expect(
+        yield* schema.compare({ ...at, base_branch_id: main, base_timestamp: DateTime.subtractDuration(now, "1 day") })
+      ).toEqual({
+        diff: ""
+      })
+    }).pipe(provideFake)
+  )
+
+  it.effect("refuses a migration Postgres would refuse, and changes nothing; unknown names are typed errors", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const schema = yield* BranchSchema.BranchSchema
+      const before = yield* fake.snapshot
+      for (const [sql, reason] of [
+        ["CREATE TABLE users (id int)", 'relation "users" already exists'],
+        [
+          "ALTER TABLE users ADD COLUMN name text; ALTER TABLE users DROP COLUMN nope",
+          'column "nope" of relation "users" does not exist'
+        ],
+        ["CREATE TABLE posts (author_id int REFERENCES authors (id))", 'relation "authors" does not exist'],
+        [
+          "CREATE TABLE posts (author_id int REFERENCES users (id)); DROP TABLE users",
+          "cannot drop table users because other objects depend on it"
+        ],
+        ["CREATE TABLE (", "the SQL does not parse"]
+      ] as const) {
+        const error = yield* Effect.flip(fake.scenario.migrate(projectId, main, "neondb", sql))
+        expect(error._tag).toBe("InvalidMigration")
+        expect(error.message).toContain(reason)
+      }
+      // Nothing of a refused migration is applied, not even its first statements.
+      expect(yield* fake.snapshot).toEqual(before)
+      expect((yield* schema.get({ project_id: projectId, branch_id: main, db_name: "neondb" })).sql).toBe(usersSql)
+
+      expect((yield* Effect.flip(fake.scenario.migrate("nowhere-100001", main, "neondb", "SELECT 1")))._tag).toBe(
+        "UnknownProject"
+      )
+      const unknown = yield* Effect.flip(fake.scenario.migrate(projectId, main, "nothing", "SELECT 1"))
+      expect(unknown._tag).toBe("UnknownDatabase")
+      expect(unknown.message).toBe(`no database nothing on branch ${main} of project ${projectId} in the fake platform`)
+    }).pipe(provideFake)
+  )
+
+  it.effect(
+    "applies Postgres's rules: cascades, renames that follow foreign keys, statements that change no table",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.FakePlatform
+        const schema = yield* BranchSchema.BranchSchema
+        const at = { project_id: projectId, branch_id: main, db_name: "neondb", format: "json" as const }
+        yield* fake.scenario.migrate(
+          projectId,
+          main,
+          "neondb",
+          `BEGIN;
+        CREATE TABLE app.posts (id bigint GENERATED ALWAYS AS IDENTITY, author_id integer, title text DEFAULT 'untitled', slug text GENERATED ALWAYS AS (lower(title)) STORED, CONSTRAINT posts_pk PRIMARY KEY (id), FOREIGN KEY (author_id) REFERENCES users (id));
+        CREATE INDEX posts_author ON app.posts (author_id);
+        INSERT INTO users (email) VALUES ('a@example.com');
+        ALTER TABLE users RENAME COLUMN id TO user_id;
+        ALTER TABLE users RENAME TO people;
+        ALTER TABLE people ALTER COLUMN email DROP NOT NULL, ALTER COLUMN email TYPE varchar(320);
+        COMMIT;`
+        )
+        const { json } = yield* schema.get(at)
+        expect(json?.tables.map((table) => `${table.schema}.${table.name}`)).toEqual(["app.posts", "public.people"])
+        const posts = json!.tables[0]!
+        expect(posts.columns).toEqual([
+          { name: "id", type: "bigint", nullable: false, generated: false },
+          { name: "author_id", type: "integer", nullable: true, generated: false },
+          { name: "title", type: "text", nullable: true, generated: false },
+          { name: "slug", type: "text", nullable: true, generated: true }
+        ])
+        expect(posts.constraints).toEqual([
+          { type: "primary_key", columns: ["id"], name: "posts_pk" },
+          {
+            type: "foreign_key",
+            columns: ["author_id"],
+            name: "posts_author_id_fkey",
+            referenced_table: { schema: "public", table: "people", columns: ["user_id"] }
+          }
+        ])
+        expect(json!.tables[1]!.columns.map((column) => [column.name, column.type, column.nullable])).toEqual([
+          ["user_id", "integer", false],
+          ["email", "character varying(320)", true]
+        ])
+        // Dropping the referenced table needs CASCADE, which drops the foreign key with it.
+        expect((yield* Effect.flip(fake.scenario.migrate(projectId, main, "neondb", "DROP TABLE people")))._tag).toBe(
+          "InvalidMigration"
+        )
+        yield* fake.scenario.migrate(projectId, main, "neondb", "DROP TABLE people CASCADE")
+        const after = yield* schema.get(at)
+        expect(after.json?.tables.map((table) => table.name)).toEqual(["posts"])
+        expect(after.json?.tables[0]?.constraints?.map((constraint) => constraint.name)).toEqual(["posts_pk"])
+        expect((yield* schema.get({ ...at, format: "sql" })).sql).toContain(
+          "    title text DEFAULT 'untitled',\n    slug text GENERATED ALWAYS AS (lower(title)) STORED\n);\n"
+        )
+      }).pipe(provideFake)
+  )
+
+  it.effect("takes a seed's schema as a JSON table list, and refuses a seed whose SQL does not apply", () =>
+    Effect.gen(function* () {
+      const seed = {
+        projects: [{ id: projectId }],
+        branches: [{ project_id: projectId, id: main, name: "main", default: true }],
+        roles: [{ branch_id: main, name: "neondb_owner" }],
+        databases: [
+          {
+            branch_id: main,
+            name: "neondb",
+            owner_name: "neondb_owner",
+            schema: {
+              tables: [
+                {
+                  schema: "public",
+                  name: "users",
+                  columns: [
+                    { name: "id", type: "integer", nullable: false },
+                    { name: "email", type: "text" }
+                  ],
+                  constraints: [{ type: "primary_key", columns: ["id"] }]
+                }
+              ]
+            }
+          }
+        ]
+      }
+      const schema = yield* Effect.provide(
+        Effect.flatMap(BranchSchema.BranchSchema, (service) =>
+          service.get({ project_id: projectId, branch_id: main, db_name: "neondb", format: "json" })
+        ),
+        DbPlatformTest.layer({ seed })
+      )
+      expect(schema.json?.tables).toEqual([
+        {
+          schema: "public",
+          name: "users",
+          columns: [
+            { name: "id", type: "integer", nullable: false, generated: false },
+            { name: "email", type: "text", nullable: true, generated: false }
+          ],
+          constraints: [{ type: "primary_key", columns: ["id"], name: "users_pkey" }]
+        }
+      ])
+      const refused = yield* Effect.flip(
+        FakePlatform.make({
+          ...seed,
+          databases: [{ ...seed.databases[0]!, schema: "CREATE TABLE a (id int); CREATE TABLE a (id int)" }]
+        })
+      )
+      expect(refused.problems).toEqual([`database neondb of branch ${main}: relation "a" already exists`])
+    })
+  )
+
+  it.effect(
+    "a restored branch takes its source's schema; a snapshot keeps the history, and one saved before loads",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* FakePlatform.FakePlatform
+        const branches = yield* Branches.Branches
+        const schema = yield* BranchSchema.BranchSchema
+        const created = yield* branches.create({ project_id: projectId, branch: { name: "preview", parent_id: main } })
+        const preview = created.branch.id
+        yield* TestClock.adjust("1 minute")
+        yield* fake.scenario.migrate(projectId, main, "neondb", "DROP TABLE users")
+        yield* TestClock.adjust("1 minute")
+        const at = { project_id: projectId, db_name: "neondb" }
+        expect((yield* schema.compare({ ...at, branch_id: preview })).diff).toContain("+CREATE TABLE public.users (")
+        yield* branches.restore({ project_id: projectId, branch_id: preview, source_branch_id: main })
+        yield* TestClock.adjust("1 minute")
+        expect(yield* schema.compare({ ...at, branch_id: preview })).toEqual({ diff: "" })
+
+        // A snapshot restored holds the history: the past reads as it was.
+        const snapshot = yield* fake.snapshot
+        const minuteAgo = DateTime.subtractDuration(yield* DateTime.now, "150 seconds")
+        yield* fake.reset
+        yield* fake.restore(snapshot)
+        expect((yield* schema.get({ ...at, branch_id: main, timestamp: minuteAgo })).sql).toBe(usersSql)
+        // A snapshot saved before schemas were kept: its databases have no tables.
+        yield* fake.restore({
+          ...snapshot,
+          databases: snapshot.databases.map(({ schema_history: _, ...database }) => database)
+        })
+        expect((yield* schema.get({ ...at, branch_id: main, format: "json" })).json).toEqual({ tables: [] })
+      }).pipe(provideFake)
+  )
 })

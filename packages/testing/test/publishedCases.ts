@@ -990,8 +990,7 @@ export const cases: ReadonlyArray<Case> = [
     endpoint: Api.BranchSchema.get,
     label: "a database's schema as SQL",
     status: 200,
-    request: ({ fake }) =>
-      Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb`))
+    request: ({ fake }) => Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb`))
   },
   {
     endpoint: Api.BranchSchema.get,

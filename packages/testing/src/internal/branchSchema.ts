@@ -99,29 +99,32 @@ export const timeOf = (
 /** The JSON form of the model's tables, as the platform answers it (`format=json`). */
 export const schemaJson = (tables: ReadonlyArray<Table>): Api.BranchSchemaJson =>
   new Api.BranchSchemaJson({
-    tables: tables.map((table) =>
-      new Api.BranchSchemaTable({
-        schema: table.schema,
-        name: table.name,
-        columns: table.columns.map((column) =>
-          new Api.BranchSchemaColumn({
-            name: column.name,
-            type: column.type,
-            nullable: column.nullable,
-            generated: column.generated !== undefined
-          })
-        ),
-        constraints: table.constraints.map((constraint) =>
-          new Api.BranchSchemaConstraint({
-            type: constraint.type,
-            columns: constraint.columns,
-            name: constraint.name,
-            ...(constraint.referenced_table === undefined
-              ? {}
-              : { referenced_table: new Api.BranchSchemaReferencedTable(constraint.referenced_table) })
-          })
-        )
-      })
+    tables: tables.map(
+      (table) =>
+        new Api.BranchSchemaTable({
+          schema: table.schema,
+          name: table.name,
+          columns: table.columns.map(
+            (column) =>
+              new Api.BranchSchemaColumn({
+                name: column.name,
+                type: column.type,
+                nullable: column.nullable,
+                generated: column.generated !== undefined
+              })
+          ),
+          constraints: table.constraints.map(
+            (constraint) =>
+              new Api.BranchSchemaConstraint({
+                type: constraint.type,
+                columns: constraint.columns,
+                name: constraint.name,
+                ...(constraint.referenced_table === undefined
+                  ? {}
+                  : { referenced_table: new Api.BranchSchemaReferencedTable(constraint.referenced_table) })
+              })
+          )
+        })
     )
   })
 

@@ -62,7 +62,8 @@ const typeNames: Readonly<Record<string, string>> = {
 const serials: ReadonlySet<string> = new Set(["serial", "serial4", "bigserial", "serial8", "smallserial", "serial2"])
 
 /** An identifier as SQL: as it is when Postgres would print it so, double-quoted otherwise. */
-export const ident = (name: string): string => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`)
+export const ident = (name: string): string =>
+  /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`
 
 /** A type as the catalog prints it: `integer`, `character varying(100)`, `numeric(10,2)[]`. */
 export const typeOf = (type: DataTypeDef): string => {
@@ -139,9 +140,7 @@ const tableNamed = (tables: Tables, name: QName): Either.Either<Table, Refusal> 
 
 /** The constraint name Postgres gives: `{table}_{columns}_{suffix}` (`users_pkey` for a primary key). */
 const constraintName = (table: string, columns: ReadonlyArray<string>, type: Constraint["type"]) =>
-  type === "primary_key"
-    ? `${table}_pkey`
-    : `${table}_${columns.join("_")}_${type === "unique" ? "key" : "fkey"}`
+  type === "primary_key" ? `${table}_pkey` : `${table}_${columns.join("_")}_${type === "unique" ? "key" : "fkey"}`
 
 /** The columns a foreign key to `target` refers to: those it names, else the target's primary key. */
 const referenced = (
@@ -327,7 +326,9 @@ const withConstraint = (table: Table, constraint: Constraint): Either.Either<Tab
   if (missing !== undefined) return Either.left(`column "${missing}" named in key does not exist`)
   const columns =
     constraint.type === "primary_key"
-      ? table.columns.map((column) => (constraint.columns.includes(column.name) ? { ...column, nullable: false } : column))
+      ? table.columns.map((column) =>
+          constraint.columns.includes(column.name) ? { ...column, nullable: false } : column
+        )
       : table.columns
   return Either.right({ ...table, columns, constraints: [...table.constraints, constraint] })
 }
@@ -441,13 +442,17 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
             if (change.ifExists === true) break
             return yield* Either.left(`constraint "${name}" of relation "${table.name}" does not exist`)
           }
-          tables.set(current, { ...table, constraints: table.constraints.filter((constraint) => constraint.name !== name) })
+          tables.set(current, {
+            ...table,
+            constraints: table.constraints.filter((constraint) => constraint.name !== name)
+          })
           break
         }
         case "rename column": {
           const from = change.column.name
           const to = change.to.name
-          if (!table.columns.some((column) => column.name === from)) return yield* Either.left(columnMissing(table, from))
+          if (!table.columns.some((column) => column.name === from))
+            return yield* Either.left(columnMissing(table, from))
           if (table.columns.some((column) => column.name === to)) {
             return yield* Either.left(`column "${to}" of relation "${table.name}" already exists`)
           }
@@ -647,7 +652,9 @@ export const renderSql = (tables: ReadonlyArray<Table>): string => {
   const ordered = sorted(tables)
   const parts: Array<string> = ["--\n-- PostgreSQL database dump\n--\n"]
   for (const table of ordered) {
-    parts.push(`CREATE TABLE ${ident(table.schema)}.${ident(table.name)} (\n${table.columns.map(columnSql).join(",\n")}\n);\n`)
+    parts.push(
+      `CREATE TABLE ${ident(table.schema)}.${ident(table.name)} (\n${table.columns.map(columnSql).join(",\n")}\n);\n`
+    )
   }
   const byName = (a: Constraint, b: Constraint) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   for (const keys of [false, true]) {

@@ -217,7 +217,8 @@ const seedData = (
       ids.add(id)
     }
     const tables = seedSchema(database.schema)
-    if (Either.isLeft(tables)) problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
+    if (Either.isLeft(tables))
+      problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
     const history = Either.isRight(tables) && tables.right.length > 0 ? [{ at: created, tables: tables.right }] : []
     return {
       id,
@@ -235,7 +236,11 @@ const seedData = (
 
 /** The tables of a seed database's `schema`: SQL DDL applied to no tables, or a JSON table list; none when absent. */
 const seedSchema = (schema: SeedDatabase["schema"]): Either.Either<ReadonlyArray<Table>, string> =>
-  schema === undefined ? Either.right([]) : typeof schema === "string" ? migrate([], schema) : tablesOfJson(schema.tables)
+  schema === undefined
+    ? Either.right([])
+    : typeof schema === "string"
+      ? migrate([], schema)
+      : tablesOfJson(schema.tables)
 
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
