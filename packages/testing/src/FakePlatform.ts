@@ -78,7 +78,7 @@ import {
   retryAfterSeconds
 } from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { stateOfSeed } from "./internal/seed.js"
+import { seedState } from "./internal/seed.js"
 import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
@@ -371,7 +371,7 @@ export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Serv
     options,
     Effect.gen(function* () {
       const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now))
+      const baseline = seedState(seed)
       const state = yield* withBootstrapKey(baseline, bootstrapValue)
       return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
@@ -545,7 +545,7 @@ const serviceOf = (
                   "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
                 ]
               })
-            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now)))
+            : replaceState(seedState(seed))
         ),
       restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
       catchUp: onClock(

@@ -6,19 +6,18 @@
  * does not); the schema is rendered back as SQL in one deterministic form, close to `pg_dump
  * --schema-only`'s, and as the JSON the platform answers. Pure functions: no state, no time.
  */
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import {
-  type AlterColumn,
-  type BinaryOperator,
-  type ColumnConstraint,
-  type CreateColumnDef,
-  type DataTypeDef,
-  type Expr,
-  parse,
-  type QName,
-  type Statement,
-  type TableConstraint,
-  toSql
+import type {
+  AlterColumn,
+  BinaryOperator,
+  ColumnConstraint,
+  CreateColumnDef,
+  DataTypeDef,
+  Expr,
+  QName,
+  Statement,
+  TableConstraint
 } from "pgsql-ast-parser"
 import type { SnapshotSchemaColumn, SnapshotSchemaConstraint, SnapshotSchemaTable } from "./kinds.js"
 
@@ -28,6 +27,25 @@ export type Table = typeof SnapshotSchemaTable.Type
 export type Column = typeof SnapshotSchemaColumn.Type
 /** A constraint of a table of the model. */
 export type Constraint = typeof SnapshotSchemaConstraint.Type
+
+/**
+ * What the model needs of `pgsql-ast-parser`: its `parse` (SQL text to statements; throws on
+ * SQL it cannot read) and its printer of expressions, for the forms `exprOf` does not print itself.
+ */
+export interface Parser {
+  readonly parse: (sql: string) => ReadonlyArray<Statement>
+  readonly print: (expr: Expr) => string
+}
+
+/**
+ * `pgsql-ast-parser`, loaded when first needed: its grammar takes a third as long to load as
+ * `effect/Schema`, which a fake that never reads SQL (most tests, the emulator's start) should
+ * not pay. Node keeps the module once loaded.
+ */
+export const loadParser: Effect.Effect<Parser> = Effect.map(
+  Effect.promise(() => import("pgsql-ast-parser")),
+  (module): Parser => ({ parse: module.parse, print: module.toSql.expr })
+)
 
 /** The schema a table without one is in. */
 const defaultSchema = "public"
@@ -80,7 +98,7 @@ export const typeOf = (type: DataTypeDef): string => {
 }
 
 /** An expression (a default, a generated column's) as SQL text: the common forms plainly, others as the parser prints them. */
-const exprOf = (expr: Expr): string => {
+const exprOf = (expr: Expr, print: Parser["print"]): string => {
   switch (expr.type) {
     case "integer":
     case "numeric":
@@ -96,13 +114,13 @@ const exprOf = (expr: Expr): string => {
     case "ref":
       return expr.name === "*" ? "*" : ident(expr.name)
     case "call":
-      return `${qualifiedName(expr.function)}(${expr.args.map(exprOf).join(", ")})`
+      return `${qualifiedName(expr.function)}(${expr.args.map((arg) => exprOf(arg, print)).join(", ")})`
     case "cast":
-      return `${exprOf(expr.operand)}::${typeOf(expr.to)}`
+      return `${exprOf(expr.operand, print)}::${typeOf(expr.to)}`
     case "binary":
-      return `(${exprOf(expr.left)} ${operatorOf(expr.op)} ${exprOf(expr.right)})`
+      return `(${exprOf(expr.left, print)} ${operatorOf(expr.op)} ${exprOf(expr.right, print)})`
     default:
-      return toSql.expr(expr).replace(/\s+/g, " ").trim()
+      return print(expr).replace(/\s+/g, " ").trim()
   }
 }
 
@@ -118,15 +136,18 @@ const keyOf = (schema: string, name: string) => `${schema}.${name}`
 type Refusal = string
 
 /** The SQL statements of `sql`, or why they do not parse. */
-export const parseDdl = (sql: string): Either.Either<ReadonlyArray<Statement>, Refusal> =>
+export const parseDdl = (sql: string, parser: Parser): Either.Either<ReadonlyArray<Statement>, Refusal> =>
   Either.try({
-    try: () => parse(sql),
+    try: () => parser.parse(sql),
     catch: (error) =>
       `the SQL does not parse: ${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""}`
   })
 
-/** The tables, mutable while one migration is applied. */
-type Tables = Map<string, Table>
+/** The tables, mutable while one migration is applied, and how to print an expression. */
+interface Tables {
+  readonly map: Map<string, Table>
+  readonly print: Parser["print"]
+}
 
 const tableKey = (name: QName) => keyOf(name.schema ?? defaultSchema, name.name)
 
@@ -134,7 +155,7 @@ const relationMissing = (name: QName) => `relation "${qualifiedName(name)}" does
 
 /** The table named `name`, or why not. */
 const tableNamed = (tables: Tables, name: QName): Either.Either<Table, Refusal> => {
-  const table = tables.get(tableKey(name))
+  const table = tables.map.get(tableKey(name))
   return table === undefined ? Either.left(relationMissing(name)) : Either.right(table)
 }
 
@@ -229,11 +250,11 @@ const withColumnConstraint = (
     case "null":
       return Either.right({ ...column, nullable: true })
     case "default":
-      return Either.right({ ...column, default: exprOf(constraint.default) })
+      return Either.right({ ...column, default: exprOf(constraint.default, tables.print) })
     case "check":
       return Either.right(column)
     case "add generated":
-      return Either.right(generatedColumn(column, constraint))
+      return Either.right(generatedColumn(column, constraint, tables.print))
     case "primary key":
     case "unique": {
       const type = constraint.type === "unique" ? "unique" : "primary_key"
@@ -254,11 +275,15 @@ const withColumnConstraint = (
 }
 
 /** A generated column (`GENERATED ALWAYS AS (expr) STORED`) or an identity column (not null, no expression kept). */
-const generatedColumn = (column: Column, generated: Extract<AlterColumn, { type: "add generated" }>): Column => {
+const generatedColumn = (
+  column: Column,
+  generated: Extract<AlterColumn, { type: "add generated" }>,
+  print: Parser["print"]
+): Column => {
   const { default: _, ...rest } = column
   return generated.expression === undefined
     ? { ...rest, nullable: false }
-    : { ...rest, generated: exprOf(generated.expression) }
+    : { ...rest, generated: exprOf(generated.expression, print) }
 }
 
 /** The tables after `statement`; statements that change no table (DML, indexes, comments...) leave them as they are. */
@@ -278,7 +303,7 @@ const applyStatement = (tables: Tables, statement: Statement): Either.Either<voi
 const createTable = (tables: Tables, statement: Extract<Statement, { type: "create table" }>) =>
   Either.gen(function* () {
     const key = tableKey(statement.name)
-    if (tables.has(key)) {
+    if (tables.map.has(key)) {
       if (statement.ifNotExists === true) return
       return yield* Either.left(`relation "${statement.name.name}" already exists`)
     }
@@ -294,11 +319,11 @@ const createTable = (tables: Tables, statement: Extract<Statement, { type: "crea
         return yield* Either.left("CREATE TABLE ... (LIKE ...) is not modelled by the fake")
       }
       table = yield* addColumn(tables, table, definition, false)
-      tables.set(key, table)
+      tables.map.set(key, table)
     }
-    tables.set(key, table)
+    tables.map.set(key, table)
     for (const constraint of statement.constraints ?? []) table = yield* addConstraint(tables, table, constraint)
-    tables.set(key, table)
+    tables.map.set(key, table)
   })
 
 /** `table` with the column `definition` added (refused when it has one of that name, unless `ifNotExists`). */
@@ -341,7 +366,7 @@ const addConstraint = (tables: Tables, table: Table, constraint: TableConstraint
 /** The foreign keys of other tables than `except` that refer to `target` (to `column` of it, when given). */
 const dependents = (tables: Tables, target: Table, column?: string) => {
   const found: Array<readonly [Table, Constraint]> = []
-  for (const table of tables.values()) {
+  for (const table of tables.map.values()) {
     for (const constraint of table.constraints) {
       const to = constraint.referenced_table
       if (to === undefined || to.schema !== target.schema || to.table !== target.name) continue
@@ -355,8 +380,8 @@ const dependents = (tables: Tables, target: Table, column?: string) => {
 /** Drops the constraints `found` (a `CASCADE`), from their tables. */
 const dropDependents = (tables: Tables, found: ReadonlyArray<readonly [Table, Constraint]>) => {
   for (const [table, constraint] of found) {
-    const now = tables.get(keyOf(table.schema, table.name))!
-    tables.set(keyOf(table.schema, table.name), {
+    const now = tables.map.get(keyOf(table.schema, table.name))!
+    tables.map.set(keyOf(table.schema, table.name), {
       ...now,
       constraints: now.constraints.filter((existing) => existing.name !== constraint.name)
     })
@@ -366,7 +391,7 @@ const dropDependents = (tables: Tables, found: ReadonlyArray<readonly [Table, Co
 const dropTables = (tables: Tables, names: ReadonlyArray<QName>, ifExists: boolean, cascade: boolean) =>
   Either.gen(function* () {
     for (const name of names) {
-      const table = tables.get(tableKey(name))
+      const table = tables.map.get(tableKey(name))
       if (table === undefined) {
         if (ifExists) continue
         return yield* Either.left(relationMissing(name))
@@ -378,7 +403,7 @@ const dropTables = (tables: Tables, names: ReadonlyArray<QName>, ifExists: boole
         )
       }
       dropDependents(tables, found)
-      tables.delete(tableKey(name))
+      tables.map.delete(tableKey(name))
     }
   })
 
@@ -387,18 +412,18 @@ const columnMissing = (table: Table, name: string) => `column "${name}" of relat
 const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter table" }>) =>
   Either.gen(function* () {
     const key = tableKey(statement.table)
-    if (!tables.has(key)) {
+    if (!tables.map.has(key)) {
       if (statement.ifExists === true) return
       return yield* Either.left(relationMissing(statement.table))
     }
     // The table's key: a rename changes it for the changes after it.
     let target = key
     for (const change of statement.changes) {
-      const table = tables.get(target)!
+      const table = tables.map.get(target)!
       const current = keyOf(table.schema, table.name)
       switch (change.type) {
         case "add column":
-          tables.set(current, yield* addColumn(tables, table, change.column, change.ifNotExists === true))
+          tables.map.set(current, yield* addColumn(tables, table, change.column, change.ifNotExists === true))
           break
         case "drop column": {
           const name = change.column.name
@@ -413,8 +438,8 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
             )
           }
           dropDependents(tables, found)
-          const now = tables.get(current)!
-          tables.set(current, {
+          const now = tables.map.get(current)!
+          tables.map.set(current, {
             ...now,
             columns: now.columns.filter((column) => column.name !== name),
             // Postgres drops the keys the column is part of with it.
@@ -426,15 +451,15 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
           const name = change.column.name
           const column = table.columns.find((existing) => existing.name === name)
           if (column === undefined) return yield* Either.left(columnMissing(table, name))
-          const altered = alteredColumn(column, change.alter)
-          tables.set(current, {
+          const altered = alteredColumn(column, change.alter, tables.print)
+          tables.map.set(current, {
             ...table,
             columns: table.columns.map((existing) => (existing.name === name ? altered : existing))
           })
           break
         }
         case "add constraint":
-          tables.set(current, yield* addConstraint(tables, table, change.constraint))
+          tables.map.set(current, yield* addConstraint(tables, table, change.constraint))
           break
         case "drop constraint": {
           const name = change.constraint.name
@@ -442,7 +467,7 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
             if (change.ifExists === true) break
             return yield* Either.left(`constraint "${name}" of relation "${table.name}" does not exist`)
           }
-          tables.set(current, {
+          tables.map.set(current, {
             ...table,
             constraints: table.constraints.filter((constraint) => constraint.name !== name)
           })
@@ -457,8 +482,8 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
             return yield* Either.left(`column "${to}" of relation "${table.name}" already exists`)
           }
           const rename = (name: string) => (name === from ? to : name)
-          for (const [key, other] of Array.from(tables)) {
-            tables.set(key, {
+          for (const [key, other] of Array.from(tables.map)) {
+            tables.map.set(key, {
               ...other,
               constraints: other.constraints.map((constraint) => {
                 const ref = constraint.referenced_table
@@ -471,8 +496,8 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
               })
             })
           }
-          const now = tables.get(current)!
-          tables.set(current, {
+          const now = tables.map.get(current)!
+          tables.map.set(current, {
             ...now,
             columns: now.columns.map((column) => (column.name === from ? { ...column, name: to } : column))
           })
@@ -483,7 +508,7 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
           if (!table.constraints.some((constraint) => constraint.name === from)) {
             return yield* Either.left(`constraint "${from}" for table "${table.name}" does not exist`)
           }
-          tables.set(current, {
+          tables.map.set(current, {
             ...table,
             constraints: table.constraints.map((constraint) =>
               constraint.name === from ? { ...constraint, name: change.to.name } : constraint
@@ -494,11 +519,11 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
         case "rename": {
           const to = change.to.name
           const next = keyOf(table.schema, to)
-          if (tables.has(next)) return yield* Either.left(`relation "${to}" already exists`)
-          tables.delete(current)
-          tables.set(next, { ...table, name: to })
-          for (const [key, other] of Array.from(tables)) {
-            tables.set(key, {
+          if (tables.map.has(next)) return yield* Either.left(`relation "${to}" already exists`)
+          tables.map.delete(current)
+          tables.map.set(next, { ...table, name: to })
+          for (const [key, other] of Array.from(tables.map)) {
+            tables.map.set(key, {
               ...other,
               constraints: other.constraints.map((constraint) => {
                 const ref = constraint.referenced_table
@@ -517,12 +542,12 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
     }
   })
 
-const alteredColumn = (column: Column, alter: AlterColumn): Column => {
+const alteredColumn = (column: Column, alter: AlterColumn, print: Parser["print"]): Column => {
   switch (alter.type) {
     case "set type":
       return { ...column, type: typeOf(alter.dataType) }
     case "set default":
-      return { ...column, default: exprOf(alter.default) }
+      return { ...column, default: exprOf(alter.default, print) }
     case "drop default": {
       const { default: _, ...rest } = column
       return rest
@@ -532,7 +557,7 @@ const alteredColumn = (column: Column, alter: AlterColumn): Column => {
     case "drop not null":
       return { ...column, nullable: true }
     case "add generated":
-      return generatedColumn(column, alter)
+      return generatedColumn(column, alter, print)
   }
 }
 
@@ -547,14 +572,21 @@ export const sorted = (tables: Iterable<Table>): ReadonlyArray<Table> =>
  * extensions, transactions) leave them as they are. Refused, with Postgres's words, where
  * Postgres would refuse; then nothing of `sql` is applied.
  */
-export const migrate = (tables: ReadonlyArray<Table>, sql: string): Either.Either<ReadonlyArray<Table>, Refusal> =>
-  Either.flatMap(parseDdl(sql), (statements) => {
-    const working: Tables = new Map(tables.map((table) => [keyOf(table.schema, table.name), table]))
+export const migrate = (
+  tables: ReadonlyArray<Table>,
+  sql: string,
+  parser: Parser
+): Either.Either<ReadonlyArray<Table>, Refusal> =>
+  Either.flatMap(parseDdl(sql, parser), (statements) => {
+    const working: Tables = {
+      map: new Map(tables.map((table) => [keyOf(table.schema, table.name), table])),
+      print: parser.print
+    }
     for (const statement of statements) {
       const applied = applyStatement(working, statement)
       if (Either.isLeft(applied)) return Either.left(applied.left)
     }
-    return Either.right(sorted(working.values()))
+    return Either.right(sorted(working.map.values()))
   })
 
 /** A table as a JSON table list gives it (a seed's): constraints named as Postgres would name them when they have no name. */
@@ -586,7 +618,7 @@ export interface JsonTable {
  */
 export const tablesOfJson = (json: ReadonlyArray<JsonTable>): Either.Either<ReadonlyArray<Table>, Refusal> =>
   Either.gen(function* () {
-    const tables: Tables = new Map()
+    const tables = new Map<string, Table>()
     for (const given of json) {
       const key = keyOf(given.schema, given.name)
       if (tables.has(key)) return yield* Either.left(`table ${key} appears twice`)

@@ -12,7 +12,7 @@ import {
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
 import { changeSchema, lsnAt, schemaJson } from "./branchSchema.js"
-import { migrate } from "./ddl.js"
+import { loadParser, migrate } from "./ddl.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
 import { specOf, upsert } from "./kinds.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
@@ -135,16 +135,18 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
 
   migrate: (projectId, branchId, databaseName, sql) =>
     Effect.map(
-      mutate(fake, (state, now) =>
-        get(state, "projects", projectId) === undefined
-          ? Either.left(new UnknownProject({ projectId }))
-          : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
-              projectId,
-              branchId,
-              databaseName,
-              (tables) => Either.mapLeft(migrate(tables, sql), (reason) => new InvalidMigration({ reason })),
-              () => new UnknownDatabase({ projectId, branchId, databaseName })
-            )(state, now)
+      Effect.flatMap(loadParser, (parser) =>
+        mutate(fake, (state, now) =>
+          get(state, "projects", projectId) === undefined
+            ? Either.left(new UnknownProject({ projectId }))
+            : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+                projectId,
+                branchId,
+                databaseName,
+                (tables) => Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
+                () => new UnknownDatabase({ projectId, branchId, databaseName })
+              )(state, now)
+        )
       ),
       ({ at: from, database }) => ({
         json: schemaJson(database.schema_history?.[database.schema_history.length - 1]?.tables ?? []),

@@ -1,5 +1,8 @@
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import {
   InvalidSeed,
   type Seed,
@@ -10,7 +13,7 @@ import {
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
-import { migrate, type Table, tablesOfJson } from "./ddl.js"
+import { loadParser, migrate, type Parser, type Table, tablesOfJson } from "./ddl.js"
 import { branchId, endpointId, seededDice } from "./ids.js"
 import { newPassword } from "./roles.js"
 import { type Collections, defaultOrgId, present } from "./kinds.js"
@@ -183,7 +186,8 @@ const seedData = (
   seed: Seed,
   branches: ReadonlyArray<StoredBranch>,
   now: number,
-  problems: Array<string>
+  problems: Array<string>,
+  parser: Parser | undefined
 ): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
   const byId = new Map(branches.map((branch) => [branch.id, branch]))
   const times = new Map<string, Set<number>>()
@@ -216,7 +220,7 @@ const seedData = (
       while (ids.has(id))
       ids.add(id)
     }
-    const tables = seedSchema(database.schema)
+    const tables = seedSchema(database.schema, parser)
     if (Either.isLeft(tables))
       problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
     const history = Either.isRight(tables) && tables.right.length > 0 ? [{ at: created, tables: tables.right }] : []
@@ -234,13 +238,24 @@ const seedData = (
   return { roles, databases }
 }
 
-/** The tables of a seed database's `schema`: SQL DDL applied to no tables, or a JSON table list; none when absent. */
-const seedSchema = (schema: SeedDatabase["schema"]): Either.Either<ReadonlyArray<Table>, string> =>
-  schema === undefined
-    ? Either.right([])
-    : typeof schema === "string"
-      ? migrate([], schema)
-      : tablesOfJson(schema.tables)
+/**
+ * The tables of a seed database's `schema`: SQL DDL applied to no tables (with `parser`), or a
+ * JSON table list; none when absent.
+ */
+const seedSchema = (
+  schema: SeedDatabase["schema"],
+  parser: Parser | undefined
+): Either.Either<ReadonlyArray<Table>, string> => {
+  if (schema === undefined) return Either.right([])
+  if (typeof schema !== "string") return tablesOfJson(schema.tables)
+  return parser === undefined
+    ? Either.left("a schema as SQL needs the SQL parser (seedState loads it)")
+    : migrate([], schema, parser)
+}
+
+/** Whether a seed gives a database's schema as SQL, which needs the parser. */
+const needsParser = (seed: Seed): boolean =>
+  (seed.databases ?? []).some((database) => typeof database.schema === "string")
 
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
@@ -275,14 +290,19 @@ const distinct = (taken: Set<number>, at: number): number => {
 }
 
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
-export const collectionsOfSeed = (seed: Seed, now: number, problems: Array<string> = []): Collections => {
+export const collectionsOfSeed = (
+  seed: Seed,
+  now: number,
+  problems: Array<string> = [],
+  parser?: Parser
+): Collections => {
   const projectTimes = new Set<number>()
   const projects = (seed.projects ?? []).map((project) => {
     const stored = seedProject(project, now)
     return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
   })
   const branches = seedBranches(seed, projects, now)
-  const { databases, roles } = seedData(seed, branches, now, problems)
+  const { databases, roles } = seedData(seed, branches, now, problems, parser)
   const operationTimes = new Map<string, Set<number>>()
   const operations = (seed.operations ?? []).map((operation) => {
     const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
@@ -306,11 +326,20 @@ export const collectionsOfSeed = (seed: Seed, now: number, problems: Array<strin
  * it (`InvalidSeed`): a bad or repeated id, a bad `org_id` or `shared`, an item of an unknown
  * parent, a branch tree or endpoints the platform could not have (see `state.problems`).
  */
-export const stateOfSeed = (seed: Seed, now: number): Either.Either<State, InvalidSeed> => {
+export const stateOfSeed = (seed: Seed, now: number, parser?: Parser): Either.Either<State, InvalidSeed> => {
   const problems: Array<string> = []
-  const loaded = load(collectionsOfSeed(seed, now, problems))
+  const loaded = load(collectionsOfSeed(seed, now, problems, parser))
   if (problems.length > 0) {
     return Either.left(new InvalidSeed({ problems: [...problems, ...(Either.isLeft(loaded) ? loaded.left : [])] }))
   }
   return Either.mapLeft(loaded, (found) => new InvalidSeed({ problems: found }))
 }
+
+/**
+ * {@link stateOfSeed} at the `Clock`'s time now, with the SQL parser loaded first when the seed
+ * gives a database's schema as SQL (docs/contract.md §24.3).
+ */
+export const seedState = (seed: Seed): Effect.Effect<State, InvalidSeed> =>
+  Effect.flatMap(needsParser(seed) ? Effect.asSome(loadParser) : Effect.succeedNone, (parser) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, Option.getOrUndefined(parser)))
+  )
