@@ -382,6 +382,17 @@ describe("BranchSchema", () => {
           databases: snapshot.databases.map(({ schema_history: _, ...database }) => database)
         })
         expect((yield* schema.get({ ...at, branch_id: main, format: "json" })).json).toEqual({ tables: [] })
+        // A history out of order cannot be read by time: such a snapshot is refused.
+        const database = snapshot.databases.find((database) => database.branch_id === main)!
+        const refused = yield* Effect.flip(
+          fake.restore({
+            ...snapshot,
+            databases: snapshot.databases.map((other) =>
+              other === database ? { ...other, schema_history: [...(other.schema_history ?? [])].reverse() } : other
+            )
+          })
+        )
+        expect(refused.problems).toEqual([`database ${database.id}: its schema_history is not in ascending time`])
       }).pipe(provideFake)
   )
 })

@@ -50,6 +50,16 @@ export const tablesAt = (database: StoredDatabase, at: number): ReadonlyArray<Ta
   return tables
 }
 
+/**
+ * `database` with its schema's history as it stood at `at` (epoch ms): the versions after it
+ * dropped. For a copy of a database taken from a point of its branch's past, as a branch created
+ * from a parent's `parent_timestamp` or `parent_lsn` would take it.
+ */
+export const historyUpTo = (database: StoredDatabase, at: number): StoredDatabase =>
+  database.schema_history === undefined
+    ? database
+    : { ...database, schema_history: database.schema_history.filter((version) => version.at <= at) }
+
 /** The tables of `database` now: its last version's. */
 export const tablesNow = (database: StoredDatabase): ReadonlyArray<Table> =>
   database.schema_history?.[database.schema_history.length - 1]?.tables ?? []

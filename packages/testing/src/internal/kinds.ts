@@ -302,7 +302,12 @@ export const kinds = {
     id: Schema.Number,
     idOf: (database) => database.id,
     parent: { kind: "branches", of: (database) => database.branch_id },
-    rank: newestFirst
+    rank: newestFirst,
+    // A schema's versions in ascending time, one per millisecond: a point in time reads one.
+    check: (database) =>
+      (database.schema_history ?? []).some((version, i, all) => i > 0 && version.at <= all[i - 1]!.at)
+        ? [`database ${database.id}: its schema_history is not in ascending time`]
+        : []
   }),
   operations: kind({
     label: "operation",
