@@ -220,6 +220,10 @@ describe("BranchSchema", () => {
         ],
         ["CREATE TABLE posts (author_id int REFERENCES authors (id))", 'relation "authors" does not exist'],
         [
+          "CREATE TABLE posts (author_email text REFERENCES users (email), author_id int REFERENCES users (email, id))",
+          'there is no unique constraint matching given keys for referenced table "users"'
+        ],
+        [
           "CREATE TABLE posts (author_id int REFERENCES users (id)); DROP TABLE users",
           "cannot drop table users because other objects depend on it"
         ],

@@ -176,9 +176,19 @@ const referenced = (
         : (table.constraints.find((constraint) => constraint.type === "primary_key")?.columns ?? [])
     if (columns.length === 0) return Either.left(`there is no primary key for referenced table "${table.name}"`)
     const missing = columns.find((column) => !table.columns.some((existing) => existing.name === column))
-    return missing === undefined
+    if (missing !== undefined) {
+      return Either.left(`column "${missing}" referenced in foreign key constraint does not exist`)
+    }
+    // Postgres refers only to a key: the columns of a primary key or unique constraint, in any order.
+    const key = table.constraints.some(
+      (constraint) =>
+        constraint.type !== "foreign_key" &&
+        constraint.columns.length === columns.length &&
+        constraint.columns.every((column) => columns.includes(column))
+    )
+    return key
       ? Either.right({ schema: table.schema, table: table.name, columns })
-      : Either.left(`column "${missing}" referenced in foreign key constraint does not exist`)
+      : Either.left(`there is no unique constraint matching given keys for referenced table "${table.name}"`)
   })
 
 /** The model's constraint for a table constraint of the DDL (none for a CHECK, which the model does not keep). */
@@ -363,7 +373,10 @@ const addConstraint = (tables: Tables, table: Table, constraint: TableConstraint
     made === undefined ? Either.right(table) : withConstraint(table, made)
   )
 
-/** The foreign keys of other tables than `except` that refer to `target` (to `column` of it, when given). */
+/**
+ * The foreign keys that refer to `target` (to its `column`, when given; without a column, those of
+ * other tables only: the table's own go with it).
+ */
 const dependents = (tables: Tables, target: Table, column?: string) => {
   const found: Array<readonly [Table, Constraint]> = []
   for (const table of tables.map.values()) {
