@@ -1,8 +1,8 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
  * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Consumption`, `Users`, `Organizations`,
- * `ProjectPermissions`, `VpcEndpoints` and `ProjectTransfers` over one `DbPlatformClient`. Provide
- * an `HttpClient` beside it.
+ * `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`, `OrganizationApiKeys` and `BranchSchema` over one
+ * `DbPlatformClient`. Provide an `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -31,6 +31,7 @@ import * as Roles from "./Roles.js"
 import * as Users from "./Users.js"
 import * as Organizations from "./Organizations.js"
 import * as VpcEndpoints from "./VpcEndpoints.js"
+import * as BranchSchema from "./BranchSchema.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -54,6 +55,7 @@ export type DbPlatform =
   | VpcEndpoints.VpcEndpoints
   | ProjectTransfers.ProjectTransfers
   | OrganizationApiKeys.OrganizationApiKeys
+  | BranchSchema.BranchSchema
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -80,7 +82,8 @@ export const layerFrom = <E, R>(
     ProjectPermissions.layer,
     VpcEndpoints.layer,
     ProjectTransfers.layer,
-    OrganizationApiKeys.layer
+    OrganizationApiKeys.layer,
+    BranchSchema.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

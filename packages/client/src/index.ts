@@ -128,6 +128,14 @@ export * as Organizations from "./Organizations.js"
 export * as OrganizationApiKeys from "./OrganizationApiKeys.js"
 
 /**
+ * BranchSchema: a database's schema on a branch (`get`, as SQL or JSON, at a point in time) and
+ * its unified diff against another branch (`compare`) (`docs/contract.md` §24).
+ *
+ * @since 0.4.0
+ */
+export * as BranchSchema from "./BranchSchema.js"
+
+/**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,
  * `ListMethod<E>`, a list's `Stream`, and `methods(client, Api.Branches)`, a group's methods
  * (`docs/design.md` §1.2).

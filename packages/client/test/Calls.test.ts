@@ -20,6 +20,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import {
   ApiKeys,
+  BranchSchema,
   Branches,
   ComputeEndpoints,
   Connections,
@@ -659,7 +660,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             ProjectPermissions: ProjectPermissions.ProjectPermissions,
             VpcEndpoints: VpcEndpoints.VpcEndpoints,
             ProjectTransfers: ProjectTransfers.ProjectTransfers,
-            OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
+            OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
+            BranchSchema: BranchSchema.BranchSchema
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -723,7 +725,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         ProjectPermissions: ProjectPermissions.ProjectPermissions,
         VpcEndpoints: VpcEndpoints.VpcEndpoints,
         ProjectTransfers: ProjectTransfers.ProjectTransfers,
-        OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys
+        OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
+        BranchSchema: BranchSchema.BranchSchema
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

@@ -23,6 +23,7 @@ import { Users } from "./endpoints/Users.js"
 import { ProjectPermissions } from "./endpoints/ProjectPermissions.js"
 import { ProjectTransfers } from "./endpoints/ProjectTransfers.js"
 import { VpcEndpoints } from "./endpoints/VpcEndpoints.js"
+import { BranchSchema } from "./endpoints/BranchSchema.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -139,6 +140,13 @@ export * from "./endpoints/ProjectTransfers.js"
 export * from "./endpoints/OrganizationApiKeys.js"
 
 /**
+ * The `BranchSchema` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/BranchSchema.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -160,7 +168,8 @@ export const groups = {
   ProjectPermissions,
   VpcEndpoints,
   ProjectTransfers,
-  OrganizationApiKeys
+  OrganizationApiKeys,
+  BranchSchema
 } as const
 
 /**

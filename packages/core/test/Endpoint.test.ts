@@ -103,7 +103,8 @@ describe("Api.endpoints", () => {
       "ProjectPermissions",
       "VpcEndpoints",
       "ProjectTransfers",
-      "OrganizationApiKeys"
+      "OrganizationApiKeys",
+      "BranchSchema"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -176,7 +177,9 @@ describe("Api.endpoints", () => {
       "PUT /projects/{project_id}/transfer_requests/{request_id}",
       "GET /organizations/{org_id}/api_keys",
       "POST /organizations/{org_id}/api_keys",
-      "DELETE /organizations/{org_id}/api_keys/{key_id}"
+      "DELETE /organizations/{org_id}/api_keys/{key_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/schema",
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema"
     ])
   })
 
@@ -254,7 +257,9 @@ describe("Api.endpoints", () => {
       "ProjectTransfers.acceptRequest",
       "OrganizationApiKeys.list",
       "OrganizationApiKeys.create",
-      "OrganizationApiKeys.revoke"
+      "OrganizationApiKeys.revoke",
+      "BranchSchema.get",
+      "BranchSchema.compare"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -409,7 +414,9 @@ describe("Api.endpoints", () => {
       "ProjectTransfers.acceptRequest": [204],
       "OrganizationApiKeys.list": [200],
       "OrganizationApiKeys.create": [200],
-      "OrganizationApiKeys.revoke": [200]
+      "OrganizationApiKeys.revoke": [200],
+      "BranchSchema.get": [200],
+      "BranchSchema.compare": [200]
     })
   })
 

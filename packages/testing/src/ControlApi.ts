@@ -10,7 +10,7 @@
  * `Content-Type`; an empty body is `{}`); an unknown field is refused. Refusals are 4xx with a
  * `GeneralError` body (`{ code, message, request_id }`), never a 5xx for bad input: 400 a body
  * that does not decode or a seed or snapshot with problems, 404 an unknown route, project,
- * operation or compute endpoint, 409 an operation that has ended or a clock route on a fake without a controlled
+ * operation, compute endpoint or database, 400 a migration the database refuses, 409 an operation that has ended or a clock route on a fake without a controlled
  * clock, 413 a body over 32 MiB; 503 a change its journal could not save (the emulator's
  * `--state`), as the platform's routes answer it.
  *
@@ -34,6 +34,7 @@
  * | `POST /_emulator/clock/resume` | none | `ClockAnswer` |
  * | `GET /_emulator/requests?limit=N` | none | `{ requests: [RecordedRequest] }`, the last N (100 by default) |
  * | `POST /_emulator/endpoints/{endpoint_id}/connect` | none | `{ endpoint, operations }`: a connection arrived (an `idle` compute endpoint is started, `start_compute`) |
+ * | `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate` | `{ sql }` | `{ json, timestamp, lsn }`: SQL DDL run on the database now, as a migration would (`Scenario.migrate`, docs/contract.md §24.3) |
  *
  * Before any route, the control plane's own operations due by the fake's time now are
  * materialised, as before a request to the platform's routes (`FakePlatform.Service.catchUp`,
@@ -46,13 +47,15 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
+  Api,
   ApiKeyCreated,
   Body,
   ComputeEndpointOperations,
   DecodeIssue,
   Operation,
   OperationsStarted,
-  Project
+  Project,
+  Timestamp
 } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
@@ -194,6 +197,27 @@ export const OperationFailureJson = Schema.Struct({
  * @since 0.2.0
  */
 export const CancellationJson = Schema.Struct({ cancellingFor: Schema.optional(SeedDuration) })
+
+/**
+ * The body of `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate`
+ * (`Scenario.migrate`): the SQL DDL to run, `sql` (since 0.4.0).
+ *
+ * @since 0.4.0
+ */
+export const MigrationJson = Schema.Struct({ sql: Schema.String })
+
+/**
+ * What `.../migrate` answers (`Scenario.SchemaMigrated` in JSON; since 0.4.0): the schema after it
+ * (`json`, as `GET .../schema?format=json` answers it), and the time (`timestamp`, RFC 3339) and
+ * LSN (`lsn`) from which it is in force.
+ *
+ * @since 0.4.0
+ */
+export const SchemaMigratedJson = Schema.Struct({
+  json: Api.BranchSchemaJson,
+  timestamp: Timestamp,
+  lsn: Schema.String
+})
 
 /**
  * The body of `POST /_emulator/api_keys`: the key's `name`.
@@ -380,7 +404,7 @@ const routerOf = (fake: Service) => {
   const scenarioError = (error: { readonly _tag: string; readonly message: string }) =>
     new Refusal({
       status:
-        error._tag === "InvalidSeed"
+        error._tag === "InvalidSeed" || error._tag === "InvalidMigration"
           ? Status.badRequest
           : error._tag === "OperationNotPending"
             ? Status.conflict
@@ -524,6 +548,20 @@ const routerOf = (fake: Service) => {
         const endpointId = yield* pathParam("endpoint_id")
         const connected = yield* Effect.mapError(fake.connect(endpointId), scenarioError)
         return yield* json(yield* Effect.orDie(Schema.encode(ComputeEndpointOperations)(connected)))
+      })
+    ),
+    HttpRouter.post(
+      `${prefix}/projects/:project_id/branches/:branch_id/databases/:database_name/migrate`,
+      Effect.gen(function* () {
+        const projectId = yield* pathParam("project_id")
+        const branchId = yield* pathParam("branch_id")
+        const databaseName = yield* pathParam("database_name")
+        const { sql } = yield* body(MigrationJson)
+        const migrated = yield* Effect.mapError(
+          fake.scenario.migrate(projectId, branchId, databaseName, sql),
+          scenarioError
+        )
+        return yield* json(yield* Effect.orDie(Schema.encode(SchemaMigratedJson)(migrated)))
       })
     ),
     HttpRouter.get(

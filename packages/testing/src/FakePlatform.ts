@@ -45,6 +45,7 @@ import { type ComputeEndpointOperations, Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -53,6 +54,7 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
+import { lsnAt as lsnAtMillis } from "./internal/branchSchema.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
 import { computeEndpointOperations } from "./internal/endpointRoutes.js"
 import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
@@ -81,7 +83,7 @@ import {
   retryAfterSeconds
 } from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { stateOfSeed } from "./internal/seed.js"
+import { seedState } from "./internal/seed.js"
 import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
@@ -377,7 +379,7 @@ export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Serv
     options,
     Effect.gen(function* () {
       const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now))
+      const baseline = seedState(seed)
       const state = yield* withBootstrapKey(baseline, bootstrapValue)
       return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
@@ -557,7 +559,7 @@ const serviceOf = (
                   "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
                 ]
               })
-            : replaceState(Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now)))
+            : replaceState(seedState(seed))
         ),
       restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
       catchUp: onClock(
@@ -632,7 +634,9 @@ const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
     startOperations: (projectId, starts) => synced(scenario.startOperations(projectId, starts)),
     failOperation: (projectId, operationId, failure) => synced(scenario.failOperation(projectId, operationId, failure)),
     cancelOperation: (projectId, operationId, options) =>
-      synced(scenario.cancelOperation(projectId, operationId, options))
+      synced(scenario.cancelOperation(projectId, operationId, options)),
+    migrate: (projectId, branchId, databaseName, sql) =>
+      synced(scenario.migrate(projectId, branchId, databaseName, sql))
   }
 }
 
@@ -647,7 +651,9 @@ const clockedScenario = (options: Options, scenario: Scenario): Scenario =>
         failOperation: (projectId, operationId, failure) =>
           onClock(options, scenario.failOperation(projectId, operationId, failure)),
         cancelOperation: (projectId, operationId, cancellation) =>
-          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation))
+          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation)),
+        migrate: (projectId, branchId, databaseName, sql) =>
+          onClock(options, scenario.migrate(projectId, branchId, databaseName, sql))
       }
 
 /** The request target as a URL, or `undefined` when it is not one. */
@@ -699,3 +705,13 @@ export const serverBaseUrl: Effect.Effect<string, never, HttpServer.HttpServer> 
       : `http://localhost${Endpoint.basePath}`
   )
 )
+
+/**
+ * The fake's log sequence number of the time `at` (since 0.4.0): the fake has no write-ahead
+ * log, so its LSN is its clock, monotone in time and the same on every branch
+ * (docs/contract.md §24.3). Pass it as `lsn` or `base_lsn` of `GET .../schema` and
+ * `GET .../compare_schema` to read a schema as it was at `at`.
+ *
+ * @since 0.4.0
+ */
+export const lsnAt = (at: DateTime.DateTime): string => lsnAtMillis(DateTime.toEpochMillis(at))

@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import type {
+  Api,
   ApiKeyCreated,
   Operation,
   OperationAction,
@@ -26,6 +27,7 @@ import type {
   Project
 } from "@dbplatform/core"
 import * as Data from "effect/Data"
+import type * as DateTime from "effect/DateTime"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type { InvalidSeed, SeedProject } from "./Seed.js"
@@ -151,6 +153,52 @@ export class OperationNotPending extends Data.TaggedError("OperationNotPending")
 }
 
 /**
+ * The branch has no database of this name, or the project no such branch
+ * (`Scenario.migrate`; since 0.4.0).
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export class UnknownDatabase extends Data.TaggedError("UnknownDatabase")<{
+  readonly projectId: string
+  readonly branchId: string
+  readonly databaseName: string
+}> {
+  override get message(): string {
+    return `no database ${this.databaseName} on branch ${this.branchId} of project ${this.projectId} in the fake platform`
+  }
+}
+
+/**
+ * A migration the database refuses (`Scenario.migrate`; since 0.4.0): SQL that does not parse, or
+ * a statement Postgres would refuse (a table that exists, a column that does not), in Postgres's
+ * words. Nothing of it is applied.
+ *
+ * @since 0.4.0
+ * @category errors
+ */
+export class InvalidMigration extends Data.TaggedError("InvalidMigration")<{ readonly reason: string }> {
+  override get message(): string {
+    return `migration refused: ${this.reason}`
+  }
+}
+
+/**
+ * What {@link Scenario.migrate} answers (since 0.4.0): the database's schema after the migration as
+ * `GET .../schema?format=json` answers it, and the point from which it is in force, as a time
+ * (`timestamp`) and as the fake's LSN (`lsn`, docs/contract.md §24.3): a read at an earlier point
+ * shows the schema before.
+ *
+ * @since 0.4.0
+ * @category models
+ */
+export interface SchemaMigrated {
+  readonly json: Api.BranchSchemaJson
+  readonly timestamp: DateTime.Utc
+  readonly lsn: string
+}
+
+/**
  * What a test can do to the fake while it runs (`FakePlatform.Service.scenario`). Every
  * change is seen at once by the HTTP routes and counts as a change of the fake's state.
  *
@@ -202,4 +250,20 @@ export interface Scenario {
     operationId: string,
     options?: Cancellation
   ) => Effect.Effect<Operation, UnknownProject | UnknownOperation | OperationNotPending>
+  /**
+   * Runs the SQL DDL `sql` on the database `databaseName` of branch `branchId` now, as a
+   * migration would (since 0.4.0, docs/contract.md §24.3): `CREATE TABLE`, `ALTER TABLE` (columns,
+   * constraints, renames) and `DROP TABLE` change its schema; other statements leave it as it is.
+   * The new schema is in force from the `Clock`'s time now: `GET .../schema` at an earlier
+   * `timestamp` or `lsn` reads the one before, and `GET .../compare_schema` shows the change
+   * against the parent. Answers the schema after it and the point it is in force from. Fails with
+   * `UnknownProject`, `UnknownDatabase` (for an unknown branch too), or `InvalidMigration` (the
+   * schema is then unchanged).
+   */
+  readonly migrate: (
+    projectId: string,
+    branchId: string,
+    databaseName: string,
+    sql: string
+  ) => Effect.Effect<SchemaMigrated, UnknownProject | UnknownDatabase | InvalidMigration>
 }

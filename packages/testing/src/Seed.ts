@@ -285,6 +285,44 @@ export interface SeedRole extends Schema.Schema.Type<typeof SeedRoleFile> {}
 const database = SnapshotDatabase.fields
 
 /**
+ * A database's schema as a JSON table list, in a seed (since 0.4.0): `{ tables }`, each table
+ * with its `schema` (`public`), `name`, `columns` (`name`, `type` as the catalog spells it,
+ * `nullable` (true by default), `generated`) and `constraints` (`type` `primary_key`, `unique` or
+ * `foreign_key`, `columns`, `name` (Postgres's name when absent), `referenced_table` for a foreign
+ * key): the shape of `GET .../schema?format=json` (docs/contract.md §24.2).
+ *
+ * @since 0.4.0
+ */
+export const SeedSchemaJson = Schema.Struct({
+  tables: Schema.Array(
+    Schema.Struct({
+      schema: Schema.String,
+      name: Schema.String,
+      columns: Schema.Array(
+        Schema.Struct({
+          name: Schema.String,
+          type: Schema.String,
+          nullable: Schema.optional(Schema.Boolean),
+          generated: Schema.optional(Schema.Boolean)
+        })
+      ),
+      constraints: Schema.optional(
+        Schema.Array(
+          Schema.Struct({
+            type: Schema.String,
+            columns: Schema.Array(Schema.String),
+            name: Schema.optional(Schema.String),
+            referenced_table: Schema.optional(
+              Schema.Struct({ schema: Schema.String, table: Schema.String, columns: Schema.Array(Schema.String) })
+            )
+          })
+        )
+      )
+    })
+  )
+}).annotations({ identifier: "SeedSchemaJson" })
+
+/**
  * A database of a seed, in a seed file as in code (since 0.3.0): the fields the fake keeps of one
  * (`Snapshot.SnapshotDatabase`), all optional but `branch_id` (a branch of the seed given with its
  * `id`), `name` (unique on its branch) and `owner_name` (a role of the seed on the same branch),
@@ -299,7 +337,13 @@ export const SeedDatabaseFile = Schema.Struct({
   /** A positive integer unique in the account; generated when absent (the same for the same seed). */
   id: Schema.optional(database.id),
   /** How long before the start it was created; with its branch when absent. */
-  age: Schema.optional(SeedDuration)
+  age: Schema.optional(SeedDuration),
+  /**
+   * Its schema (since 0.4.0; no tables when absent), in force from its creation: SQL DDL text
+   * (`CREATE TABLE ...`; docs/contract.md §24.3 says which statements change it), or a JSON table
+   * list as `GET .../schema?format=json` answers it (`{ tables }`).
+   */
+  schema: Schema.optional(Schema.Union(Schema.String, SeedSchemaJson))
 }).annotations({ identifier: "SeedDatabase" })
 
 /**

@@ -1879,8 +1879,61 @@ export const cases: ReadonlyArray<Case> = [
     label: "a key id that is not a number",
     status: 400,
     request: () => del(`${organizationKeys}/abc`)
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "a database's schema as SQL",
+    status: 200,
+    request: ({ fake }) => Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb`))
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "a database's schema as JSON, at a time",
+    status: 200,
+    request: ({ fake }) =>
+      Effect.as(
+        migrated(fake),
+        HttpClientRequest.get(`${branches}/${dev}/schema?db_name=neondb&format=json&timestamp=1970-01-01T00:00:00Z`)
+      )
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "both lsn and timestamp",
+    status: 400,
+    request: () => get(`${branches}/${dev}/schema?db_name=neondb&lsn=0/0&timestamp=1970-01-01T00:00:00Z`)
+  },
+  {
+    endpoint: Api.BranchSchema.get,
+    label: "an unknown database",
+    status: 404,
+    request: () => get(`${branches}/${dev}/schema?db_name=nothing`)
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "a diff against the parent",
+    status: 200,
+    request: ({ fake }) =>
+      Effect.as(migrated(fake), HttpClientRequest.get(`${branches}/${dev}/compare_schema?db_name=neondb`))
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "a branch without a parent, and no base",
+    status: 400,
+    request: () => get(`${branches}/${main}/compare_schema?db_name=neondb`)
+  },
+  {
+    endpoint: Api.BranchSchema.compare,
+    label: "an unknown base branch",
+    status: 404,
+    request: () => get(`${branches}/${dev}/compare_schema?db_name=neondb&base_branch_id=br-none-100009`)
   }
 ]
+
+/** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */
+const migrated = (fake: FakePlatform.Service) =>
+  fake.scenario
+    .migrate(project, dev, "neondb", "CREATE TABLE users (id bigint PRIMARY KEY, email text NOT NULL UNIQUE)")
+    .pipe(Effect.orDie)
 
 /**
  * The consumption cases (docs/contract.md §23): the seed's projects are in the default
@@ -2008,7 +2061,9 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "VpcEndpoints.setRestriction": ["Forbidden"],
   "VpcEndpoints.deleteRestriction": ["Forbidden"],
   "ProjectTransfers.createRequest": ["Forbidden"],
-  "ProjectTransfers.acceptRequest": ["Forbidden"]
+  "ProjectTransfers.acceptRequest": ["Forbidden"],
+  "BranchSchema.get": ["Forbidden"],
+  "BranchSchema.compare": ["Forbidden"]
 }
 
 const statusOf: Readonly<Record<string, number>> = {

@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import { permissionHandlers, transferHandlers, vpcHandlers } from "./accessRoutes.js"
 import { organizationRefusal, reachesProject } from "./authorization.js"
 import { branchHandlers } from "./branchRoutes.js"
+import { branchSchemaHandlers } from "./branchSchemaRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
@@ -267,7 +268,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
         mutate(fake, (state) => organizationKeyRevoked(state, params.org_id, params.key_id)),
         organizationKeyRevokedAnswer
       )
-  }
+  },
+  BranchSchema: branchSchemaHandlers(fake)
 })
 
 /**

@@ -2,8 +2,17 @@ import type { OperationsStarted } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { OperationNotPending, type Scenario, UnknownOperation, UnknownProject } from "../Scenario.js"
+import {
+  InvalidMigration,
+  OperationNotPending,
+  type Scenario,
+  UnknownDatabase,
+  UnknownOperation,
+  UnknownProject
+} from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
+import { changeSchema, lsnAt, schemaJson } from "./branchSchema.js"
+import { loadParser, migrate } from "./ddl.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
 import { defaultOrgId, specOf, upsert } from "./kinds.js"
 import { organizationImplied } from "./organizations.js"
@@ -11,7 +20,7 @@ import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
 import { hashKey, keyAdded, newKeyValue } from "./routes.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
 import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "./state.js"
-import { apiKeyCreated, operationAt, operationsStarted, projectOf } from "./wire.js"
+import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "./wire.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -128,6 +137,28 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
           { at: at + cancellingFor, status: "cancelled" }
         ])
         return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
+      })
+    ),
+
+  migrate: (projectId, branchId, databaseName, sql) =>
+    Effect.map(
+      Effect.flatMap(loadParser, (parser) =>
+        mutate(fake, (state, now) =>
+          get(state, "projects", projectId) === undefined
+            ? Either.left(new UnknownProject({ projectId }))
+            : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+                projectId,
+                branchId,
+                databaseName,
+                (tables) => Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
+                () => new UnknownDatabase({ projectId, branchId, databaseName })
+              )(state, now)
+        )
+      ),
+      ({ at: from, database }) => ({
+        json: schemaJson(database.schema_history?.[database.schema_history.length - 1]?.tables ?? []),
+        timestamp: at(from),
+        lsn: lsnAt(from)
       })
     )
 })

@@ -1,14 +1,19 @@
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import {
   InvalidSeed,
   type Seed,
   type SeedBranch,
+  type SeedDatabase,
   type SeedEndpoint,
   type SeedOperation,
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
+import { loadParser, migrate, type Parser, type Table, tablesOfJson } from "./ddl.js"
 import { branchId, endpointId, hashOf, seededDice, uuid } from "./ids.js"
 import { accountMember, accountUser, defaultPlan, impliedOrganization, memberId } from "./organizations.js"
 import { newPassword } from "./roles.js"
@@ -181,7 +186,9 @@ const seedEndpoints = (
 const seedData = (
   seed: Seed,
   branches: ReadonlyArray<StoredBranch>,
-  now: number
+  now: number,
+  problems: Array<string>,
+  parser: Parser | undefined
 ): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
   const byId = new Map(branches.map((branch) => [branch.id, branch]))
   const times = new Map<string, Set<number>>()
@@ -214,6 +221,10 @@ const seedData = (
       while (ids.has(id))
       ids.add(id)
     }
+    const tables = seedSchema(database.schema, parser)
+    if (Either.isLeft(tables))
+      problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
+    const history = Either.isRight(tables) && tables.right.length > 0 ? [{ at: created, tables: tables.right }] : []
     return {
       id,
       project_id: byId.get(database.branch_id)?.project_id ?? "",
@@ -221,11 +232,31 @@ const seedData = (
       name: database.name,
       owner_name: database.owner_name,
       created_at: created,
-      updated_at: created
+      updated_at: created,
+      ...(history.length > 0 ? { schema_history: history } : {})
     }
   })
   return { roles, databases }
 }
+
+/**
+ * The tables of a seed database's `schema`: SQL DDL applied to no tables (with `parser`), or a
+ * JSON table list; none when absent.
+ */
+const seedSchema = (
+  schema: SeedDatabase["schema"],
+  parser: Parser | undefined
+): Either.Either<ReadonlyArray<Table>, string> => {
+  if (schema === undefined) return Either.right([])
+  if (typeof schema !== "string") return tablesOfJson(schema.tables)
+  return parser === undefined
+    ? Either.left("a schema as SQL needs the SQL parser (seedState loads it)")
+    : migrate([], schema, parser)
+}
+
+/** Whether a seed gives a database's schema as SQL, which needs the parser. */
+const needsParser = (seed: Seed): boolean =>
+  (seed.databases ?? []).some((database) => typeof database.schema === "string")
 
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
@@ -316,14 +347,19 @@ const seedOrganizations = (
 }
 
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
-export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
+export const collectionsOfSeed = (
+  seed: Seed,
+  now: number,
+  problems: Array<string> = [],
+  parser?: Parser
+): Collections => {
   const projectTimes = new Set<number>()
   const projects = (seed.projects ?? []).map((project) => {
     const stored = seedProject(project, now)
     return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
   })
   const branches = seedBranches(seed, projects, now)
-  const { databases, roles } = seedData(seed, branches, now)
+  const { databases, roles } = seedData(seed, branches, now, problems, parser)
   const operationTimes = new Map<string, Set<number>>()
   const operations = (seed.operations ?? []).map((operation) => {
     const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
@@ -355,5 +391,20 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
  * it (`InvalidSeed`): a bad or repeated id, a bad `org_id` or `shared`, an item of an unknown
  * parent, a branch tree or endpoints the platform could not have (see `state.problems`).
  */
-export const stateOfSeed = (seed: Seed, now: number): Either.Either<State, InvalidSeed> =>
-  Either.mapLeft(load(collectionsOfSeed(seed, now)), (problems) => new InvalidSeed({ problems }))
+export const stateOfSeed = (seed: Seed, now: number, parser?: Parser): Either.Either<State, InvalidSeed> => {
+  const problems: Array<string> = []
+  const loaded = load(collectionsOfSeed(seed, now, problems, parser))
+  if (problems.length > 0) {
+    return Either.left(new InvalidSeed({ problems: [...problems, ...(Either.isLeft(loaded) ? loaded.left : [])] }))
+  }
+  return Either.mapLeft(loaded, (found) => new InvalidSeed({ problems: found }))
+}
+
+/**
+ * {@link stateOfSeed} at the `Clock`'s time now, with the SQL parser loaded first when the seed
+ * gives a database's schema as SQL (docs/contract.md §24.3).
+ */
+export const seedState = (seed: Seed): Effect.Effect<State, InvalidSeed> =>
+  Effect.flatMap(needsParser(seed) ? Effect.asSome(loadParser) : Effect.succeedNone, (parser) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, Option.getOrUndefined(parser)))
+  )

@@ -1,0 +1,119 @@
+/**
+ * A migration review (docs/contract.md §24) against the shipped emulator, with plain `fetch`
+ * alone, as a CI job in any language would: a seed gives `main`'s database a schema as SQL, a
+ * preview branch is created from it, the control API runs a migration on the preview, and the
+ * platform's routes answer the diff against the parent (exactly the change), the schema as JSON,
+ * and, at a time before the migration, the old schema. Every answer of the platform's routes is
+ * validated against the published schema of its operation (`publishedReference.ts`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { loadPublishedReference } from "./publishedReference.js"
+import { type Running, send, start } from "./spawned.js"
+
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-schema-workflow-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const reference = loadPublishedReference()
+const apiKey = "schema-workflow-key"
+const token = "schema-workflow-control-token"
+const project = "schema-workflow"
+const main = "br-main-100001"
+
+describe("a migration review over the emulator, with fetch alone", () => {
+  it("seeds a schema, branches, migrates the preview, reads the diff, the JSON and the past", async () => {
+    const seed = join(dir, "seed.json")
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        projects: [{ id: project }],
+        branches: [{ project_id: project, id: main, name: "main", default: true }],
+        roles: [{ branch_id: main, name: "app_owner" }],
+        databases: [
+          {
+            branch_id: main,
+            name: "app",
+            owner_name: "app_owner",
+            schema: "CREATE TABLE accounts (id bigint PRIMARY KEY, email text NOT NULL)"
+          }
+        ]
+      })
+    )
+    const running: Running = await start(["--seed", seed, "--port", "0"], {
+      DBPLATFORM_EMULATOR_KEY: apiKey,
+      DBPLATFORM_EMULATOR_TOKEN: token
+    })
+    try {
+      const control = async (method: string, path: string, body?: unknown) => {
+        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
+        return answer
+      }
+      /** `method route` (a published route, `{project_id}` and `{branch_id}` filled), validated. */
+      const call = async (
+        method: string,
+        route: string,
+        status: number,
+        branch: string,
+        query = "",
+        body?: unknown
+      ) => {
+        const path = route.replace("{project_id}", project).replace("{branch_id}", branch)
+        const answer = await send(method, `${running.baseUrl}${path}${query}`, apiKey, body)
+        expect(answer.status, `${method} ${path}${query}: ${JSON.stringify(answer.body)}`).toBe(status)
+        const published = reference.response(method, route, status)
+        expect(published?.validate, `${method} ${route} ${status} is in the document`).toBeDefined()
+        const valid = published!.validate!(answer.body)
+        expect(published!.validate!.errors ?? [], `${method} ${route} ${status}`).toEqual([])
+        expect(valid).toBe(true)
+        return answer.body
+      }
+      const schema = "/projects/{project_id}/branches/{branch_id}/schema"
+      const compare = "/projects/{project_id}/branches/{branch_id}/compare_schema"
+
+      expect((await control("POST", "/clock/freeze")).status).toBe(200)
+      const created = await call("POST", "/projects/{project_id}/branches", 201, main, "", {
+        branch: { name: "preview/pr-7" }
+      })
+      const preview: string = created.branch.id
+      const seeded: string = (await call("GET", schema, 200, main, "?db_name=app")).sql
+      expect(seeded).toContain("CREATE TABLE public.accounts (\n    id bigint NOT NULL,\n    email text NOT NULL\n);")
+      expect(await call("GET", compare, 200, preview, "?db_name=app")).toEqual({ diff: "" })
+
+      const before = (await control("GET", "/clock")).body.now as string
+      expect((await control("POST", "/clock/advance", { by: 60_000 })).status).toBe(200)
+      const migrated = await control("POST", `/projects/${project}/branches/${preview}/databases/app/migrate`, {
+        sql: "ALTER TABLE accounts ADD COLUMN display_name text;"
+      })
+      expect(migrated.status, JSON.stringify(migrated.body)).toBe(200)
+      expect(migrated.body.lsn).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/)
+      const refused = await control("POST", `/projects/${project}/branches/${preview}/databases/app/migrate`, {
+        sql: "CREATE TABLE accounts (id int)"
+      })
+      expect([refused.status, refused.body.message]).toEqual([
+        400,
+        'migration refused: relation "accounts" already exists'
+      ])
+      expect(
+        (await control("POST", `/projects/${project}/branches/${preview}/databases/nope/migrate`, { sql: "" })).status
+      ).toBe(404)
+
+      // The diff against the parent: exactly the column added.
+      const { diff } = await call("GET", compare, 200, preview, "?db_name=app")
+      const changed = (diff as string).split("\n").filter((line) => /^[-+][^-+]/.test(line))
+      expect(changed).toEqual(["-    email text NOT NULL", "+    email text NOT NULL,", "+    display_name text"])
+      // As JSON, at the head; and as it was before the migration, by time and by LSN.
+      const json = await call("GET", schema, 200, preview, "?db_name=app&format=json")
+      expect(json.json.tables[0].columns.map((column: any) => column.name)).toEqual(["id", "email", "display_name"])
+      expect((await call("GET", schema, 200, preview, `?db_name=app&timestamp=${before}`)).sql).toBe(seeded)
+      expect(await call("GET", compare, 200, preview, `?db_name=app&timestamp=${before}`)).toEqual({ diff: "" })
+      // The parent is unchanged; a point given both ways is a 400.
+      expect((await call("GET", schema, 200, main, "?db_name=app")).sql).toBe(seeded)
+      await call("GET", schema, 400, preview, `?db_name=app&timestamp=${before}&lsn=${migrated.body.lsn}`)
+    } finally {
+      running.child.kill("SIGTERM")
+      expect(await running.exited).toBe(0)
+    }
+  })
+})
