@@ -16,6 +16,7 @@ import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
+import { isDeleted } from "./lifecycle.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { roleHandlers } from "./roleRoutes.js"
@@ -140,7 +141,7 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
     list: {
       handle: ({ query }) =>
         Effect.gen(function* () {
-          const { org_id, search } = query
+          const { org_id, recoverable, search } = query
           // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6).
           // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
           // every project in time.
@@ -152,7 +153,11 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
             query,
             yield* Clock.currentTimeMillis,
             (project) =>
-              project.shared !== true && (org_id === undefined || project.org_id === org_id) && matches(project, search)
+              project.shared !== true &&
+              // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
+              isDeleted(project) === (recoverable === true) &&
+              (org_id === undefined || project.org_id === org_id) &&
+              matches(project, search)
           )
           return projectsPage(page, next)
         }),
@@ -169,7 +174,7 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
             "",
             query,
             yield* Clock.currentTimeMillis,
-            (project) => project.shared === true && matches(project, search)
+            (project) => project.shared === true && !isDeleted(project) && matches(project, search)
           )
           return projectsPage(page, next)
         }),

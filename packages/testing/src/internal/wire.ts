@@ -43,6 +43,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { type BranchCreation, endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
+import { recoverableUntil } from "./lifecycle.js"
 import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
 import type {
@@ -131,7 +132,10 @@ export const projectOf = (project: StoredProject): Project =>
       org_id: project.org_id,
       // A project kept before 0.3.0 has the platform's default: a day.
       history_retention_seconds: project.history_retention_seconds ?? 86400,
-      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked)
+      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
+      // A deleted project, listed with `recoverable=true` (docs/contract.md §18).
+      deleted_at: optional(project.deleted_at, at),
+      recoverable_until: optional(recoverableUntil(project), at)
     },
     unchecked
   )
@@ -290,18 +294,23 @@ export const endpointHost = (endpointId: string, project: StoredProject, pooled 
  */
 export const branchAt = (branch: StoredBranch, now: number): Branch => {
   const ready = now >= branch.ready_at
+  // Created archived: in archival storage once made (docs/contract.md §18).
+  const settled = branch.archived === true ? "archived" : "ready"
   return new Branch(
     present({
       id: BranchId.make(branch.id, unchecked),
       project_id: ProjectId.make(branch.project_id, unchecked),
       parent_id: optional(branch.parent_id, (id) => BranchId.make(id, unchecked)),
-      parent_timestamp: branch.parent_id === undefined ? undefined : at(branch.created_at),
+      parent_timestamp: branch.parent_id === undefined ? undefined : at(branch.parent_timestamp ?? branch.created_at),
+      parent_lsn: branch.parent_id === undefined ? undefined : branch.parent_lsn,
       name: branch.name,
-      current_state: ready ? "ready" : "init",
-      pending_state: ready ? undefined : "ready",
+      current_state: ready ? settled : "init",
+      pending_state: ready ? undefined : settled,
       state_changed_at: at(ready ? branch.ready_at : branch.created_at),
       creation_source: "console",
-      init_source: "parent-data",
+      init_source: branch.init_source ?? "parent-data",
+      expires_at: optional(branch.expires_at, at),
+      ttl_interval_seconds: branch.ttl_interval_seconds,
       default: branch.default,
       protected: branch.protected,
       created_at: at(branch.created_at),
