@@ -111,7 +111,7 @@ export const operationAt = (operation: StoredOperation, now: number): Operation 
  */
 export const projectOf = (project: StoredProject): Project =>
   new Project(
-    {
+    present({
       id: ProjectId.make(project.id, unchecked),
       name: project.name,
       platform_id: project.platform_id,
@@ -136,7 +136,7 @@ export const projectOf = (project: StoredProject): Project =>
       // A deleted project, listed with `recoverable=true` (docs/contract.md §18).
       deleted_at: optional(project.deleted_at, at),
       recoverable_until: optional(recoverableUntil(project), at)
-    },
+    }),
     unchecked
   )
 
