@@ -80,8 +80,9 @@ export class Project extends Schema.Class<Project>("Project")({
   data_storage_bytes_hour: Schema.optional(Schema.Number),
   consumption_period_start: Schema.optional(Timestamp),
   consumption_period_end: Schema.optional(Timestamp),
-  deleted_at: Schema.optional(Timestamp),
-  recoverable_until: Schema.optional(Timestamp)
+  // A real server sends `null` for a project that is not deleted: read as absent.
+  deleted_at: Schema.optionalWith(Timestamp, { nullable: true }),
+  recoverable_until: Schema.optionalWith(Timestamp, { nullable: true })
 }) {}
 
 /**
