@@ -93,6 +93,9 @@ export const pointInHistory = (
   if (point.parent_timestamp !== undefined && point.parent_lsn !== undefined) {
     return Either.left({ status: Status.badRequest, message: "give parent_timestamp or parent_lsn, not both" })
   }
+  // None named: the parent's head, now (a project's first branch may be created a millisecond
+  // after `now`, when another project took that millisecond: it is not checked).
+  if (point.parent_timestamp === undefined && point.parent_lsn === undefined) return Either.right(now)
   const at =
     point.parent_lsn !== undefined
       ? timeOfLsn(project, point.parent_lsn)
