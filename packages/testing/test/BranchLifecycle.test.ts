@@ -98,6 +98,34 @@ describe("Branch lifecycle over the fake", () => {
     }).pipe(provideFake)
   )
 
+  it.effect("a seed's branch may expire (expiresIn), and an archived one is archived", () =>
+    Effect.gen(function* () {
+      const branches = yield* Branches.Branches
+      const listed = (yield* branches.listPage(project)).branches
+      const preview = listed.find((branch) => branch.name === "preview")!
+      expect(preview.expires_at).toEqual(DateTime.unsafeMake(Duration.toMillis("1 hour")))
+      expect(preview.ttl_interval_seconds).toBe(3600)
+      expect(listed.find((branch) => branch.name === "cold")?.current_state).toBe("archived")
+      yield* TestClock.adjust("59 minutes")
+      expect(yield* branchNames(project.project_id)).toEqual(["cold", "main", "preview"])
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* branchNames(project.project_id)).toEqual(["cold", "main"])
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            branches: [
+              { project_id: projectId, name: "main", default: true },
+              { project_id: projectId, name: "preview", expiresIn: "1 hour" },
+              { project_id: projectId, name: "cold", archived: true }
+            ]
+          }
+        })
+      )
+    )
+  )
+
   it.effect("an update clears the expiry and the branch stays; a new one resets its TTL", () =>
     Effect.gen(function* () {
       const branches = yield* Branches.Branches
