@@ -266,8 +266,7 @@ describe("--state under kill -9: branches", () => {
           const branch = mine.length === 0 || choice < 0.4 ? undefined : mine[Math.floor(next() * mine.length)]!
           const name = `r${run}-w${w}-${op++}`
           const url = `${running.baseUrl}/projects/${project}/branches`
-          const action =
-            branch === undefined ? "create" : choice < 0.6 ? "rename" : choice < 0.8 ? "expire" : "delete"
+          const action = branch === undefined ? "create" : choice < 0.6 ? "rename" : choice < 0.8 ? "expire" : "delete"
           const withEndpoint = action === "create" && next() < 0.5
           // An expiry 1 to 15 minutes from now (to the second), or none (an update clears it).
           const lifetime = [null, 60_000, 300_000, 900_000][Math.floor(next() * 4)]!

@@ -176,8 +176,11 @@ describe("--state under kill -9: projects, roles and databases", () => {
               project.names.length === 1 &&
               project.retentions.length === 1
           )
-          const deleted = Array.from(tracked.values()).filter((project) => project.owner === w && project.deleted === true)
-          const recovering = deleted.length > 0 && next() < 0.3 ? deleted[Math.floor(next() * deleted.length)] : undefined
+          const deleted = Array.from(tracked.values()).filter(
+            (project) => project.owner === w && project.deleted === true
+          )
+          const recovering =
+            deleted.length > 0 && next() < 0.3 ? deleted[Math.floor(next() * deleted.length)] : undefined
           const choice = next()
           const project =
             recovering ?? (mine.length === 0 || choice < 0.25 ? undefined : mine[Math.floor(next() * mine.length)]!)
@@ -186,16 +189,16 @@ describe("--state under kill -9: projects, roles and databases", () => {
             recovering !== undefined
               ? "recover"
               : project === undefined
-              ? "create"
-              : choice < 0.4
-                ? "rename"
-                : choice < 0.55
-                  ? "retention"
-                  : choice < 0.7
-                    ? "role"
-                    : choice < 0.85
-                      ? "database"
-                      : "delete"
+                ? "create"
+                : choice < 0.4
+                  ? "rename"
+                  : choice < 0.55
+                    ? "retention"
+                    : choice < 0.7
+                      ? "role"
+                      : choice < 0.85
+                        ? "database"
+                        : "delete"
           const retention = 3600 * (1 + Math.floor(next() * 48))
           const url = project === undefined ? "" : `${running.baseUrl}/projects/${project.id}`
           const data = action === "role" ? `role:${name}` : `database:${name}`

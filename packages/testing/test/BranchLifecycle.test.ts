@@ -178,7 +178,10 @@ describe("Branch lifecycle over the fake", () => {
   it.effect("an expiring parent waits for its children; it goes at the sweep after its last child", () =>
     Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      const parent = yield* branches.create({ ...project, branch: { name: "p", expires_at: yield* inFromNow("1 hour") } })
+      const parent = yield* branches.create({
+        ...project,
+        branch: { name: "p", expires_at: yield* inFromNow("1 hour") }
+      })
       yield* awaitAll(parent)
       const child = yield* branches.create({
         ...project,

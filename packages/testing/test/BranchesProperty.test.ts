@@ -409,7 +409,9 @@ const planLive = (
         succeeded: (answer, after) => {
           expect(answer.branch.id).toBe(branchId)
           expect(answer.branch.expires_at).toBe(expires_at?.replace("Z", ".000Z"))
-          expect(after.branches.find((kept) => kept.id === branchId)?.expires_at === undefined).toBe(expires_at === null)
+          expect(after.branches.find((kept) => kept.id === branchId)?.expires_at === undefined).toBe(
+            expires_at === null
+          )
         },
         allowed:
           branch === undefined

@@ -997,7 +997,8 @@ export const cases: ReadonlyArray<Case> = [
     endpoint: Api.Branches.create,
     label: "expiring, archived",
     status: 201,
-    request: () => post(branches, { branch: { name: "preview/pr-1", expires_at: "2099-01-01T00:00:00Z", archived: true } })
+    request: () =>
+      post(branches, { branch: { name: "preview/pr-1", expires_at: "2099-01-01T00:00:00Z", archived: true } })
   },
   {
     endpoint: Api.Branches.create,

@@ -96,10 +96,7 @@ export const pointInHistory = (
   // None named: the parent's head, now (a project's first branch may be created a millisecond
   // after `now`, when another project took that millisecond: it is not checked).
   if (point.parent_timestamp === undefined && point.parent_lsn === undefined) return Either.right(now)
-  const at =
-    point.parent_lsn !== undefined
-      ? timeOfLsn(project, point.parent_lsn)
-      : (point.parent_timestamp ?? now)
+  const at = point.parent_lsn !== undefined ? timeOfLsn(project, point.parent_lsn) : (point.parent_timestamp ?? now)
   const retention = project.history_retention_seconds ?? defaultRetentionSeconds
   const oldest = Math.max(project.created_at, now - retention * 1000)
   if (at > now || at < oldest) {

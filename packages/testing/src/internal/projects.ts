@@ -242,7 +242,8 @@ export const deleteProject =
       for (const branch of itemsOf(state, "branches", projectId)) {
         for (const endpoint of itemsOf(state, "endpoints", branch.id)) {
           const running = endpoint.suspended_at === undefined || endpoint.suspended_at < endpoint.active_at
-          if (running) changes.push(upsert("endpoints", { ...endpoint, suspended_at: Math.max(now, endpoint.active_at) }))
+          if (running)
+            changes.push(upsert("endpoints", { ...endpoint, suspended_at: Math.max(now, endpoint.active_at) }))
         }
       }
       return { changes, answer: { project, operations } }
