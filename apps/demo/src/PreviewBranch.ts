@@ -1,7 +1,9 @@
 /**
  * The preview-branch workflow the demo runs first (docs/contract.md §13.3): a branch with a
  * read_write compute endpoint created and waited for in one call (`Branches.createReady`, one
- * poll request a round for all its operations), its connection string printed redacted, then
+ * poll request a round for all its operations), expiring in 7 days (`expires_at`, §18: were the
+ * demo stopped before its end, the platform would delete the branch then), its connection string
+ * printed redacted, then
  * renamed, its compute endpoint suspended and started again (each call answering once its
  * operations finished: `{ wait }`), and the branch deleted, its deletion's operations waited for
  * with `Operations.awaitAll` on the delete's answer.
@@ -10,6 +12,8 @@ import { Branches, ComputeEndpoints, Operations } from "@dbplatform/client"
 import { isTerminal, type Operation, type ProjectId } from "@dbplatform/core"
 import * as Clock from "effect/Clock"
 import * as Console from "effect/Console"
+import * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
@@ -27,9 +31,17 @@ export interface PreviewBranchOptions {
   readonly pollRequests?: Effect.Effect<number> | undefined
   /** Time between poll rounds: 1 s by default (the platform advises 5 s; the fake's operations take seconds). */
   readonly pollEvery?: number | undefined
+  /** How long the branch lives before the platform deletes it (`expires_at`): 7 days by default. */
+  readonly expiresIn?: Duration.DurationInput | undefined
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`
+
+/** A lifetime for a person to read: `7 days`, or Effect's own form (`1h 30m`) when not whole days. */
+const spoken = (lifetime: Duration.Duration): string => {
+  const days = Duration.toMillis(lifetime) / Duration.toMillis("1 day")
+  return Number.isInteger(days) && days > 0 ? plural(days, "day") : Duration.format(lifetime)
+}
 
 /**
  * A connection string with its password masked, for a person to read: the role, host and
@@ -80,12 +92,21 @@ export const previewBranch = (options: PreviewBranchOptions) =>
     yield* Console.log(
       `  Creating branch ${name} with a read_write compute endpoint, returning once its operations finished (one poll request a round for all of them):`
     )
+    // To the second, as the platform takes it: a preview branch that cleans itself up.
+    const lifetime = Duration.decode(options.expiresIn ?? "7 days")
+    const expires_at = DateTime.unsafeMake(Math.ceil((start + Duration.toMillis(lifetime)) / 1000) * 1000)
     const ready = yield* Effect.flatMap(rounds, (waiting) =>
-      branches.createReady({ project_id, branch: { name }, onConflict: "fail" }, waiting)
+      branches.createReady({ project_id, branch: { name, expires_at }, onConflict: "fail" }, waiting)
     )
     const branch = { project_id, branch_id: ready.branch.id }
     yield* Console.log(
       `  Ready: branch ${ready.branch.id} (${ready.branch.current_state}), compute endpoint ${ready.endpoint.id} (${ready.endpoint.current_state}); ${ready.operations.map((operation) => `${operation.action} ${operation.status}`).join(", ")}`
+    )
+    const expiry = ready.branch.expires_at
+    yield* Console.log(
+      expiry === undefined
+        ? "  Expires: never (the server kept no expires_at)"
+        : `  Expires: ${DateTime.formatIso(expiry).replace(".000Z", "Z")} (in ${spoken(lifetime)}; the platform deletes it then, unless this run deletes it first)`
     )
     yield* Console.log(`  Connection string: ${String(ready.connectionUri)} (${masked(ready.connectionUri)})`)
 

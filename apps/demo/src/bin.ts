@@ -177,7 +177,7 @@ const command = Command.make("dbplatform-demo", { baseUrl, project, verbose }, (
   Command.withDescription(
     HelpDoc.blocks([
       HelpDoc.p(
-        "A tour of the SDK over real HTTP: against the fake, first the preview-branch workflow (a branch with a compute endpoint created and waited for in one call, its connection string printed redacted, renamed, its compute endpoint suspended and started, deleted); then creates an API key, lists keys and projects (retrying a 429), walks a project's operations page by page, waits for the pending ones (one line per poll round), and sees the revoked key refused. With no flags, against a fake platform it serves on 127.0.0.1; with --base-url, read-only against that server."
+        "A tour of the SDK over real HTTP: against the fake, first the preview-branch workflow (a branch with a compute endpoint, expiring in 7 days, created and waited for in one call, its connection string printed redacted, renamed, its compute endpoint suspended and started, deleted); then creates an API key, lists keys and projects (retrying a 429), walks a project's operations page by page, waits for the pending ones (one line per poll round), and sees the revoked key refused. With no flags, against a fake platform it serves on 127.0.0.1; with --base-url, read-only against that server."
       ),
       HelpDoc.p(Span.code("$ dbplatform-demo")),
       HelpDoc.p(Span.code("$ DBPLATFORM_API_KEY=... dbplatform-demo --base-url https://console.example.com/api/v2")),

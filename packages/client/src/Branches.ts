@@ -49,7 +49,10 @@ export interface CreateReadyInput {
    * The branch: `name` (1 to 256 characters), `parent_id` (the project's default branch when
    * absent), `protected`. Name it: a name is what makes a creation safe to send again (a second
    * one with the same name is a 409, never a second branch; see `onConflict`); without one the
-   * platform makes one up, and every creation is a new branch.
+   * platform makes one up, and every creation is a new branch. Since 0.5.0 it takes the
+   * lifecycle fields of a creation too (§18): `expires_at` (a `DateTime`, to the second: a
+   * preview branch the platform deletes once that time has passed, with no clean-up job),
+   * `init_source`, `parent_timestamp` or `parent_lsn`.
    */
   readonly branch?: Endpoint.Input<typeof Api.Branches.create>["branch"]
   /**

@@ -1,6 +1,7 @@
 import { BranchId, Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -85,6 +86,44 @@ describe("Branches", () => {
       expect(updated.operations).toEqual([])
     }).pipe(Effect.provide(layerFor(script, noRetries)))
   })
+
+  it.effect(
+    "lifecycle fields (§18): expires_at sent to the second, null clears it, a point in time and init_source",
+    () => {
+      const script = scripted([json(201, branchCreated), json(200, { branch: branchItem(), operations: [] })])
+      return Effect.gen(function* () {
+        const branches = yield* Branches.Branches
+        const expires_at = DateTime.unsafeMake("2025-06-09T18:02:16Z")
+        const parent_timestamp = DateTime.unsafeMake("2025-06-01T00:00:00.250Z")
+        yield* branches.create({
+          project_id: projectId,
+          branch: { name: "preview/pr-9", expires_at, init_source: "schema-only", parent_timestamp, archived: false }
+        })
+        expect(JSON.parse(script.requests[0]?.body ?? "")).toEqual({
+          branch: {
+            name: "preview/pr-9",
+            expires_at: "2025-06-09T18:02:16Z",
+            init_source: "schema-only",
+            parent_timestamp: "2025-06-01T00:00:00.250Z",
+            archived: false
+          }
+        })
+        yield* branches.update({ ...params, branch: { expires_at: null } })
+        expect(JSON.parse(script.requests[1]?.body ?? "")).toEqual({ branch: { expires_at: null } })
+        // A time with milliseconds, an LSN or init_source the platform does not take: refused, nothing sent.
+        const refused = yield* Effect.all(
+          [
+            branches.update({ ...params, branch: { expires_at: DateTime.unsafeMake(1_750_000_000_001) } }),
+            branches.create({ project_id: projectId, branch: { parent_lsn: "0/XYZ" } })
+          ].map(Effect.flip)
+        )
+        expect(refused.map((error) => error._tag)).toEqual(["InvalidRequest", "InvalidRequest"])
+        expect(refused[0]?.message).toContain("whole second")
+        expect(refused[1]?.message).toContain("log sequence number")
+        expect(script.requests).toHaveLength(2)
+      }).pipe(Effect.provide(layerFor(script, noRetries)))
+    }
+  )
 
   it.effect("delete: DELETE with no body; a 200 is Some with its operations, a 204 None", () => {
     const deleted = {

@@ -80,19 +80,19 @@ const line = (request: Recorded) => {
 // --- nothing dropped ---------------------------------------------------------------------------
 
 describe("a key an endpoint does not take is refused, naming it, and nothing is sent", () => {
-  it.effect("a body field the schema lacks, built in a variable (it typechecks): branch.expires_at", () => {
+  it.effect("a body field the schema lacks, built in a variable (it typechecks): branch.expires_in", () => {
     const script = scripted([json(201, branchCreated)])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
-      const branch = { name: "preview/x", expires_at: "2026-12-01T00:00:00Z" }
+      const branch = { name: "preview/x", expires_in: "7 days" }
       const error = yield* Effect.flip(branches.create({ project_id: projectId, branch }))
       expect(error._tag).toBe("InvalidRequest")
       expect(error.message).toMatch(/^POST \/projects\/\{project_id\}\/branches: /)
-      expect(error.message).toContain("branch.expires_at")
+      expect(error.message).toContain("branch.expires_in")
       // With `wait`, the same: refused before anything is sent, nothing waited for.
       const waited = yield* Effect.flip(branches.create({ project_id: projectId, branch }, { wait: true }))
       expect(waited._tag).toBe("InvalidRequest")
-      expect(waited.message).toContain("branch.expires_at")
+      expect(waited.message).toContain("branch.expires_in")
       expect(script.requests).toHaveLength(0)
     }).pipe(Effect.provide(layerFor(script)))
   })

@@ -15,7 +15,7 @@ import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { CursorPagination } from "./Pagination.js"
 import { Role } from "./Role.js"
-import { Timestamp } from "./Timestamp.js"
+import { Timestamp, TimestampSeconds } from "./Timestamp.js"
 
 /**
  * The branch states known today: `init` (being created, not yet queryable), `ready`,
@@ -53,6 +53,12 @@ export const BranchState: Schema.Schema<BranchState> = openEnum(KnownBranchState
  * `logical_size` in bytes. `parent_lsn` is a Postgres log sequence number (`0/1F2E3D4`). Unknown
  * fields are ignored.
  *
+ * Since 0.5.0 (`docs/contract.md` §18): `expires_at`, when the platform deletes the branch (by a
+ * background job, not at that exact second); `ttl_interval_seconds`, read-only, the seconds from
+ * the moment `expires_at` was last set to that time; `init_source`, `parent-data` or
+ * `schema-only` (a branch with its source's roles and databases but none of its data, shown
+ * without a `parent_id`), kept as any string a newer server sends.
+ *
  * @since 0.3.0
  * @category schemas
  */
@@ -79,7 +85,8 @@ export class Branch extends Schema.Class<Branch>("Branch")({
   parent_timestamp: Schema.optional(Timestamp),
   last_reset_at: Schema.optional(Timestamp),
   expires_at: Schema.optional(Timestamp),
-  init_source: Schema.optional(Schema.String)
+  init_source: Schema.optional(Schema.String),
+  ttl_interval_seconds: Schema.optional(Schema.Int)
 }) {}
 
 /**
@@ -168,10 +175,38 @@ export const BranchCreateEndpoint = Schema.Struct({
 }).annotations({ identifier: "BranchCreateEndpoint" })
 
 /**
+ * How a branch is initialised (§18): `parent-data` (the default: its parent's data, roles and
+ * databases) or `schema-only` (its source's roles and databases, no data, and no parent link).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const InitSource = Schema.Literal("parent-data", "schema-only").annotations(
+  withMessage("must be parent-data or schema-only")
+)
+
+/**
+ * A Postgres log sequence number as the platform writes it: two hexadecimal numbers of up to 8
+ * digits, `high/low` (`0/1F2E3D4`) (§18).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const Lsn = Schema.String.pipe(Schema.pattern(/^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/)).annotations(
+  withMessage("must be a log sequence number such as 0/1F2E3D4")
+)
+
+/**
  * Body of `POST /projects/{project_id}/branches` (§11.4), every part optional (no body is `{}`):
  * `branch.name` (1 to 256 characters; the platform names it when absent), `branch.parent_id`
  * (the project's default branch when absent), `branch.protected`, and `endpoints`, the
  * compute endpoints to create with it.
+ *
+ * Since 0.5.0 (§18): `branch.expires_at` (to the second: {@link TimestampSeconds}; the branch is
+ * deleted after it), `branch.init_source` ({@link InitSource}), `branch.parent_timestamp` or
+ * `branch.parent_lsn` (a point of the parent's history, within the project's
+ * `history_retention_seconds`: a 400 outside it; not both), `branch.archived` (created in
+ * archival storage).
  *
  * @since 0.3.0
  * @category schemas
@@ -181,7 +216,12 @@ export const BranchCreateRequest = Schema.Struct({
     Schema.Struct({
       name: Schema.optional(BranchName),
       parent_id: Schema.optional(BranchIdInput),
-      protected: Schema.optional(Schema.Boolean)
+      protected: Schema.optional(Schema.Boolean),
+      expires_at: Schema.optional(TimestampSeconds),
+      init_source: Schema.optional(InitSource),
+      parent_timestamp: Schema.optional(Timestamp),
+      parent_lsn: Schema.optional(Lsn),
+      archived: Schema.optional(Schema.Boolean)
     })
   ),
   endpoints: Schema.optional(Schema.Array(BranchCreateEndpoint))
@@ -189,7 +229,8 @@ export const BranchCreateRequest = Schema.Struct({
 
 /**
  * Body of `PATCH /projects/{project_id}/branches/{branch_id}` (§11.4): `{ branch: { name?,
- * protected? } }`, the fields to change (a name of 1 to 256 characters).
+ * protected? } }`, the fields to change (a name of 1 to 256 characters). Since 0.5.0,
+ * `expires_at` (§18): a new expiry, to the second, or `null` to clear it (the branch then stays).
  *
  * @since 0.3.0
  * @category schemas
@@ -197,7 +238,8 @@ export const BranchCreateRequest = Schema.Struct({
 export const BranchUpdateRequest = Schema.Struct({
   branch: Schema.Struct({
     name: Schema.optional(BranchName),
-    protected: Schema.optional(Schema.Boolean)
+    protected: Schema.optional(Schema.Boolean),
+    expires_at: Schema.optional(Schema.NullOr(TimestampSeconds))
   })
 }).annotations({ identifier: "BranchUpdateRequest" })
 

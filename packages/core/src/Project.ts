@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
+import { Branch, BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
 import { ProjectId } from "./Ids.js"
 import { PostgresName, withMessage } from "./internal/input.js"
 import { Operation } from "./Operation.js"
@@ -47,6 +47,9 @@ export class DefaultEndpointSettings extends Schema.Class<DefaultEndpointSetting
  *
  * Since 0.5.0 it also decodes `settings`, the project's settings (IP allow list, blocked
  * connections, quotas...: `ProjectSettings`, §22.2), optional.
+ * Since 0.5.0, a deleted project listed with `recoverable=true` (§18) has `deleted_at` and
+ * `recoverable_until` (7 days after it): until then `POST /projects/{project_id}/recover` brings
+ * it back.
  *
  * @since 0.1.0
  * @category schemas
@@ -80,7 +83,10 @@ export class Project extends Schema.Class<Project>("Project")({
   data_storage_bytes_hour: Schema.optional(Schema.Number),
   consumption_period_start: Schema.optional(Timestamp),
   consumption_period_end: Schema.optional(Timestamp),
-  settings: Schema.optional(ProjectSettings)
+  settings: Schema.optional(ProjectSettings),
+  // A real server sends `null` for a project that is not deleted: read as absent.
+  deleted_at: Schema.optionalWith(Timestamp, { nullable: true }),
+  recoverable_until: Schema.optionalWith(Timestamp, { nullable: true })
 }) {}
 
 /**
@@ -146,6 +152,18 @@ export class ProjectCreated extends Schema.Class<ProjectCreated>("ProjectCreated
   project: Project,
   // The fields of a branch creation's answer: the default branch is created as any branch is.
   ...BranchCreated.fields
+}) {}
+
+/**
+ * Answer of `POST /projects/{project_id}/recover` (§18): `{ project, branches }`, the project
+ * brought back and its branches (their compute endpoints `idle`); it starts no operations.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class ProjectRecovered extends Schema.Class<ProjectRecovered>("ProjectRecovered")({
+  project: Project,
+  branches: Schema.Array(Branch)
 }) {}
 
 /** A project name: 1 to 256 characters (as a branch name). */

@@ -116,6 +116,7 @@ describe("Api.endpoints", () => {
       "GET /projects/{project_id}",
       "PATCH /projects/{project_id}",
       "DELETE /projects/{project_id}",
+      "POST /projects/{project_id}/recover",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
       "GET /projects/{project_id}/branches",
@@ -196,6 +197,7 @@ describe("Api.endpoints", () => {
       "Projects.get",
       "Projects.update",
       "Projects.delete",
+      "Projects.recover",
       "Operations.list",
       "Operations.get",
       "Branches.list",
@@ -353,6 +355,7 @@ describe("Api.endpoints", () => {
       "Projects.get": [200],
       "Projects.update": [200],
       "Projects.delete": [200],
+      "Projects.recover": [200],
       "Operations.list": [200],
       "Operations.get": [200],
       "Branches.list": [200],
@@ -687,9 +690,9 @@ describe("Endpoint.encode", () => {
   })
 
   it("refuses a field nested in the body that its schema does not declare, naming it", () => {
-    const branch = { name: "preview/pr-expiry-probe", expires_at: "2030-01-01T00:00:00Z" }
+    const branch = { name: "preview/pr-expiry-probe", expires_in: "7 days" }
     expect(encodeInputFailure(Api.Branches.create, { project_id, branch })).toBe(
-      'branch.expires_at: is unexpected, expected: "name" | "parent_id" | "protected"'
+      'branch.expires_in: is unexpected, expected: "name" | "parent_id" | "protected" | "expires_at" | "init_source" | "parent_timestamp" | "parent_lsn" | "archived"'
     )
     const endpoints = [{ type: "read_write" as const, pooler_enabled: true }]
     expect(encodeInputFailure(Api.Branches.create, { project_id, endpoints })).toMatch(
@@ -1149,7 +1152,8 @@ describe("Api.Projects (§14)", () => {
       "create Projects.create",
       "get Projects.get",
       "update Projects.update",
-      "delete Projects.delete"
+      "delete Projects.delete",
+      "recover Projects.recover"
     ])
   })
 

@@ -1,9 +1,11 @@
 /**
  * "Acknowledged means durable" for branches (docs/contract.md §11) under `--state`, on the shipped
  * command, as crash.test.ts does for API keys: workers create branches (with and without a
- * read_write compute endpoint), rename them and delete them over plain `fetch`, two per seeded
- * project, and the emulator is killed with SIGKILL after a random number of acknowledged changes
- * (seeded RNGs, so a failure replays), then restarted on the same state file.
+ * read_write compute endpoint, some expiring), rename them, set or clear their expiry and delete
+ * them over plain `fetch`, two per seeded project, and now and then move the clock past a sweep of
+ * the control plane, which deletes the branches whose expiry has passed (docs/contract.md §18);
+ * the emulator is killed with SIGKILL after a random number of acknowledged changes (seeded RNGs,
+ * so a failure replays), then restarted on the same state file.
  *
  * Time: the emulator's clock is frozen and moved through the control API only. A mutation starts
  * operations that hold its project (423 Locked, a refusal that changes nothing) until the clock
@@ -12,8 +14,10 @@
  * its checks the test moves it on by everything it ever asked to advance, plus the longest run of
  * operations one change starts, so that every saved operation has ended.
  *
- * After each restart: every acknowledged creation is listed, under the name last acknowledged,
- * with the compute endpoints it was created with; every acknowledged deletion is gone (404); the
+ * After each restart: every acknowledged creation is listed, under the name and expiry last
+ * acknowledged, with the compute endpoints it was created with, unless that expiry's sweep has
+ * passed: then it is gone, with the control plane's `delete_timeline`; every acknowledged deletion
+ * is gone (404); the
  * operations of every acknowledged change of the last run exist and, the clock moved on, none is
  * pending; no id is handed out twice; and no branch is listed that no request created (the
  * seed's and the acknowledged ones, and those of requests that got no answer, which may or may
@@ -35,6 +39,10 @@ const projects = ["crash-branches-0", "crash-branches-1", "crash-branches-2"]
 const workersPerProject = 2
 /** The longest the operations of one change run, in ms: create_branch 2 s + start_compute 3 s. */
 const longestChange = 5_000
+/** The control plane's sweep of expired branches: every 10 minutes, on the clock's whole ten minutes. */
+const sweep = 600_000
+/** When the sweep deletes a branch expiring at `at` (epoch ms). */
+const sweepAfter = (at: number) => Math.ceil(at / sweep) * sweep
 
 /** A branch as the test knows it. */
 interface Tracked {
@@ -48,10 +56,12 @@ interface Tracked {
   readonly endpoints: ReadonlyArray<string>
   /** The worker that changes it; -1 for none (the default branch, a creation seen only after a restart). */
   readonly owner: number
+  /** The `expires_at`s (epoch ms; `null`: none) it may have: one, or two after an update that got no answer. */
+  expiries: ReadonlyArray<number | null>
 }
 
 describe("--state under kill -9: branches", () => {
-  it(`${kills} kills at random moments: every acknowledged create, rename and delete survives, nothing else appears`, async () => {
+  it(`${kills} kills at random moments: every acknowledged create, rename, expiry and delete survives, expired branches go, nothing else appears`, async () => {
     const state = join(dir, "state.json")
     const seed = join(dir, "seed.json")
     // Each project: its default branch, and a child with a compute endpoint, both changed by the workers too.
@@ -79,7 +89,8 @@ describe("--state under kill -9: branches", () => {
         names: ["main"],
         deleted: false,
         endpoints: [],
-        owner: -1
+        owner: -1,
+        expiries: [null]
       })
       tracked.set(`br-seeded-${i}`, {
         id: `br-seeded-${i}`,
@@ -87,7 +98,8 @@ describe("--state under kill -9: branches", () => {
         names: [`seeded-${i}`],
         deleted: false,
         endpoints: [`ep-seeded-${i}`],
-        owner: i * workersPerProject
+        owner: i * workersPerProject,
+        expiries: [null]
       })
     })
     /** Every branch and compute endpoint id ever handed out or seen: none may come twice. */
@@ -101,28 +113,62 @@ describe("--state under kill -9: branches", () => {
       { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
       longestChange
     )
-    const counts = { creates: 0, withEndpoint: 0, renames: 0, deletes: 0, locked: 0, unanswered: 0, adopted: 0 }
+    const counts = {
+      creates: 0,
+      withEndpoint: 0,
+      renames: 0,
+      deletes: 0,
+      expiries: 0,
+      expired: 0,
+      sweeps: 0,
+      locked: 0,
+      unanswered: 0,
+      adopted: 0
+    }
+    /** The emulator's time now (epoch ms), from its control API. */
+    const clockOf = async (running: Running): Promise<number> =>
+      (await send("GET", `${running.controlUrl}/clock`, token)).body.now_ms
 
     /** The checks after a restart; resolves what requests without an answer did. */
     const check = async (running: Running) => {
       const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
+      const now = await clockOf(running)
       for (const project of projects) {
         const listed = await api(`/projects/${project}/branches`)
         expect(listed.status).toBe(200)
         const byId = new Map<string, string>(listed.body.branches.map((branch: any) => [branch.id, branch.name]))
+        const expiryOf = new Map<string, number | null>(
+          listed.body.branches.map((branch: any) => [
+            branch.id,
+            branch.expires_at === undefined ? null : Date.parse(branch.expires_at)
+          ])
+        )
         expect(byId.size, "a branch listed twice").toBe(listed.body.branches.length)
+        const { operations: all } = (await api(`/projects/${project}/operations`)).body
         for (const branch of tracked.values()) {
           if (branch.project !== project) continue
           const name = byId.get(branch.id)
-          if (branch.deleted !== undefined) {
-            expect(name === undefined, `branch ${branch.id} (${branch.names}) deleted: ${branch.deleted}`).toBe(
-              branch.deleted
+          // An acknowledged expiry whose sweep has passed: deleted by the control plane. Two
+          // possible expiries (an update without an answer): either may hold.
+          const expired = branch.expiries.map((at) => at !== null && sweepAfter(at) <= now)
+          const mustBeGone = branch.deleted === true || (branch.deleted === false && expired.every((yes) => yes))
+          const mayBeGone = branch.deleted !== false || expired.some((yes) => yes)
+          if (mustBeGone) expect(name, `branch ${branch.id} (${branch.names}) gone`).toBeUndefined()
+          if (!mayBeGone) expect(name, `branch ${branch.id} (${branch.names}) listed`).toBeDefined()
+          if (name === undefined && branch.deleted === false) {
+            // Expired: the control plane's delete_timeline of it is there.
+            const deletion = all.find(
+              (operation: any) => operation.action === "delete_timeline" && operation.branch_id === branch.id
             )
+            expect(deletion, `the control plane's delete_timeline of the expired ${branch.id}`).toBeDefined()
+            counts.expired += 1
           }
           branch.deleted = name === undefined
           if (name === undefined) continue
           expect(branch.names, `the name of branch ${branch.id}`).toContain(name)
           branch.names = [name]
+          expect(branch.expiries, `the expiry of branch ${branch.id}`).toContain(expiryOf.get(branch.id))
+          branch.expiries = [expiryOf.get(branch.id)!]
           if (branch.endpoints.length > 0) {
             const endpoints = await api(`/projects/${project}/branches/${branch.id}/endpoints`)
             expect(endpoints.body.endpoints.map((endpoint: any) => endpoint.id)).toEqual(branch.endpoints)
@@ -134,7 +180,15 @@ describe("--state under kill -9: branches", () => {
           expect(unanswered.get(project)!.has(name), `branch ${id} (${name}) that no request created`).toBe(true)
           expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
           ids.add(id)
-          tracked.set(id, { id, project, names: [name], deleted: false, endpoints: [], owner: -1 })
+          tracked.set(id, {
+            id,
+            project,
+            names: [name],
+            deleted: false,
+            endpoints: [],
+            owner: -1,
+            expiries: [expiryOf.get(id)!]
+          })
           counts.adopted += 1
         }
         // What the restart does not show of them never happened, and never will.
@@ -150,6 +204,8 @@ describe("--state under kill -9: branches", () => {
         expect(operations.status).toBe(200)
         for (const operation of operations.body.operations) {
           if (operation.action === "check_availability") continue
+          // An expiry's operations, started by a sweep of the control plane just before now, may still run.
+          if (Date.parse(operation.created_at) > now - longestChange) continue
           expect(operation.status, `operation ${operation.id} (${operation.action})`).toBe("finished")
         }
       }
@@ -194,28 +250,53 @@ describe("--state under kill -9: branches", () => {
         let op = 0
         while (!killed) {
           const mine = Array.from(tracked.values()).filter(
-            (branch) => branch.owner === w && branch.deleted === false && branch.names.length === 1
+            (branch) =>
+              branch.owner === w &&
+              branch.deleted === false &&
+              branch.names.length === 1 &&
+              branch.expiries.length === 1
           )
+          if (next() < 0.05) {
+            // Past the next sweep of the control plane: the branches whose expiry has passed go.
+            counts.sweeps += 1
+            await advance(running, sweep, answers)
+            continue
+          }
           const choice = next()
           const branch = mine.length === 0 || choice < 0.4 ? undefined : mine[Math.floor(next() * mine.length)]!
           const name = `r${run}-w${w}-${op++}`
           const url = `${running.baseUrl}/projects/${project}/branches`
-          const action = branch === undefined ? "create" : choice < 0.7 ? "rename" : "delete"
+          const action = branch === undefined ? "create" : choice < 0.6 ? "rename" : choice < 0.8 ? "expire" : "delete"
           const withEndpoint = action === "create" && next() < 0.5
+          // An expiry 1 to 15 minutes from now (to the second), or none (an update clears it).
+          const lifetime = [null, 60_000, 300_000, 900_000][Math.floor(next() * 4)]!
+          let expiry: number | null = null
+          if (lifetime !== null && (action === "create" || action === "expire")) {
+            try {
+              expiry = Math.floor(((await clockOf(running)) + lifetime) / 1000) * 1000
+            } catch (error) {
+              if (!killed) throw error
+              continue
+            }
+          }
+          const expires_at = expiry === null ? null : new Date(expiry).toISOString().replace(".000Z", "Z")
           if (action === "create") unanswered.get(project)!.add(name) // until answered
           if (action === "rename") branch!.names = [branch!.names[0]!, name]
+          if (action === "expire") branch!.expiries = [branch!.expiries[0]!, expiry]
           if (action === "delete") branch!.deleted = undefined
           let answer: Answer
           try {
             answer =
               action === "create"
                 ? await send("POST", url, apiKey, {
-                    branch: { name },
+                    branch: { name, ...(expires_at === null ? {} : { expires_at }) },
                     ...(withEndpoint ? { endpoints: [{ type: "read_write", suspend_timeout_seconds: -1 }] } : {})
                   })
                 : action === "rename"
                   ? await send("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { name } })
-                  : await send("DELETE", `${url}/${branch!.id}`, apiKey)
+                  : action === "expire"
+                    ? await send("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { expires_at } })
+                    : await send("DELETE", `${url}/${branch!.id}`, apiKey)
           } catch (error) {
             if (!killed) throw error
             counts.unanswered += 1
@@ -226,8 +307,23 @@ describe("--state under kill -9: branches", () => {
             counts.locked += 1
             if (action === "create") unanswered.get(project)!.delete(name)
             if (action === "rename") branch!.names = [branch!.names[0]!]
+            if (action === "expire") branch!.expiries = [branch!.expiries[0]!]
             if (action === "delete") branch!.deleted = false
             await advance(running, longestChange, answers)
+            continue
+          }
+          if (answer.status === 400 && expiry !== null && /in the future/.test(answer.body?.message)) {
+            // Another worker moved the clock past it meanwhile: refused, nothing changed.
+            if (action === "create") unanswered.get(project)!.delete(name)
+            if (action === "expire") branch!.expiries = [branch!.expiries[0]!]
+            continue
+          }
+          const expiredMeanwhile = branch !== undefined && branch.expiries[0] !== null
+          if ((answer.status === 404 || answer.status === 204) && expiredMeanwhile) {
+            // Its expiry passed and a sweep deleted it: the restart's checks hold it to that.
+            branch!.names = [branch!.names[0]!]
+            branch!.expiries = [branch!.expiries[0]!]
+            branch!.deleted = true
             continue
           }
           expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(action === "create" ? 201 : 200)
@@ -240,13 +336,18 @@ describe("--state under kill -9: branches", () => {
               ids.add(handedOut)
             }
             expect(endpoints).toHaveLength(withEndpoint ? 1 : 0)
-            tracked.set(id, { id, project, names: [name], deleted: false, endpoints, owner: w })
+            expect(answer.body.branch.expires_at ?? null).toBe(expires_at?.replace("Z", ".000Z") ?? null)
+            tracked.set(id, { id, project, names: [name], deleted: false, endpoints, owner: w, expiries: [expiry] })
             counts.creates += 1
             if (withEndpoint) counts.withEndpoint += 1
           } else if (action === "rename") {
             expect(answer.body.branch.name).toBe(name)
             branch!.names = [name]
             counts.renames += 1
+          } else if (action === "expire") {
+            expect(answer.body.branch.expires_at ?? null).toBe(expires_at?.replace("Z", ".000Z") ?? null)
+            branch!.expiries = [expiry]
+            counts.expiries += 1
           } else {
             branch!.deleted = true
             counts.deletes += 1
@@ -262,9 +363,12 @@ describe("--state under kill -9: branches", () => {
     expect(counts.creates).toBeGreaterThan(kills)
     expect(counts.renames).toBeGreaterThan(kills)
     expect(counts.deletes).toBeGreaterThan(kills)
+    expect(counts.expiries).toBeGreaterThan(0)
+    expect(counts.expired).toBeGreaterThan(0)
     console.log(
       `branch crash test: ${kills} kills; acknowledged ${counts.creates} creates (${counts.withEndpoint} with a compute endpoint), ` +
-        `${counts.renames} renames, ${counts.deletes} deletes; ${counts.locked} refused with 423, ${counts.unanswered} unanswered ` +
+        `${counts.renames} renames, ${counts.expiries} expiries set or cleared, ${counts.deletes} deletes; ` +
+        `${counts.sweeps} sweeps, ${counts.expired} branches expired; ${counts.locked} refused with 423, ${counts.unanswered} unanswered ` +
         `(${counts.adopted} creations among them shown after a restart); 0 lost, 0 ids reused, nothing unasked for`
     )
   }, 300_000)

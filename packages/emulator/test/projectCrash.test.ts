@@ -2,7 +2,8 @@
  * "Acknowledged means durable" for projects and their roles and databases (docs/contract.md §14,
  * §15) under `--state`, on the shipped command, as branchCrash.test.ts does for branches: workers
  * create projects, rename them, change their history retention, add roles and databases to their
- * default branch and delete them, over plain `fetch`, and the emulator is killed with SIGKILL
+ * default branch, delete them and recover deleted ones (docs/contract.md §18), over plain `fetch`,
+ * and the emulator is killed with SIGKILL
  * after a random number of acknowledged changes (seeded RNGs, so a failure replays), then
  * restarted on the same state file.
  *
@@ -12,8 +13,9 @@
  * one change starts.
  *
  * After each restart: every project whose creation was acknowledged is read (404 once its
- * deletion was acknowledged), with the name and retention last acknowledged, and its default
- * branch lists every role and database whose creation was acknowledged; nothing appears that no
+ * deletion was acknowledged, and listed with `recoverable=true` then; 200 again once its recovery
+ * was), with the name and retention last acknowledged, and its default branch lists every role
+ * and database whose creation was acknowledged (a recovered project's too); nothing appears that no
  * request asked for (a project, role or database may appear only from a request that got no
  * answer, and what a restart shows of those holds from then on).
  */
@@ -71,6 +73,7 @@ describe("--state under kill -9: projects, roles and databases", () => {
       roles: 0,
       databases: 0,
       deletes: 0,
+      recovers: 0,
       locked: 0,
       unanswered: 0
     }
@@ -81,6 +84,9 @@ describe("--state under kill -9: projects, roles and databases", () => {
       const listed = await api("/projects?limit=400")
       expect(listed.status).toBe(200)
       const byId = new Map<string, any>(listed.body.projects.map((project: any) => [project.id, project]))
+      const recoverable = await api("/projects?limit=400&recoverable=true")
+      expect(recoverable.status).toBe(200)
+      const deletedIds = new Set<string>(recoverable.body.projects.map((project: any) => project.id))
       for (const project of tracked.values()) {
         const read = await api(`/projects/${project.id}`)
         const gone = read.status === 404
@@ -89,6 +95,8 @@ describe("--state under kill -9: projects, roles and databases", () => {
         if (project.deleted !== undefined)
           expect(gone, `project ${project.id} deleted: ${project.deleted}`).toBe(project.deleted)
         project.deleted = gone
+        // A deleted project is kept for its 7 days of recovery: listed as recoverable.
+        expect(deletedIds.has(project.id), `project ${project.id} recoverable`).toBe(gone)
         if (gone) continue
         expect(project.names, `the name of project ${project.id}`).toContain(read.body.project.name)
         project.names = [read.body.project.name]
@@ -168,21 +176,29 @@ describe("--state under kill -9: projects, roles and databases", () => {
               project.names.length === 1 &&
               project.retentions.length === 1
           )
+          const deleted = Array.from(tracked.values()).filter(
+            (project) => project.owner === w && project.deleted === true
+          )
+          const recovering =
+            deleted.length > 0 && next() < 0.3 ? deleted[Math.floor(next() * deleted.length)] : undefined
           const choice = next()
-          const project = mine.length === 0 || choice < 0.25 ? undefined : mine[Math.floor(next() * mine.length)]!
+          const project =
+            recovering ?? (mine.length === 0 || choice < 0.25 ? undefined : mine[Math.floor(next() * mine.length)]!)
           const name = `r${run}-w${w}-${op++}`
           const action =
-            project === undefined
-              ? "create"
-              : choice < 0.4
-                ? "rename"
-                : choice < 0.55
-                  ? "retention"
-                  : choice < 0.7
-                    ? "role"
-                    : choice < 0.85
-                      ? "database"
-                      : "delete"
+            recovering !== undefined
+              ? "recover"
+              : project === undefined
+                ? "create"
+                : choice < 0.4
+                  ? "rename"
+                  : choice < 0.55
+                    ? "retention"
+                    : choice < 0.7
+                      ? "role"
+                      : choice < 0.85
+                        ? "database"
+                        : "delete"
           const retention = 3600 * (1 + Math.floor(next() * 48))
           const url = project === undefined ? "" : `${running.baseUrl}/projects/${project.id}`
           const data = action === "role" ? `role:${name}` : `database:${name}`
@@ -190,7 +206,7 @@ describe("--state under kill -9: projects, roles and databases", () => {
           if (action === "rename") project!.names = [project!.names[0]!, name]
           if (action === "retention") project!.retentions = [project!.retentions[0]!, retention]
           if (action === "role" || action === "database") project!.unanswered.add(data)
-          if (action === "delete") project!.deleted = undefined
+          if (action === "delete" || action === "recover") project!.deleted = undefined
           let answer: Answer
           try {
             const branch = `${url}/branches/${project?.branch}`
@@ -207,7 +223,9 @@ describe("--state under kill -9: projects, roles and databases", () => {
                         ? await send("POST", `${branch}/databases`, apiKey, {
                             database: { name, owner_name: "neondb_owner" }
                           })
-                        : await send("DELETE", url, apiKey)
+                        : action === "recover"
+                          ? await send("POST", `${url}/recover`, apiKey)
+                          : await send("DELETE", url, apiKey)
           } catch (error) {
             if (!killed) throw error
             counts.unanswered += 1
@@ -252,6 +270,11 @@ describe("--state under kill -9: projects, roles and databases", () => {
             project!.unanswered.delete(data)
             project!.data.add(data)
             counts[action === "role" ? "roles" : "databases"] += 1
+          } else if (action === "recover") {
+            expect(answer.body.project.id).toBe(project!.id)
+            expect(answer.body.branches.map((branch: any) => branch.id)).toContain(project!.branch)
+            project!.deleted = false
+            counts.recovers += 1
           } else {
             project!.deleted = true
             counts.deletes += 1
@@ -267,9 +290,10 @@ describe("--state under kill -9: projects, roles and databases", () => {
     expect(counts.creates).toBeGreaterThan(kills)
     expect(counts.roles + counts.databases).toBeGreaterThan(kills)
     expect(counts.deletes).toBeGreaterThan(0)
+    expect(counts.recovers).toBeGreaterThan(0)
     console.log(
       `project crash test: ${kills} kills; acknowledged ${counts.creates} project creates, ${counts.renames} renames, ` +
-        `${counts.retentions} retention changes, ${counts.roles} roles, ${counts.databases} databases, ${counts.deletes} deletes; ` +
+        `${counts.retentions} retention changes, ${counts.roles} roles, ${counts.databases} databases, ${counts.deletes} deletes, ${counts.recovers} recoveries; ` +
         `${counts.locked} refused with 423, ${counts.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
     )
   }, 300_000)

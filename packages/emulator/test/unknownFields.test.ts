@@ -35,10 +35,10 @@ describe("an unknown field over the emulator", () => {
       const before = await send("GET", `${running.controlUrl}/snapshot`, token)
 
       const nested = await send("POST", branches, apiKey, {
-        branch: { name: "preview/pr-1", expires_at: "2030-01-01T00:00:00Z" }
+        branch: { name: "preview/pr-1", expires_in: "7 days" }
       })
       expect(nested.status).toBe(400)
-      expect(nested.body.message).toContain("branch.expires_at")
+      expect(nested.body.message).toContain("branch.expires_in")
 
       const topLevel = await send("POST", branches, apiKey, { branch: { name: "preview/pr-1" }, ttl: 3600 })
       expect(topLevel.status).toBe(400)

@@ -206,7 +206,15 @@ export const SeedBranchFile = Schema.Struct({
   /** How long before the start it was created; with its project when absent. */
   age: Schema.optional(SeedDuration),
   /** How long after the start it becomes `ready` (`init` until then); ready at its creation when absent. */
-  readyIn: Schema.optional(SeedDuration)
+  readyIn: Schema.optional(SeedDuration),
+  /**
+   * Since 0.5.0: how long after the start it expires (`expires_at`; the control plane deletes
+   * it at the sweep after, docs/contract.md §18); it does not expire when absent. Not on the
+   * project's default branch.
+   */
+  expiresIn: Schema.optional(SeedDuration),
+  /** Since 0.5.0: `true` for a branch in archival storage (`current_state` `archived` once ready). */
+  archived: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "SeedBranch" })
 
 /**

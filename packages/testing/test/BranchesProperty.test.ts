@@ -1,8 +1,10 @@
 /**
  * The branch routes as a user meets them: random sequences of requests to the fake's HTTP app
  * (creates with and without compute endpoints, from random parents, renames, protections,
- * deletes, set as default, restores) over two or three projects, with the `TestClock` moved
- * between them so that operations end and locks lift. After each request: the fake's invariants
+ * deletes, set as default, restores; since 0.5.0 expiries set and cleared, schema-only
+ * branches, projects deleted and recovered: docs/contract.md §18) over two or three projects,
+ * with the `TestClock` moved between them so that operations end, locks lift and, over the
+ * longer waits, the control plane deletes expired branches. After each request: the fake's invariants
  * hold, in its state and through the public API; the answer's status is one its endpoint
  * declares and the one a model of the rules expects; a refused request changed nothing; a 423
  * comes exactly when the project had a pending operation. At the end, the journal replayed on
@@ -65,7 +67,20 @@ type Step =
       readonly name: Name
       readonly protected: boolean | undefined
       readonly endpoints: ReadonlyArray<"read_write" | "read_only">
+      /** Seconds from now to its `expires_at` (none: it does not expire; not after now: a 400). */
+      readonly expiresIn: number | undefined
+      readonly schemaOnly: boolean
     }
+  | {
+      readonly _tag: "Expire"
+      readonly project: number
+      readonly target: Target
+      readonly pick: number
+      /** Seconds from now to the new `expires_at`, or `null` to clear it. */
+      readonly expiresIn: number | null
+    }
+  | { readonly _tag: "DeleteProject"; readonly project: number }
+  | { readonly _tag: "Recover"; readonly project: number }
   | {
       readonly _tag: "Rename"
       readonly project: number
@@ -110,6 +125,8 @@ const maybeName: fc.Arbitrary<Name> = fc.oneof(
 )
 const project = fc.nat(2)
 const pick = fc.nat(20)
+/** Expiries around the 10-minute sweep: past (refused), before, across and after a sweep or two. */
+const expiresIn = fc.constantFrom(-5, 60, 300, 700, 1500, 3600)
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -129,9 +146,23 @@ const step: fc.Arbitrary<Step> = fc.oneof(
         ["read_only"],
         ["read_write", "read_only"],
         ["read_write", "read_write"]
-      )
+      ),
+      expiresIn: fc.option(expiresIn, { nil: undefined, freq: 2 }),
+      schemaOnly: fc.constantFrom(false, false, false, true)
     })
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      _tag: fc.constant("Expire" as const),
+      project,
+      target,
+      pick,
+      expiresIn: fc.option(expiresIn, { nil: null, freq: 3 })
+    })
+  },
+  { weight: 1, arbitrary: fc.record({ _tag: fc.constant("DeleteProject" as const), project }) },
+  { weight: 1, arbitrary: fc.record({ _tag: fc.constant("Recover" as const), project }) },
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("Rename" as const), project, target, pick, name }) },
   {
     weight: 1,
@@ -159,7 +190,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       preserve: maybeName
     })
   },
-  { weight: 4, arbitrary: fc.record({ _tag: fc.constant("Wait" as const), seconds: fc.integer({ min: 1, max: 8 }) }) }
+  { weight: 4, arbitrary: fc.record({ _tag: fc.constant("Wait" as const), seconds: fc.integer({ min: 1, max: 8 }) }) },
+  // Long enough for a sweep of the control plane (every 10 minutes) to delete what expired.
+  {
+    weight: 2,
+    arbitrary: fc.record({ _tag: fc.constant("Wait" as const), seconds: fc.integer({ min: 300, max: 1800 }) })
+  }
 )
 
 /** A branch id no branch has. */
@@ -224,14 +260,68 @@ const outcome = (success: number, refusals: ReadonlyArray<readonly [applies: boo
   return applying.length > 0 ? applying : [success]
 }
 
-/** The request `step` makes of the state `snapshot` (`gone`: the ids of branches deleted so far). */
+/** `seconds` after `now` (epoch ms), to the second, as RFC 3339: an `expires_at`. */
+const expiryAt = (now: number, seconds: number) =>
+  new Date(Math.floor(now / 1000) * 1000 + seconds * 1000).toISOString().replace(".000Z", "Z")
+
+/** Whether project `id` is deleted in `snapshot` (kept for recovery, docs/contract.md §18). */
+const isDeleted = (snapshot: Snapshot.Snapshot, id: string) =>
+  snapshot.projects.find((kept) => kept.id === id)?.deleted_at !== undefined
+
+/**
+ * The request `step` makes of the state `snapshot` at `now` (`gone`: the ids of branches deleted
+ * so far). Of a deleted project, every branch request is a 404, and never locked.
+ */
 const plan = (
   step: Exclude<Step, { _tag: "Wait" }>,
   snapshot: Snapshot.Snapshot,
   projects: number,
-  gone: ReadonlyArray<string>
+  gone: ReadonlyArray<string>,
+  now: number
+): Planned => {
+  const planned = planLive(step, snapshot, projects, gone, now)
+  const deleted = isDeleted(snapshot, planned.project)
+  if (step._tag === "DeleteProject" || step._tag === "Recover" || !deleted) return planned
+  return { ...planned, allowed: [404], lockable: false }
+}
+
+const planLive = (
+  step: Exclude<Step, { _tag: "Wait" }>,
+  snapshot: Snapshot.Snapshot,
+  projects: number,
+  gone: ReadonlyArray<string>,
+  now: number
 ): Planned => {
   const project = projectIds[step.project % projects]!
+  const deleted = isDeleted(snapshot, project)
+  if (step._tag === "DeleteProject") {
+    return {
+      project,
+      endpoint: Api.Projects.delete,
+      request: Effect.succeed(HttpClientRequest.del(`/projects/${project}`)),
+      lockable: !deleted,
+      succeeded: (answer, after) => {
+        expect(answer.project.id).toBe(project)
+        expect(isDeleted(after, project)).toBe(true)
+      },
+      allowed: deleted ? [404] : [200]
+    }
+  }
+  if (step._tag === "Recover") {
+    return {
+      project,
+      endpoint: Api.Projects.recover,
+      request: Effect.succeed(HttpClientRequest.post(`/projects/${project}/recover`)),
+      lockable: false,
+      succeeded: (answer, after) => {
+        expect(answer.project.id).toBe(project)
+        expect(isDeleted(after, project)).toBe(false)
+        const ids = (branches: ReadonlyArray<{ readonly id: string }>) => branches.map((branch) => branch.id).sort()
+        expect(ids(answer.branches)).toEqual(ids(snapshot.branches.filter((branch) => branch.project_id === project)))
+      },
+      allowed: deleted ? [200] : [409]
+    }
+  }
   const base = `/projects/${project}/branches`
   const branches = snapshot.branches.filter((branch) => branch.project_id === project)
   const elsewhere = snapshot.branches.filter((branch) => branch.project_id !== project)
@@ -242,11 +332,14 @@ const plan = (
   if (step._tag === "Create") {
     const parent = step.parent === "none" ? undefined : choose(branches, elsewhere, goneHere, step.parent, step.pick)
     const name = nameOf(branches, step.name, step.pick)
+    const expiresIn = step.expiresIn
     const body = {
       branch: {
         ...(name === undefined ? {} : { name }),
         ...(parent === undefined ? {} : { parent_id: parent }),
-        ...(step.protected === undefined ? {} : { protected: step.protected })
+        ...(step.protected === undefined ? {} : { protected: step.protected }),
+        ...(expiresIn === undefined ? {} : { expires_at: expiryAt(now, expiresIn) }),
+        ...(step.schemaOnly ? { init_source: "schema-only" } : {})
       },
       ...(step.endpoints.length === 0 ? {} : { endpoints: step.endpoints.map((type) => ({ type })) })
     }
@@ -258,11 +351,16 @@ const plan = (
       succeeded: (answer, after) => {
         expect(answer.branch).toMatchObject({
           project_id: project,
-          parent_id: parent ?? branches.find((branch) => branch.default)!.id,
           default: false,
           protected: step.protected ?? false,
-          ...(name === undefined ? {} : { name })
+          init_source: step.schemaOnly ? "schema-only" : "parent-data",
+          ...(name === undefined ? {} : { name }),
+          ...(expiresIn === undefined ? {} : { expires_at: expiryAt(now, expiresIn).replace("Z", ".000Z") })
         })
+        // A schema-only branch has no parent link (§18).
+        expect(answer.branch.parent_id).toBe(
+          step.schemaOnly ? undefined : (parent ?? branches.find((branch) => branch.default)!.id)
+        )
         expect(answer.endpoints.map((endpoint: any) => endpoint.type)).toEqual(step.endpoints)
         expect(actions(answer)).toEqual(["create_branch", ...step.endpoints.map(() => "start_compute")])
         expect(after.branches.map((branch) => branch.id)).toContain(answer.branch.id)
@@ -270,6 +368,7 @@ const plan = (
       allowed: outcome(201, [
         [parent !== undefined && byId(parent) === undefined, 404],
         [step.endpoints.filter((type) => type === "read_write").length > 1, 400],
+        [expiresIn !== undefined && expiresIn <= 0, 400],
         [nameTaken(name), 409]
       ])
     }
@@ -296,6 +395,31 @@ const plan = (
           expect(answer.operations).toEqual([])
         },
         allowed: branch === undefined ? [404] : outcome(200, [[nameTaken(name, branchId), 409]])
+      }
+    }
+    case "Expire": {
+      const expiresIn = step.expiresIn
+      const expires_at = expiresIn === null ? null : expiryAt(now, expiresIn)
+      return {
+        project,
+        branchId,
+        endpoint: Api.Branches.update,
+        request: json(HttpClientRequest.patch(path), { branch: { expires_at } }),
+        lockable: branch !== undefined,
+        succeeded: (answer, after) => {
+          expect(answer.branch.id).toBe(branchId)
+          expect(answer.branch.expires_at).toBe(expires_at?.replace("Z", ".000Z"))
+          expect(after.branches.find((kept) => kept.id === branchId)?.expires_at === undefined).toBe(
+            expires_at === null
+          )
+        },
+        allowed:
+          branch === undefined
+            ? [404]
+            : outcome(200, [
+                [expiresIn !== null && expiresIn <= 0, 400],
+                [expiresIn !== null && branch.default, 400]
+              ])
       }
     }
     case "Delete":
@@ -331,7 +455,8 @@ const plan = (
           expect(answer.branch).toMatchObject({ id: branchId, default: true })
           expect(answer.operations).toEqual([])
         },
-        allowed: branch === undefined ? [404] : [200]
+        // An expiring branch cannot be the default (§18).
+        allowed: branch === undefined ? [404] : outcome(200, [[branch.expires_at !== undefined, 400]])
       }
     case "Restore": {
       const source = choose(branches, elsewhere, goneHere, step.source, step.sourcePick)
@@ -408,12 +533,16 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
             expect(declares(endpoint, response.status)).toBe(true)
             return (yield* response.json) as any
           })
-        /** Whether project `id` has a pending operation, as `GET …/operations` tells. */
+        /** Whether project `id` has a pending operation, as `GET …/operations` tells (a deleted one: none to see). */
         const pending = (id: string) =>
-          Effect.map(get(Api.Operations.list, `/projects/${id}/operations`), ({ operations }) =>
-            (operations as ReadonlyArray<{ status: string }>).some(
-              (operation) => operation.status === "scheduling" || operation.status === "running"
-            )
+          Effect.flatMap(fake.snapshot, (snapshot) =>
+            isDeleted(snapshot, id)
+              ? Effect.succeed(false)
+              : Effect.map(get(Api.Operations.list, `/projects/${id}/operations`), ({ operations }) =>
+                  (operations as ReadonlyArray<{ status: string }>).some(
+                    (operation) => operation.status === "scheduling" || operation.status === "running"
+                  )
+                )
           )
         /**
          * The invariants in the fake's whole state, and the same seen through the public API in
@@ -421,10 +550,18 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
          */
         const checkInvariants = (checked: ReadonlyArray<string>) =>
           Effect.gen(function* () {
+            // The state as the routes see it: what the control plane had due by now (expiries) done.
+            yield* fake.catchUp
             const snapshot = yield* fake.snapshot
             const loaded = load(snapshot)
             expect(Either.isLeft(loaded) ? loaded.left : []).toEqual([])
             for (const id of checked) {
+              if (isDeleted(snapshot, id)) {
+                // Hidden from every read while it can be recovered.
+                const response = yield* send(fake, HttpClientRequest.get(`/projects/${id}/branches`), { key })
+                expect(response.status, `branches of the deleted ${id}`).toBe(404)
+                continue
+              }
               const { operations } = yield* get(Api.Operations.list, `/projects/${id}/operations`)
               const { branches } = yield* get(Api.Branches.list, `/projects/${id}/branches`)
               const { count } = yield* get(Api.Branches.count, `/projects/${id}/branches/count`)
@@ -454,11 +591,9 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
                   // Active once the start_compute its branch's creation started has finished (a seed's: at once).
                   const started = operations.find((operation: any) => operation.id === startedBy.get(endpoint.id))
                   const active = started === undefined || started.status === "finished"
-                  expect(endpoint).toMatchObject({
-                    project_id: id,
-                    branch_id: branch.id,
-                    current_state: active ? "active" : "init"
-                  })
+                  expect(endpoint).toMatchObject({ project_id: id, branch_id: branch.id })
+                  // Once started, `idle` too: suspended by the control plane, a restore or a project's deletion.
+                  expect(endpoint.current_state).toMatch(active ? /^(active|idle)$/ : /^init$/)
                 }
                 const readWrite = endpoints.filter((endpoint: any) => endpoint.type === "read_write")
                 expect(readWrite.length, `read_write endpoints of ${branch.id}`).toBeLessThanOrEqual(1)
@@ -486,8 +621,10 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
             yield* TestClock.adjust(`${step.seconds} seconds`)
             continue
           }
+          // What the control plane had due by now (an expired branch deleted...) first, as any request does.
+          yield* fake.catchUp
           const before = yield* fake.snapshot
-          const planned = plan(step, before, projects, gone)
+          const planned = plan(step, before, projects, gone, yield* TestClock.currentTimeMillis)
           const locked = yield* pending(planned.project)
           const request = yield* planned.request
           const response = yield* send(fake, request, { key })

@@ -195,14 +195,20 @@ describe("roles and databases in seeds, snapshots, the control API and the journ
         )
         expect(withoutKeys(Snapshot.applyChanges(start, lines))).toEqual(withoutKeys(afterCreate))
 
-        // The operations end, then the project goes: every item of it deleted, children first.
+        // The operations end, then the project is deleted: kept for its 7 days of recovery, its
+        // compute endpoint suspended (docs/contract.md §18)...
         yield* TestClock.adjust("10 seconds")
         const from = changes.length
         const deleted = yield* read(
           yield* send(fake, HttpClientRequest.del(`/projects/${created.body.project.id}`), { key: fake.bootstrapKey })
         )
         expect(deleted.status).toBe(200)
-        expect(kinds(from)).toEqual([
+        expect(kinds(from)).toEqual(["Upsert projects", "Upsert endpoints"])
+        // ... then purged by the control plane: every item of it deleted, children first.
+        yield* TestClock.adjust("7 days")
+        const purgedFrom = changes.length
+        yield* send(fake, HttpClientRequest.get("/projects"), { key: fake.bootstrapKey })
+        expect(kinds(purgedFrom)).toEqual([
           "Delete endpoints",
           "Delete roles",
           "Delete databases",

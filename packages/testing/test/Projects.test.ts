@@ -11,6 +11,7 @@ import { type ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/TestClock"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
@@ -131,6 +132,9 @@ describe("Projects over the fake", () => {
           notFound(operations.get({ project_id, operation_id: deleted.operations![0]!.id }))
         ])
       ).toEqual(Array.from({ length: 11 }, () => "NotFound"))
+      expect(yield* listedIds).toEqual(["spring-example-302709"])
+      // Kept for its 7 days of recovery (docs/contract.md §18), then nothing of it is left in the fake.
+      yield* TestClock.adjust("7 days")
       expect(yield* listedIds).toEqual(["spring-example-302709"])
       const after = yield* fake.snapshot
       for (const kind of ["branches", "endpoints", "roles", "databases", "operations"] as const) {

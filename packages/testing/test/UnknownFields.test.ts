@@ -42,12 +42,14 @@ describe("a field the endpoint does not take", () => {
     Effect.gen(function* () {
       const fake = yield* FakePlatform.make(seed)
       const request = HttpClientRequest.post(`/projects/${projectId}/branches`).pipe(
-        HttpClientRequest.bodyUnsafeJson({ branch: { name: "x", expires_at: "2030-01-01T00:00:00Z" } })
+        HttpClientRequest.bodyUnsafeJson({ branch: { name: "x", expires_in: "7d" } })
       )
       const { body, status, unchanged } = yield* refusal(fake, request)
       expect(status).toBe(400)
       expect(isGeneralError(body)).toBe(true)
-      expect(body.message).toBe('branch.expires_at: is unexpected, expected: "name" | "parent_id" | "protected"')
+      expect(body.message).toBe(
+        'branch.expires_in: is unexpected, expected: "name" | "parent_id" | "protected" | "expires_at" | "init_source" | "parent_timestamp" | "parent_lsn" | "archived"'
+      )
       expect(unchanged).toBe(true)
       expect((yield* fake.snapshot).branches.map((branch) => branch.name)).toEqual(["main"])
       expect((yield* fake.snapshot).operations).toEqual([])

@@ -8,6 +8,7 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
 import { expect } from "@effect/vitest"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
 import type * as FakePlatform from "../src/FakePlatform.js"
@@ -151,6 +152,11 @@ const post = (path: string, body?: unknown) =>
   body === undefined
     ? Effect.succeed(HttpClientRequest.post(path))
     : HttpClientRequest.post(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
+/** The fake's time now plus `seconds` (may be negative), as an RFC 3339 string to the second. */
+const secondsFromNow = (seconds: number) =>
+  Effect.map(Clock.currentTimeMillis, (now) =>
+    new Date(Math.floor(now / 1000) * 1000 + seconds * 1000).toISOString().replace(".000Z", "Z")
+  )
 const patch = (path: string, body: unknown) =>
   HttpClientRequest.patch(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
 
@@ -1926,6 +1932,101 @@ export const cases: ReadonlyArray<Case> = [
     label: "an unknown base branch",
     status: 404,
     request: () => get(`${branches}/${dev}/compare_schema?db_name=neondb&base_branch_id=br-none-100009`)
+  },
+  // Branch lifecycle (docs/contract.md §18): expiry, schema-only, points in time, recovery.
+  {
+    endpoint: Api.Branches.create,
+    label: "expiring, archived",
+    status: 201,
+    request: () =>
+      post(branches, { branch: { name: "preview/pr-1", expires_at: "2099-01-01T00:00:00Z", archived: true } })
+  },
+  {
+    endpoint: Api.Branches.create,
+    label: "schema-only",
+    status: 201,
+    request: () => post(branches, { branch: { name: "schema", parent_id: dev, init_source: "schema-only" } })
+  },
+  {
+    endpoint: Api.Branches.create,
+    label: "a minute ago",
+    status: 201,
+    request: () =>
+      Effect.flatMap(secondsFromNow(-60), (at) => post(branches, { branch: { name: "pitr", parent_timestamp: at } }))
+  },
+  {
+    endpoint: Api.Branches.create,
+    label: "a point before the history window",
+    status: 400,
+    request: () => post(branches, { branch: { parent_timestamp: "2000-01-01T00:00:00Z" } })
+  },
+  {
+    endpoint: Api.Branches.create,
+    label: "an expiry in the past",
+    status: 400,
+    request: () => Effect.flatMap(secondsFromNow(-3600), (at) => post(branches, { branch: { expires_at: at } }))
+  },
+  {
+    endpoint: Api.Branches.update,
+    label: "an expiry set",
+    status: 200,
+    request: () => patch(`${branches}/${dev}`, { branch: { expires_at: "2099-01-01T00:00:00Z" } })
+  },
+  {
+    endpoint: Api.Branches.update,
+    label: "an expiry cleared",
+    status: 200,
+    request: () => patch(`${branches}/${dev}`, { branch: { expires_at: null } })
+  },
+  {
+    endpoint: Api.Branches.update,
+    label: "an expiry on the default branch",
+    status: 400,
+    request: () => patch(`${branches}/${main}`, { branch: { expires_at: "2099-01-01T00:00:00Z" } })
+  },
+  {
+    endpoint: Api.Projects.list,
+    label: "the recoverable projects",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.zipRight(
+        send(fake, HttpClientRequest.del(`/projects/${project}`), { key }).pipe(Effect.orDie),
+        get("/projects?recoverable=true")
+      )
+  },
+  {
+    endpoint: Api.Projects.list,
+    label: "recoverable not a boolean",
+    status: 400,
+    request: () => get("/projects?recoverable=maybe")
+  },
+  {
+    endpoint: Api.Projects.recover,
+    label: "a deleted project",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.zipRight(
+        send(fake, HttpClientRequest.del(`/projects/${project}`), { key }).pipe(Effect.orDie),
+        post(`/projects/${project}/recover`)
+      )
+  },
+  {
+    endpoint: Api.Projects.recover,
+    label: "an unknown project",
+    status: 404,
+    request: () => post("/projects/no-such-project/recover")
+  },
+  {
+    endpoint: Api.Projects.recover,
+    label: "a project that is not deleted",
+    status: 409,
+    request: () => post(`/projects/${project}/recover`)
+  },
+  {
+    endpoint: Api.Projects.recover,
+    label: "a bad project id",
+    status: 400,
+    request: () => post("/projects/NO_SUCH/recover")
   }
 ]
 
@@ -2040,6 +2141,7 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.listEndpoints": ["Forbidden"],
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
+  "Projects.recover": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],

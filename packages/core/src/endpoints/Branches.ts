@@ -81,7 +81,10 @@ export const Branches = Endpoint.group("Branches", {
    * URIs where the platform sends them, and the operations started: `create_branch`, and
    * `start_compute` per compute endpoint (§11.4, §11.5). 400 for a body the server refuses, 404
    * for an unknown project or parent, 403, 409 for a name another branch of the project has, 423
-   * while a conflicting operation runs (§11.6).
+   * while a conflicting operation runs (§11.6). Since 0.5.0 the branch may expire (`expires_at`),
+   * be schema-only (`init_source`), start from a point of its parent's history
+   * (`parent_timestamp` or `parent_lsn`: a 400 outside the project's history window) or be
+   * created archived (§18).
    */
   create: Endpoint.make({
     method: "POST",
@@ -106,9 +109,11 @@ export const Branches = Endpoint.group("Branches", {
     about: ({ branch }) => ({ branch_id: branch.id })
   }),
   /**
-   * `PATCH /projects/{project_id}/branches/{branch_id}`: renames a branch or changes its
-   * protection; answers the branch and the operations started (none, §11.5). 409 for a name
-   * another branch of the project has, 423 while a conflicting operation runs (§11.6).
+   * `PATCH /projects/{project_id}/branches/{branch_id}`: renames a branch, changes its
+   * protection, or (since 0.5.0) sets or clears (`null`) its `expires_at` (§18); answers the
+   * branch and the operations started (none, §11.5). 400 for an expiry not in the future or on
+   * the default branch, 409 for a name another branch of the project has, 423 while a
+   * conflicting operation runs (§11.6).
    */
   update: Endpoint.make({
     method: "PATCH",

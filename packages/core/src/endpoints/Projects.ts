@@ -1,5 +1,5 @@
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project (`docs/contract.md` §2.4, §10.4, §10.6, §14).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  */
@@ -11,6 +11,7 @@ import {
   ProjectDeleted,
   ProjectEnvelope,
   ProjectOperations,
+  ProjectRecovered,
   ProjectUpdateRequest,
   ProjectsPage
 } from "../Project.js"
@@ -44,7 +45,7 @@ const projectsQuery = {
 }
 
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project (`docs/contract.md` §2.4, §10.4, §10.6, §14).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  * @category endpoints
@@ -55,12 +56,17 @@ export const Projects = Endpoint.group("Projects", {
    * (1 to 400), `cursor`, `search` (part of a name or id), `org_id` (the organization's
    * projects), `timeout` (100 to 30 000 ms: the server answers with what it read by then, and
    * lists the projects it could not read in `unavailable_project_ids`). 400 for a query the
-   * server refuses.
+   * server refuses. Since 0.5.0, `recoverable=true` lists only the deleted projects that can
+   * still be recovered, each with `deleted_at` and `recoverable_until` (`docs/contract.md` §18).
    */
   list: Endpoint.make({
     method: "GET",
     route: "/projects",
-    query: Schema.Struct({ ...projectsQuery, org_id: Schema.optional(OrgId) }),
+    query: Schema.Struct({
+      ...projectsQuery,
+      org_id: Schema.optional(OrgId),
+      recoverable: Schema.optional(Schema.BooleanFromString.annotations(withMessage("must be true or false")))
+    }),
     success: ProjectsPage,
     errors: ["BadRequest"],
     pageLimits: projectsPageLimits,
@@ -135,6 +141,21 @@ export const Projects = Endpoint.group("Projects", {
     params: projectParams,
     success: ProjectDeleted,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
+    about: ({ project }) => ({ project_id: project.id })
+  }),
+  /**
+   * `POST /projects/{project_id}/recover`: brings back a project deleted less than 7 days ago,
+   * with its branches, compute endpoints (`idle`), roles, databases and operations; answers 200
+   * `{ project, branches }` and starts no operations (`docs/contract.md` §18). 404 for a project
+   * that is neither deleted nor live (or deleted more than 7 days ago), 409 for one that is not
+   * deleted, 403, 400 for a malformed id.
+   */
+  recover: Endpoint.make({
+    method: "POST",
+    route: "/projects/{project_id}/recover",
+    params: projectParams,
+    success: ProjectRecovered,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict"],
     about: ({ project }) => ({ project_id: project.id })
   })
 })

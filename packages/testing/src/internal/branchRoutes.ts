@@ -3,6 +3,7 @@
  * `Api.Branches` and runs a mutation or a read of `branches.ts`.
  */
 import type { Api } from "@dbplatform/core"
+import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -55,7 +56,17 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
   create: ({ params, body }) =>
     mutateAnswering(
       fake,
-      (dice) => createBranch(params.project_id, { ...body.branch, endpoints: body.endpoints ?? [] }, dice),
+      (dice) =>
+        createBranch(
+          params.project_id,
+          {
+            ...body.branch,
+            expires_at: millisOf(body.branch?.expires_at),
+            parent_timestamp: millisOf(body.branch?.parent_timestamp),
+            endpoints: body.endpoints ?? []
+          },
+          dice
+        ),
       (created, now) =>
         branchCreated(
           created,
@@ -71,7 +82,15 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
     undeclared: withBranchAnnotation
   },
   update: ({ params, body }) =>
-    mutateAnswering(fake, () => updateBranch(params.project_id, params.branch_id, body.branch), answerOf),
+    mutateAnswering(
+      fake,
+      () =>
+        updateBranch(params.project_id, params.branch_id, {
+          ...body.branch,
+          expires_at: body.branch.expires_at === null ? null : millisOf(body.branch.expires_at)
+        }),
+      answerOf
+    ),
   delete: ({ params }) =>
     mutateAnswering(
       fake,
@@ -93,3 +112,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
 
 /** The answer of a branch mutation: the branch and the operations it started, as they are now. */
 const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)
+
+/** A time of a request body as the fake keeps it: epoch ms (absent stays absent). */
+const millisOf = (at: DateTime.Utc | undefined): number | undefined =>
+  at === undefined ? undefined : DateTime.toEpochMillis(at)

@@ -18,6 +18,12 @@
  *   state when `preserve_under_name` is given (the published reference does not say which
  *   operations a restore starts: this is the fake's choice).
  * - Renaming, protecting and setting as default start no operation.
+ * - A branch may expire (`expires_at`, set or cleared by an update; the control plane deletes it:
+ *   `lifecycle.ts`), be schema-only (its source's roles and databases, no parent link), start
+ *   from a point of its parent's history within the project's window (400 outside it), or be
+ *   created archived (docs/contract.md §18). The default branch cannot expire (400), nor can an
+ *   expiring branch be made the default (400).
+ * - A deleted project (kept for recovery, `deleted_at`) is unknown to every route: 404.
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
@@ -26,8 +32,9 @@ import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId, uuid } from "./ids.js"
-import { type Change, type Id, type Kind, remove, upsert } from "./kinds.js"
+import { type Change, type Id, type Kind, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
+import { expiryInFuture, isDeleted, lsnAt, pointInHistory, ttlOf } from "./lifecycle.js"
 import { endOf, type OperationToStart, lockedBy, startOperations } from "./operations.js"
 import {
   cascade,
@@ -91,10 +98,10 @@ export const endpointDefaultsOf = (project: StoredProject) => {
   }
 }
 
-/** The project `projectId`, or a 404. */
+/** The project `projectId`, or a 404 (also for a deleted one, kept for recovery: docs/contract.md §18). */
 export const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
   const project = get(state, "projects", projectId)
-  return project === undefined ? notFound("project") : Either.right(project)
+  return project === undefined || isDeleted(project) ? notFound("project") : Either.right(project)
 }
 
 /** The branch `branchId` of project `projectId`, or a 404 (for either). */
@@ -249,6 +256,15 @@ export interface BranchToCreate {
   readonly name?: string | undefined
   readonly parent_id?: string | undefined
   readonly protected?: boolean | undefined
+  /** When the control plane deletes it (epoch ms, docs/contract.md §18). */
+  readonly expires_at?: number | undefined
+  /** `schema-only`: the source's roles and databases, no data, no parent link; `parent-data` (the default). */
+  readonly init_source?: string | undefined
+  /** The point of the parent's history it starts from (epoch ms), or as an LSN; now when neither. */
+  readonly parent_timestamp?: number | undefined
+  readonly parent_lsn?: string | undefined
+  /** Created in archival storage. */
+  readonly archived?: boolean | undefined
   readonly endpoints: ReadonlyArray<EndpointToCreate>
   /** The operation that makes it: `create_branch`, or `create_timeline` for a new project's first branch (docs/contract.md §14). */
   readonly action?: "create_branch" | "create_timeline" | undefined
@@ -277,7 +293,10 @@ export interface BranchCreation {
  * (the default branch when absent; 404 when it is not a branch of the project), named `name` (a
  * generated `br-…` name when absent; 409 when another branch has it), with its compute
  * endpoints (at most one `read_write`: 400 for more; `min` ≤ `max` compute units: 400), and
- * copies of the parent's roles and databases ({@link copiesOf}).
+ * copies of the parent's roles and databases ({@link copiesOf}). Since 0.5.0 (§18): an
+ * `expires_at` in the future (400 otherwise); `init_source: "schema-only"`, a branch without a
+ * parent link that has its source's roles and databases; `parent_timestamp` or `parent_lsn`
+ * within the project's history window (400 outside it, or for both); `archived`.
  */
 export const createBranch =
   (projectId: string, request: BranchToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
@@ -294,6 +313,9 @@ export const createBranch =
           `a branch has at most one read_write endpoint, ${readWrite} were asked for`
         )
       }
+      const point = yield* pointInHistory(project, request, now)
+      if (request.expires_at !== undefined) yield* expiryInFuture(request.expires_at, now)
+      const schemaOnly = request.init_source === "schema-only"
       const id = freshId(state, "branches", () => newBranchId(dice))
       const name = request.name ?? id
       if (namedBranch(state, projectId, name) !== undefined) return yield* nameTaken(name)
@@ -316,18 +338,26 @@ export const createBranch =
         ],
         now
       )
-      const branch: StoredBranch = {
+      const linked = parentId !== undefined && !schemaOnly
+      const branch: StoredBranch = present({
         id,
         project_id: projectId,
-        ...(parentId === undefined ? {} : { parent_id: parentId }),
+        // A schema-only branch is a root of its own: its source is not its parent (§18).
+        parent_id: linked ? parentId : undefined,
         name,
         // The first branch of a project is its default one.
         default: parentId === undefined,
         protected: request.protected ?? false,
         created_at: created,
         updated_at: created,
-        ready_at: endOf(started.operations[0]!)
-      }
+        ready_at: endOf(started.operations[0]!),
+        expires_at: request.expires_at,
+        ttl_interval_seconds: request.expires_at === undefined ? undefined : ttlOf(request.expires_at, now),
+        init_source: request.init_source,
+        parent_timestamp: linked ? point : undefined,
+        parent_lsn: linked ? lsnAt(project, point) : undefined,
+        archived: request.archived === true ? true : undefined
+      })
       const active = endpoints.map((endpoint, i) => ({ ...endpoint, active_at: endOf(started.operations[i + 1]!) }))
       const copies =
         parentId === undefined ? { roles: [], databases: [] } : copiesOf(state, parentId, branch, created, dice)
@@ -349,12 +379,21 @@ export interface BranchChange {
   readonly operations: ReadonlyArray<StoredOperation>
 }
 
-/** Renames and/or (un)protects a branch (docs/contract.md §11.4): 409 for a name another branch has; no operation. */
+/**
+ * Renames and/or (un)protects a branch, sets its `expires_at` (epoch ms) or clears it (`null`)
+ * (docs/contract.md §11.4, §18): 409 for a name another branch has, 400 for an expiry not in the
+ * future or on the default branch; no operation. A new expiry sets `ttl_interval_seconds` from
+ * now; clearing it clears both.
+ */
 export const updateBranch =
   (
     projectId: string,
     branchId: string,
-    update: { readonly name?: string | undefined; readonly protected?: boolean | undefined }
+    update: {
+      readonly name?: string | undefined
+      readonly protected?: boolean | undefined
+      readonly expires_at?: number | null | undefined
+    }
   ): Mutation<BranchChange, Refused> =>
   (state, now) =>
     Either.gen(function* () {
@@ -363,12 +402,24 @@ export const updateBranch =
       if (update.name !== undefined && namedBranch(state, projectId, update.name, branchId) !== undefined) {
         return yield* nameTaken(update.name)
       }
-      const changed: StoredBranch = {
+      const expiresAt = update.expires_at
+      if (typeof expiresAt === "number") {
+        if (branch.default) return yield* refused(Status.badRequest, "the project's default branch cannot expire")
+        yield* expiryInFuture(expiresAt, now)
+      }
+      const expiry =
+        expiresAt === undefined
+          ? { expires_at: branch.expires_at, ttl_interval_seconds: branch.ttl_interval_seconds }
+          : expiresAt === null
+            ? { expires_at: undefined, ttl_interval_seconds: undefined }
+            : { expires_at: expiresAt, ttl_interval_seconds: ttlOf(expiresAt, now) }
+      const changed: StoredBranch = present({
         ...branch,
         name: update.name ?? branch.name,
         protected: update.protected ?? branch.protected,
-        updated_at: Math.max(now, branch.updated_at)
-      }
+        updated_at: Math.max(now, branch.updated_at),
+        ...expiry
+      })
       return { changes: [upsert("branches", changed)], answer: { branch: changed, operations: [] } }
     })
 
@@ -476,6 +527,12 @@ export const setDefaultBranch =
     Either.gen(function* () {
       const [, branch] = yield* branchOf(state, projectId, branchId)
       yield* unlockedProject(state, projectId, now)
+      if (branch.expires_at !== undefined) {
+        return yield* refused(
+          Status.badRequest,
+          `branch ${branchId} expires: clear its expires_at before making it the default`
+        )
+      }
       const previous = defaultBranch(state, projectId)
       const updated = Math.max(now, branch.updated_at)
       const made: StoredBranch = { ...branch, default: true, updated_at: updated }

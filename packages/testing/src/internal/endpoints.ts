@@ -18,6 +18,10 @@
  *   created at the time they happened, before any request is served (docs/design.md §4).
  * - A connection ({@link connect}) to an `idle` compute endpoint starts it (`start_compute`);
  *   any connection is activity.
+ * - The control plane also deletes a branch at the sweep after its `expires_at`
+ *   (`suspend_compute` per compute endpoint, then `delete_timeline`, as a request's delete), and
+ *   purges a deleted project once its 7 days of recovery have passed (`lifecycle.ts`,
+ *   docs/contract.md §18). Nothing of a deleted project is suspended, checked or expired.
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
@@ -37,10 +41,12 @@ import {
 } from "./branches.js"
 import { type Dice, endpointId as newEndpointId } from "./ids.js"
 import { type Change, remove, upsert } from "./kinds.js"
+import { expiryDue, isDeleted, recoverableUntil } from "./lifecycle.js"
 import type { Refused } from "./limits.js"
 import { endOf, type OperationToStart, startOperations } from "./operations.js"
 import {
   applyAll,
+  cascade,
   distinctTime,
   get,
   itemsOf,
@@ -206,7 +212,11 @@ export const createEndpoint =
         newEndpoint(id, project, branch.id, request, distinctTime(state, "endpoints", branch.id, now))
       )
       const starts = planned(state, dice, endpoint, () => ["start_compute"], now)
-      return withOperations(state, project, endpoint, starts, now, activeAfter)
+      const made = withOperations(state, project, endpoint, starts, now, activeAfter)
+      // A compute endpoint started on an archived branch brings it out of archival storage (§18).
+      return branch.archived === true
+        ? { ...made, changes: [upsert("branches", { ...branch, archived: undefined }), ...made.changes] }
+        : made
     })
 
 /** The settings `PATCH /projects/{project_id}/endpoints/{endpoint_id}` changes. */
@@ -275,10 +285,18 @@ export const endpointsOfProject = (state: State, projectId: string): ReadonlyArr
   return endpoints
 }
 
-/** One thing the control plane does at a time: suspend a compute endpoint, or check a branch. */
+/**
+ * One thing the control plane does at a time: suspend a compute endpoint, check a branch, delete
+ * an expired branch, or purge a deleted project past its recovery window.
+ */
 type Due =
   | { readonly at: number; readonly _tag: "suspend"; readonly endpoint: StoredEndpoint }
   | { readonly at: number; readonly _tag: "check"; readonly branch: StoredBranch; readonly endpoint: StoredEndpoint }
+  | { readonly at: number; readonly _tag: "expire"; readonly branch: StoredBranch }
+  | { readonly at: number; readonly _tag: "purge"; readonly project: StoredProject }
+
+/** Whether the project `projectId` is deleted (kept for recovery): the control plane leaves it alone. */
+const deletedProject = (state: State, projectId: string): boolean => isDeleted(get(state, "projects", projectId))
 
 /**
  * The availability check of `branch` due last by `now`, given its compute endpoints: at the last
@@ -295,23 +313,35 @@ const checkDue = (branch: StoredBranch, endpoints: ReadonlyArray<StoredEndpoint>
   return { at: since + periods * availabilityPeriod, _tag: "check", branch, endpoint }
 }
 
-/** When the control plane has something to do next, for a state's compute endpoints and branches (computed once per state). */
-const nextDue = new WeakMap<object, { readonly branches: object; readonly at: number }>()
+/**
+ * When the control plane has something to do next, for a state's compute endpoints, branches and
+ * projects (computed once per state of the three).
+ */
+const nextDue = new WeakMap<object, { readonly branches: object; readonly projects: object; readonly at: number }>()
 
 /** The earliest time the control plane has something to do in `state`. */
 const earliestDue = (state: State): number => {
   const known = nextDue.get(state.endpoints.byId)
-  if (known !== undefined && known.branches === state.branches.byId) return known.at
+  if (known !== undefined && known.branches === state.branches.byId && known.projects === state.projects.byId) {
+    return known.at
+  }
   let at = Number.POSITIVE_INFINITY
-  for (const endpoint of HashMap.values(state.endpoints.byId)) at = Math.min(at, suspensionDue(endpoint) ?? at)
+  for (const endpoint of HashMap.values(state.endpoints.byId)) {
+    if (deletedProject(state, endpoint.project_id)) continue
+    at = Math.min(at, suspensionDue(endpoint) ?? at)
+  }
   for (const [branchId, group] of state.endpoints.byParent) {
     const branch = get(state, "branches", branchId)
-    if (branch === undefined) continue
+    if (branch === undefined || deletedProject(state, branch.project_id)) continue
     let oldest = Number.POSITIVE_INFINITY
     for (const [, endpoint] of group) oldest = Math.min(oldest, endpoint.created_at)
     at = Math.min(at, Math.max(branch.checked_at ?? branch.created_at, oldest) + availabilityPeriod)
   }
-  nextDue.set(state.endpoints.byId, { branches: state.branches.byId, at })
+  for (const branch of HashMap.values(state.branches.byId)) {
+    if (branch.expires_at !== undefined) at = Math.min(at, expiryDue(state, branch) ?? at)
+  }
+  for (const project of HashMap.values(state.projects.byId)) at = Math.min(at, recoverableUntil(project) ?? at)
+  nextDue.set(state.endpoints.byId, { branches: state.branches.byId, projects: state.projects.byId, at })
   return at
 }
 
@@ -323,23 +353,63 @@ const dueBy = (state: State, now: number): ReadonlyArray<Due> => {
   const due: Array<Due> = []
   for (const endpoint of HashMap.values(state.endpoints.byId)) {
     const at = suspensionDue(endpoint)
-    if (at !== undefined && at <= now) due.push({ at, _tag: "suspend", endpoint })
+    if (at !== undefined && at <= now && !deletedProject(state, endpoint.project_id)) {
+      due.push({ at, _tag: "suspend", endpoint })
+    }
   }
   for (const branchId of HashMap.keys(state.endpoints.byParent)) {
     const branch = get(state, "branches", branchId)
     const check =
-      branch === undefined ? undefined : checkDue(branch, Array.from(itemsOf(state, "endpoints", branchId)), now)
+      branch === undefined || deletedProject(state, branch.project_id)
+        ? undefined
+        : checkDue(branch, Array.from(itemsOf(state, "endpoints", branchId)), now)
     if (check !== undefined) due.push(check)
   }
+  for (const branch of HashMap.values(state.branches.byId)) {
+    const at = branch.expires_at === undefined ? undefined : expiryDue(state, branch)
+    if (at !== undefined && at <= now) due.push({ at, _tag: "expire", branch })
+  }
+  for (const project of HashMap.values(state.projects.byId)) {
+    const at = recoverableUntil(project)
+    if (at !== undefined && at <= now) due.push({ at, _tag: "purge", project })
+  }
+  const order = { suspend: 0, check: 1, expire: 2, purge: 3 } as const
   const key = (item: Due) =>
-    `${item._tag === "suspend" ? 0 : 1} ${item._tag === "suspend" ? item.endpoint.id : item.branch.id}`
+    `${order[item._tag]} ${
+      item._tag === "suspend" ? item.endpoint.id : item._tag === "purge" ? item.project.id : item.branch.id
+    }`
   return due.sort((a, b) => a.at - b.at || (key(a) < key(b) ? -1 : 1))
 }
 
-/** The changes of one thing the control plane does, on `state` as it is by then. */
+/**
+ * The changes of one thing the control plane does, on `state` as it is by then. Something an
+ * earlier step of the same catch-up made moot (a branch expired, or its project purged, before
+ * its compute endpoint's suspension was due) is skipped.
+ */
 const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> => {
-  const { endpoint } = due
   const start = starter(state, dice)
+  if (due._tag === "purge") {
+    const project = get(state, "projects", due.project.id)
+    return project === undefined || recoverableUntil(project) !== due.at ? [] : cascade(state, "projects", project.id)
+  }
+  if (due._tag === "expire") {
+    const branch = get(state, "branches", due.branch.id)
+    if (branch === undefined || expiryDue(state, branch) !== due.at) return []
+    const endpoints = Array.from(itemsOf(state, "endpoints", branch.id))
+    // As a request's delete (§11.5): `suspend_compute` per compute endpoint, then `delete_timeline`.
+    const started = startOperations(
+      state,
+      branch.project_id,
+      [
+        ...endpoints.map((endpoint) => start("suspend_compute", branch.id, endpoint.id)),
+        start("delete_timeline", branch.id)
+      ],
+      due.at
+    )
+    return [...cascade(state, "branches", branch.id), ...started.changes]
+  }
+  const endpoint = get(state, "endpoints", due.endpoint.id)
+  if (endpoint === undefined || deletedProject(state, endpoint.project_id)) return []
   if (due._tag === "suspend") {
     const started = startOperations(
       state,
@@ -349,24 +419,32 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
     )
     return [upsert("endpoints", suspendedAfter(endpoint, started.operations)), ...started.changes]
   }
+  const branch = get(state, "branches", due.branch.id)
+  if (branch === undefined) return []
   const started = startOperations(
     state,
     endpoint.project_id,
-    [start("check_availability", due.branch.id, endpoint.id)],
+    [start("check_availability", branch.id, endpoint.id)],
     due.at
   )
-  return [upsert("branches", { ...due.branch, checked_at: due.at }), ...started.changes]
+  return [upsert("branches", { ...branch, checked_at: due.at }), ...started.changes]
 }
 
-/** The changes that carry out everything due by `now` in `state`, one after another. */
+/**
+ * The changes that carry out everything due by `now` in `state`, one after another; again while
+ * what was done made more due (a branch whose last child expired may expire in turn).
+ */
 const catchUp = (state: State, now: number, dice: Dice): ReadonlyArray<Change> => {
-  if (earliestDue(state) > now) return []
   const changes: Array<Change> = []
   let current = state
-  for (const due of dueBy(state, now)) {
-    const done = carriedOut(current, due, dice)
-    changes.push(...done)
-    current = applyAll(current, done)
+  while (earliestDue(current) <= now) {
+    const before = changes.length
+    for (const due of dueBy(current, now)) {
+      const done = carriedOut(current, due, dice)
+      changes.push(...done)
+      current = applyAll(current, done)
+    }
+    if (changes.length === before) break
   }
   return changes
 }
@@ -413,7 +491,9 @@ export const connect =
     const caughtUp = applyAll(state, before)
     const endpoint = get(caughtUp, "endpoints", endpointId)
     const project = endpoint === undefined ? undefined : get(caughtUp, "projects", endpoint.project_id)
-    if (endpoint === undefined || project === undefined) return Either.left(new UnknownComputeEndpoint({ endpointId }))
+    if (endpoint === undefined || project === undefined || isDeleted(project)) {
+      return Either.left(new UnknownComputeEndpoint({ endpointId }))
+    }
     const starts = planned(caughtUp, dice, endpoint, startPlan, now)
     const outcome = withOperations(caughtUp, project, endpoint, starts, now, (endpoint, operations) => ({
       ...activeAfter(endpoint, operations),

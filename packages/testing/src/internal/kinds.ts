@@ -37,6 +37,9 @@ export const SnapshotApiKey = Schema.Struct({
  * also, each optional (a project saved before has the defaults): `updated_at` (its
  * `created_at`), `history_retention_seconds` (86 400: a day) and `default_endpoint_settings`
  * (those of a compute endpoint created without settings: 0.25 compute units, suspend timeout 0).
+ * Since 0.5.0, `deleted_at`: a deleted project is kept, with everything under it, hidden from
+ * every read but `GET /projects?recoverable=true`, until it is recovered or its 7 days of
+ * recovery pass (docs/contract.md §18).
  */
 export const SnapshotProject = Schema.Struct({
   id: Schema.String,
@@ -63,12 +66,17 @@ export const SnapshotProject = Schema.Struct({
    * Since 0.5.0: the integration installed on the project (`github`, `vercel`), which a transfer
    * between organizations refuses (docs/contract.md §22.4); the fake installs none itself.
    */
-  integration: Schema.optional(Schema.String)
+  integration: Schema.optional(Schema.String),
+  deleted_at: Schema.optional(SnapshotTime)
 }).annotations({ identifier: "SnapshotProject" })
 
 /**
  * A branch: `current_state` is `init` before `ready_at`, `ready` from it. `checked_at` is the
- * time of the last `check_availability` the control plane ran on it (none yet: absent).
+ * time of the last `check_availability` the control plane ran on it (none yet: absent). Since
+ * 0.5.0, each optional (docs/contract.md §18): `expires_at` (the control plane deletes it after)
+ * and `ttl_interval_seconds` (from when `expires_at` was set to it), `init_source` (absent:
+ * `parent-data`), `parent_timestamp` and `parent_lsn` (the point of the parent's history it
+ * started from), `archived` (created in archival storage).
  */
 export const SnapshotBranch = Schema.Struct({
   id: Schema.String,
@@ -80,7 +88,13 @@ export const SnapshotBranch = Schema.Struct({
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
   ready_at: SnapshotTime,
-  checked_at: Schema.optional(SnapshotTime)
+  checked_at: Schema.optional(SnapshotTime),
+  expires_at: Schema.optional(SnapshotTime),
+  ttl_interval_seconds: Schema.optional(Schema.Int),
+  init_source: Schema.optional(Schema.String),
+  parent_timestamp: Schema.optional(SnapshotTime),
+  parent_lsn: Schema.optional(Schema.String),
+  archived: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "SnapshotBranch" })
 
 /**

@@ -3,14 +3,28 @@
  * `Api.Projects` and runs a mutation of `projects.ts`, or reads the project. The two project
  * lists are in `routes.ts`.
  */
-import { type Api, ProjectCreated, ProjectDeleted, ProjectEnvelope, ProjectOperations } from "@dbplatform/core"
+import {
+  type Api,
+  ProjectCreated,
+  ProjectDeleted,
+  ProjectEnvelope,
+  ProjectOperations,
+  ProjectRecovered
+} from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { projectOf } from "./branches.js"
 import { connectionDetails, connectionsOf } from "./connections.js"
-import { createProject, deleteProject, type ProjectChange, projectAt, updateProject } from "./projects.js"
+import {
+  createProject,
+  deleteProject,
+  type ProjectChange,
+  projectAt,
+  recoverProject,
+  updateProject
+} from "./projects.js"
 import { type Handlers, mutateAnswering, read } from "./route.js"
 import type { FakeState } from "./state.js"
-import { createdParts, operationAt } from "./wire.js"
+import { branchAt, createdParts, operationAt } from "./wire.js"
 
 /** The answer's operations, as they are at `now`. */
 const operationsAt = (change: ProjectChange, now: number) =>
@@ -58,5 +72,18 @@ export const projectHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Proje
       (dice) => deleteProject(params.project_id, dice),
       (deleted, now) =>
         new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
+    ),
+  recover: ({ params }) =>
+    mutateAnswering(
+      fake,
+      () => recoverProject(params.project_id),
+      (recovered, now) =>
+        new ProjectRecovered(
+          {
+            project: projectAt(recovered.project, now),
+            branches: recovered.branches.map((branch) => branchAt(branch, now))
+          },
+          true
+        )
     )
 })

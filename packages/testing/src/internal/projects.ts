@@ -11,10 +11,13 @@
  * - Changing a project's history retention starts `apply_storage_config`; a new name or default
  *   endpoint settings start nothing. A mutation of a project with a pending operation answers 423
  *   and changes nothing.
- * - Deleting a project removes it and everything under it at once (branches, compute endpoints,
- *   roles, databases, operations: `state.ts` `cascade`), so every later read of it answers 404.
- *   Its data goes with a `delete_tenant` operation, which the delete's answer carries and no read
- *   can reach: it is of a project that is gone, so it is not kept either.
+ * - Deleting a project hides it and everything under it at once (branches, compute endpoints,
+ *   roles, databases, operations), so every later read of it answers 404; its compute endpoints
+ *   are suspended. It is kept, with `deleted_at`, for the 7 days it can be recovered (listed by
+ *   `GET /projects?recoverable=true`, brought back by `POST /projects/{project_id}/recover`), then
+ *   the control plane purges it (`state.ts` `cascade`; docs/contract.md §18). The delete's answer
+ *   carries a `delete_tenant` operation, which no read can reach: it is of a project that is
+ *   gone, so it is not kept.
  */
 import { Project } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
@@ -31,13 +34,16 @@ import {
 import { type Dice, databaseId, slug } from "./ids.js"
 import { type Change, defaultOrgId, present, upsert } from "./kinds.js"
 import { organizationImplied } from "./organizations.js"
+import { isDeleted } from "./lifecycle.js"
 import type { Refused } from "./limits.js"
 import { type OperationToStart, startOperations } from "./operations.js"
 import {
   apply,
-  cascade,
   distinctTime,
+  get,
+  itemsOf,
   type Mutation,
+  type StoredBranch,
   type StoredDatabase,
   type StoredOperation,
   type StoredProject,
@@ -265,9 +271,10 @@ export const updateProject =
     })
 
 /**
- * Deletes a project and everything under it (docs/contract.md §14): 404 for an unknown one, 423
- * while it has a pending operation. Answers the project as it was and its `delete_tenant`
- * operation, as it is at the deletion (not kept: its project is gone).
+ * Deletes a project and everything under it (docs/contract.md §14, §18): 404 for an unknown one,
+ * 423 while it has a pending operation. It is kept with `deleted_at` for its recovery window,
+ * hidden from every read, its compute endpoints suspended now. Answers the project as it was and
+ * its `delete_tenant` operation, as it is at the deletion (not kept: its project is gone).
  */
 export const deleteProject =
   (projectId: string, dice: Dice): Mutation<ProjectChange, Refused> =>
@@ -277,9 +284,42 @@ export const deleteProject =
       // Of the project's data, not of one branch: no `branch_id`.
       const tenant = { ...starter(state, dice)("delete_tenant", ""), branch_id: undefined }
       const { operations } = startOperations(state, projectId, [tenant], now)
-      const changes: ReadonlyArray<Change> = cascade(state, "projects", projectId)
+      const changes: Array<Change> = [upsert("projects", { ...project, deleted_at: now })]
+      for (const branch of itemsOf(state, "branches", projectId)) {
+        for (const endpoint of itemsOf(state, "endpoints", branch.id)) {
+          const running = endpoint.suspended_at === undefined || endpoint.suspended_at < endpoint.active_at
+          if (running)
+            changes.push(upsert("endpoints", { ...endpoint, suspended_at: Math.max(now, endpoint.active_at) }))
+        }
+      }
       return { changes, answer: { project, operations } }
     })
+
+/** What a recovery answers: the project and its branches. */
+export interface ProjectRecovery {
+  readonly project: StoredProject
+  readonly branches: ReadonlyArray<StoredBranch>
+}
+
+/**
+ * Recovers a deleted project within its 7 days (docs/contract.md §18): it and everything under
+ * it are back as they were at its deletion, its compute endpoints `idle` (a connection or a
+ * start wakes them); no operation. 404 for a project the account does not have (never, or
+ * purged after its window), 409 for one that is not deleted.
+ */
+export const recoverProject =
+  (projectId: string): Mutation<ProjectRecovery, Refused> =>
+  (state, now) => {
+    const project = get(state, "projects", projectId)
+    if (project === undefined) return refused(Status.notFound, "project not found")
+    if (!isDeleted(project)) return refused(Status.conflict, `project ${projectId} is not deleted`)
+    const { deleted_at: _, ...kept } = project
+    const recovered: StoredProject = { ...kept, updated_at: Math.max(now, project.updated_at ?? project.created_at) }
+    return Either.right({
+      changes: [upsert("projects", recovered)],
+      answer: { project: recovered, branches: Array.from(itemsOf(state, "branches", projectId)) }
+    })
+  }
 
 /** The first millisecond of the calendar month (UTC) of `now`, and of the month after it. */
 const monthOf = (now: number) => {

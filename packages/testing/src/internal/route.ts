@@ -19,6 +19,7 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { type Dice, randomDice } from "./ids.js"
+import { isDeleted } from "./lifecycle.js"
 import { afterControlPlane } from "./endpoints.js"
 import { readJsonBody, type Refused } from "./limits.js"
 import { type FakeState, get, type Mutation, mutate, type State } from "./state.js"
@@ -220,10 +221,12 @@ export const read = <A>(fake: FakeState, query: (state: State, now: number) => E
     Either.mapLeft(query(state, now), (refused) => new Refusal(refused))
   )
 
-/** The state now, and a 404 unless it has the project `projectId`. */
+/** The state now, and a 404 unless it has the project `projectId` (not deleted: docs/contract.md §18). */
 export const withProject = (fake: FakeState, projectId: string) =>
   Effect.flatMap(Ref.get(fake.ref), (state) =>
-    get(state, "projects", projectId) === undefined ? Effect.fail(notFound("project")) : Effect.succeed(state)
+    isDeleted(get(state, "projects", projectId)) || get(state, "projects", projectId) === undefined
+      ? Effect.fail(notFound("project"))
+      : Effect.succeed(state)
   )
 
 /**

@@ -29,6 +29,7 @@ import {
   organizationKeyRevokedAnswer,
   organizationKeys
 } from "./organizationApiKeys.js"
+import { isDeleted } from "./lifecycle.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
@@ -173,12 +174,13 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
     list: {
       handle: ({ query }) =>
         Effect.gen(function* () {
-          const { org_id, search } = query
+          const { org_id, recoverable, search } = query
           const key = yield* Caller
           const state = yield* Ref.get(fake.ref)
           // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
-          // and only those the key acts for (§20.4, §21). `timeout` is checked by its entry's query
-          // schema and needs nothing more: the fake reads every project in time.
+          // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
+          // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
+          // every project in time.
           const { page, next } = yield* pageOf(
             groups.Projects.list,
             state,
@@ -188,6 +190,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
             yield* Clock.currentTimeMillis,
             (project) =>
               project.shared !== true &&
+              // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
+              isDeleted(project) === (recoverable === true) &&
               (org_id === undefined || project.org_id === org_id) &&
               matches(project, search) &&
               reachesProject(state, key, project)
@@ -209,7 +213,11 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
             "",
             query,
             yield* Clock.currentTimeMillis,
-            (project) => project.shared === true && matches(project, search) && reachesProject(state, key, project)
+            (project) =>
+              project.shared === true &&
+              !isDeleted(project) &&
+              matches(project, search) &&
+              reachesProject(state, key, project)
           )
           return projectsPage(page, next)
         }),

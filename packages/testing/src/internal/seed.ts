@@ -147,7 +147,11 @@ const seedBranch = (
     updated_at: created,
     ready_at: branch.readyIn === undefined ? created : now + Duration.toMillis(branch.readyIn),
     // The control plane's history before the seed is not replayed: its next check is an hour after `now`.
-    checked_at: now
+    checked_at: now,
+    expires_at: branch.expiresIn === undefined ? undefined : now + Duration.toMillis(branch.expiresIn),
+    ttl_interval_seconds:
+      branch.expiresIn === undefined ? undefined : Math.round(Duration.toMillis(branch.expiresIn) / 1000),
+    archived: branch.archived === true ? true : undefined
   })
 }
 

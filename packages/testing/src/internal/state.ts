@@ -320,6 +320,9 @@ export const problems = (state: State): Array<string> => {
       found.push(`project ${project.id} has ${defaults} default branches, not one`)
     }
     for (const branch of branches) {
+      if (branch.default && branch.expires_at !== undefined) {
+        found.push(`branch ${branch.id} is its project's default and expires: the default branch cannot expire`)
+      }
       const parent = branch.parent_id === undefined ? undefined : get(state, "branches", branch.parent_id)
       if (branch.parent_id !== undefined && parent?.project_id !== project.id) {
         found.push(`branch ${branch.id}: parent ${branch.parent_id} is not a branch of project ${project.id}`)

@@ -44,6 +44,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { type BranchCreation, endpointDefaultsOf } from "./branches.js"
 import { present } from "./kinds.js"
+import { recoverableUntil } from "./lifecycle.js"
 import { endpointStateAt } from "./endpoints.js"
 import { stepAt } from "./operations.js"
 import { accountUser } from "./organizations.js"
@@ -115,7 +116,7 @@ export const operationAt = (operation: StoredOperation, now: number): Operation 
  */
 export const projectOf = (project: StoredProject): Project =>
   new Project(
-    {
+    present({
       id: ProjectId.make(project.id, unchecked),
       name: project.name,
       platform_id: project.platform_id,
@@ -138,8 +139,11 @@ export const projectOf = (project: StoredProject): Project =>
       history_retention_seconds: project.history_retention_seconds ?? 86400,
       default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
       // What a project without settings of its own has (docs/contract.md §22.2), then its own.
-      settings: settingsOf({ ...settingsDefaults, ...project.settings })
-    },
+      settings: settingsOf({ ...settingsDefaults, ...project.settings }),
+      // A deleted project, listed with `recoverable=true` (docs/contract.md §18).
+      deleted_at: optional(project.deleted_at, at),
+      recoverable_until: optional(recoverableUntil(project), at)
+    }),
     unchecked
   )
 
@@ -304,18 +308,23 @@ export const endpointHost = (endpointId: string, project: StoredProject, pooled 
  */
 export const branchAt = (branch: StoredBranch, now: number): Branch => {
   const ready = now >= branch.ready_at
+  // Created archived: in archival storage once made (docs/contract.md §18).
+  const settled = branch.archived === true ? "archived" : "ready"
   return new Branch(
     present({
       id: BranchId.make(branch.id, unchecked),
       project_id: ProjectId.make(branch.project_id, unchecked),
       parent_id: optional(branch.parent_id, (id) => BranchId.make(id, unchecked)),
-      parent_timestamp: branch.parent_id === undefined ? undefined : at(branch.created_at),
+      parent_timestamp: branch.parent_id === undefined ? undefined : at(branch.parent_timestamp ?? branch.created_at),
+      parent_lsn: branch.parent_id === undefined ? undefined : branch.parent_lsn,
       name: branch.name,
-      current_state: ready ? "ready" : "init",
-      pending_state: ready ? undefined : "ready",
+      current_state: ready ? settled : "init",
+      pending_state: ready ? undefined : settled,
       state_changed_at: at(ready ? branch.ready_at : branch.created_at),
       creation_source: "console",
-      init_source: "parent-data",
+      init_source: branch.init_source ?? "parent-data",
+      expires_at: optional(branch.expires_at, at),
+      ttl_interval_seconds: branch.ttl_interval_seconds,
       default: branch.default,
       protected: branch.protected,
       created_at: at(branch.created_at),

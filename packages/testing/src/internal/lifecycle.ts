@@ -1,0 +1,122 @@
+/**
+ * A branch's and a project's lifecycle in the fake (docs/contract.md §18): the pure rules the
+ * branch mutations (`branches.ts`), the project mutations (`projects.ts`) and the control plane
+ * (`endpoints.ts`) share.
+ *
+ * - **Expiry.** A branch with `expires_at` is deleted by the control plane at the first sweep at
+ *   or after that time: the sweep runs every {@link expirySweep} (10 minutes, on the clock's
+ *   whole ten minutes), as the platform's background job deletes an expired branch "not at the
+ *   exact second". An expiring branch that is the default or has children is not deleted until
+ *   that changes (neither can be deleted by a request either).
+ * - **Points in time.** The fake's log sequence numbers count the milliseconds since the
+ *   project's creation (`high/low`, hexadecimal): {@link lsnAt} and {@link timeOfLsn} go from
+ *   one to the other. A point of a parent's history must lie within the project's history window:
+ *   from `history_retention_seconds` before now (and not before the project's creation) to now.
+ * - **Recovery.** A deleted project is kept with `deleted_at` for {@link recoveryWindow} (7 days),
+ *   hidden from every read but the recoverable list; the control plane then purges it and
+ *   everything under it.
+ */
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import type { Refused } from "./limits.js"
+import { get, itemsOf, type State, type StoredBranch, type StoredProject } from "./state.js"
+import { Status } from "./status.js"
+
+/** How often the control plane's sweep deletes expired branches: every 10 minutes. */
+export const expirySweep = Duration.toMillis("10 minutes")
+
+/** How long a deleted project can be recovered: 7 days (the platform's window). */
+export const recoveryWindow = Duration.toMillis("7 days")
+
+/** The history retention of a project that states none: a day (as `projects.ts` gives a new one). */
+const defaultRetentionSeconds = 86_400
+
+/** When the control plane's sweep deletes a branch expiring at `expiresAt`: the first sweep at or after it. */
+export const sweepAfter = (expiresAt: number): number => Math.ceil(expiresAt / expirySweep) * expirySweep
+
+/** Whether `project` is deleted (kept for recovery, hidden from every read). */
+export const isDeleted = (project: StoredProject | undefined): boolean => project?.deleted_at !== undefined
+
+/** Until when a deleted project can be recovered (epoch ms); `undefined` for a live one. */
+export const recoverableUntil = (project: StoredProject): number | undefined =>
+  project.deleted_at === undefined ? undefined : project.deleted_at + recoveryWindow
+
+/** Whether branch `branchId` of project `projectId` has a child branch. */
+export const hasChildren = (state: State, projectId: string, branchId: string): boolean => {
+  for (const branch of itemsOf(state, "branches", projectId)) if (branch.parent_id === branchId) return true
+  return false
+}
+
+/**
+ * When the control plane deletes `branch` for its expiry (epoch ms), or `undefined`: it has no
+ * `expires_at`, its project is deleted (kept for recovery), or it cannot be deleted now (the
+ * default branch, or one with children).
+ */
+export const expiryDue = (state: State, branch: StoredBranch): number | undefined => {
+  if (branch.expires_at === undefined || branch.default) return undefined
+  if (isDeleted(get(state, "projects", branch.project_id))) return undefined
+  if (hasChildren(state, branch.project_id, branch.id)) return undefined
+  return sweepAfter(branch.expires_at)
+}
+
+const two32 = 2 ** 32
+
+/** The fake's LSN of the point `at` of project `project`'s history: milliseconds since its creation, `high/low` in hexadecimal. */
+export const lsnAt = (project: StoredProject, at: number): string => {
+  const offset = Math.max(0, at - project.created_at)
+  const high = Math.floor(offset / two32)
+  return `${high.toString(16).toUpperCase()}/${(offset - high * two32).toString(16).toUpperCase()}`
+}
+
+/** The time of the fake's LSN `lsn` in project `project` (see {@link lsnAt}). */
+export const timeOfLsn = (project: StoredProject, lsn: string): number => {
+  const [high, low] = lsn.split("/")
+  return project.created_at + Number.parseInt(high ?? "0", 16) * two32 + Number.parseInt(low ?? "0", 16)
+}
+
+/** What a branch creation names as the point of its parent's history. */
+export interface HistoryPoint {
+  readonly parent_timestamp?: number | undefined
+  readonly parent_lsn?: string | undefined
+}
+
+/**
+ * The point of `project`'s history a branch starts from, as epoch ms (`now` when none is named),
+ * or a 400: both `parent_timestamp` and `parent_lsn`, or a point outside the history window (more
+ * than `history_retention_seconds` ago, before the project's creation, or after now).
+ */
+export const pointInHistory = (
+  project: StoredProject,
+  point: HistoryPoint,
+  now: number
+): Either.Either<number, Refused> => {
+  if (point.parent_timestamp !== undefined && point.parent_lsn !== undefined) {
+    return Either.left({ status: Status.badRequest, message: "give parent_timestamp or parent_lsn, not both" })
+  }
+  // None named: the parent's head, now (a project's first branch may be created a millisecond
+  // after `now`, when another project took that millisecond: it is not checked).
+  if (point.parent_timestamp === undefined && point.parent_lsn === undefined) return Either.right(now)
+  const at = point.parent_lsn !== undefined ? timeOfLsn(project, point.parent_lsn) : (point.parent_timestamp ?? now)
+  const retention = project.history_retention_seconds ?? defaultRetentionSeconds
+  const oldest = Math.max(project.created_at, now - retention * 1000)
+  if (at > now || at < oldest) {
+    const what = point.parent_lsn === undefined ? "parent_timestamp" : "parent_lsn"
+    return Either.left({
+      status: Status.badRequest,
+      message: `${what} is outside the project's history window (history_retention_seconds: ${retention}): from ${new Date(oldest).toISOString()} to now`
+    })
+  }
+  return Either.right(at)
+}
+
+/**
+ * 400 unless `expiresAt` (epoch ms) is after `now`: an expiry in the past would delete the branch
+ * at the next sweep, which is never what a caller means.
+ */
+export const expiryInFuture = (expiresAt: number, now: number): Either.Either<void, Refused> =>
+  expiresAt > now
+    ? Either.void
+    : Either.left({ status: Status.badRequest, message: "expires_at must be in the future" })
+
+/** The TTL of an expiry set at `now`: whole seconds from `now` to `expiresAt`. */
+export const ttlOf = (expiresAt: number, now: number): number => Math.round((expiresAt - now) / 1000)
