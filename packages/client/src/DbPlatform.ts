@@ -23,6 +23,7 @@ import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
+import * as Snapshots from "./Snapshots.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -39,6 +40,7 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | Snapshots.Snapshots
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +60,8 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    Snapshots.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

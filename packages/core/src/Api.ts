@@ -16,6 +16,7 @@ import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
+import { Snapshots } from "./endpoints/Snapshots.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -81,6 +82,13 @@ export * from "./endpoints/Regions.js"
 export * from "./endpoints/Roles.js"
 
 /**
+ * The `Snapshots` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Snapshots.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -95,7 +103,8 @@ export const groups = {
   Connections,
   Databases,
   Roles,
-  Regions
+  Regions,
+  Snapshots
 } as const
 
 /**

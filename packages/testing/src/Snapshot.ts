@@ -28,11 +28,35 @@ export {
    * A branch (since 0.3.0): `id`, `project_id`, `parent_id` (absent for a root branch), `name`,
    * `default`, `protected`, `created_at`, `updated_at`, and `ready_at`: its `current_state` is
    * `init` before that time and `ready` from it (docs/contract.md §2.5); `checked_at` (optional,
-   * since 0.3.0), the time of the control plane's last `check_availability` on it (§12).
+   * since 0.3.0), the time of the control plane's last `check_availability` on it (§12); and,
+   * optional, since 0.4.0, for a branch restored from a snapshot (§19): `restore_status`
+   * (`restored` or `finalized`), `restored_from` (the snapshot's id), `restored_as` (the id of the
+   * branch it stands in for).
    *
    * @since 0.3.0
    */
   SnapshotBranch,
+  /**
+   * A snapshot of a branch's data, the platform's resource (since 0.4.0; docs/contract.md §19),
+   * not to be confused with {@link Snapshot}, the fake's whole state: `id`, `project_id`,
+   * `source_branch_id`, `name`, `lsn` and `timestamp` (the point of the branch's history it
+   * holds), `created_at`, `expires_at` (optional: when the control plane deletes it), `manual`
+   * (`false` when a backup schedule took it), and the data it holds: `roles` (`name`,
+   * `password`, `protected`) and `databases` (`name`, `owner_name`) as they were at that point.
+   * It holds passwords in clear: a snapshot with any is a secret.
+   *
+   * @since 0.4.0
+   */
+  SnapshotBranchSnapshot,
+  /**
+   * A branch's backup schedule (since 0.4.0; docs/contract.md §19): `id` (the branch's id),
+   * `project_id`, `branch_id`, `schedule` (`frequency`, and optional `hour`, `day`, `month`,
+   * `retention_seconds`), `updated_at`, and `taken_until`, the time up to which the control plane
+   * has taken the snapshots it calls for.
+   *
+   * @since 0.4.0
+   */
+  SnapshotBackupSchedule,
   /**
    * A compute endpoint (since 0.3.0): `id`, `project_id`, `branch_id`, `type` (`read_write` or
    * `read_only`), `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu` (compute units),
@@ -112,7 +136,10 @@ const SnapshotV2 = Schema.Struct({
   next_key_id: NextKeyId,
   ...collections,
   roles: Schema.optionalWith(collections.roles, { default: () => [] }),
-  databases: Schema.optionalWith(collections.databases, { default: () => [] })
+  databases: Schema.optionalWith(collections.databases, { default: () => [] }),
+  // Added in 0.4.0 (docs/contract.md §19): absent in an older snapshot, none.
+  branch_snapshots: Schema.optionalWith(collections.branch_snapshots, { default: () => [] }),
+  backup_schedules: Schema.optionalWith(collections.backup_schedules, { default: () => [] })
 })
 
 /** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 without branches. */
@@ -127,9 +154,26 @@ const SnapshotV1 = Schema.transform(
   Schema.typeSchema(SnapshotV2),
   {
     strict: true,
-    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [], roles: [], databases: [] }),
+    decode: (v1) => ({
+      ...v1,
+      version: 2 as const,
+      branches: [],
+      endpoints: [],
+      roles: [],
+      databases: [],
+      branch_snapshots: [],
+      backup_schedules: []
+    }),
     // Never used to encode: a snapshot is always written as version 2 (the union's first member).
-    encode: ({ branches: _branches, endpoints: _endpoints, roles: _roles, databases: _databases, ...v2 }) => ({
+    encode: ({
+      branches: _branches,
+      endpoints: _endpoints,
+      roles: _roles,
+      databases: _databases,
+      branch_snapshots: _snapshots,
+      backup_schedules: _schedules,
+      ...v2
+    }) => ({
       ...v2,
       version: 1 as const
     })
@@ -139,7 +183,8 @@ const SnapshotV1 = Schema.transform(
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `roles`, `databases`, `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `roles`, `databases`, `operations`, and since 0.4.0 `branch_snapshots` and `backup_schedules`
+ * (absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0

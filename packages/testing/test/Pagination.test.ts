@@ -178,6 +178,8 @@ describe("the order of operations and the cursor", () => {
             endpoints: [],
             roles: [],
             databases: [],
+            branch_snapshots: [],
+            backup_schedules: [],
             operations: times.map((created_at, i) => ({
               id: operationId(i + 1),
               project_id: projectId,

@@ -52,6 +52,7 @@ import {
   type StoredOperation,
   type StoredProject
 } from "./state.js"
+import { scheduledSnapshots, snapshotsDueAt } from "./snapshots.js"
 import { Status } from "./status.js"
 
 /** A compute endpoint's state at a time: `current`, and `pending`, the one it is about to take. */
@@ -316,7 +317,8 @@ const earliestDue = (state: State): number => {
 }
 
 /** Whether the control plane has anything to do by `now` in `state` (one comparison while its collections do not change). */
-export const controlPlaneDue = (state: State, now: number): boolean => earliestDue(state) <= now
+export const controlPlaneDue = (state: State, now: number): boolean =>
+  earliestDue(state) <= now || snapshotsDueAt(state) <= now
 
 /** Everything due by `now`, earliest first (then suspensions before checks, then by id). */
 const dueBy = (state: State, now: number): ReadonlyArray<Due> => {
@@ -358,16 +360,21 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
   return [upsert("branches", { ...due.branch, checked_at: due.at }), ...started.changes]
 }
 
-/** The changes that carry out everything due by `now` in `state`, one after another. */
+/**
+ * The changes that carry out everything due by `now` in `state`, one after another; then the
+ * snapshots the backup schedules take and those that expire (`snapshots.ts`, docs/contract.md §19).
+ */
 const catchUp = (state: State, now: number, dice: Dice): ReadonlyArray<Change> => {
-  if (earliestDue(state) > now) return []
   const changes: Array<Change> = []
   let current = state
-  for (const due of dueBy(state, now)) {
-    const done = carriedOut(current, due, dice)
-    changes.push(...done)
-    current = applyAll(current, done)
+  if (earliestDue(state) <= now) {
+    for (const due of dueBy(state, now)) {
+      const done = carriedOut(current, due, dice)
+      changes.push(...done)
+      current = applyAll(current, done)
+    }
   }
+  changes.push(...scheduledSnapshots(current, now, dice))
   return changes
 }
 

@@ -19,6 +19,7 @@ import { type Change, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { roleHandlers } from "./roleRoutes.js"
+import { snapshotHandlers } from "./snapshotRoutes.js"
 import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
   type FakeState,
@@ -199,7 +200,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
-  Regions: regionHandlers
+  Regions: regionHandlers,
+  Snapshots: snapshotHandlers(fake)
 })
 
 /**

@@ -281,7 +281,10 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     endpoints: seedEndpoints(seed, branches, now),
     roles,
     databases,
-    operations
+    operations,
+    // A seed takes no snapshots nor backup schedules (docs/contract.md §19): the API makes them.
+    branch_snapshots: [],
+    backup_schedules: []
   }
 }
 
