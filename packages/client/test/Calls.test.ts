@@ -27,7 +27,8 @@ import {
   Operations,
   Projects,
   Regions,
-  Roles
+  Roles,
+  Snapshots
 } from "../src/index.js"
 import {
   baseUrl,
@@ -459,6 +460,9 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       geo_lat: "",
       geo_long: ""
     }))
+  }),
+  "Snapshots.list": (n) => ({
+    snapshots: Array.from({ length: n }, (_, i) => ({ id: `snap-${i}`, name: `snapshot ${i}`, created_at: at }))
   })
 }
 
@@ -508,7 +512,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            Snapshots: Snapshots.Snapshots
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -555,7 +560,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        Snapshots: Snapshots.Snapshots
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

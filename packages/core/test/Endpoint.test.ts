@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 49 endpoints of the 10 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,8 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "Snapshots"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +140,15 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot",
+      "GET /projects/{project_id}/snapshots",
+      "PATCH /projects/{project_id}/snapshots/{snapshot_id}",
+      "DELETE /projects/{project_id}/snapshots/{snapshot_id}",
+      "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
+      "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
+      "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
+      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"
     ])
   })
 
@@ -187,7 +196,15 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "Snapshots.create",
+      "Snapshots.list",
+      "Snapshots.update",
+      "Snapshots.delete",
+      "Snapshots.restore",
+      "Snapshots.finalizeRestore",
+      "Snapshots.getBackupSchedule",
+      "Snapshots.setBackupSchedule"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -300,7 +317,15 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "Snapshots.create": [200],
+      "Snapshots.list": [200],
+      "Snapshots.update": [200],
+      "Snapshots.delete": [202],
+      "Snapshots.restore": [200],
+      "Snapshots.finalizeRestore": [200],
+      "Snapshots.getBackupSchedule": [200],
+      "Snapshots.setBackupSchedule": [200]
     })
   })
 
@@ -324,7 +349,11 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.create",
       "Roles.delete",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Snapshots.create",
+      "Snapshots.delete",
+      "Snapshots.restore",
+      "Snapshots.finalizeRestore"
     ])
   })
 
@@ -343,7 +372,8 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "Snapshots.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

@@ -37,7 +37,8 @@ const sampleIds: Readonly<Record<string, string>> = {
   operation_id: operationId(1),
   key_id: "1",
   role_name: "neondb_owner",
-  database_name: "neondb"
+  database_name: "neondb",
+  snapshot_id: "snap-dev-100001"
 }
 
 /** The `{param}` names of a route. */

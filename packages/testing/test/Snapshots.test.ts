@@ -7,6 +7,7 @@
  * that point.
  */
 import { Branches, Databases, Operations, Snapshots } from "@dbplatform/client"
+import { BranchId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -16,7 +17,7 @@ import { lsnAt, timeOfLsn } from "../src/internal/lsn.js"
 import { latestOccurrence, nextOccurrence } from "../src/internal/snapshots.js"
 import { projectId } from "./helpers.js"
 
-const main = "br-main-100001"
+const main = BranchId.make("br-main-100001")
 const mainEndpoint = "ep-main-100001"
 
 /** A project whose default branch `main` has a read_write compute endpoint (never suspended), the role `app_owner` and the database `app`. */
@@ -41,7 +42,7 @@ const waited = <A, E, R>(call: Effect.Effect<A, E, R>) =>
   })
 
 /** The names of a branch's databases, sorted. */
-const databaseNames = (branch_id: string) =>
+const databaseNames = (branch_id: BranchId) =>
   Effect.flatMap(Databases.Databases, (databases) =>
     Effect.map(databases.listPage({ project_id: projectId, branch_id }), (page) =>
       page.databases.map((database) => database.name).sort()
@@ -58,12 +59,12 @@ describe("Snapshots over the fake", () => {
         const databases = yield* Databases.Databases
         yield* TestClock.adjust("1 hour")
 
-        // Snapshot `main` now: `create_snapshot`, waited for.
+        // Snapshot `main` now: `create_timeline`, waited for.
         const taken = yield* waited(
           snapshots.create({ project_id: projectId, branch_id: main, name: "before-migration" }, { wait: true })
         )
         expect(taken.snapshot).toMatchObject({ name: "before-migration", source_branch_id: main, manual: true })
-        expect(taken.operations.map((operation) => operation.action)).toEqual(["create_snapshot"])
+        expect(taken.operations.map((operation) => operation.action)).toEqual(["create_timeline"])
         const listed = yield* snapshots.listPage({ project_id: projectId })
         expect(listed.snapshots.map((snapshot) => snapshot.id)).toEqual([taken.snapshot.id])
 
@@ -148,7 +149,7 @@ describe("Snapshots over the fake", () => {
     }).pipe(provideFake)
   )
 
-  it.effect("rename and delete a snapshot; delete answers 202 with delete_snapshot, and it is gone", () =>
+  it.effect("rename and delete a snapshot; delete answers 202 with delete_timeline, and it is gone", () =>
     Effect.gen(function* () {
       const snapshots = yield* Snapshots.Snapshots
       yield* TestClock.adjust("1 hour")
@@ -162,7 +163,7 @@ describe("Snapshots over the fake", () => {
       const deleted = yield* waited(
         snapshots.delete({ project_id: projectId, snapshot_id: taken.snapshot.id }, { wait: true })
       )
-      expect(deleted.operations.map((operation) => operation.action)).toEqual(["delete_snapshot"])
+      expect(deleted.operations.map((operation) => operation.action)).toEqual(["delete_timeline"])
       expect((yield* snapshots.listPage({ project_id: projectId })).snapshots).toEqual([])
       const gone = yield* Effect.flip(snapshots.delete({ project_id: projectId, snapshot_id: taken.snapshot.id }))
       expect(gone._tag).toBe("NotFound")
@@ -247,9 +248,9 @@ describe("Snapshots over the fake", () => {
         // `check_availability` took 10:00:00.000), as operations of the project.
         const page = yield* operations.listPage({ project_id: projectId })
         const done = page.operations
-          .filter((operation) => operation.action.endsWith("_snapshot"))
+          .filter((operation) => operation.action === "create_timeline" || operation.action === "delete_timeline")
           .map((operation) => `${operation.action} ${Math.floor(operation.created_at.epochMillis / 3_600_000)}`)
-        expect(done).toEqual(["delete_snapshot 12", "create_snapshot 10"])
+        expect(done).toEqual(["delete_timeline 12", "create_timeline 10"])
 
         // The next day's at 10:00 again; an empty schedule takes no more.
         yield* TestClock.adjust("22 hours")

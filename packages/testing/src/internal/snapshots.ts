@@ -7,19 +7,20 @@
  *   `timestamp` or an `lsn` within the project's history window and after the branch's
  *   creation): the roles and databases the branch had then, that is those it has now created by
  *   then (the fake keeps no history of what was deleted or renamed since).
- * - Taking one starts `create_snapshot` on the branch, deleting one `delete_snapshot` (the
- *   published reference names no action for them: the fake's choice); renaming one, or setting a
+ * - Taking one starts `create_timeline` on the branch, deleting one `delete_timeline` (the
+ *   published reference names no action for them: the fake's choice among its actions, see
+ *   {@link snapshotActions}); renaming one, or setting a
  *   backup schedule, starts nothing. A mutation of a project with a pending operation answers
  *   423 and changes nothing.
  * - The control plane ({@link scheduledSnapshots}): a branch's backup schedule takes a snapshot
- *   (`manual: false`) at each entry's time, UTC, as the clock passes it (`create_snapshot`, at
+ *   (`manual: false`) at each entry's time, UTC, as the clock passes it (`create_timeline`, at
  *   that time); a snapshot whose `expires_at` passes (a schedule's sets it `retention_seconds`
- *   after it is taken) is deleted (`delete_snapshot`). Times missed while nobody asked are caught
+ *   after it is taken) is deleted (`delete_timeline`). Times missed while nobody asked are caught
  *   up the next time the fake is asked anything, each entry's latest one only.
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
-import { branchOf, freshId, notFound, projectOf, refused, unlockedProject } from "./branches.js"
+import { branchOf, freshId, notFound, projectOf, refused, runsFor, unlockedProject } from "./branches.js"
 import { type Dice, slug, uuid } from "./ids.js"
 import { type Change, type Item, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
@@ -47,11 +48,13 @@ export type StoredBackupSchedule = Item<"backup_schedules">
 /** One entry of a backup schedule. */
 export type ScheduleItem = StoredBackupSchedule["schedule"][number]
 
-/** How long the operations of snapshots run, in ms. */
-export const snapshotRunsFor = {
-  create_snapshot: Duration.toMillis("2 seconds"),
-  delete_snapshot: Duration.toMillis("1 second")
-} as const
+/**
+ * The operations of snapshots: the published reference's action enum has no snapshot action, so
+ * the fake takes a snapshot with `create_timeline` (a snapshot is a point of the branch's
+ * timeline the platform keeps) and deletes one with `delete_timeline`, each running as long as
+ * the branch operations of the same name (`branches.ts` `runsFor`).
+ */
+export const snapshotActions = { take: "create_timeline", remove: "delete_timeline" } as const
 
 /** A snapshot id like the platform's other ids: `snap-wispy-meadow-118737`. */
 export const snapshotId = (dice: Dice): string => `snap-${slug(dice)}`
@@ -60,13 +63,13 @@ export const snapshotId = (dice: Dice): string => `snap-${slug(dice)}`
 export const snapshotOperation = (
   state: State,
   dice: Dice,
-  action: keyof typeof snapshotRunsFor,
+  action: (typeof snapshotActions)[keyof typeof snapshotActions],
   branchId: string
 ): OperationToStart => ({
   id: freshId(state, "operations", () => uuid(dice)),
   action,
   branch_id: branchId,
-  runsFor: snapshotRunsFor[action]
+  runsFor: runsFor[action]
 })
 
 /** Epoch ms as an RFC 3339 UTC timestamp to the second, for names: `2026-11-26T10:00:00Z`. */
@@ -108,7 +111,7 @@ export interface SnapshotTaken {
 }
 
 /**
- * A snapshot of `branch` at the point `at`, taken at `now` (`create_snapshot` started then): its
+ * A snapshot of `branch` at the point `at`, taken at `now` (`create_timeline` started then): its
  * data as at `at` ({@link dataAt}), named `name` (the branch's name and the point when absent).
  */
 const take = (
@@ -127,7 +130,7 @@ const take = (
   const started = startOperations(
     state,
     project.id,
-    [snapshotOperation(state, dice, "create_snapshot", branch.id)],
+    [snapshotOperation(state, dice, snapshotActions.take, branch.id)],
     now
   )
   const snapshot: StoredBranchSnapshot = present({
@@ -159,7 +162,7 @@ export interface SnapshotToCreate {
 /**
  * Takes a snapshot of a branch (docs/contract.md §19): at `timestamp`, at `lsn`, or now; 400 for
  * a point outside the branch's history ({@link historyStart} to now) and for an `expires_at`
- * that is not after now; starts `create_snapshot`.
+ * that is not after now; starts `create_timeline`.
  */
 export const createSnapshot =
   (projectId: string, branchId: string, request: SnapshotToCreate, dice: Dice): Mutation<SnapshotTaken, Refused> =>
@@ -225,7 +228,7 @@ export const updateSnapshot =
       return { changes: [upsert("branch_snapshots", renamed)], answer: renamed }
     })
 
-/** Deletes a snapshot (docs/contract.md §19): it is gone at once; starts `delete_snapshot`. */
+/** Deletes a snapshot (docs/contract.md §19): it is gone at once; starts `delete_timeline`. */
 export const deleteSnapshot =
   (projectId: string, snapshotId: string, dice: Dice): Mutation<ReadonlyArray<StoredOperation>, Refused> =>
   (state, now) =>
@@ -235,7 +238,7 @@ export const deleteSnapshot =
       const started = startOperations(
         state,
         projectId,
-        [snapshotOperation(state, dice, "delete_snapshot", snapshot.source_branch_id)],
+        [snapshotOperation(state, dice, snapshotActions.remove, snapshot.source_branch_id)],
         now
       )
       return { changes: [remove("branch_snapshots", snapshot.id), ...started.changes], answer: started.operations }
@@ -410,7 +413,7 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
     const started = startOperations(
       state,
       due.snapshot.project_id,
-      [snapshotOperation(state, dice, "delete_snapshot", due.snapshot.source_branch_id)],
+      [snapshotOperation(state, dice, snapshotActions.remove, due.snapshot.source_branch_id)],
       due.at
     )
     return [remove("branch_snapshots", due.snapshot.id), ...started.changes]
@@ -437,8 +440,8 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
 
 /**
  * The control plane's snapshot work due by `now` (docs/contract.md §19): each backup schedule
- * entry's latest time since the schedule last took (a snapshot, `create_snapshot`, at that time),
- * then every snapshot whose `expires_at` has passed (deleted, `delete_snapshot`, at that time),
+ * entry's latest time since the schedule last took (a snapshot, `create_timeline`, at that time),
+ * then every snapshot whose `expires_at` has passed (deleted, `delete_timeline`, at that time),
  * earliest first, each on the state the ones before leave; then each schedule that took has
  * taken until `now`. A pure function of the state: run by the control plane's step.
  */
