@@ -263,9 +263,9 @@ const snapshotCases: ReadonlyArray<Case> = [
   },
   {
     endpoint: Api.Snapshots.update,
-    label: "an empty name",
+    label: "a name that is not a string",
     status: 400,
-    request: givenSnapshot(patch(`${snapshots}/${snapshotId}`, { snapshot: { name: "" } }))
+    request: givenSnapshot(patch(`${snapshots}/${snapshotId}`, { snapshot: { name: 5 } }))
   },
   {
     endpoint: Api.Snapshots.update,

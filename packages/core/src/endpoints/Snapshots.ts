@@ -208,15 +208,15 @@ export type BackupSchedule = typeof BackupSchedule.Type
  */
 export class BackupScheduleSet extends Schema.Class<BackupScheduleSet>("BackupScheduleSet")({}) {}
 
-/** A snapshot's or a restored branch's name: 1 to 256 characters. */
-const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)).annotations(
+/** A branch's name (a restored one's, or the one a finalize renames): 1 to 256 characters. */
+const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)).annotations(
   withMessage("must be 1 to 256 characters")
 )
 
 /**
  * Query of `POST /projects/{project_id}/branches/{branch_id}/snapshot` (§19): the point to take
  * it at, `lsn` or `timestamp` (never both; within the branch's history; now when neither),
- * `name`, and `expires_at`, when the platform deletes it.
+ * `name` (the published reference sets no limit), and `expires_at`, when the platform deletes it.
  *
  * @since 0.4.0
  * @category schemas
@@ -224,7 +224,7 @@ const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)).anno
 export const SnapshotCreateQuery = Schema.Struct({
   lsn: Schema.optional(Lsn),
   timestamp: Schema.optional(Timestamp),
-  name: Schema.optional(Name),
+  name: Schema.optional(Schema.String),
   expires_at: Schema.optional(Timestamp)
 })
   .pipe(
@@ -241,7 +241,7 @@ export const SnapshotCreateQuery = Schema.Struct({
  * @category schemas
  */
 export const SnapshotUpdateRequest = Schema.Struct({
-  snapshot: Schema.Struct({ name: Schema.optional(Name) })
+  snapshot: Schema.Struct({ name: Schema.optional(Schema.String) })
 }).annotations({ identifier: "SnapshotUpdateRequest" })
 
 /**
@@ -255,20 +255,20 @@ export const SnapshotUpdateRequest = Schema.Struct({
  * @category schemas
  */
 export const SnapshotRestoreRequest = Schema.Struct({
-  name: Schema.optional(Name),
+  name: Schema.optional(BranchName),
   target_branch_id: Schema.optional(BranchIdInput),
   finalize_restore: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "SnapshotRestoreRequest" })
 
 /**
  * Body of `POST /projects/{project_id}/branches/{branch_id}/finalize_restore` (§19): `name`, the
- * name the branch it replaces takes (the platform makes one up when absent).
+ * name the branch it replaces takes (1 to 256 characters; the platform makes one up when absent).
  *
  * @since 0.4.0
  * @category schemas
  */
 export const FinalizeRestoreRequest = Schema.Struct({
-  name: Schema.optional(Name)
+  name: Schema.optional(BranchName)
 }).annotations({ identifier: "FinalizeRestoreRequest" })
 
 /** A project's snapshot in a path: `project_id` and `snapshot_id`. */
