@@ -32,6 +32,7 @@ import * as Users from "./Users.js"
 import * as Organizations from "./Organizations.js"
 import * as VpcEndpoints from "./VpcEndpoints.js"
 import * as BranchSchema from "./BranchSchema.js"
+import * as Snapshots from "./Snapshots.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -56,6 +57,7 @@ export type DbPlatform =
   | ProjectTransfers.ProjectTransfers
   | OrganizationApiKeys.OrganizationApiKeys
   | BranchSchema.BranchSchema
+  | Snapshots.Snapshots
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -83,7 +85,8 @@ export const layerFrom = <E, R>(
     VpcEndpoints.layer,
     ProjectTransfers.layer,
     OrganizationApiKeys.layer,
-    BranchSchema.layer
+    BranchSchema.layer,
+    Snapshots.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -150,3 +150,12 @@ export * as Resource from "./Resource.js"
  * @since 0.3.0
  */
 export * as Roles from "./Roles.js"
+
+/**
+ * Snapshots of a branch: `create`, `list` (a `Stream`), `listPage`, `update`, `delete`,
+ * `restore` to a new branch, `finalizeRestore`, and a branch's backup schedule
+ * (`getBackupSchedule`, `setBackupSchedule`) (§19).
+ *
+ * @since 0.4.0
+ */
+export * as Snapshots from "./Snapshots.js"

@@ -36,7 +36,8 @@ import {
   Consumption,
   Users,
   ProjectTransfers,
-  VpcEndpoints
+  VpcEndpoints,
+  Snapshots
 } from "../src/index.js"
 import {
   baseUrl,
@@ -579,7 +580,10 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at,
       last_used_from_addr: "",
       ...(i === 0 ? { project_id: projectId } : {})
-    }))
+    })),
+  "Snapshots.list": (n) => ({
+    snapshots: Array.from({ length: n }, (_, i) => ({ id: `snap-${i}`, name: `snapshot ${i}`, created_at: at }))
+  })
 }
 
 /** The query inputs a list endpoint requires, by name (its `metrics` go on the wire comma-separated). */
@@ -661,7 +665,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             VpcEndpoints: VpcEndpoints.VpcEndpoints,
             ProjectTransfers: ProjectTransfers.ProjectTransfers,
             OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
-            BranchSchema: BranchSchema.BranchSchema
+            BranchSchema: BranchSchema.BranchSchema,
+            Snapshots: Snapshots.Snapshots
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -726,7 +731,8 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         VpcEndpoints: VpcEndpoints.VpcEndpoints,
         ProjectTransfers: ProjectTransfers.ProjectTransfers,
         OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
-        BranchSchema: BranchSchema.BranchSchema
+        BranchSchema: BranchSchema.BranchSchema,
+        Snapshots: Snapshots.Snapshots
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

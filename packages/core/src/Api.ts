@@ -24,6 +24,7 @@ import { ProjectPermissions } from "./endpoints/ProjectPermissions.js"
 import { ProjectTransfers } from "./endpoints/ProjectTransfers.js"
 import { VpcEndpoints } from "./endpoints/VpcEndpoints.js"
 import { BranchSchema } from "./endpoints/BranchSchema.js"
+import { Snapshots } from "./endpoints/Snapshots.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -147,6 +148,13 @@ export * from "./endpoints/OrganizationApiKeys.js"
 export * from "./endpoints/BranchSchema.js"
 
 /**
+ * The `Snapshots` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Snapshots.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -169,7 +177,8 @@ export const groups = {
   VpcEndpoints,
   ProjectTransfers,
   OrganizationApiKeys,
-  BranchSchema
+  BranchSchema,
+  Snapshots
 } as const
 
 /**

@@ -45,6 +45,36 @@ export type BranchState = typeof KnownBranchState.Type | (string & {})
 export const BranchState: Schema.Schema<BranchState> = openEnum(KnownBranchState, "BranchState")
 
 /**
+ * Where a branch restored from a snapshot stands, known today (§19): `restored` (a branch to
+ * look at, not yet in the place of the branch it stands in for), `finalized` (in its place for
+ * good), `detaching` (a one-time optimisation of either, after which it is as before).
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const KnownBranchRestoreStatus = Schema.Literal("restored", "finalized", "detaching")
+
+/**
+ * A branch's restore status: one of {@link KnownBranchRestoreStatus}, or any other string a
+ * newer server sends (kept as is).
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export type BranchRestoreStatus = typeof KnownBranchRestoreStatus.Type | (string & {})
+
+/**
+ * Open enum schema of {@link BranchRestoreStatus}.
+ *
+ * @since 0.4.0
+ * @category schemas
+ */
+export const BranchRestoreStatus: Schema.Schema<BranchRestoreStatus> = openEnum(
+  KnownBranchRestoreStatus,
+  "BranchRestoreStatus"
+)
+
+/**
  * A branch (§11.1). `parent_id` is absent on a project's root branch; `default` marks the
  * project's default branch (one per project); a `protected` branch is kept from some changes.
  * `pending_state` is the state it is moving to, while it changes. Units: `cpu_used_sec`,
@@ -80,6 +110,11 @@ export class Branch extends Schema.Class<Branch>("Branch")({
   compute_time_seconds: Schema.Number,
   written_data_bytes: Schema.Number,
   data_transfer_bytes: Schema.Number,
+  // Restored from a snapshot (§19): its restore status, the snapshot's id, and the id of the
+  // branch it stands in for.
+  restore_status: Schema.optional(BranchRestoreStatus),
+  restored_from: Schema.optional(Schema.String),
+  restored_as: Schema.optional(Schema.String),
   logical_size: Schema.optional(Schema.Number),
   parent_lsn: Schema.optional(Schema.String),
   parent_timestamp: Schema.optional(Timestamp),

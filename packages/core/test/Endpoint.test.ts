@@ -104,7 +104,8 @@ describe("Api.endpoints", () => {
       "VpcEndpoints",
       "ProjectTransfers",
       "OrganizationApiKeys",
-      "BranchSchema"
+      "BranchSchema",
+      "Snapshots"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -180,7 +181,15 @@ describe("Api.endpoints", () => {
       "POST /organizations/{org_id}/api_keys",
       "DELETE /organizations/{org_id}/api_keys/{key_id}",
       "GET /projects/{project_id}/branches/{branch_id}/schema",
-      "GET /projects/{project_id}/branches/{branch_id}/compare_schema"
+      "GET /projects/{project_id}/branches/{branch_id}/compare_schema",
+      "POST /projects/{project_id}/branches/{branch_id}/snapshot",
+      "GET /projects/{project_id}/snapshots",
+      "PATCH /projects/{project_id}/snapshots/{snapshot_id}",
+      "DELETE /projects/{project_id}/snapshots/{snapshot_id}",
+      "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
+      "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
+      "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
+      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"
     ])
   })
 
@@ -261,7 +270,15 @@ describe("Api.endpoints", () => {
       "OrganizationApiKeys.create",
       "OrganizationApiKeys.revoke",
       "BranchSchema.get",
-      "BranchSchema.compare"
+      "BranchSchema.compare",
+      "Snapshots.create",
+      "Snapshots.list",
+      "Snapshots.update",
+      "Snapshots.delete",
+      "Snapshots.restore",
+      "Snapshots.finalizeRestore",
+      "Snapshots.getBackupSchedule",
+      "Snapshots.setBackupSchedule"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -419,7 +436,15 @@ describe("Api.endpoints", () => {
       "OrganizationApiKeys.create": [200],
       "OrganizationApiKeys.revoke": [200],
       "BranchSchema.get": [200],
-      "BranchSchema.compare": [200]
+      "BranchSchema.compare": [200],
+      "Snapshots.create": [200],
+      "Snapshots.list": [200],
+      "Snapshots.update": [200],
+      "Snapshots.delete": [202],
+      "Snapshots.restore": [200],
+      "Snapshots.finalizeRestore": [200],
+      "Snapshots.getBackupSchedule": [200],
+      "Snapshots.setBackupSchedule": [200]
     })
   })
 
@@ -443,7 +468,11 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.create",
       "Roles.delete",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Snapshots.create",
+      "Snapshots.delete",
+      "Snapshots.restore",
+      "Snapshots.finalizeRestore"
     ])
   })
 
@@ -473,7 +502,8 @@ describe("Api.endpoints", () => {
       "VpcEndpoints.list",
       "VpcEndpoints.listAll",
       "VpcEndpoints.listRestrictions",
-      "OrganizationApiKeys.list"
+      "OrganizationApiKeys.list",
+      "Snapshots.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

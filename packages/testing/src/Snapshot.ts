@@ -29,11 +29,35 @@ export {
    * A branch (since 0.3.0): `id`, `project_id`, `parent_id` (absent for a root branch), `name`,
    * `default`, `protected`, `created_at`, `updated_at`, and `ready_at`: its `current_state` is
    * `init` before that time and `ready` from it (docs/contract.md §2.5); `checked_at` (optional,
-   * since 0.3.0), the time of the control plane's last `check_availability` on it (§12).
+   * since 0.3.0), the time of the control plane's last `check_availability` on it (§12); and,
+   * optional, since 0.4.0, for a branch restored from a snapshot (§19): `restore_status`
+   * (`restored` or `finalized`), `restored_from` (the snapshot's id), `restored_as` (the id of the
+   * branch it stands in for).
    *
    * @since 0.3.0
    */
   SnapshotBranch,
+  /**
+   * A snapshot of a branch's data, the platform's resource (since 0.4.0; docs/contract.md §19),
+   * not to be confused with {@link Snapshot}, the fake's whole state: `id`, `project_id`,
+   * `source_branch_id`, `name`, `lsn` and `timestamp` (the point of the branch's history it
+   * holds), `created_at`, `expires_at` (optional: when the control plane deletes it), `manual`
+   * (`false` when a backup schedule took it), and the data it holds: `roles` (`name`,
+   * `password`, `protected`) and `databases` (`name`, `owner_name`) as they were at that point.
+   * It holds passwords in clear: a snapshot with any is a secret.
+   *
+   * @since 0.4.0
+   */
+  SnapshotBranchSnapshot,
+  /**
+   * A branch's backup schedule (since 0.4.0; docs/contract.md §19): `id` (the branch's id),
+   * `project_id`, `branch_id`, `schedule` (`frequency`, and optional `hour`, `day`, `month`,
+   * `retention_seconds`), `updated_at`, and `taken_until`, the time up to which the control plane
+   * has taken the snapshots it calls for.
+   *
+   * @since 0.4.0
+   */
+  SnapshotBackupSchedule,
   /**
    * A compute endpoint (since 0.3.0): `id`, `project_id`, `branch_id`, `type` (`read_write` or
    * `read_only`), `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu` (compute units),
@@ -219,8 +243,8 @@ const SnapshotV1 = Schema.transform(
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
  * `roles`, `databases`, `operations`, `organizations`, `members`, `permissions`, `vpc_endpoints`,
- * `vpc_restrictions`, `transfer_requests` (a kind added after version 2 began
- * may be absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `vpc_restrictions`, `transfer_requests`, `branch_snapshots`, `backup_schedules` (a kind added
+ * after version 2 began may be absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0

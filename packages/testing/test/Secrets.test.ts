@@ -14,7 +14,8 @@ import {
   Operations,
   OrganizationApiKeys,
   Projects,
-  Roles
+  Roles,
+  Snapshots
 } from "@dbplatform/client"
 import { BranchId, ProjectId } from "@dbplatform/core"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -635,3 +636,48 @@ const connectionSeed: Seed = {
   branches: [{ project_id: projectId, id: "br-main-100001", name: "main", default: true }],
   endpoints: [{ branch_id: "br-main-100001", id: "ep-main-100001", type: "read_write" }]
 }
+
+describe("snapshots (docs/contract.md §19)", () => {
+  /** A role password easy to spot. */
+  const password = `npg_${"5napsh0t".repeat(3)}_5ecret`
+
+  it.effect(
+    "a snapshot keeps a role's password for the restored branch, and no snapshot answer or logged request shows it",
+    () =>
+      Effect.gen(function* () {
+        const platform = yield* FakePlatform.FakePlatform
+        const snapshots = yield* Snapshots.Snapshots
+        const roles = yield* Roles.Roles
+        const main = BranchId.make("br-main-100001")
+        yield* addRolesAndDatabases(
+          platform,
+          [{ branch_id: main, name: "neondb_owner", password }],
+          [{ branch_id: main, id: 4_000_002, name: "neondb", owner_name: "neondb_owner" }]
+        )
+        yield* TestClock.adjust("1 minute")
+        const taken = yield* snapshots.create({ project_id: projectId, branch_id: main })
+        yield* TestClock.adjust("10 seconds")
+        const listed = yield* snapshots.listPage({ project_id: projectId })
+        const restored = yield* snapshots.restore({ project_id: projectId, snapshot_id: taken.snapshot.id })
+        yield* TestClock.adjust("10 seconds")
+        const finalized = yield* snapshots.finalizeRestore({ project_id: projectId, branch_id: restored.branch.id })
+        yield* TestClock.adjust("10 seconds")
+        // The restored branch's role has the password it had when the snapshot was taken.
+        const revealed = yield* roles.revealPassword({
+          project_id: projectId,
+          branch_id: restored.branch.id,
+          role_name: "neondb_owner"
+        })
+        expect(Redacted.value(revealed.password)).toBe(password)
+        const shown = [taken, listed, restored, finalized].flatMap((answer) => [
+          JSON.stringify(answer),
+          util.inspect(answer, { depth: 20 })
+        ])
+        shown.push(JSON.stringify(yield* platform.requests))
+        for (const text of shown) {
+          expect(text).not.toContain(password)
+          expect(text).not.toContain(password.slice(-12))
+        }
+      }).pipe(Effect.provide(DbPlatformTest.layer({ seed: connectionSeed })))
+  )
+})

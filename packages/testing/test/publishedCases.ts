@@ -919,6 +919,303 @@ const accessCases: ReadonlyArray<Case> = [
   }
 ]
 
+// --- Snapshots (docs/contract.md §19) ---------------------------------------------------------
+
+const snapshotId = "snap-dev-100001"
+const restoredBranch = "br-restored-100004"
+const snapshots = `/projects/${project}/snapshots`
+
+/**
+ * The fake {@link withData} filled, with a snapshot of `dev` (its role `owner` and database `app`)
+ * and `dev-restored`, a branch restored from it standing in for `dev`, not yet finalized.
+ */
+const withSnapshot = (fake: FakePlatform.Service) =>
+  Effect.gen(function* () {
+    yield* withData(fake)
+    const snapshot = yield* fake.snapshot
+    yield* fake.restore({
+      ...snapshot,
+      branches: [
+        ...snapshot.branches,
+        {
+          id: restoredBranch,
+          project_id: project,
+          parent_id: main,
+          name: "dev-restored",
+          default: false,
+          protected: false,
+          created_at: 0,
+          updated_at: 0,
+          ready_at: 0,
+          restore_status: "restored",
+          restored_from: snapshotId,
+          restored_as: dev
+        }
+      ],
+      branch_snapshots: [
+        {
+          id: snapshotId,
+          project_id: project,
+          source_branch_id: dev,
+          name: "before",
+          lsn: "0/1000000",
+          timestamp: 0,
+          created_at: 0,
+          manual: true,
+          roles: [{ name: "owner", password: "pw-owner-0123456789", protected: false }],
+          databases: [{ name: "app", owner_name: "owner" }]
+        }
+      ]
+    })
+  }).pipe(Effect.orDie)
+
+/** `request` sent to the fake {@link withSnapshot} filled. */
+const givenSnapshot =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake }: Fixture) =>
+    Effect.zipRight(withSnapshot(fake), request)
+
+/** `request` sent to the fake {@link withSnapshot} filled, while the project has a pending operation. */
+const givenSnapshotBusy =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  ({ fake }: Fixture) =>
+    Effect.zipRight(Effect.zipRight(withSnapshot(fake), busy(fake)), request)
+
+/** The cases of the snapshot endpoints, with their fixtures above. */
+const snapshotCases: ReadonlyArray<Case> = [
+  {
+    endpoint: Api.Snapshots.create,
+    label: "now, named",
+    status: 200,
+    request: givenSnapshot(post(`${branches}/${dev}/snapshot?name=before-migration`))
+  },
+  {
+    endpoint: Api.Snapshots.create,
+    label: "at a timestamp (now, 1970 on the TestClock), expiring",
+    status: 200,
+    request: () =>
+      post(`${branches}/${dev}/snapshot?timestamp=1970-01-01T00%3A00%3A00Z&expires_at=2030-01-01T00%3A00%3A00Z`)
+  },
+  {
+    endpoint: Api.Snapshots.create,
+    label: "both lsn and timestamp",
+    status: 400,
+    request: () => post(`${branches}/${dev}/snapshot?lsn=0%2F1000000&timestamp=1970-01-01T00%3A00%3A00Z`)
+  },
+  {
+    endpoint: Api.Snapshots.create,
+    label: "an LSN outside the branch's history",
+    status: 400,
+    request: () => post(`${branches}/${dev}/snapshot?lsn=F%2F0`)
+  },
+  {
+    endpoint: Api.Snapshots.create,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-000000/snapshot`)
+  },
+  {
+    endpoint: Api.Snapshots.create,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(post(`${branches}/${dev}/snapshot`))
+  },
+  { endpoint: Api.Snapshots.list, label: "a snapshot", status: 200, request: givenSnapshot(get(snapshots)) },
+  {
+    endpoint: Api.Snapshots.list,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/snapshots")
+  },
+  {
+    endpoint: Api.Snapshots.list,
+    label: "a bad project id",
+    status: 400,
+    request: () => get("/projects/NO_SUCH/snapshots")
+  },
+  {
+    endpoint: Api.Snapshots.update,
+    label: "a rename",
+    status: 200,
+    request: givenSnapshot(patch(`${snapshots}/${snapshotId}`, { snapshot: { name: "kept" } }))
+  },
+  {
+    endpoint: Api.Snapshots.update,
+    label: "a name that is not a string",
+    status: 400,
+    request: givenSnapshot(patch(`${snapshots}/${snapshotId}`, { snapshot: { name: 5 } }))
+  },
+  {
+    endpoint: Api.Snapshots.update,
+    label: "an unknown snapshot",
+    status: 404,
+    request: () => patch(`${snapshots}/snap-none-000000`, { snapshot: { name: "kept" } })
+  },
+  {
+    endpoint: Api.Snapshots.update,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(patch(`${snapshots}/${snapshotId}`, { snapshot: { name: "kept" } }))
+  },
+  {
+    endpoint: Api.Snapshots.delete,
+    label: "a snapshot",
+    status: 202,
+    request: givenSnapshot(del(`${snapshots}/${snapshotId}`))
+  },
+  {
+    endpoint: Api.Snapshots.delete,
+    label: "an unknown snapshot",
+    status: 404,
+    request: () => del(`${snapshots}/snap-none-000000`)
+  },
+  {
+    endpoint: Api.Snapshots.delete,
+    label: "a bad snapshot id",
+    status: 400,
+    request: () => del(`${snapshots}/SNAP_NONE`)
+  },
+  {
+    endpoint: Api.Snapshots.delete,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(del(`${snapshots}/${snapshotId}`))
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "to a new branch",
+    status: 200,
+    request: givenSnapshot(post(`${snapshots}/${snapshotId}/restore`, { name: "dev-before" }))
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "finalized at once (the compute endpoint moves)",
+    status: 200,
+    request: givenSnapshot(
+      post(`${snapshots}/${snapshotId}/restore`, { target_branch_id: dev, finalize_restore: true })
+    )
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "finalize_restore not a boolean",
+    status: 400,
+    request: givenSnapshot(post(`${snapshots}/${snapshotId}/restore`, { finalize_restore: "yes" }))
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "an unknown snapshot",
+    status: 404,
+    request: () => post(`${snapshots}/snap-none-000000/restore`)
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "a taken name",
+    status: 409,
+    request: givenSnapshot(post(`${snapshots}/${snapshotId}/restore`, { name: "main" }))
+  },
+  {
+    endpoint: Api.Snapshots.restore,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(post(`${snapshots}/${snapshotId}/restore`))
+  },
+  {
+    endpoint: Api.Snapshots.finalizeRestore,
+    label: "a restored branch",
+    status: 200,
+    request: givenSnapshot(post(`${branches}/${restoredBranch}/finalize_restore`, { name: "dev-replaced" }))
+  },
+  {
+    endpoint: Api.Snapshots.finalizeRestore,
+    label: "a branch not restored from a snapshot",
+    status: 400,
+    request: givenSnapshot(post(`${branches}/${dev}/finalize_restore`))
+  },
+  {
+    endpoint: Api.Snapshots.finalizeRestore,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-000000/finalize_restore`)
+  },
+  {
+    endpoint: Api.Snapshots.finalizeRestore,
+    label: "a taken name for the original",
+    status: 409,
+    request: givenSnapshot(post(`${branches}/${restoredBranch}/finalize_restore`, { name: "main" }))
+  },
+  {
+    endpoint: Api.Snapshots.finalizeRestore,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(post(`${branches}/${restoredBranch}/finalize_restore`))
+  },
+  {
+    endpoint: Api.Snapshots.getBackupSchedule,
+    label: "none",
+    status: 200,
+    request: () => get(`${branches}/${dev}/backup_schedule`)
+  },
+  {
+    endpoint: Api.Snapshots.getBackupSchedule,
+    label: "a schedule",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.zipRight(
+        Effect.flatMap(
+          put(`${branches}/${dev}/backup_schedule`, { schedule: [{ frequency: "weekly", day: 7, hour: 2 }] }),
+          (request) => send(fake, request, { key })
+        ),
+        get(`${branches}/${dev}/backup_schedule`)
+      ).pipe(Effect.orDie)
+  },
+  {
+    endpoint: Api.Snapshots.getBackupSchedule,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000/backup_schedule`)
+  },
+  {
+    endpoint: Api.Snapshots.getBackupSchedule,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/backup_schedule`)
+  },
+  {
+    endpoint: Api.Snapshots.setBackupSchedule,
+    label: "daily, kept a day",
+    status: 200,
+    request: () =>
+      put(`${branches}/${dev}/backup_schedule`, {
+        schedule: [{ frequency: "daily", hour: 3, retention_seconds: 86_400 }]
+      })
+  },
+  {
+    endpoint: Api.Snapshots.setBackupSchedule,
+    label: "a retention under an hour",
+    status: 400,
+    request: () =>
+      put(`${branches}/${dev}/backup_schedule`, { schedule: [{ frequency: "daily", retention_seconds: 60 }] })
+  },
+  {
+    endpoint: Api.Snapshots.setBackupSchedule,
+    label: "a frequency the platform does not know",
+    status: 400,
+    request: () => put(`${branches}/${dev}/backup_schedule`, { schedule: [{ frequency: "fortnightly" }] })
+  },
+  {
+    endpoint: Api.Snapshots.setBackupSchedule,
+    label: "an unknown branch",
+    status: 404,
+    request: () => put(`${branches}/br-none-000000/backup_schedule`, { schedule: [] })
+  },
+  {
+    endpoint: Api.Snapshots.setBackupSchedule,
+    label: "a project with a pending operation",
+    status: 423,
+    request: givenSnapshotBusy(put(`${branches}/${dev}/backup_schedule`, { schedule: [] }))
+  }
+]
+
 export const cases: ReadonlyArray<Case> = [
   {
     endpoint: Api.ApiKeys.create,
@@ -2027,7 +2324,9 @@ export const cases: ReadonlyArray<Case> = [
     label: "a bad project id",
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
-  }
+  },
+  // Snapshots (docs/contract.md §19), with their fixtures.
+  ...snapshotCases
 ]
 
 /** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */
@@ -2165,7 +2464,8 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "ProjectTransfers.createRequest": ["Forbidden"],
   "ProjectTransfers.acceptRequest": ["Forbidden"],
   "BranchSchema.get": ["Forbidden"],
-  "BranchSchema.compare": ["Forbidden"]
+  "BranchSchema.compare": ["Forbidden"],
+  ...Object.fromEntries(Object.values(Api.Snapshots).map((endpoint) => [endpoint.name, ["Forbidden"]]))
 }
 
 const statusOf: Readonly<Record<string, number>> = {

@@ -22,23 +22,8 @@ import { upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { projectDefaults } from "./projects.js"
 import { get, type Mutation, type State, type StoredDatabase, type StoredProject } from "./state.js"
+import { lsnAt, timeOfLsn } from "./lsn.js"
 import { Status } from "./status.js"
-
-/** Bytes of the fake's write-ahead log per millisecond of its clock. */
-const bytesPerMilli = 256
-
-/** The LSN of epoch millisecond `at`: `{high}/{low}` in upper-case hexadecimal, as Postgres prints one. */
-export const lsnAt = (at: number): string => {
-  const position = BigInt(Math.max(0, Math.floor(at))) * BigInt(bytesPerMilli)
-  return `${(position >> 32n).toString(16).toUpperCase()}/${(position & 0xffffffffn).toString(16).toUpperCase()}`
-}
-
-/** The epoch millisecond an LSN (`0/1F2E3D4`, checked by core's query schema) falls in. */
-export const timeOfLsn = (lsn: string): number => {
-  const [high = "0", low = "0"] = lsn.split("/")
-  const position = (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`)
-  return Number(position / BigInt(bytesPerMilli))
-}
 
 /** The tables of `database` in force at `at` (epoch ms): none before its first version. */
 export const tablesAt = (database: StoredDatabase, at: number): ReadonlyArray<Table> => {
@@ -90,7 +75,7 @@ export const timeOf = (
   }
   const at =
     point.lsn !== undefined
-      ? timeOfLsn(point.lsn)
+      ? (timeOfLsn(point.lsn) ?? now)
       : point.timestamp !== undefined
         ? DateTime.toEpochMillis(point.timestamp)
         : now

@@ -34,7 +34,8 @@ import * as Schema from "effect/Schema"
 import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId, uuid } from "./ids.js"
 import { type Change, type Id, type Kind, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
-import { expiryInFuture, isDeleted, lsnAt, pointInHistory, ttlOf } from "./lifecycle.js"
+import { expiryInFuture, isDeleted, pointInHistory, ttlOf } from "./lifecycle.js"
+import { lsnAt } from "./lsn.js"
 import { endOf, type OperationToStart, lockedBy, startOperations } from "./operations.js"
 import {
   cascade,
@@ -355,7 +356,7 @@ export const createBranch =
         ttl_interval_seconds: request.expires_at === undefined ? undefined : ttlOf(request.expires_at, now),
         init_source: request.init_source,
         parent_timestamp: linked ? point : undefined,
-        parent_lsn: linked ? lsnAt(project, point) : undefined,
+        parent_lsn: linked ? lsnAt(point) : undefined,
         archived: request.archived === true ? true : undefined
       })
       const active = endpoints.map((endpoint, i) => ({ ...endpoint, active_at: endOf(started.operations[i + 1]!) }))

@@ -58,6 +58,7 @@ import {
   type StoredOperation,
   type StoredProject
 } from "./state.js"
+import { scheduledSnapshots, snapshotsDueAt } from "./snapshots.js"
 import { Status } from "./status.js"
 
 /** A compute endpoint's state at a time: `current`, and `pending`, the one it is about to take. */
@@ -346,7 +347,8 @@ const earliestDue = (state: State): number => {
 }
 
 /** Whether the control plane has anything to do by `now` in `state` (one comparison while its collections do not change). */
-export const controlPlaneDue = (state: State, now: number): boolean => earliestDue(state) <= now
+export const controlPlaneDue = (state: State, now: number): boolean =>
+  earliestDue(state) <= now || snapshotsDueAt(state) <= now
 
 /** Everything due by `now`, earliest first (then suspensions before checks, then by id). */
 const dueBy = (state: State, now: number): ReadonlyArray<Due> => {
@@ -432,7 +434,8 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
 
 /**
  * The changes that carry out everything due by `now` in `state`, one after another; again while
- * what was done made more due (a branch whose last child expired may expire in turn).
+ * what was done made more due (a branch whose last child expired may expire in turn); then the
+ * snapshots the backup schedules take and those that expire (`snapshots.ts`, docs/contract.md §19).
  */
 const catchUp = (state: State, now: number, dice: Dice): ReadonlyArray<Change> => {
   const changes: Array<Change> = []
@@ -446,6 +449,7 @@ const catchUp = (state: State, now: number, dice: Dice): ReadonlyArray<Change> =
     }
     if (changes.length === before) break
   }
+  changes.push(...scheduledSnapshots(current, now, dice))
   return changes
 }
 

@@ -94,7 +94,12 @@ export const SnapshotBranch = Schema.Struct({
   init_source: Schema.optional(Schema.String),
   parent_timestamp: Schema.optional(SnapshotTime),
   parent_lsn: Schema.optional(Schema.String),
-  archived: Schema.optional(Schema.Boolean)
+  archived: Schema.optional(Schema.Boolean),
+  // Restored from a snapshot (docs/contract.md §19): `restored` or `finalized`, the snapshot's
+  // id, and the id of the branch it stands in for.
+  restore_status: Schema.optional(Schema.String),
+  restored_from: Schema.optional(Schema.String),
+  restored_as: Schema.optional(Schema.String)
 }).annotations({ identifier: "SnapshotBranch" })
 
 /**
@@ -280,6 +285,50 @@ export const SnapshotTransferRequest = Schema.Struct({
   created_at: SnapshotTime,
   expires_at: SnapshotTime
 }).annotations({ identifier: "SnapshotTransferRequest" })
+
+/**
+ * A snapshot of a branch's data (docs/contract.md §19), the platform's record kept by the fake
+ * (not to be confused with `Snapshot`, the fake's whole state as data): `source_branch_id` the
+ * branch it was taken of, `timestamp` and `lsn` the point of that branch's history it holds,
+ * `created_at`, `expires_at` (when the control plane deletes it; absent: kept), `manual`
+ * (`false` for one a backup schedule took), and the data it holds in the fake's notion of data:
+ * the branch's roles (with their passwords) and databases as at that point.
+ */
+export const SnapshotBranchSnapshot = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  source_branch_id: Schema.String,
+  name: Schema.String,
+  lsn: Schema.String,
+  timestamp: SnapshotTime,
+  created_at: SnapshotTime,
+  expires_at: Schema.optional(SnapshotTime),
+  manual: Schema.Boolean,
+  roles: Schema.Array(Schema.Struct({ name: Schema.String, password: Schema.String, protected: Schema.Boolean })),
+  databases: Schema.Array(Schema.Struct({ name: Schema.String, owner_name: Schema.String }))
+}).annotations({ identifier: "SnapshotBranchSnapshot" })
+
+/**
+ * A branch's backup schedule (docs/contract.md §19): `id` is the branch's id (one schedule per
+ * branch), `schedule` its entries as the request gave them, and `taken_until` the time up to
+ * which the control plane has taken the snapshots it calls for.
+ */
+export const SnapshotBackupSchedule = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  branch_id: Schema.String,
+  schedule: Schema.Array(
+    Schema.Struct({
+      frequency: Schema.String,
+      hour: Schema.optional(Schema.Int),
+      day: Schema.optional(Schema.Int),
+      month: Schema.optional(Schema.Int),
+      retention_seconds: Schema.optional(Schema.Int)
+    })
+  ),
+  updated_at: SnapshotTime,
+  taken_until: SnapshotTime
+}).annotations({ identifier: "SnapshotBackupSchedule" })
 
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
@@ -508,6 +557,27 @@ export const kinds = {
     idOf: (request) => request.id,
     parent: { kind: "projects", of: (request) => request.project_id },
     rank: newestFirst
+  }),
+  // Snapshots of branches and backup schedules (docs/contract.md §19). A snapshot outlives the
+  // branch it was taken of: it belongs to the project.
+  branch_snapshots: kind({
+    label: "branch snapshot",
+    schema: SnapshotBranchSnapshot,
+    id: Schema.String,
+    idOf: (snapshot) => snapshot.id,
+    parent: { kind: "projects", of: (snapshot) => snapshot.project_id },
+    rank: newestFirst,
+    check: (snapshot) => slugProblem("snapshot", snapshot.id)
+  }),
+  backup_schedules: kind({
+    label: "backup schedule",
+    schema: SnapshotBackupSchedule,
+    id: Schema.String,
+    idOf: (schedule) => schedule.id,
+    parent: { kind: "branches", of: (schedule) => schedule.branch_id },
+    rank: () => 0,
+    check: (schedule) =>
+      schedule.id === schedule.branch_id ? [] : [`backup schedule ${schedule.id}: its id is not its branch's`]
   })
 }
 

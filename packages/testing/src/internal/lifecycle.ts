@@ -8,9 +8,8 @@
  *   whole ten minutes), as the platform's background job deletes an expired branch "not at the
  *   exact second". An expiring branch that is the default or has children is not deleted until
  *   that changes (neither can be deleted by a request either).
- * - **Points in time.** The fake's log sequence numbers count the milliseconds since the
- *   project's creation (`high/low`, hexadecimal): {@link lsnAt} and {@link timeOfLsn} go from
- *   one to the other. A point of a parent's history must lie within the project's history window:
+ * - **Points in time.** An LSN is the fake's clock as a log position (`lsn.ts`: `lsnAt` and
+ *   `timeOfLsn` go from one to the other). A point of a parent's history must lie within the project's history window:
  *   from `history_retention_seconds` before now (and not before the project's creation) to now.
  * - **Recovery.** A deleted project is kept with `deleted_at` for {@link recoveryWindow} (7 days),
  *   hidden from every read but the recoverable list; the control plane then purges it and
@@ -19,6 +18,7 @@
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import type { Refused } from "./limits.js"
+import { timeOfLsn } from "./lsn.js"
 import { get, itemsOf, type State, type StoredBranch, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
 
@@ -59,21 +59,6 @@ export const expiryDue = (state: State, branch: StoredBranch): number | undefine
   return sweepAfter(branch.expires_at)
 }
 
-const two32 = 2 ** 32
-
-/** The fake's LSN of the point `at` of project `project`'s history: milliseconds since its creation, `high/low` in hexadecimal. */
-export const lsnAt = (project: StoredProject, at: number): string => {
-  const offset = Math.max(0, at - project.created_at)
-  const high = Math.floor(offset / two32)
-  return `${high.toString(16).toUpperCase()}/${(offset - high * two32).toString(16).toUpperCase()}`
-}
-
-/** The time of the fake's LSN `lsn` in project `project` (see {@link lsnAt}). */
-export const timeOfLsn = (project: StoredProject, lsn: string): number => {
-  const [high, low] = lsn.split("/")
-  return project.created_at + Number.parseInt(high ?? "0", 16) * two32 + Number.parseInt(low ?? "0", 16)
-}
-
 /** What a branch creation names as the point of its parent's history. */
 export interface HistoryPoint {
   readonly parent_timestamp?: number | undefined
@@ -96,7 +81,7 @@ export const pointInHistory = (
   // None named: the parent's head, now (a project's first branch may be created a millisecond
   // after `now`, when another project took that millisecond: it is not checked).
   if (point.parent_timestamp === undefined && point.parent_lsn === undefined) return Either.right(now)
-  const at = point.parent_lsn !== undefined ? timeOfLsn(project, point.parent_lsn) : (point.parent_timestamp ?? now)
+  const at = point.parent_lsn !== undefined ? (timeOfLsn(point.parent_lsn) ?? now) : (point.parent_timestamp ?? now)
   const retention = project.history_retention_seconds ?? defaultRetentionSeconds
   const oldest = Math.max(project.created_at, now - retention * 1000)
   if (at > now || at < oldest) {

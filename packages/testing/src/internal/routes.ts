@@ -34,6 +34,7 @@ import { projectHandlers } from "./projectRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
 import { roleHandlers } from "./roleRoutes.js"
+import { snapshotHandlers } from "./snapshotRoutes.js"
 import { badRequest, type Handle, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
 import {
   type FakeState,
@@ -277,7 +278,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
         organizationKeyRevokedAnswer
       )
   },
-  BranchSchema: branchSchemaHandlers(fake)
+  BranchSchema: branchSchemaHandlers(fake),
+  Snapshots: snapshotHandlers(fake)
 })
 
 /**

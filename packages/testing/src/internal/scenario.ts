@@ -11,7 +11,8 @@ import {
   UnknownProject
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
-import { changeSchema, lsnAt, schemaJson } from "./branchSchema.js"
+import { changeSchema, schemaJson } from "./branchSchema.js"
+import { lsnAt } from "./lsn.js"
 import { loadParser, migrate } from "./ddl.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
 import { defaultOrgId, specOf, upsert } from "./kinds.js"

@@ -386,7 +386,10 @@ export const collectionsOfSeed = (
     endpoints: seedEndpoints(seed, branches, now),
     roles,
     databases,
-    operations
+    operations,
+    // A seed takes no snapshots nor backup schedules (docs/contract.md §19): the API makes them.
+    branch_snapshots: [],
+    backup_schedules: []
   }
 }
 

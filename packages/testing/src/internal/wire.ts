@@ -334,7 +334,11 @@ export const branchAt = (branch: StoredBranch, now: number): Branch => {
       active_time_seconds: 0,
       compute_time_seconds: 0,
       written_data_bytes: 0,
-      data_transfer_bytes: 0
+      data_transfer_bytes: 0,
+      // Restored from a snapshot (docs/contract.md §19).
+      restore_status: branch.restore_status,
+      restored_from: branch.restored_from,
+      restored_as: branch.restored_as
     }),
     unchecked
   )

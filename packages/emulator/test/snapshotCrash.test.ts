@@ -1,0 +1,367 @@
+/**
+ * "Acknowledged means durable" for snapshots (docs/contract.md §19) under `--state`, on the shipped
+ * command, as branchCrash.test.ts does for branches: workers take snapshots of their project's
+ * default branch, rename and delete them, restore them to new branches and finalize some of those
+ * restores, over plain `fetch`; each project's default branch has an hourly backup schedule whose
+ * snapshots (kept two hours) the control plane takes and deletes as the workers move the clock
+ * (a few steps of 20 minutes among their usual seconds). The emulator is killed with SIGKILL after
+ * a random number of acknowledged changes (seeded RNGs, so a failure replays), then restarted on
+ * the same state file: its journal replayed, its state checked by the loader (`state.problems`).
+ *
+ * Time: the emulator's clock is frozen and moved through the control API only. A restarted
+ * emulator's clock starts from real time again: the test moves it past the latest time any
+ * earlier run's clock showed, plus the longest run of operations one change starts.
+ *
+ * After each restart: every acknowledged snapshot is listed (unless its deletion was
+ * acknowledged: then it is gone) under the name last acknowledged; no manual snapshot is listed
+ * that no request took; every scheduled snapshot a listing showed before the kill is still listed
+ * unless its `expires_at` has passed, and none listed has; every acknowledged restore's branch
+ * exists, `restored` or, once a finalize was acknowledged, `finalized`; the backup schedules are
+ * as set; the operations of every acknowledged change of the last run exist; no id is handed out
+ * twice.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { type Answer, random, type Running, send, start } from "./spawned.js"
+
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-snapshot-crash-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const apiKey = "snapshot-crash-test-key"
+const token = "snapshot-crash-test-control-token"
+const kills = 6
+const projects = ["crash-snapshots-0", "crash-snapshots-1"]
+const workersPerProject = 2
+/** The longest the operations of one change run, in ms: a finalize's suspend_compute 1 s + start_compute 3 s; a snapshot's create_timeline 3 s. */
+const longestChange = 5_000
+const hour = 3_600_000
+/** Each project's default branch's schedule: every hour, each snapshot kept two. */
+const schedule = [{ frequency: "hourly", retention_seconds: 7200 }]
+
+/** A manual snapshot as the test knows it. */
+interface TrackedSnapshot {
+  readonly id: string
+  readonly project: string
+  /** The names it may have: one, or two after a rename that got no answer. */
+  names: ReadonlyArray<string>
+  /** `undefined` after a deletion that got no answer. */
+  deleted: boolean | undefined
+  readonly owner: number
+}
+
+/** A branch restored from a snapshot, as the test knows it. */
+interface TrackedRestore {
+  readonly id: string
+  readonly project: string
+  /** `restored`, `finalized`, or `undefined` after a finalize that got no answer. */
+  status: "restored" | "finalized" | undefined
+  readonly owner: number
+}
+
+describe("--state under kill -9: snapshots", () => {
+  it(`${kills} kills at random moments: every acknowledged snapshot change and restore survives, and the control plane's`, async () => {
+    const state = join(dir, "state.json")
+    const seed = join(dir, "seed.json")
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        projects: projects.map((id) => ({ id })),
+        branches: projects.map((project, i) => ({
+          project_id: project,
+          id: `br-main-${i}`,
+          name: "main",
+          default: true
+        })),
+        endpoints: projects.map((_, i) => ({
+          branch_id: `br-main-${i}`,
+          id: `ep-main-${i}`,
+          suspend_timeout_seconds: -1
+        })),
+        roles: projects.map((_, i) => ({ branch_id: `br-main-${i}`, name: "app_owner", password: `npg_Cr4sh${i}` })),
+        databases: projects.map((_, i) => ({ branch_id: `br-main-${i}`, name: "app", owner_name: "app_owner" }))
+      })
+    )
+    const env = { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token }
+    /** The latest time any run's clock showed: a restarted clock is moved past it. */
+    let highest = 0
+    const advance = async (running: Running, ms: number, answers: () => boolean) => {
+      try {
+        const answer = await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })
+        expect(answer.status).toBe(200)
+        highest = Math.max(highest, answer.body.now_ms)
+      } catch (error) {
+        if (answers()) throw error
+        // No answer: it may have moved the clock (a request without an answer may have taken effect).
+        highest += ms
+      }
+    }
+    const restart = async (args: ReadonlyArray<string>) => {
+      const running = await start(["--state", state, ...args, "--port", "0"], env)
+      const frozen = await send("POST", `${running.controlUrl}/clock/freeze`, token)
+      expect(frozen.status).toBe(200)
+      await advance(running, Math.max(0, highest - frozen.body.now_ms) + longestChange, () => true)
+      return running
+    }
+
+    const snapshots = new Map<string, TrackedSnapshot>()
+    const restores = new Map<string, TrackedRestore>()
+    /** Scheduled snapshots a listing showed, with their expiry (epoch ms). */
+    const scheduled = new Map<string, { readonly project: string; readonly expires: number }>()
+    const ids = new Set<string>()
+    /** Per project, the names of snapshots and restores whose request got no answer in the last run. */
+    const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
+    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    const counts = {
+      snapshots: 0,
+      renames: 0,
+      deletes: 0,
+      restores: 0,
+      finalizes: 0,
+      scheduledSeen: 0,
+      scheduledExpired: 0,
+      locked: 0,
+      unanswered: 0,
+      adopted: 0
+    }
+
+    const check = async (running: Running) => {
+      const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
+      const now: number = (await send("GET", `${running.controlUrl}/clock`, token)).body.now_ms
+      for (const [p, project] of projects.entries()) {
+        const listed = await api(`/projects/${project}/snapshots`)
+        expect(listed.status).toBe(200)
+        const byId = new Map<string, any>(listed.body.snapshots.map((snapshot: any) => [snapshot.id, snapshot]))
+        expect(byId.size, "a snapshot listed twice").toBe(listed.body.snapshots.length)
+        for (const snapshot of snapshots.values()) {
+          if (snapshot.project !== project) continue
+          const found = byId.get(snapshot.id)
+          if (snapshot.deleted !== undefined) {
+            expect(found === undefined, `snapshot ${snapshot.id} deleted: ${snapshot.deleted}`).toBe(snapshot.deleted)
+          }
+          snapshot.deleted = found === undefined
+          if (found === undefined) continue
+          expect(snapshot.names, `the name of snapshot ${snapshot.id}`).toContain(found.name)
+          snapshot.names = [found.name]
+        }
+        for (const [id, seen] of scheduled) {
+          if (seen.project !== project) continue
+          if (seen.expires > now) {
+            expect(byId.has(id), `scheduled snapshot ${id}, seen before the kill, expiring later`).toBe(true)
+          } else {
+            expect(byId.has(id), `scheduled snapshot ${id}, expired`).toBe(false)
+            scheduled.delete(id)
+            counts.scheduledExpired += 1
+          }
+        }
+        for (const [id, found] of byId) {
+          if (found.manual === false) {
+            expect(Date.parse(found.expires_at), `scheduled snapshot ${id} listed after its expiry`).toBeGreaterThan(
+              now
+            )
+            expect(Date.parse(found.created_at) % hour, `scheduled snapshot ${id} taken on the hour`).toBe(0)
+            continue
+          }
+          if (snapshots.has(id)) continue
+          // Only a request without an answer may show a snapshot the test did not know of.
+          expect(unanswered.get(project)!.has(found.name), `snapshot ${id} (${found.name}) that no request took`).toBe(
+            true
+          )
+          expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+          ids.add(id)
+          snapshots.set(id, { id, project, names: [found.name], deleted: false, owner: -1 })
+          counts.adopted += 1
+        }
+        for (const restore of restores.values()) {
+          if (restore.project !== project) continue
+          const read = await api(`/projects/${project}/branches/${restore.id}`)
+          expect(read.status, `restored branch ${restore.id}`).toBe(200)
+          const status = read.body.branch.restore_status
+          if (restore.status !== undefined) expect(status, `restore_status of ${restore.id}`).toBe(restore.status)
+          else expect(["restored", "finalized"]).toContain(status)
+          restore.status = status
+        }
+        // Restores without an answer that happened: adopted, left alone.
+        const branches = await api(`/projects/${project}/branches`)
+        for (const branch of branches.body.branches) {
+          if (branch.restored_from === undefined || restores.has(branch.id)) continue
+          expect(unanswered.get(project)!.has(branch.name) || branch.restore_status === "finalized").toBe(true)
+          restores.set(branch.id, { id: branch.id, project, status: branch.restore_status, owner: -1 })
+          counts.adopted += 1
+        }
+        unanswered.get(project)!.clear()
+        expect(branches.body.branches.filter((branch: any) => branch.default)).toHaveLength(1)
+        const set = await api(`/projects/${project}/branches/br-main-${p}/backup_schedule`)
+        expect(set.body.schedule).toEqual(schedule)
+      }
+      for (const operation of recentOperations) {
+        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
+        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
+      }
+    }
+
+    const killPoint = random(20261126)
+    for (let run = 0; run <= kills; run++) {
+      const running = await restart(["--seed", seed])
+      if (run === 0) {
+        for (const [p, project] of projects.entries()) {
+          const answer = await send(
+            "PUT",
+            `${running.baseUrl}/projects/${project}/branches/br-main-${p}/backup_schedule`,
+            apiKey,
+            { schedule }
+          )
+          expect(answer.status).toBe(200)
+        }
+      }
+      await check(running)
+      if (run === kills) {
+        // A clean stop folds the journal into the state file; a last start reads it back.
+        running.child.kill("SIGTERM")
+        expect(await running.exited).toBe(0)
+        const last = await restart([])
+        recentOperations = []
+        await check(last)
+        last.child.kill("SIGTERM")
+        expect(await last.exited).toBe(0)
+        break
+      }
+      let killed = false
+      const answers = () => !killed
+      recentOperations = []
+      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
+      let acknowledged = 0
+      const acknowledge = (answer: Answer, project: string) => {
+        for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
+        acknowledged += 1
+        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+          killed = true
+          running.child.kill("SIGKILL")
+        }
+      }
+      const worker = async (w: number) => {
+        const p = Math.floor(w / workersPerProject)
+        const project = projects[p]!
+        const base = `${running.baseUrl}/projects/${project}`
+        const next = random(run * 1000 + w)
+        let op = 0
+        while (!killed) {
+          const mine = Array.from(snapshots.values()).filter(
+            (snapshot) => snapshot.owner === w && snapshot.deleted === false && snapshot.names.length === 1
+          )
+          const restorable = Array.from(restores.values()).filter(
+            (restore) => restore.owner === w && restore.status === "restored"
+          )
+          const choice = next()
+          const name = `r${run}-w${w}-${op++}`
+          const snapshot = mine.length === 0 ? undefined : mine[Math.floor(next() * mine.length)]!
+          const action =
+            choice < 0.08
+              ? "wait"
+              : choice < 0.18
+                ? "list"
+                : snapshot === undefined || choice < 0.45
+                  ? "snapshot"
+                  : choice < 0.58
+                    ? "rename"
+                    : choice < 0.7
+                      ? "delete"
+                      : restorable.length === 0 || choice < 0.88
+                        ? "restore"
+                        : "finalize"
+          if (action === "wait") {
+            await advance(running, hour / 3, answers)
+            continue
+          }
+          const restore = action === "finalize" ? restorable[Math.floor(next() * restorable.length)]! : undefined
+          if (action === "snapshot" || action === "restore") unanswered.get(project)!.add(name)
+          if (action === "rename") snapshot!.names = [snapshot!.names[0]!, name]
+          if (action === "delete") snapshot!.deleted = undefined
+          if (action === "finalize") restore!.status = undefined
+          let answer: Answer
+          try {
+            answer =
+              action === "list"
+                ? await send("GET", `${base}/snapshots`, apiKey)
+                : action === "snapshot"
+                  ? await send("POST", `${base}/branches/br-main-${p}/snapshot?name=${name}`, apiKey)
+                  : action === "rename"
+                    ? await send("PATCH", `${base}/snapshots/${snapshot!.id}`, apiKey, { snapshot: { name } })
+                    : action === "delete"
+                      ? await send("DELETE", `${base}/snapshots/${snapshot!.id}`, apiKey)
+                      : action === "restore"
+                        ? await send("POST", `${base}/snapshots/${snapshot!.id}/restore`, apiKey, { name })
+                        : await send("POST", `${base}/branches/${restore!.id}/finalize_restore`, apiKey, {
+                            name: `${name}-replaced`
+                          })
+          } catch (error) {
+            if (!killed) throw error
+            counts.unanswered += 1
+            continue // no (whole) answer: it may have happened or not, the next restart shows which
+          }
+          if (answer.status === 423) {
+            counts.locked += 1
+            if (action === "snapshot" || action === "restore") unanswered.get(project)!.delete(name)
+            if (action === "rename") snapshot!.names = [snapshot!.names[0]!]
+            if (action === "delete") snapshot!.deleted = false
+            if (action === "finalize") restore!.status = "restored"
+            await advance(running, longestChange, answers)
+            continue
+          }
+          const wanted = action === "delete" ? 202 : 200
+          expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(wanted)
+          if (action === "list") {
+            for (const listed of answer.body.snapshots) {
+              if (listed.manual !== false || scheduled.has(listed.id)) continue
+              scheduled.set(listed.id, { project, expires: Date.parse(listed.expires_at) })
+              counts.scheduledSeen += 1
+            }
+            continue
+          }
+          if (action === "snapshot") {
+            unanswered.get(project)!.delete(name)
+            const id: string = answer.body.snapshot.id
+            expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+            ids.add(id)
+            snapshots.set(id, { id, project, names: [name], deleted: false, owner: w })
+            counts.snapshots += 1
+          } else if (action === "rename") {
+            expect(answer.body.snapshot.name).toBe(name)
+            snapshot!.names = [name]
+            counts.renames += 1
+          } else if (action === "delete") {
+            snapshot!.deleted = true
+            counts.deletes += 1
+          } else if (action === "restore") {
+            unanswered.get(project)!.delete(name)
+            const id: string = answer.body.branch.id
+            expect(ids.has(id), `id ${id} handed out twice`).toBe(false)
+            ids.add(id)
+            expect(answer.body.branch.restore_status).toBe("restored")
+            restores.set(id, { id, project, status: "restored", owner: w })
+            counts.restores += 1
+          } else {
+            restore!.status = "finalized"
+            counts.finalizes += 1
+          }
+          acknowledge(answer, project)
+          if ((answer.body.operations ?? []).length > 0) await advance(running, longestChange, answers)
+        }
+      }
+      await Promise.all(Array.from({ length: projects.length * workersPerProject }, (_, w) => worker(w)))
+      await running.exited
+    }
+
+    expect(counts.snapshots).toBeGreaterThan(kills)
+    expect(counts.restores).toBeGreaterThan(0)
+    expect(counts.deletes + counts.renames).toBeGreaterThan(0)
+    expect(counts.scheduledSeen).toBeGreaterThan(0)
+    console.log(
+      `snapshot crash test: ${kills} kills; acknowledged ${counts.snapshots} snapshots, ${counts.renames} renames, ` +
+        `${counts.deletes} deletes, ${counts.restores} restores, ${counts.finalizes} finalizes; ` +
+        `${counts.scheduledSeen} scheduled snapshots seen (${counts.scheduledExpired} expired since); ` +
+        `${counts.locked} refused with 423, ${counts.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost`
+    )
+  }, 300_000)
+})
