@@ -3,9 +3,9 @@
  * (`get`), and the unified diff against another branch or point in time (`compare`): what a
  * migration review reads (`docs/contract.md` §24).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
-import { Api } from "@dbplatform/core"
+import * as Api from "@dbplatform/core/Api"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -19,7 +19,7 @@ import * as Resource from "./Resource.js"
  * `{ json }`, `{ diff }`), and failing with exactly the errors its entry declares
  * (`docs/design.md` §1.3).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export interface Service extends Resource.Methods<typeof Api.BranchSchema> {}
 
@@ -27,7 +27,7 @@ export interface Service extends Resource.Methods<typeof Api.BranchSchema> {}
  * The tag of the {@link Service}; `yield* BranchSchema.BranchSchema` in a program, provided by
  * {@link layer} or `DbPlatform.layer`.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category tags
  */
 export class BranchSchema extends Context.Tag("@dbplatform/client/BranchSchema")<BranchSchema, Service>() {}
@@ -35,7 +35,7 @@ export class BranchSchema extends Context.Tag("@dbplatform/client/BranchSchema")
 /**
  * Builds the {@link Service} over the `DbPlatformClient` in context.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(DbPlatformClient, (client) =>
   BranchSchema.of(Resource.methods(client, Api.BranchSchema))
@@ -44,7 +44,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(
 /**
  * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category layers
  */
 export const layer: Layer.Layer<BranchSchema, never, DbPlatformClient> = Layer.effect(BranchSchema, make)

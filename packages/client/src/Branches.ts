@@ -8,8 +8,8 @@
  *
  * @since 0.3.0
  */
+import * as Api from "@dbplatform/core/Api"
 import {
-  Api,
   type Branch,
   type ComputeEndpoint,
   type Endpoint,

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as Api from "@dbplatform/core/Api"
 import {
-  Api,
   type BadRequest,
   Endpoint,
   type Forbidden,

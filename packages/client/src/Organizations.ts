@@ -6,7 +6,7 @@
  *
  * @since 0.5.0
  */
-import { Api } from "@dbplatform/core"
+import * as Api from "@dbplatform/core/Api"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

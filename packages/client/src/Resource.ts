@@ -151,7 +151,8 @@ export type Methods<T extends Readonly<Record<string, Endpoint.Endpoint>>, W = n
  * @example
  * ```ts
  * import { DbPlatformClient, Resource } from "@dbplatform/client"
- * import { Api, BranchId, ProjectId } from "@dbplatform/core"
+ * import * as Api from "@dbplatform/core/Api"
+import { BranchId, ProjectId } from "@dbplatform/core"
  * import { Effect } from "effect"
  *
  * const program = Effect.gen(function* () {

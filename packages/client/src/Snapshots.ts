@@ -4,9 +4,9 @@
  * (`restore`) and finalize that restore (`finalizeRestore`), and read or set a branch's backup
  * schedule (`getBackupSchedule`, `setBackupSchedule`) (`docs/contract.md` §19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
-import { Api } from "@dbplatform/core"
+import * as Api from "@dbplatform/core/Api"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -24,7 +24,7 @@ import * as Resource from "./Resource.js"
  * (failing with `OperationFailed` or `OperationStillPending` otherwise); by default it answers at
  * once, and `Operations.awaitAll(answer)` waits later.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export interface Service extends Resource.Methods<typeof Api.Snapshots, Operations.ReadError> {}
 
@@ -32,7 +32,7 @@ export interface Service extends Resource.Methods<typeof Api.Snapshots, Operatio
  * The tag of the {@link Service}; `yield* Snapshots.Snapshots` in a program, provided by {@link layer}
  * or `DbPlatform.layer`.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category tags
  */
 export class Snapshots extends Context.Tag("@dbplatform/client/Snapshots")<Snapshots, Service>() {}
@@ -41,7 +41,7 @@ export class Snapshots extends Context.Tag("@dbplatform/client/Snapshots")<Snaps
  * Builds the {@link Service} over the `DbPlatformClient` and `Operations` in context (a call
  * with `{ wait }` waits with that `Operations`: one rate limit per client).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const make: Effect.Effect<Service, never, DbPlatformClient | Operations.Operations> = Effect.gen(function* () {
   const client = yield* DbPlatformClient
@@ -53,7 +53,7 @@ export const make: Effect.Effect<Service, never, DbPlatformClient | Operations.O
  * The {@link Service} as a Layer; needs a `DbPlatformClient` and `Operations` (`DbPlatform.layer`
  * provides them).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category layers
  */
 export const layer: Layer.Layer<Snapshots, never, DbPlatformClient | Operations.Operations> = Layer.effect(

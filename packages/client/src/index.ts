@@ -131,7 +131,7 @@ export * as OrganizationApiKeys from "./OrganizationApiKeys.js"
  * BranchSchema: a database's schema on a branch (`get`, as SQL or JSON, at a point in time) and
  * its unified diff against another branch (`compare`) (`docs/contract.md` §24).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export * as BranchSchema from "./BranchSchema.js"
 
@@ -156,6 +156,6 @@ export * as Roles from "./Roles.js"
  * `restore` to a new branch, `finalizeRestore`, and a branch's backup schedule
  * (`getBackupSchedule`, `setBackupSchedule`) (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export * as Snapshots from "./Snapshots.js"

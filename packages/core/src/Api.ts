@@ -143,14 +143,14 @@ export * from "./endpoints/OrganizationApiKeys.js"
 /**
  * The `BranchSchema` group and what it declares beside it.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export * from "./endpoints/BranchSchema.js"
 
 /**
  * The `Snapshots` group and what it declares beside it.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export * from "./endpoints/Snapshots.js"
 

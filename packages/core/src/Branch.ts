@@ -49,7 +49,7 @@ export const BranchState: Schema.Schema<BranchState> = openEnum(KnownBranchState
  * look at, not yet in the place of the branch it stands in for), `finalized` (in its place for
  * good), `detaching` (a one-time optimisation of either, after which it is as before).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const KnownBranchRestoreStatus = Schema.Literal("restored", "finalized", "detaching")
@@ -58,7 +58,7 @@ export const KnownBranchRestoreStatus = Schema.Literal("restored", "finalized", 
  * A branch's restore status: one of {@link KnownBranchRestoreStatus}, or any other string a
  * newer server sends (kept as is).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export type BranchRestoreStatus = typeof KnownBranchRestoreStatus.Type | (string & {})
@@ -66,7 +66,7 @@ export type BranchRestoreStatus = typeof KnownBranchRestoreStatus.Type | (string
 /**
  * Open enum schema of {@link BranchRestoreStatus}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const BranchRestoreStatus: Schema.Schema<BranchRestoreStatus> = openEnum(

@@ -200,18 +200,18 @@ export const CancellationJson = Schema.Struct({ cancellingFor: Schema.optional(S
 
 /**
  * The body of `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate`
- * (`Scenario.migrate`): the SQL DDL to run, `sql` (since 0.4.0).
+ * (`Scenario.migrate`): the SQL DDL to run, `sql` (since 0.5.0).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const MigrationJson = Schema.Struct({ sql: Schema.String })
 
 /**
- * What `.../migrate` answers (`Scenario.SchemaMigrated` in JSON; since 0.4.0): the schema after it
+ * What `.../migrate` answers (`Scenario.SchemaMigrated` in JSON; since 0.5.0): the schema after it
  * (`json`, as `GET .../schema?format=json` answers it), and the time (`timestamp`, RFC 3339) and
  * LSN (`lsn`) from which it is in force.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const SchemaMigratedJson = Schema.Struct({
   json: Api.BranchSchemaJson,

@@ -707,11 +707,11 @@ export const serverBaseUrl: Effect.Effect<string, never, HttpServer.HttpServer> 
 )
 
 /**
- * The fake's log sequence number of the time `at` (since 0.4.0): the fake has no write-ahead
+ * The fake's log sequence number of the time `at` (since 0.5.0): the fake has no write-ahead
  * log, so its LSN is its clock, monotone in time and the same on every branch
  * (docs/contract.md §24.3). Pass it as `lsn` or `base_lsn` of `GET .../schema` and
  * `GET .../compare_schema` to read a schema as it was at `at`.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const lsnAt = (at: DateTime.DateTime): string => lsnAtMillis(DateTime.toEpochMillis(at))

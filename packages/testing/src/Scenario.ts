@@ -154,9 +154,9 @@ export class OperationNotPending extends Data.TaggedError("OperationNotPending")
 
 /**
  * The branch has no database of this name, or the project no such branch
- * (`Scenario.migrate`; since 0.4.0).
+ * (`Scenario.migrate`; since 0.5.0).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category errors
  */
 export class UnknownDatabase extends Data.TaggedError("UnknownDatabase")<{
@@ -170,11 +170,11 @@ export class UnknownDatabase extends Data.TaggedError("UnknownDatabase")<{
 }
 
 /**
- * A migration the database refuses (`Scenario.migrate`; since 0.4.0): SQL that does not parse, or
+ * A migration the database refuses (`Scenario.migrate`; since 0.5.0): SQL that does not parse, or
  * a statement Postgres would refuse (a table that exists, a column that does not), in Postgres's
  * words. Nothing of it is applied.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category errors
  */
 export class InvalidMigration extends Data.TaggedError("InvalidMigration")<{ readonly reason: string }> {
@@ -184,12 +184,12 @@ export class InvalidMigration extends Data.TaggedError("InvalidMigration")<{ rea
 }
 
 /**
- * What {@link Scenario.migrate} answers (since 0.4.0): the database's schema after the migration as
+ * What {@link Scenario.migrate} answers (since 0.5.0): the database's schema after the migration as
  * `GET .../schema?format=json` answers it, and the point from which it is in force, as a time
  * (`timestamp`) and as the fake's LSN (`lsn`, docs/contract.md §24.3): a read at an earlier point
  * shows the schema before.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category models
  */
 export interface SchemaMigrated {
@@ -252,7 +252,7 @@ export interface Scenario {
   ) => Effect.Effect<Operation, UnknownProject | UnknownOperation | OperationNotPending>
   /**
    * Runs the SQL DDL `sql` on the database `databaseName` of branch `branchId` now, as a
-   * migration would (since 0.4.0, docs/contract.md §24.3): `CREATE TABLE`, `ALTER TABLE` (columns,
+   * migration would (since 0.5.0, docs/contract.md §24.3): `CREATE TABLE`, `ALTER TABLE` (columns,
    * constraints, renames) and `DROP TABLE` change its schema; other statements leave it as it is.
    * The new schema is in force from the `Clock`'s time now: `GET .../schema` at an earlier
    * `timestamp` or `lsn` reads the one before, and `GET .../compare_schema` shows the change

@@ -293,13 +293,13 @@ export interface SeedRole extends Schema.Schema.Type<typeof SeedRoleFile> {}
 const database = SnapshotDatabase.fields
 
 /**
- * A database's schema as a JSON table list, in a seed (since 0.4.0): `{ tables }`, each table
+ * A database's schema as a JSON table list, in a seed (since 0.5.0): `{ tables }`, each table
  * with its `schema` (`public`), `name`, `columns` (`name`, `type` as the catalog spells it,
  * `nullable` (true by default), `generated`) and `constraints` (`type` `primary_key`, `unique` or
  * `foreign_key`, `columns`, `name` (Postgres's name when absent), `referenced_table` for a foreign
  * key): the shape of `GET .../schema?format=json` (docs/contract.md §24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const SeedSchemaJson = Schema.Struct({
   tables: Schema.Array(
@@ -347,7 +347,7 @@ export const SeedDatabaseFile = Schema.Struct({
   /** How long before the start it was created; with its branch when absent. */
   age: Schema.optional(SeedDuration),
   /**
-   * Its schema (since 0.4.0; no tables when absent), in force from its creation: SQL DDL text
+   * Its schema (since 0.5.0; no tables when absent), in force from its creation: SQL DDL text
    * (`CREATE TABLE ...`; docs/contract.md §24.3 says which statements change it), or a JSON table
    * list as `GET .../schema?format=json` answers it (`{ tables }`).
    */

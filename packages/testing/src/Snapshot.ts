@@ -30,7 +30,7 @@ export {
    * `default`, `protected`, `created_at`, `updated_at`, and `ready_at`: its `current_state` is
    * `init` before that time and `ready` from it (docs/contract.md §2.5); `checked_at` (optional,
    * since 0.3.0), the time of the control plane's last `check_availability` on it (§12); and,
-   * optional, since 0.4.0, for a branch restored from a snapshot (§19): `restore_status`
+   * optional, since 0.5.0, for a branch restored from a snapshot (§19): `restore_status`
    * (`restored` or `finalized`), `restored_from` (the snapshot's id), `restored_as` (the id of the
    * branch it stands in for).
    *
@@ -38,7 +38,7 @@ export {
    */
   SnapshotBranch,
   /**
-   * A snapshot of a branch's data, the platform's resource (since 0.4.0; docs/contract.md §19),
+   * A snapshot of a branch's data, the platform's resource (since 0.5.0; docs/contract.md §19),
    * not to be confused with {@link Snapshot}, the fake's whole state: `id`, `project_id`,
    * `source_branch_id`, `name`, `lsn` and `timestamp` (the point of the branch's history it
    * holds), `created_at`, `expires_at` (optional: when the control plane deletes it), `manual`
@@ -46,16 +46,16 @@ export {
    * `password`, `protected`) and `databases` (`name`, `owner_name`) as they were at that point.
    * It holds passwords in clear: a snapshot with any is a secret.
    *
-   * @since 0.4.0
+   * @since 0.5.0
    */
   SnapshotBranchSnapshot,
   /**
-   * A branch's backup schedule (since 0.4.0; docs/contract.md §19): `id` (the branch's id),
+   * A branch's backup schedule (since 0.5.0; docs/contract.md §19): `id` (the branch's id),
    * `project_id`, `branch_id`, `schedule` (`frequency`, and optional `hour`, `day`, `month`,
    * `retention_seconds`), `updated_at`, and `taken_until`, the time up to which the control plane
    * has taken the snapshots it calls for.
    *
-   * @since 0.4.0
+   * @since 0.5.0
    */
   SnapshotBackupSchedule,
   /**

@@ -4,12 +4,12 @@
  * (`Operations.awaitAll`: one list request a round for all of them), read both as they now are,
  * and name the connection string (`Redacted`), from the creation's answer when it has it.
  */
+import * as Api from "@dbplatform/core/Api"
 import {
   type Branch,
   type BranchCreated,
   type ComputeEndpoint,
   type Conflict,
-  Api,
   InvalidRequest,
   isPending,
   type Operation,

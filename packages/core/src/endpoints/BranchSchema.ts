@@ -2,7 +2,7 @@
  * The branch schema endpoints: a database's schema on a branch, as SQL or JSON, now or at a point
  * in its history, and the unified diff between two such schemas (`docs/contract.md` §24).
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
@@ -14,7 +14,7 @@ import { Timestamp } from "../Timestamp.js"
  * `character varying(100)`, `timestamp with time zone`), whether it allows NULL (`nullable`) and
  * whether it is a generated (computed) column (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaColumn extends Schema.Class<BranchSchemaColumn>("BranchSchemaColumn")({
@@ -27,7 +27,7 @@ export class BranchSchemaColumn extends Schema.Class<BranchSchemaColumn>("Branch
 /**
  * The table a foreign key refers to: its `schema`, `table` and the referenced `columns` (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaReferencedTable extends Schema.Class<BranchSchemaReferencedTable>(
@@ -41,7 +41,7 @@ export class BranchSchemaReferencedTable extends Schema.Class<BranchSchemaRefere
 /**
  * The known kinds of a table constraint: `primary_key`, `unique`, `foreign_key` (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const KnownBranchSchemaConstraintType = Schema.Literal("primary_key", "unique", "foreign_key")
@@ -50,7 +50,7 @@ export const KnownBranchSchemaConstraintType = Schema.Literal("primary_key", "un
  * The kind of a table constraint: one of {@link KnownBranchSchemaConstraintType}, or another
  * the platform may add (an open enum, as `OperationAction`).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export type BranchSchemaConstraintType = typeof KnownBranchSchemaConstraintType.Type | (string & {})
@@ -58,7 +58,7 @@ export type BranchSchemaConstraintType = typeof KnownBranchSchemaConstraintType.
 /**
  * Open enum schema of {@link BranchSchemaConstraintType}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const BranchSchemaConstraintType: Schema.Schema<BranchSchemaConstraintType> = Schema.Union(
@@ -70,7 +70,7 @@ export const BranchSchemaConstraintType: Schema.Schema<BranchSchemaConstraintTyp
  * A table constraint: its `type`, the `columns` it is on (at least one, in the platform's
  * words), its `name` when it has one, and for a foreign key the `referenced_table` (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaConstraint extends Schema.Class<BranchSchemaConstraint>("BranchSchemaConstraint")({
@@ -84,7 +84,7 @@ export class BranchSchemaConstraint extends Schema.Class<BranchSchemaConstraint>
  * A table of a database: its Postgres `schema` (`public`), `name`, `columns` in their order, and
  * its `constraints` when it has any (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaTable extends Schema.Class<BranchSchemaTable>("BranchSchemaTable")({
@@ -97,7 +97,7 @@ export class BranchSchemaTable extends Schema.Class<BranchSchemaTable>("BranchSc
 /**
  * A database's schema as JSON: `{ tables }` (§24.2).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaJson extends Schema.Class<BranchSchemaJson>("BranchSchemaJson")({
@@ -109,7 +109,7 @@ export class BranchSchemaJson extends Schema.Class<BranchSchemaJson>("BranchSche
  * DDL text) when `format` is `sql`, the default, or `json` ({@link BranchSchemaJson}) when it is
  * `json`; the published reference makes both optional (§24.1).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaDefinition extends Schema.Class<BranchSchemaDefinition>("BranchSchemaDefinition")({
@@ -122,7 +122,7 @@ export class BranchSchemaDefinition extends Schema.Class<BranchSchemaDefinition>
  * difference between the two schemas as SQL text, in unified diff form (the base's lines `-`,
  * the branch's `+`); optional in the published reference (§24.1).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BranchSchemaComparison extends Schema.Class<BranchSchemaComparison>("BranchSchemaComparison")({
@@ -150,7 +150,7 @@ const pointInTime = {
 /**
  * The branch schema endpoints (§24).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category endpoints
  */
 export const BranchSchema = Endpoint.group("BranchSchema", {

@@ -3,7 +3,7 @@
  * snapshots, restore one to a new branch and finalize that restore, and read or set a branch's
  * backup schedule (`docs/contract.md` §19). The published reference calls the group beta.
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
 import * as Schema from "effect/Schema"
 import { Branch } from "../Branch.js"
@@ -19,7 +19,7 @@ import { Timestamp } from "../Timestamp.js"
  * A snapshot's id, as the platform gives it (`^[a-z0-9-]{1,60}$`); decoded, a `string` branded
  * `@dbplatform/SnapshotId` (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const SnapshotId = Schema.String.pipe(Schema.brand("@dbplatform/SnapshotId")).annotations({
@@ -29,7 +29,7 @@ export const SnapshotId = Schema.String.pipe(Schema.brand("@dbplatform/SnapshotI
 /**
  * A decoded {@link SnapshotId}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category models
  */
 export type SnapshotId = typeof SnapshotId.Type
@@ -43,7 +43,7 @@ const SnapshotIdInput = Schema.String.pipe(Schema.pattern(/^[a-z0-9-]{1,60}$/), 
  * A Postgres log sequence number as a client sends it: two hexadecimal numbers of 1 to 8 digits
  * separated by `/`, e.g. `0/1F2E3D4` (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const Lsn = Schema.String.pipe(Schema.pattern(/^[0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8}$/)).annotations(
@@ -58,7 +58,7 @@ export const Lsn = Schema.String.pipe(Schema.pattern(/^[0-9A-Fa-f]{1,8}\/[0-9A-F
  * when taken; absent until computed, 0: not charged) and `diff_size` (bytes since the previous
  * scheduled snapshot, when billed so). Unknown fields are ignored.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class Snapshot extends Schema.Class<Snapshot>("Snapshot")({
@@ -78,7 +78,7 @@ export class Snapshot extends Schema.Class<Snapshot>("Snapshot")({
  * Answer of `POST /projects/{project_id}/branches/{branch_id}/snapshot`: `{ snapshot,
  * operations }`, the snapshot and the operations taking it started (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class SnapshotCreated extends Schema.Class<SnapshotCreated>("SnapshotCreated")({
@@ -90,7 +90,7 @@ export class SnapshotCreated extends Schema.Class<SnapshotCreated>("SnapshotCrea
  * Answer of `GET /projects/{project_id}/snapshots`: `{ snapshots }`, every snapshot of the
  * project at once (no pagination, §19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class SnapshotsList extends Schema.Class<SnapshotsList>("SnapshotsList")({
@@ -100,7 +100,7 @@ export class SnapshotsList extends Schema.Class<SnapshotsList>("SnapshotsList")(
 /**
  * Answer of `PATCH /projects/{project_id}/snapshots/{snapshot_id}`: `{ snapshot }` (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class SnapshotEnvelope extends Schema.Class<SnapshotEnvelope>("SnapshotEnvelope")({
@@ -112,7 +112,7 @@ export class SnapshotEnvelope extends Schema.Class<SnapshotEnvelope>("SnapshotEn
  * endpoints?, operations }`, the branch the snapshot was restored to, its compute endpoints
  * where the platform sends them, and the operations started (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class SnapshotRestored extends Schema.Class<SnapshotRestored>("SnapshotRestored")({
@@ -125,7 +125,7 @@ export class SnapshotRestored extends Schema.Class<SnapshotRestored>("SnapshotRe
  * How often a backup schedule takes a snapshot, known today: `hourly`, `daily`, `weekly`,
  * `monthly`, `yearly` (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const KnownBackupFrequency = Schema.Literal("hourly", "daily", "weekly", "monthly", "yearly")
@@ -134,7 +134,7 @@ export const KnownBackupFrequency = Schema.Literal("hourly", "daily", "weekly", 
  * A backup frequency: one of {@link KnownBackupFrequency}, or any other string a newer server
  * sends (kept as is).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export type BackupFrequency = typeof KnownBackupFrequency.Type | (string & {})
@@ -142,7 +142,7 @@ export type BackupFrequency = typeof KnownBackupFrequency.Type | (string & {})
 /**
  * Open enum schema of {@link BackupFrequency}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const BackupFrequency: Schema.Schema<BackupFrequency> = openEnum(KnownBackupFrequency, "BackupFrequency")
@@ -157,7 +157,7 @@ const between = (min: number, max: number) =>
  * uses them; `retention_seconds`, how long each snapshot it takes is kept (3 600 s or more;
  * absent: kept until deleted).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const BackupScheduleItem = Schema.Struct({
@@ -175,7 +175,7 @@ export const BackupScheduleItem = Schema.Struct({
 /**
  * A decoded {@link BackupScheduleItem}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category models
  */
 export type BackupScheduleItem = typeof BackupScheduleItem.Type
@@ -185,7 +185,7 @@ export type BackupScheduleItem = typeof BackupScheduleItem.Type
  * of it on its own (none: no scheduled snapshots) (§19). The answer of `GET` and the body of
  * `PUT /projects/{project_id}/branches/{branch_id}/backup_schedule`.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const BackupSchedule = Schema.Struct({
@@ -195,7 +195,7 @@ export const BackupSchedule = Schema.Struct({
 /**
  * A decoded {@link BackupSchedule}.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category models
  */
 export type BackupSchedule = typeof BackupSchedule.Type
@@ -203,7 +203,7 @@ export type BackupSchedule = typeof BackupSchedule.Type
 /**
  * Answer of `PUT /projects/{project_id}/branches/{branch_id}/backup_schedule`: `{}` (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export class BackupScheduleSet extends Schema.Class<BackupScheduleSet>("BackupScheduleSet")({}) {}
@@ -218,7 +218,7 @@ const BranchName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)
  * it at, `lsn` or `timestamp` (never both; within the branch's history; now when neither),
  * `name` (the published reference sets no limit), and `expires_at`, when the platform deletes it.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const SnapshotCreateQuery = Schema.Struct({
@@ -237,7 +237,7 @@ export const SnapshotCreateQuery = Schema.Struct({
 /**
  * Body of `PATCH /projects/{project_id}/snapshots/{snapshot_id}` (§19): `{ snapshot: { name? } }`.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const SnapshotUpdateRequest = Schema.Struct({
@@ -251,7 +251,7 @@ export const SnapshotUpdateRequest = Schema.Struct({
  * absent), `finalize_restore` (`true`: finalize at once; `false`, the default: a branch to look
  * at first). The deprecated query parameter `name` is not declared: the body's takes its place.
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const SnapshotRestoreRequest = Schema.Struct({
@@ -264,7 +264,7 @@ export const SnapshotRestoreRequest = Schema.Struct({
  * Body of `POST /projects/{project_id}/branches/{branch_id}/finalize_restore` (§19): `name`, the
  * name the branch it replaces takes (1 to 256 characters; the platform makes one up when absent).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category schemas
  */
 export const FinalizeRestoreRequest = Schema.Struct({
@@ -277,7 +277,7 @@ const snapshotParams = Schema.Struct({ project_id: ProjectIdParameter, snapshot_
 /**
  * The snapshot endpoints (§19).
  *
- * @since 0.4.0
+ * @since 0.5.0
  * @category endpoints
  */
 export const Snapshots = Endpoint.group("Snapshots", {

@@ -178,7 +178,7 @@ export const SnapshotSchemaVersion = Schema.Struct({
 
 /**
  * A database of a branch, owned by the role of that branch named `owner_name`. `id` is unique in
- * the account. `schema_history` (since 0.4.0; absent: no tables ever) holds its schema's versions
+ * the account. `schema_history` (since 0.5.0; absent: no tables ever) holds its schema's versions
  * in ascending `at`, each in force until the next: the last is its schema now, and a point in
  * time reads the one in force then (docs/contract.md §24.3). A branch's copy of a database keeps
  * the history, so the branch reads its parent's past before it was created.
