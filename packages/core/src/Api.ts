@@ -16,6 +16,9 @@ import { Operations } from "./endpoints/Operations.js"
 import { Projects } from "./endpoints/Projects.js"
 import { Regions } from "./endpoints/Regions.js"
 import { Roles } from "./endpoints/Roles.js"
+import { BranchAuth } from "./endpoints/BranchAuth.js"
+import { DataApi } from "./endpoints/DataApi.js"
+import { Jwks } from "./endpoints/Jwks.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -81,6 +84,27 @@ export * from "./endpoints/Regions.js"
 export * from "./endpoints/Roles.js"
 
 /**
+ * The `DataApi` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/DataApi.js"
+
+/**
+ * The `BranchAuth` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/BranchAuth.js"
+
+/**
+ * The `Jwks` group and what it declares beside it.
+ *
+ * @since 0.4.0
+ */
+export * from "./endpoints/Jwks.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -95,7 +119,10 @@ export const groups = {
   Connections,
   Databases,
   Roles,
-  Regions
+  Regions,
+  DataApi,
+  BranchAuth,
+  Jwks
 } as const
 
 /**
