@@ -1,6 +1,7 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles` and `Regions` over one `DbPlatformClient`. Provide
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `DataApi`, `BranchAuth` and `Jwks` over one
+ * `DbPlatformClient`. Provide
  * an `HttpClient` beside it.
  *
  * ```ts
@@ -23,6 +24,9 @@ import * as Operations from "./Operations.js"
 import * as Projects from "./Projects.js"
 import * as Regions from "./Regions.js"
 import * as Roles from "./Roles.js"
+import * as BranchAuth from "./BranchAuth.js"
+import * as DataApi from "./DataApi.js"
+import * as Jwks from "./Jwks.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -39,6 +43,9 @@ export type DbPlatform =
   | Databases.Databases
   | Roles.Roles
   | Regions.Regions
+  | DataApi.DataApi
+  | BranchAuth.BranchAuth
+  | Jwks.Jwks
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -58,7 +65,10 @@ export const layerFrom = <E, R>(
     Connections.layer,
     Databases.layer,
     Roles.layer,
-    Regions.layer
+    Regions.layer,
+    DataApi.layer,
+    BranchAuth.layer,
+    Jwks.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**
