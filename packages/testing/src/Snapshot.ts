@@ -106,13 +106,19 @@ const collections = Object.fromEntries(kindNames.map((kind) => [kind, Schema.Arr
 
 const NextKeyId = Schema.Int.pipe(Schema.positive())
 
-/** Version 2: one array per kind; `roles` and `databases` (added in the same release) may be absent: none. */
+/**
+ * Version 2: one array per kind; `roles` and `databases` (added in the same release), and
+ * `data_apis`, `branch_auths` and `jwks` (added in 0.4.0), may be absent: none.
+ */
 const SnapshotV2 = Schema.Struct({
   version: Schema.Literal(2),
   next_key_id: NextKeyId,
   ...collections,
   roles: Schema.optionalWith(collections.roles, { default: () => [] }),
-  databases: Schema.optionalWith(collections.databases, { default: () => [] })
+  databases: Schema.optionalWith(collections.databases, { default: () => [] }),
+  data_apis: Schema.optionalWith(collections.data_apis, { default: () => [] }),
+  branch_auths: Schema.optionalWith(collections.branch_auths, { default: () => [] }),
+  jwks: Schema.optionalWith(collections.jwks, { default: () => [] })
 })
 
 /** Version 1 (0.1.0 to 0.2.x): keys, projects and operations; read as version 2 without branches. */
@@ -127,9 +133,28 @@ const SnapshotV1 = Schema.transform(
   Schema.typeSchema(SnapshotV2),
   {
     strict: true,
-    decode: (v1) => ({ ...v1, version: 2 as const, branches: [], endpoints: [], roles: [], databases: [] }),
+    decode: (v1) => ({
+      ...v1,
+      version: 2 as const,
+      branches: [],
+      endpoints: [],
+      roles: [],
+      databases: [],
+      data_apis: [],
+      branch_auths: [],
+      jwks: []
+    }),
     // Never used to encode: a snapshot is always written as version 2 (the union's first member).
-    encode: ({ branches: _branches, endpoints: _endpoints, roles: _roles, databases: _databases, ...v2 }) => ({
+    encode: ({
+      branches: _branches,
+      endpoints: _endpoints,
+      roles: _roles,
+      databases: _databases,
+      data_apis: _dataApis,
+      branch_auths: _branchAuths,
+      jwks: _jwks,
+      ...v2
+    }) => ({
       ...v2,
       version: 1 as const
     })
@@ -139,7 +164,7 @@ const SnapshotV1 = Schema.transform(
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `roles`, `databases`, `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `roles`, `databases`, `data_apis`, `branch_auths`, `jwks`, `operations`. A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0
@@ -149,7 +174,7 @@ export const Snapshot: Schema.Schema<typeof SnapshotV2.Type, typeof SnapshotV2.E
 
 /**
  * The decoded state: `{ version: 2, next_key_id, api_keys, projects, branches, endpoints,
- * roles, databases, operations }`, times in epoch milliseconds.
+ * roles, databases, data_apis, branch_auths, jwks, operations }`, times in epoch milliseconds.
  *
  * @since 0.1.0
  */

@@ -11,12 +11,15 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import { branchAuthHandlers } from "./branchAuthRoutes.js"
 import { branchHandlers } from "./branchRoutes.js"
+import { dataApiHandlers } from "./dataApiRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
 import { type Change, type Kind, upsert } from "./kinds.js"
 import { projectHandlers } from "./projectRoutes.js"
+import { jwksHandlers } from "./jwksRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { roleHandlers } from "./roleRoutes.js"
 import { badRequest, type Handler, type Handlers, notFound, Refusal, route, withProject } from "./route.js"
@@ -199,7 +202,10 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
-  Regions: regionHandlers
+  Regions: regionHandlers,
+  DataApi: dataApiHandlers(fake),
+  BranchAuth: branchAuthHandlers(fake),
+  Jwks: jwksHandlers(fake)
 })
 
 /**

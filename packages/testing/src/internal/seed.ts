@@ -281,6 +281,9 @@ export const collectionsOfSeed = (seed: Seed, now: number): Collections => {
     endpoints: seedEndpoints(seed, branches, now),
     roles,
     databases,
+    data_apis: [],
+    branch_auths: [],
+    jwks: [],
     operations
   }
 }
