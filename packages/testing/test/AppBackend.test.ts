@@ -67,9 +67,7 @@ describe("DataApi", () => {
       const external = yield* Effect.flip(dataApi.create({ ...database, auth_provider: "external" }))
       expect(external._tag).toBe("BadRequest")
       expect(external.message).toContain("jwks_url")
-      expect((yield* Effect.flip(dataApi.create({ ...database, auth_provider: "neon_auth" })))._tag).toBe(
-        "BadRequest"
-      )
+      expect((yield* Effect.flip(dataApi.create({ ...database, auth_provider: "neon_auth" })))._tag).toBe("BadRequest")
       const invalid = yield* Effect.flip(dataApi.create({ ...database, jwks_url: "not a url" }))
       expect(invalid._tag).toBe("InvalidRequest")
       yield* (yield* BranchAuth.BranchAuth).create({ ...branch, auth_provider: "better_auth" })
@@ -104,7 +102,11 @@ describe("BranchAuth", () => {
       expect(Redacted.isRedacted(created.secret_server_key)).toBe(true)
       expect(Redacted.value(created.secret_server_key)).toMatch(/^ssk_[0-9a-f]{32}$/)
       expect(Redacted.value(created.pub_client_key)).toMatch(/^pck_[0-9a-f]{32}$/)
-      expect(created).toMatchObject({ auth_provider: "better_auth", schema_name: "neon_auth", table_name: "users_sync" })
+      expect(created).toMatchObject({
+        auth_provider: "better_auth",
+        schema_name: "neon_auth",
+        table_name: "users_sync"
+      })
       // Shown once: nothing the fake keeps holds them.
       const snapshot = JSON.stringify(yield* fake.snapshot)
       expect(snapshot).not.toContain(Redacted.value(created.secret_server_key))
@@ -147,7 +149,9 @@ describe("BranchAuth", () => {
         "https://app.example.com",
         "https://preview.example.com"
       ])
-      const wrong = yield* Effect.flip(auth.addDomain({ ...branch, domain: "https://x.example.com", auth_provider: "stack" }))
+      const wrong = yield* Effect.flip(
+        auth.addDomain({ ...branch, domain: "https://x.example.com", auth_provider: "stack" })
+      )
       expect(wrong._tag).toBe("BadRequest")
       const notUrl = yield* Effect.flip(auth.addDomain({ ...branch, domain: "app", auth_provider: "better_auth" }))
       expect(notUrl._tag).toBe("InvalidRequest")
@@ -169,7 +173,12 @@ describe("BranchAuth", () => {
       const shared = yield* auth.addOAuthProvider({ ...branch, id: "google" })
       expect(shared).toMatchObject({ id: "google", type: "shared" })
       const secret = Redacted.make("gh-secret-0123456789")
-      const github = yield* auth.addOAuthProvider({ ...branch, id: "github", client_id: "gh-id", client_secret: secret })
+      const github = yield* auth.addOAuthProvider({
+        ...branch,
+        id: "github",
+        client_id: "gh-id",
+        client_secret: secret
+      })
       expect(github).toMatchObject({ id: "github", type: "standard", client_id: "gh-id" })
       expect(Redacted.isRedacted(github.client_secret)).toBe(true)
       expect(Redacted.value(github.client_secret!)).toBe("gh-secret-0123456789")
@@ -231,9 +240,7 @@ describe("Jwks", () => {
       const deleted = yield* jwks.delete({ project_id: projectId, jwks_id: added.jwks.id })
       expect(deleted.id).toBe(added.jwks.id)
       expect((yield* jwks.listPage({ project_id: projectId })).jwks).toEqual([])
-      expect((yield* Effect.flip(jwks.delete({ project_id: projectId, jwks_id: added.jwks.id })))._tag).toBe(
-        "NotFound"
-      )
+      expect((yield* Effect.flip(jwks.delete({ project_id: projectId, jwks_id: added.jwks.id })))._tag).toBe("NotFound")
     }).pipe(provideFake)
   )
 

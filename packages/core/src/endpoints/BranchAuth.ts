@@ -77,7 +77,7 @@ export const OAuthProviderType: Schema.Schema<OAuthProviderType> = open("OAuthPr
 
 /**
  * An answer the published reference declares without a body (a 200 or 201): decoded as `void`
- * whatever comes, nothing or JSON; the fake sends `{}` (§26).
+ * whatever comes, nothing or JSON; the fake sends no body (§26).
  *
  * @since 0.4.0
  * @category schemas
@@ -85,7 +85,7 @@ export const OAuthProviderType: Schema.Schema<OAuthProviderType> = open("OAuthPr
 export const NoContent: Schema.Schema<void, unknown> = Schema.transform(Schema.Unknown, Schema.Void, {
   strict: true,
   decode: () => undefined,
-  encode: () => ({})
+  encode: () => undefined
 }).annotations({ identifier: "NoContent" })
 
 /**
@@ -257,9 +257,7 @@ export class OAuthProviderAddRequest extends Schema.Class<OAuthProviderAddReques
  * @since 0.4.0
  * @category schemas
  */
-export class OAuthProviderUpdateRequest extends Schema.Class<OAuthProviderUpdateRequest>(
-  "OAuthProviderUpdateRequest"
-)({
+export class OAuthProviderUpdateRequest extends Schema.Class<OAuthProviderUpdateRequest>("OAuthProviderUpdateRequest")({
   client_id: Schema.optional(Schema.String),
   client_secret: Schema.optional(ClientSecret),
   microsoft_tenant_id: Schema.optional(Schema.String)
@@ -307,8 +305,8 @@ export const BranchAuth = Endpoint.group("BranchAuth", {
   }),
   /**
    * `DELETE /projects/{project_id}/branches/{branch_id}/auth`: disables the branch's auth service
-   * (it can be enabled again); body optional, `{ delete_data }` (§26). Answers 200 with no body
-   * the reference declares. 404 for an unknown project or branch, or a branch without one; 423
+   * (it can be enabled again); body optional, `{ delete_data }` (§26). Answers 200 without a
+   * body. 404 for an unknown project or branch, or a branch without one; 423
    * while a conflicting operation runs.
    */
   disable: Endpoint.make({
@@ -332,7 +330,7 @@ export const BranchAuth = Endpoint.group("BranchAuth", {
     list: { items: (answer) => answer.domains }
   }),
   /**
-   * `POST …/auth/domains`: trusts `domain`; answers 201 with no body the reference declares (a
+   * `POST …/auth/domains`: trusts `domain`; answers 201 without a body (a
    * domain already trusted is left as it is) (§26). 400 for a domain that is not an absolute URL
    * or another provider than the branch's, 404 for an unknown project or branch, or a branch
    * without auth.
@@ -348,7 +346,7 @@ export const BranchAuth = Endpoint.group("BranchAuth", {
   }),
   /**
    * `DELETE …/auth/domains`: stops trusting `domains` (a body on a DELETE; those not trusted are
-   * ignored); answers 200 with no body the reference declares (§26). 400 for another provider
+   * ignored); answers 200 without a body (§26). 400 for another provider
    * than the branch's, 404 for an unknown project or branch, or a branch without auth.
    */
   deleteDomains: Endpoint.make({
@@ -400,8 +398,8 @@ export const BranchAuth = Endpoint.group("BranchAuth", {
   }),
   /**
    * `DELETE …/auth/oauth_providers/{oauth_provider_id}`: removes a provider; answers 200 with no
-   * body the reference declares (§26). 404 for an unknown project or branch, a branch without
-   * auth, or a provider it does not have.
+   * body (§26). 404 for an unknown project or branch, a branch without auth, or a provider it
+   * does not have.
    */
   deleteOAuthProvider: Endpoint.make({
     method: "DELETE",

@@ -181,12 +181,7 @@ export const addDomain = (projectId: string, branchId: string, domain: string, p
   )
 
 /** Stops trusting `domains` (docs/contract.md §26). */
-export const deleteDomains = (
-  projectId: string,
-  branchId: string,
-  domains: ReadonlyArray<string>,
-  provider: string
-) =>
+export const deleteDomains = (projectId: string, branchId: string, domains: ReadonlyArray<string>, provider: string) =>
   changingAuth(projectId, branchId, (auth) =>
     Either.map(sameProvider(auth, provider), () => {
       const kept = auth.domains.filter((trusted) => !domains.includes(trusted.domain))
@@ -246,12 +241,7 @@ const oauthProviderOf = (auth: StoredBranchAuth, id: string) => {
 }
 
 /** Updates the OAuth provider `id` (docs/contract.md §26); answers it. */
-export const updateOAuthProvider = (
-  projectId: string,
-  branchId: string,
-  id: string,
-  credentials: OAuthCredentials
-) =>
+export const updateOAuthProvider = (projectId: string, branchId: string, id: string, credentials: OAuthCredentials) =>
   changingAuth(projectId, branchId, (auth) =>
     Either.gen(function* () {
       const provider = yield* withCredentials(yield* oauthProviderOf(auth, id), credentials)

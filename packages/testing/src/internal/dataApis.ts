@@ -154,12 +154,7 @@ export const createDataApi =
 
 /** Updates the settings of the Data API of database `name` of a branch (docs/contract.md §25). */
 export const updateDataApi =
-  (
-    projectId: string,
-    branchId: string,
-    name: string,
-    settings: DataApiSettings | undefined
-  ): Mutation<void, Refused> =>
+  (projectId: string, branchId: string, name: string, settings: DataApiSettings | undefined): Mutation<void, Refused> =>
   (state, now) =>
     Either.gen(function* () {
       const { dataApi } = yield* existing(state, projectId, branchId, name)

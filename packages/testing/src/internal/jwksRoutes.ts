@@ -45,10 +45,5 @@ export const jwksHandlers = (fake: FakeState): Handlers<typeof Api.Jwks> => ({
           unchecked
         )
     ),
-  delete: ({ params }) =>
-    mutateAnswering(
-      fake,
-      () => deleteJwks(params.project_id, params.jwks_id),
-      jwksAt
-    )
+  delete: ({ params }) => mutateAnswering(fake, () => deleteJwks(params.project_id, params.jwks_id), jwksAt)
 })

@@ -79,8 +79,9 @@ const strict = { onExcessProperty: "error" } as const
  * decoded with its schemas (400 when they do not decode, or hold a field they do not declare),
  * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
  * core does not declare, see `wire.ts`). The answer goes out with the first success status the
- * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
- * (docs/contract.md §11.4).
+ * endpoint declares (201 for a create); one that encodes to nothing, with no body, and 204 if
+ * the endpoint declares it, else its first success status (a 200 or 201 the published reference
+ * declares without a body, docs/contract.md §11.4, §26).
  */
 export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
   const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
@@ -110,7 +111,7 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
       const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
       return encoded === undefined
-        ? HttpServerResponse.empty({ status: 204 })
+        ? HttpServerResponse.empty({ status: endpoint.statuses.includes(204) ? 204 : endpoint.statuses[0] })
         : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
     })
   )
