@@ -86,7 +86,7 @@ const projectWire = (id: string) => ({
 })
 
 describe("Api.endpoints", () => {
-  it("holds the 41 endpoints of the 9 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15)", () => {
+  it("holds the 58 endpoints of the 12 groups, group by group in the order of Api.groups (§4, §10.6, §11.4, §12, §13.1, §15, §17, §25-§27)", () => {
     expect(Object.keys(Api.groups)).toEqual([
       "ApiKeys",
       "Projects",
@@ -96,7 +96,10 @@ describe("Api.endpoints", () => {
       "Connections",
       "Databases",
       "Roles",
-      "Regions"
+      "Regions",
+      "DataApi",
+      "BranchAuth",
+      "Jwks"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -139,7 +142,24 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/roles/{role_name}",
       "GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reveal_password",
       "POST /projects/{project_id}/branches/{branch_id}/roles/{role_name}/reset_password",
-      "GET /regions"
+      "GET /regions",
+      "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/auth",
+      "POST /projects/{project_id}/branches/{branch_id}/auth",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      "GET /projects/{project_id}/jwks",
+      "POST /projects/{project_id}/jwks",
+      "DELETE /projects/{project_id}/jwks/{jwks_id}"
     ])
   })
 
@@ -187,7 +207,24 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "Roles.revealPassword",
       "Roles.resetPassword",
-      "Regions.list"
+      "Regions.list",
+      "DataApi.get",
+      "DataApi.create",
+      "DataApi.update",
+      "DataApi.delete",
+      "BranchAuth.get",
+      "BranchAuth.create",
+      "BranchAuth.disable",
+      "BranchAuth.listDomains",
+      "BranchAuth.addDomain",
+      "BranchAuth.deleteDomains",
+      "BranchAuth.listOAuthProviders",
+      "BranchAuth.addOAuthProvider",
+      "BranchAuth.updateOAuthProvider",
+      "BranchAuth.deleteOAuthProvider",
+      "Jwks.list",
+      "Jwks.add",
+      "Jwks.delete"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -255,6 +292,10 @@ describe("Api.endpoints", () => {
     expect(Api.Branches.delete.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
     expect(Api.ComputeEndpoints.create.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"])
     expect(Api.ComputeEndpoints.restart.errors).toEqual(["BadRequest", "NotFound", "Forbidden", "Locked"])
+    expect(Api.DataApi.create.errors).toEqual(["BadRequest", "NotFound", "Conflict", "Locked"])
+    expect(Api.BranchAuth.create.errors).toEqual(["BadRequest", "NotFound", "Conflict", "Locked"])
+    expect(Api.BranchAuth.addOAuthProvider.errors).toEqual(["BadRequest", "NotFound", "Conflict"])
+    expect(Api.Jwks.add.errors).toEqual(["BadRequest", "NotFound", "Locked"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -300,7 +341,24 @@ describe("Api.endpoints", () => {
       "Roles.delete": [200, 204],
       "Roles.revealPassword": [200],
       "Roles.resetPassword": [200],
-      "Regions.list": [200]
+      "Regions.list": [200],
+      "DataApi.get": [200],
+      "DataApi.create": [201],
+      "DataApi.update": [201],
+      "DataApi.delete": [200],
+      "BranchAuth.get": [200],
+      "BranchAuth.create": [201],
+      "BranchAuth.disable": [200],
+      "BranchAuth.listDomains": [200],
+      "BranchAuth.addDomain": [201],
+      "BranchAuth.deleteDomains": [200],
+      "BranchAuth.listOAuthProviders": [200],
+      "BranchAuth.addOAuthProvider": [200],
+      "BranchAuth.updateOAuthProvider": [200],
+      "BranchAuth.deleteOAuthProvider": [200],
+      "Jwks.list": [200],
+      "Jwks.add": [201],
+      "Jwks.delete": [200]
     })
   })
 
@@ -324,7 +382,8 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.create",
       "Roles.delete",
-      "Roles.resetPassword"
+      "Roles.resetPassword",
+      "Jwks.add"
     ])
   })
 
@@ -343,7 +402,10 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.list",
       "Databases.list",
       "Roles.list",
-      "Regions.list"
+      "Regions.list",
+      "BranchAuth.listDomains",
+      "BranchAuth.listOAuthProviders",
+      "Jwks.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
