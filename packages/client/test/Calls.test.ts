@@ -19,11 +19,14 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import {
   ApiKeys,
+  BranchAuth,
   Branches,
   ComputeEndpoints,
   Connections,
+  DataApi,
   Databases,
   DbPlatform,
+  Jwks,
   Operations,
   Projects,
   Regions,
@@ -459,6 +462,25 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       geo_lat: "",
       geo_long: ""
     }))
+  }),
+  "BranchAuth.listDomains": (n) => ({
+    domains: Array.from({ length: n }, (_, i) => ({
+      domain: `https://app${i}.example.com`,
+      auth_provider: "better_auth"
+    }))
+  }),
+  "BranchAuth.listOAuthProviders": (n) => ({
+    providers: Array.from({ length: n }, (_, i) => ({ id: i === 0 ? "google" : "github", type: "shared" }))
+  }),
+  "Jwks.list": (n) => ({
+    jwks: Array.from({ length: n }, (_, i) => ({
+      id: `jwks-${i}`,
+      project_id: projectId,
+      jwks_url: "https://auth.example.com/jwks",
+      provider_name: "Clerk",
+      created_at: at,
+      updated_at: at
+    }))
   })
 }
 
@@ -508,7 +530,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             Connections: Connections.Connections,
             Databases: Databases.Databases,
             Roles: Roles.Roles,
-            Regions: Regions.Regions
+            Regions: Regions.Regions,
+            DataApi: DataApi.DataApi,
+            BranchAuth: BranchAuth.BranchAuth,
+            Jwks: Jwks.Jwks
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -555,7 +580,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         Connections: Connections.Connections,
         Databases: Databases.Databases,
         Roles: Roles.Roles,
-        Regions: Regions.Regions
+        Regions: Regions.Regions,
+        DataApi: DataApi.DataApi,
+        BranchAuth: BranchAuth.BranchAuth,
+        Jwks: Jwks.Jwks
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)
