@@ -178,6 +178,9 @@ describe("the order of operations and the cursor", () => {
             endpoints: [],
             roles: [],
             databases: [],
+            data_apis: [],
+            branch_auths: [],
+            jwks: [],
             operations: times.map((created_at, i) => ({
               id: operationId(i + 1),
               project_id: projectId,
