@@ -66,7 +66,10 @@ describe("a branch's Data API, auth and a project's JWKS over the emulator, with
         const answer: Answer = await send(method, `${running.baseUrl}${path}`, apiKey, options.body)
         expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status)
         const published = reference.response(method, route, status)
-        expect(published?.declaredAs, `${method} ${route} ${status} is in the document`).toBe(String(status))
+        // A success under its own status; an error under the document's `default` (its GeneralError).
+        expect(published?.declaredAs, `${method} ${route} ${status} is in the document`).toBe(
+          status < 300 ? String(status) : "default"
+        )
         if (published!.validate === undefined) {
           expect(answer.body, `${method} ${route}: no body`).toBeUndefined()
           return answer.body
@@ -150,7 +153,7 @@ describe("a branch's Data API, auth and a project's JWKS over the emulator, with
         }
       })
       expect(added.operations.map((operation: Json) => [operation.action, operation.status])).toEqual([
-        ["apply_config", "running"]
+        ["apply_config", "scheduling"]
       ])
       const operation = "/projects/{project_id}/operations/{operation_id}"
       let status = added.operations[0].status
