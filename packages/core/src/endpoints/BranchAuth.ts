@@ -231,7 +231,7 @@ export class OAuthProviders extends Schema.Class<OAuthProviders>("OAuthProviders
 
 /** A client secret as a caller sends it: `Redacted`, so it never reaches a log. */
 const ClientSecret = Schema.Redacted(Schema.String.pipe(Schema.minLength(1))).annotations(
-  withMessage("must be a non-empty Redacted string")
+  withMessage("must not be empty")
 )
 
 /**
