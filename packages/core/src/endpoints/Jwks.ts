@@ -7,6 +7,7 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import { BranchIdInput, projectParams, withMessage } from "../internal/input.js"
+import { HttpsUrl } from "../internal/url.js"
 import { Operation } from "../Operation.js"
 import { Timestamp } from "../Timestamp.js"
 
@@ -52,17 +53,6 @@ export class JwksOperations extends Schema.Class<JwksOperations>("JwksOperations
   jwks: ProjectJwks,
   operations: Schema.Array(Operation)
 }) {}
-
-/** An `https://` URL (the platform fetches the key set from it). */
-const HttpsUrl = Schema.String.pipe(
-  Schema.filter((text) => {
-    try {
-      return new URL(text).protocol === "https:"
-    } catch {
-      return false
-    }
-  })
-).annotations(withMessage("must be an https:// URL"))
 
 /**
  * Body of `POST /projects/{project_id}/jwks`: `jwks_url` (an `https://` URL answering a JSON Web
