@@ -1,8 +1,9 @@
 /**
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
- * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Consumption`, `Users`, `Organizations`,
- * `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`, `OrganizationApiKeys` and `BranchSchema` over one
- * `DbPlatformClient`. Provide an `HttpClient` beside it.
+ * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Snapshots`, `Consumption`, `Users`,
+ * `Organizations`, `OrganizationApiKeys`, `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`,
+ * `BranchSchema`, `DataApi`, `BranchAuth` and `Jwks` over one `DbPlatformClient`. Provide an
+ * `HttpClient` beside it.
  *
  * ```ts
  * program.pipe(Effect.provide(DbPlatform.layerConfig()), Effect.provide(FetchHttpClient.layer))
@@ -33,6 +34,9 @@ import * as Organizations from "./Organizations.js"
 import * as VpcEndpoints from "./VpcEndpoints.js"
 import * as BranchSchema from "./BranchSchema.js"
 import * as Snapshots from "./Snapshots.js"
+import * as BranchAuth from "./BranchAuth.js"
+import * as DataApi from "./DataApi.js"
+import * as Jwks from "./Jwks.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -58,6 +62,9 @@ export type DbPlatform =
   | OrganizationApiKeys.OrganizationApiKeys
   | BranchSchema.BranchSchema
   | Snapshots.Snapshots
+  | DataApi.DataApi
+  | BranchAuth.BranchAuth
+  | Jwks.Jwks
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -86,7 +93,10 @@ export const layerFrom = <E, R>(
     ProjectTransfers.layer,
     OrganizationApiKeys.layer,
     BranchSchema.layer,
-    Snapshots.layer
+    Snapshots.layer,
+    DataApi.layer,
+    BranchAuth.layer,
+    Jwks.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -136,6 +136,25 @@ export * as OrganizationApiKeys from "./OrganizationApiKeys.js"
 export * as BranchSchema from "./BranchSchema.js"
 
 /**
+ * DataApi: the HTTP (REST) interface a branch serves over one of its databases (`docs/contract.md` §25).
+ *
+ * @since 0.5.0
+ */
+export * as DataApi from "./DataApi.js"
+/**
+ * BranchAuth: a branch's auth service, its trusted domains and OAuth providers (`docs/contract.md` §26).
+ *
+ * @since 0.5.0
+ */
+export * as BranchAuth from "./BranchAuth.js"
+/**
+ * Jwks: the JSON Web Key Sets of a project's own identity provider (`docs/contract.md` §27).
+ *
+ * @since 0.5.0
+ */
+export * as Jwks from "./Jwks.js"
+
+/**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,
  * `ListMethod<E>`, a list's `Stream`, and `methods(client, Api.Branches)`, a group's methods
  * (`docs/design.md` §1.2).

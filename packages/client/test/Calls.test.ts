@@ -21,11 +21,14 @@ import * as TestClock from "effect/TestClock"
 import {
   ApiKeys,
   BranchSchema,
+  BranchAuth,
   Branches,
   ComputeEndpoints,
   Connections,
+  DataApi,
   Databases,
   DbPlatform,
+  Jwks,
   Operations,
   ProjectPermissions,
   OrganizationApiKeys,
@@ -583,6 +586,25 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
     })),
   "Snapshots.list": (n) => ({
     snapshots: Array.from({ length: n }, (_, i) => ({ id: `snap-${i}`, name: `snapshot ${i}`, created_at: at }))
+  }),
+  "BranchAuth.listDomains": (n) => ({
+    domains: Array.from({ length: n }, (_, i) => ({
+      domain: `https://app${i}.example.com`,
+      auth_provider: "better_auth"
+    }))
+  }),
+  "BranchAuth.listOAuthProviders": (n) => ({
+    providers: Array.from({ length: n }, (_, i) => ({ id: i === 0 ? "google" : "github", type: "shared" }))
+  }),
+  "Jwks.list": (n) => ({
+    jwks: Array.from({ length: n }, (_, i) => ({
+      id: `jwks-${i}`,
+      project_id: projectId,
+      jwks_url: "https://auth.example.com/jwks",
+      provider_name: "Clerk",
+      created_at: at,
+      updated_at: at
+    }))
   })
 }
 
@@ -666,7 +688,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
             ProjectTransfers: ProjectTransfers.ProjectTransfers,
             OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
             BranchSchema: BranchSchema.BranchSchema,
-            Snapshots: Snapshots.Snapshots
+            Snapshots: Snapshots.Snapshots,
+            DataApi: DataApi.DataApi,
+            BranchAuth: BranchAuth.BranchAuth,
+            Jwks: Jwks.Jwks
           })
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
@@ -732,7 +757,10 @@ describe("list is a Stream on every service, <key>Page one request", () => {
         ProjectTransfers: ProjectTransfers.ProjectTransfers,
         OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
         BranchSchema: BranchSchema.BranchSchema,
-        Snapshots: Snapshots.Snapshots
+        Snapshots: Snapshots.Snapshots,
+        DataApi: DataApi.DataApi,
+        BranchAuth: BranchAuth.BranchAuth,
+        Jwks: Jwks.Jwks
       })
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)

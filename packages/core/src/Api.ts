@@ -25,6 +25,9 @@ import { ProjectTransfers } from "./endpoints/ProjectTransfers.js"
 import { VpcEndpoints } from "./endpoints/VpcEndpoints.js"
 import { BranchSchema } from "./endpoints/BranchSchema.js"
 import { Snapshots } from "./endpoints/Snapshots.js"
+import { BranchAuth } from "./endpoints/BranchAuth.js"
+import { DataApi } from "./endpoints/DataApi.js"
+import { Jwks } from "./endpoints/Jwks.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -155,6 +158,27 @@ export * from "./endpoints/BranchSchema.js"
 export * from "./endpoints/Snapshots.js"
 
 /**
+ * The `DataApi` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/DataApi.js"
+
+/**
+ * The `BranchAuth` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/BranchAuth.js"
+
+/**
+ * The `Jwks` group and what it declares beside it.
+ *
+ * @since 0.5.0
+ */
+export * from "./endpoints/Jwks.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -178,7 +202,10 @@ export const groups = {
   ProjectTransfers,
   OrganizationApiKeys,
   BranchSchema,
-  Snapshots
+  Snapshots,
+  DataApi,
+  BranchAuth,
+  Jwks
 } as const
 
 /**

@@ -105,7 +105,10 @@ describe("Api.endpoints", () => {
       "ProjectTransfers",
       "OrganizationApiKeys",
       "BranchSchema",
-      "Snapshots"
+      "Snapshots",
+      "DataApi",
+      "BranchAuth",
+      "Jwks"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -189,7 +192,24 @@ describe("Api.endpoints", () => {
       "POST /projects/{project_id}/snapshots/{snapshot_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/finalize_restore",
       "GET /projects/{project_id}/branches/{branch_id}/backup_schedule",
-      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule"
+      "PUT /projects/{project_id}/branches/{branch_id}/backup_schedule",
+      "GET /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "POST /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/data-api/{database_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/auth",
+      "POST /projects/{project_id}/branches/{branch_id}/auth",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/domains",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      "GET /projects/{project_id}/jwks",
+      "POST /projects/{project_id}/jwks",
+      "DELETE /projects/{project_id}/jwks/{jwks_id}"
     ])
   })
 
@@ -278,7 +298,24 @@ describe("Api.endpoints", () => {
       "Snapshots.restore",
       "Snapshots.finalizeRestore",
       "Snapshots.getBackupSchedule",
-      "Snapshots.setBackupSchedule"
+      "Snapshots.setBackupSchedule",
+      "DataApi.get",
+      "DataApi.create",
+      "DataApi.update",
+      "DataApi.delete",
+      "BranchAuth.get",
+      "BranchAuth.create",
+      "BranchAuth.disable",
+      "BranchAuth.listDomains",
+      "BranchAuth.addDomain",
+      "BranchAuth.deleteDomains",
+      "BranchAuth.listOAuthProviders",
+      "BranchAuth.addOAuthProvider",
+      "BranchAuth.updateOAuthProvider",
+      "BranchAuth.deleteOAuthProvider",
+      "Jwks.list",
+      "Jwks.add",
+      "Jwks.delete"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -358,6 +395,10 @@ describe("Api.endpoints", () => {
     expect(Api.Organizations.updateMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
     expect(Api.Organizations.removeMember.errors).toEqual(["BadRequest", "Forbidden", "NotFound"])
     expect(Api.Organizations.createInvitations.errors).toEqual(["BadRequest", "Forbidden", "NotFound", "Conflict"])
+    expect(Api.DataApi.create.errors).toEqual(["BadRequest", "NotFound", "Conflict", "Locked"])
+    expect(Api.BranchAuth.create.errors).toEqual(["BadRequest", "NotFound", "Conflict", "Locked"])
+    expect(Api.BranchAuth.addOAuthProvider.errors).toEqual(["BadRequest", "NotFound", "Conflict"])
+    expect(Api.Jwks.add.errors).toEqual(["BadRequest", "NotFound", "Locked"])
   })
 
   it("declares each endpoint's success statuses: 200 unless said otherwise (§11.4)", () => {
@@ -444,7 +485,24 @@ describe("Api.endpoints", () => {
       "Snapshots.restore": [200],
       "Snapshots.finalizeRestore": [200],
       "Snapshots.getBackupSchedule": [200],
-      "Snapshots.setBackupSchedule": [200]
+      "Snapshots.setBackupSchedule": [200],
+      "DataApi.get": [200],
+      "DataApi.create": [201],
+      "DataApi.update": [201],
+      "DataApi.delete": [200],
+      "BranchAuth.get": [200],
+      "BranchAuth.create": [201],
+      "BranchAuth.disable": [200],
+      "BranchAuth.listDomains": [200],
+      "BranchAuth.addDomain": [201],
+      "BranchAuth.deleteDomains": [200],
+      "BranchAuth.listOAuthProviders": [200],
+      "BranchAuth.addOAuthProvider": [200],
+      "BranchAuth.updateOAuthProvider": [200],
+      "BranchAuth.deleteOAuthProvider": [200],
+      "Jwks.list": [200],
+      "Jwks.add": [201],
+      "Jwks.delete": [200]
     })
   })
 
@@ -472,7 +530,8 @@ describe("Api.endpoints", () => {
       "Snapshots.create",
       "Snapshots.delete",
       "Snapshots.restore",
-      "Snapshots.finalizeRestore"
+      "Snapshots.finalizeRestore",
+      "Jwks.add"
     ])
   })
 
@@ -503,7 +562,10 @@ describe("Api.endpoints", () => {
       "VpcEndpoints.listAll",
       "VpcEndpoints.listRestrictions",
       "OrganizationApiKeys.list",
-      "Snapshots.list"
+      "Snapshots.list",
+      "BranchAuth.listDomains",
+      "BranchAuth.listOAuthProviders",
+      "Jwks.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],

@@ -242,9 +242,10 @@ const SnapshotV1 = Schema.transform(
 /**
  * The state of a fake account, version 2 (since 0.3.0): `next_key_id` (the id the next created
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
- * `roles`, `databases`, `operations`, `organizations`, `members`, `permissions`, `vpc_endpoints`,
- * `vpc_restrictions`, `transfer_requests`, `branch_snapshots`, `backup_schedules` (a kind added
- * after version 2 began may be absent: none). A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
+ * `roles`, `databases`, `operations`, `organizations`, `members`, `invitations`, `permissions`,
+ * `vpc_endpoints`, `vpc_restrictions`, `transfer_requests`, `branch_snapshots`, `backup_schedules`,
+ * `data_apis`, `branch_auths`, `jwks` (a kind added after version 2 began may be absent: none).
+ * A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
  * @since 0.1.0
@@ -254,7 +255,7 @@ export const Snapshot: Schema.Schema<typeof SnapshotV2.Type, typeof SnapshotV2.E
 
 /**
  * The decoded state: `{ version: 2, next_key_id, api_keys, projects, branches, endpoints,
- * roles, databases, operations, organizations, members }`, times in epoch milliseconds.
+ * roles, databases, operations, organizations, members, ... }` (one array per kind), times in epoch milliseconds.
  *
  * @since 0.1.0
  */

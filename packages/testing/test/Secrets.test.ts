@@ -7,6 +7,7 @@
  */
 import {
   ApiKeys,
+  BranchAuth,
   Branches,
   Connections,
   Databases,
@@ -372,6 +373,100 @@ describe("secrets", () => {
             projects: [{ id: projectId }],
             branches: [{ project_id: projectId, id: branch, name: "main", default: true }],
             endpoints: [{ branch_id: branch, type: "read_write" }]
+          }
+        })
+      ),
+      observe
+    )
+  })
+
+  it.effect("no auth key or OAuth client secret in logs, spans, errors, printed results or the request log", () => {
+    const { logs, spans, errors, failing, spanText, observe } = observing()
+    const branch = BranchId.make("br-main-100001")
+    const params = { project_id: projectId, branch_id: branch }
+    const clientSecrets = [`gh-client-${"5ecret".repeat(4)}`, `g-client-${"h1dden".repeat(4)}`]
+
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const auth = yield* BranchAuth.BranchAuth
+      // An enable and an add retried after a 503 each (not processed), a list after a 429.
+      yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+      const created = yield* auth.create({ ...params, auth_provider: "better_auth" })
+      yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+      const github = yield* auth.addOAuthProvider({
+        ...params,
+        id: "github",
+        client_id: "gh-client",
+        client_secret: Redacted.make(clientSecrets[0]!)
+      })
+      yield* auth.addOAuthProvider({ ...params, id: "google" })
+      const google = yield* auth.updateOAuthProvider({
+        ...params,
+        oauth_provider_id: "google",
+        client_id: "g-client",
+        client_secret: Redacted.make(clientSecrets[1]!)
+      })
+      yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
+      const providers = yield* auth.listOAuthProvidersPage(params)
+      const read = yield* auth.get(params)
+      // Failures: a second enable, a provider added twice (with its secret), a locked disable, a hostile body.
+      yield* failing(auth.create({ ...params, auth_provider: "better_auth" }), "Conflict")
+      yield* failing(
+        auth.addOAuthProvider({
+          ...params,
+          id: "github",
+          client_id: "gh-client",
+          client_secret: Redacted.make(clientSecrets[0]!)
+        }),
+        "Conflict"
+      )
+      yield* platform.scenario.startOperations(projectId, [{ action: "apply_config", runsFor: "1 hour" }])
+      yield* failing(auth.disable({ ...params, delete_data: true }), "Locked")
+      yield* platform.faults.inject(Fault.malformedJson, { method: "PATCH" })
+      yield* failing(
+        auth.updateOAuthProvider({
+          ...params,
+          oauth_provider_id: "github",
+          client_secret: Redacted.make(clientSecrets[0]!)
+        }),
+        "MalformedResponse"
+      )
+      return { created, github, google, providers, read, requests: yield* platform.requests }
+    })
+
+    return Effect.gen(function* () {
+      const { requests, ...results } = yield* drive(run)
+      const keys = [results.created.pub_client_key, results.created.secret_server_key].map((key) => Redacted.value(key))
+      // What the answers say: the keys once, the client secrets as Redacted, read back the same.
+      expect(keys.map((key) => key.length)).toEqual([36, 36])
+      expect(Redacted.value(results.github.client_secret!)).toBe(clientSecrets[0])
+      expect(results.providers.providers.map((provider) => Redacted.value(provider.client_secret!))).toEqual(
+        clientSecrets
+      )
+
+      const printedResults = [
+        JSON.stringify(results),
+        String(results.created),
+        util.inspect(results, { depth: 20 }),
+        stringify(results)
+      ]
+      const requestLog = stringify(requests)
+      const collected = [...logs, ...spanText(), ...errors, ...printedResults, requestLog].join("\n")
+      // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
+      expect(logs.some((line) => line.includes("retrying BranchAuth.create"))).toBe(true)
+      expect(logs.some((line) => line.includes("retrying BranchAuth.addOAuthProvider"))).toBe(true)
+      expect(spans.some((span) => span.name === "BranchAuth.updateOAuthProvider")).toBe(true)
+      expect(requests.some((request) => request.path.endsWith("/auth/oauth_providers"))).toBe(true)
+      expect(errors.length).toBe(4 * 5)
+      for (const secret of [...keys, ...clientSecrets]) expect(collected).not.toContain(secret)
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            branches: [{ project_id: projectId, id: branch, name: "main", default: true }],
+            roles: [{ branch_id: branch, name: "owner" }],
+            databases: [{ branch_id: branch, name: "neondb", owner_name: "owner" }]
           }
         })
       ),

@@ -1216,6 +1216,396 @@ const snapshotCases: ReadonlyArray<Case> = [
   }
 ]
 
+// --- The app backend (docs/contract.md §25-§27) -------------------------------------------
+
+const dataApi = `${branches}/${dev}/data-api/neondb`
+const auth = `${branches}/${dev}/auth`
+const jwks = `/projects/${project}/jwks`
+const enableAuth = () => post(auth, { auth_provider: "better_auth" })
+const jwksBody = { jwks_url: "https://auth.example.com/.well-known/jwks.json", provider_name: "Clerk" }
+const delWith = (path: string, body: unknown) =>
+  HttpClientRequest.del(path).pipe(HttpClientRequest.bodyJson(body), Effect.orDie)
+
+/**
+ * `request` sent after the requests of `setup`, each of which must succeed (else a defect), and,
+ * with `busy`, while the project has a pending operation.
+ */
+const after =
+  (
+    setup: ReadonlyArray<() => Effect.Effect<HttpClientRequest.HttpClientRequest>>,
+    request: Effect.Effect<HttpClientRequest.HttpClientRequest>,
+    options: { readonly busy?: boolean } = {}
+  ) =>
+  ({ fake, key }: Fixture) =>
+    Effect.gen(function* () {
+      for (const step of setup) {
+        const response = yield* Effect.orDie(send(fake, yield* step(), { key }))
+        if (response.status >= 300) return yield* Effect.dieMessage(`a setup request answered ${response.status}`)
+      }
+      if (options.busy === true) yield* busy(fake)
+      return yield* request
+    })
+
+/** The id of a JWKS added to the project, the clock then moved past the operations it started. */
+const addedJwks = ({ fake, key }: Fixture) =>
+  Effect.gen(function* () {
+    const response = yield* Effect.orDie(send(fake, yield* post(jwks, jwksBody), { key }))
+    const added = (yield* Effect.orDie(response.json)) as { readonly jwks: { readonly id: string } }
+    return added.jwks.id
+  })
+
+/** The Data API, branch auth and JWKS cases (docs/contract.md §25-§27). */
+const appBackendCases: ReadonlyArray<Case> = [
+  {
+    endpoint: Api.DataApi.get,
+    label: "a Data API",
+    status: 200,
+    request: after([() => post(dataApi, {})], get(dataApi))
+  },
+  { endpoint: Api.DataApi.get, label: "a database without one", status: 404, request: () => get(dataApi) },
+  {
+    endpoint: Api.DataApi.get,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/data-api/neondb`)
+  },
+  {
+    endpoint: Api.DataApi.create,
+    label: "with settings",
+    status: 201,
+    request: () => post(dataApi, { settings: { db_max_rows: 100, db_schemas: ["public"] } })
+  },
+  {
+    endpoint: Api.DataApi.create,
+    label: "an external provider without jwks_url",
+    status: 400,
+    request: () => post(dataApi, { auth_provider: "external" })
+  },
+  {
+    endpoint: Api.DataApi.create,
+    label: "an unknown database",
+    status: 404,
+    request: () => post(`${branches}/${dev}/data-api/none`, {})
+  },
+  {
+    endpoint: Api.DataApi.create,
+    label: "a second one",
+    status: 409,
+    request: after([() => post(dataApi, {})], post(dataApi, {}))
+  },
+  {
+    endpoint: Api.DataApi.create,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([], post(dataApi, {}), { busy: true })
+  },
+  {
+    endpoint: Api.DataApi.update,
+    label: "its settings",
+    status: 201,
+    request: after([() => post(dataApi, {})], patch(dataApi, { settings: { db_schemas: ["public", "api"] } }))
+  },
+  {
+    endpoint: Api.DataApi.update,
+    label: "a negative db_max_rows",
+    status: 400,
+    request: after([() => post(dataApi, {})], patch(dataApi, { settings: { db_max_rows: -1 } }))
+  },
+  { endpoint: Api.DataApi.update, label: "a database without one", status: 404, request: () => patch(dataApi, {}) },
+  {
+    endpoint: Api.DataApi.update,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([() => post(dataApi, {})], patch(dataApi, {}), { busy: true })
+  },
+  {
+    endpoint: Api.DataApi.delete,
+    label: "a Data API",
+    status: 200,
+    request: after([() => post(dataApi, {})], del(dataApi))
+  },
+  {
+    endpoint: Api.DataApi.delete,
+    label: "a bad branch id",
+    status: 400,
+    request: () => del(`${branches}/BR_NONE/data-api/neondb`)
+  },
+  { endpoint: Api.DataApi.delete, label: "a database without one", status: 404, request: () => del(dataApi) },
+  {
+    endpoint: Api.DataApi.delete,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([() => post(dataApi, {})], del(dataApi), { busy: true })
+  },
+  { endpoint: Api.BranchAuth.get, label: "a branch's auth", status: 200, request: after([enableAuth], get(auth)) },
+  { endpoint: Api.BranchAuth.get, label: "a branch without auth", status: 404, request: () => get(auth) },
+  {
+    endpoint: Api.BranchAuth.get,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/auth`)
+  },
+  { endpoint: Api.BranchAuth.create, label: "its keys, once", status: 201, request: enableAuth },
+  {
+    endpoint: Api.BranchAuth.create,
+    label: "a provider the platform does not offer",
+    status: 400,
+    request: () => post(auth, { auth_provider: "keycloak" })
+  },
+  {
+    endpoint: Api.BranchAuth.create,
+    label: "an unknown database",
+    status: 404,
+    request: () => post(auth, { auth_provider: "mock", database_name: "none" })
+  },
+  {
+    endpoint: Api.BranchAuth.create,
+    label: "a second enable",
+    status: 409,
+    request: after([enableAuth], enableAuth())
+  },
+  {
+    endpoint: Api.BranchAuth.create,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([], enableAuth(), { busy: true })
+  },
+  { endpoint: Api.BranchAuth.disable, label: "a branch's auth", status: 200, request: after([enableAuth], del(auth)) },
+  {
+    endpoint: Api.BranchAuth.disable,
+    label: "delete_data not a boolean",
+    status: 400,
+    request: after([enableAuth], delWith(auth, { delete_data: "yes" }))
+  },
+  {
+    endpoint: Api.BranchAuth.disable,
+    label: "a branch without auth",
+    status: 404,
+    request: () => delWith(auth, { delete_data: true })
+  },
+  {
+    endpoint: Api.BranchAuth.disable,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([enableAuth], del(auth), { busy: true })
+  },
+  {
+    endpoint: Api.BranchAuth.listDomains,
+    label: "a trusted domain",
+    status: 200,
+    request: after(
+      [enableAuth, () => post(`${auth}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })],
+      get(`${auth}/domains`)
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.listDomains,
+    label: "a branch without auth",
+    status: 404,
+    request: () => get(`${auth}/domains`)
+  },
+  {
+    endpoint: Api.BranchAuth.listDomains,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/auth/domains`)
+  },
+  {
+    endpoint: Api.BranchAuth.addDomain,
+    label: "a domain",
+    status: 201,
+    request: after(
+      [enableAuth],
+      post(`${auth}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.addDomain,
+    label: "not an absolute URL",
+    status: 400,
+    request: after([enableAuth], post(`${auth}/domains`, { domain: "app", auth_provider: "better_auth" }))
+  },
+  {
+    endpoint: Api.BranchAuth.addDomain,
+    label: "a branch without auth",
+    status: 404,
+    request: () => post(`${auth}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })
+  },
+  {
+    endpoint: Api.BranchAuth.deleteDomains,
+    label: "a trusted domain",
+    status: 200,
+    request: after(
+      [enableAuth, () => post(`${auth}/domains`, { domain: "https://app.example.com", auth_provider: "better_auth" })],
+      delWith(`${auth}/domains`, { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.deleteDomains,
+    label: "no domains",
+    status: 400,
+    request: after([enableAuth], delWith(`${auth}/domains`, { auth_provider: "better_auth" }))
+  },
+  {
+    endpoint: Api.BranchAuth.deleteDomains,
+    label: "a branch without auth",
+    status: 404,
+    request: () => delWith(`${auth}/domains`, { auth_provider: "better_auth", domains: [] })
+  },
+  {
+    endpoint: Api.BranchAuth.listOAuthProviders,
+    label: "a provider with the app's credentials",
+    status: 200,
+    request: after(
+      [
+        enableAuth,
+        () => post(`${auth}/oauth_providers`, { id: "github", client_id: "gh", client_secret: "gh-secret" })
+      ],
+      get(`${auth}/oauth_providers`)
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.listOAuthProviders,
+    label: "a branch without auth",
+    status: 404,
+    request: () => get(`${auth}/oauth_providers`)
+  },
+  {
+    endpoint: Api.BranchAuth.listOAuthProviders,
+    label: "a bad branch id",
+    status: 400,
+    request: () => get(`${branches}/BR_NONE/auth/oauth_providers`)
+  },
+  {
+    endpoint: Api.BranchAuth.addOAuthProvider,
+    label: "a shared provider",
+    status: 200,
+    request: after([enableAuth], post(`${auth}/oauth_providers`, { id: "google" }))
+  },
+  {
+    endpoint: Api.BranchAuth.addOAuthProvider,
+    label: "a provider the platform does not offer",
+    status: 400,
+    request: after([enableAuth], post(`${auth}/oauth_providers`, { id: "gitlab" }))
+  },
+  {
+    endpoint: Api.BranchAuth.addOAuthProvider,
+    label: "a branch without auth",
+    status: 404,
+    request: () => post(`${auth}/oauth_providers`, { id: "google" })
+  },
+  {
+    endpoint: Api.BranchAuth.addOAuthProvider,
+    label: "added twice",
+    status: 409,
+    request: after(
+      [enableAuth, () => post(`${auth}/oauth_providers`, { id: "google" })],
+      post(`${auth}/oauth_providers`, { id: "google" })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.updateOAuthProvider,
+    label: "its credentials",
+    status: 200,
+    request: after(
+      [enableAuth, () => post(`${auth}/oauth_providers`, { id: "google" })],
+      patch(`${auth}/oauth_providers/google`, { client_id: "g", client_secret: "g-secret" })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.updateOAuthProvider,
+    label: "a tenant for another provider than microsoft",
+    status: 400,
+    request: after(
+      [enableAuth, () => post(`${auth}/oauth_providers`, { id: "google" })],
+      patch(`${auth}/oauth_providers/google`, { microsoft_tenant_id: "tenant" })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.updateOAuthProvider,
+    label: "a provider not added",
+    status: 404,
+    request: after([enableAuth], patch(`${auth}/oauth_providers/vercel`, { client_id: "v" }))
+  },
+  {
+    endpoint: Api.BranchAuth.deleteOAuthProvider,
+    label: "a provider",
+    status: 200,
+    request: after(
+      [enableAuth, () => post(`${auth}/oauth_providers`, { id: "google" })],
+      del(`${auth}/oauth_providers/google`)
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.deleteOAuthProvider,
+    label: "a bad branch id",
+    status: 400,
+    request: () => del(`${branches}/BR_NONE/auth/oauth_providers/google`)
+  },
+  {
+    endpoint: Api.BranchAuth.deleteOAuthProvider,
+    label: "a provider not added",
+    status: 404,
+    request: after([enableAuth], del(`${auth}/oauth_providers/google`))
+  },
+  {
+    endpoint: Api.Jwks.list,
+    label: "a project's",
+    status: 200,
+    request: after([() => post(jwks, jwksBody)], get(jwks))
+  },
+  {
+    endpoint: Api.Jwks.list,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/none-000000/jwks")
+  },
+  { endpoint: Api.Jwks.list, label: "a bad project id", status: 400, request: () => get("/projects/NOT_AN_ID/jwks") },
+  { endpoint: Api.Jwks.add, label: "with its apply_config", status: 201, request: () => post(jwks, jwksBody) },
+  {
+    endpoint: Api.Jwks.add,
+    label: "an http:// URL",
+    status: 400,
+    request: () => post(jwks, { ...jwksBody, jwks_url: "http://auth.example.com/jwks" })
+  },
+  {
+    endpoint: Api.Jwks.add,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(jwks, { ...jwksBody, branch_id: "br-none-000000" })
+  },
+  {
+    endpoint: Api.Jwks.add,
+    label: "a project with a pending operation",
+    status: 423,
+    request: after([], post(jwks, jwksBody), { busy: true })
+  },
+  {
+    endpoint: Api.Jwks.delete,
+    label: "a JWKS",
+    status: 200,
+    request: (fixture) =>
+      Effect.gen(function* () {
+        const id = yield* addedJwks(fixture)
+        yield* TestClock.adjust("1 minute")
+        return yield* del(`${jwks}/${id}`)
+      })
+  },
+  {
+    endpoint: Api.Jwks.delete,
+    label: "a bad project id",
+    status: 400,
+    request: () => del("/projects/NOT_AN_ID/jwks/x")
+  },
+  { endpoint: Api.Jwks.delete, label: "an unknown JWKS", status: 404, request: () => del(`${jwks}/none`) },
+  {
+    endpoint: Api.Jwks.delete,
+    label: "while its apply_config runs",
+    status: 423,
+    request: (fixture) => Effect.flatMap(addedJwks(fixture), (id) => del(`${jwks}/${id}`))
+  }
+]
+
 export const cases: ReadonlyArray<Case> = [
   {
     endpoint: Api.ApiKeys.create,
@@ -2326,7 +2716,8 @@ export const cases: ReadonlyArray<Case> = [
     request: () => post("/projects/NO_SUCH/recover")
   },
   // Snapshots (docs/contract.md §19), with their fixtures.
-  ...snapshotCases
+  ...snapshotCases,
+  ...appBackendCases
 ]
 
 /** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */

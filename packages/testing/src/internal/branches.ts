@@ -497,7 +497,10 @@ export const restoreBranch =
       const taken = new Set<number>()
       if (source.id !== branchId) {
         for (const role of itemsOf(state, "roles", branchId)) changes.push(remove("roles", role.id))
-        for (const database of itemsOf(state, "databases", branchId)) changes.push(remove("databases", database.id))
+        for (const database of itemsOf(state, "databases", branchId)) {
+          // A database's Data API goes with it (docs/contract.md §25).
+          changes.push(...cascade(state, "databases", database.id))
+        }
         changes.push(...dataChanges(copiesOf(state, source.id, restored, now, dice, taken)))
       }
       if (preservedId !== undefined && preserve !== undefined) {

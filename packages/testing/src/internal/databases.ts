@@ -1,10 +1,11 @@
 import * as Either from "effect/Either"
 import { branchOf, freshId, notFound, refused, unlockedProject } from "./branches.js"
 import { databaseId, type Dice } from "./ids.js"
-import { type Change, remove, upsert } from "./kinds.js"
+import { type Change, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
 import { applyConfig, roleId } from "./roles.js"
 import {
+  cascade,
   distinctTime,
   get,
   itemsOf,
@@ -144,5 +145,14 @@ export const deleteDatabase =
       const database = named(state, branchId, name)
       if (database === undefined) return { changes: [], answer: undefined }
       yield* unlockedProject(state, projectId, now)
-      return changing(state, projectId, dice, now, database, remove("databases", database.id))
+      // Its Data API goes with it (docs/contract.md §25).
+      const { changes, operations } = applyConfig(
+        state,
+        projectId,
+        branchId,
+        dice,
+        now,
+        cascade(state, "databases", database.id)
+      )
+      return { changes, answer: { database, operations } }
     })

@@ -330,6 +330,76 @@ export const SnapshotBackupSchedule = Schema.Struct({
   taken_until: SnapshotTime
 }).annotations({ identifier: "SnapshotBackupSchedule" })
 
+/**
+ * The Data API of a database (docs/contract.md §25): `id` is its database's id (one Data API per
+ * database; renaming the database keeps it, deleting the database deletes it). `settings` holds
+ * the settings given, each optional (absent: the platform's default).
+ */
+export const SnapshotDataApi = Schema.Struct({
+  id: Schema.Int.pipe(Schema.positive()),
+  project_id: Schema.String,
+  branch_id: Schema.String,
+  auth_provider: Schema.optional(Schema.String),
+  jwks_url: Schema.optional(Schema.String),
+  provider_name: Schema.optional(Schema.String),
+  jwt_audience: Schema.optional(Schema.String),
+  add_default_grants: Schema.Boolean,
+  skip_auth_schema: Schema.Boolean,
+  settings: Schema.Struct({
+    db_aggregates_enabled: Schema.optional(Schema.Boolean),
+    db_anon_role: Schema.optional(Schema.String),
+    db_extra_search_path: Schema.optional(Schema.String),
+    db_max_rows: Schema.optional(Schema.Number),
+    db_schemas: Schema.optional(Schema.Array(Schema.String)),
+    jwt_role_claim_key: Schema.optional(Schema.String),
+    jwt_cache_max_lifetime: Schema.optional(Schema.Number),
+    openapi_mode: Schema.optional(Schema.String),
+    server_cors_allowed_origins: Schema.optional(Schema.String),
+    server_timing_enabled: Schema.optional(Schema.Boolean)
+  }),
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime
+}).annotations({ identifier: "SnapshotDataApi" })
+
+/**
+ * The auth service of a branch (docs/contract.md §26): `id` is the branch's id (one per branch),
+ * with its trusted domains and OAuth providers. Its keys are not kept: they are shown once, when
+ * it is enabled, and nothing reveals them later. An OAuth provider's `client_secret` is kept in
+ * clear, because the provider list answers it (as a role's password, docs/design.md §4).
+ */
+export const SnapshotBranchAuth = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  auth_provider: Schema.String,
+  auth_provider_project_id: Schema.String,
+  db_name: Schema.String,
+  name: Schema.String,
+  created_at: SnapshotTime,
+  domains: Schema.Array(Schema.Struct({ domain: Schema.String, auth_provider: Schema.String })),
+  oauth_providers: Schema.Array(
+    Schema.Struct({
+      id: Schema.String,
+      type: Schema.String,
+      client_id: Schema.optional(Schema.String),
+      client_secret: Schema.optional(Schema.String),
+      microsoft_tenant_id: Schema.optional(Schema.String)
+    })
+  )
+}).annotations({ identifier: "SnapshotBranchAuth" })
+
+/** A JWKS of a project (docs/contract.md §27): scoped to `branch_id` when it has one. */
+export const SnapshotJwks = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  branch_id: Schema.optional(Schema.String),
+  jwks_url: Schema.String,
+  provider_name: Schema.String,
+  jwt_audience: Schema.optional(Schema.String),
+  role_names: Schema.Array(Schema.String),
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime
+}).annotations({ identifier: "SnapshotJwks" })
+
 /** One step of an operation's life: from `at` on, it has `status`. */
 export const SnapshotStep = Schema.Struct({ at: SnapshotTime, status: Operation.fields.status })
 
@@ -476,6 +546,31 @@ export const kinds = {
       (database.schema_history ?? []).some((version, i, all) => i > 0 && version.at <= all[i - 1]!.at)
         ? [`database ${database.id}: its schema_history is not in ascending time`]
         : []
+  }),
+  data_apis: kind({
+    label: "Data API",
+    schema: SnapshotDataApi,
+    id: Schema.Number,
+    idOf: (api) => api.id,
+    // Its database's id: a database's Data API goes with it.
+    parent: { kind: "databases", of: (api) => String(api.id) },
+    rank: newestFirst
+  }),
+  branch_auths: kind({
+    label: "branch auth",
+    schema: SnapshotBranchAuth,
+    id: Schema.String,
+    idOf: (auth) => auth.id,
+    parent: { kind: "branches", of: (auth) => auth.id },
+    rank: newestFirst
+  }),
+  jwks: kind({
+    label: "JWKS",
+    schema: SnapshotJwks,
+    id: Schema.String,
+    idOf: (jwks) => jwks.id,
+    parent: { kind: "projects", of: (jwks) => jwks.project_id },
+    rank: newestFirst
   }),
   operations: kind({
     label: "operation",

@@ -13,8 +13,10 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import { permissionHandlers, transferHandlers, vpcHandlers } from "./accessRoutes.js"
 import { organizationRefusal, reachesProject } from "./authorization.js"
+import { branchAuthHandlers } from "./branchAuthRoutes.js"
 import { branchHandlers } from "./branchRoutes.js"
 import { branchSchemaHandlers } from "./branchSchemaRoutes.js"
+import { dataApiHandlers } from "./dataApiRoutes.js"
 import { databaseHandlers } from "./databaseRoutes.js"
 import { endpointHandlers } from "./endpointRoutes.js"
 import { connectionHandlers } from "./connectionRoutes.js"
@@ -31,6 +33,7 @@ import {
 } from "./organizationApiKeys.js"
 import { isDeleted } from "./lifecycle.js"
 import { projectHandlers } from "./projectRoutes.js"
+import { jwksHandlers } from "./jwksRoutes.js"
 import { regionHandlers } from "./regions.js"
 import { organizationHandlers, userHandlers } from "./organizationRoutes.js"
 import { roleHandlers } from "./roleRoutes.js"
@@ -279,7 +282,10 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
       )
   },
   BranchSchema: branchSchemaHandlers(fake),
-  Snapshots: snapshotHandlers(fake)
+  Snapshots: snapshotHandlers(fake),
+  DataApi: dataApiHandlers(fake),
+  BranchAuth: branchAuthHandlers(fake),
+  Jwks: jwksHandlers(fake)
 })
 
 /**

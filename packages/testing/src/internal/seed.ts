@@ -389,7 +389,10 @@ export const collectionsOfSeed = (
     operations,
     // A seed takes no snapshots nor backup schedules (docs/contract.md §19): the API makes them.
     branch_snapshots: [],
-    backup_schedules: []
+    backup_schedules: [],
+    data_apis: [],
+    branch_auths: [],
+    jwks: []
   }
 }
 

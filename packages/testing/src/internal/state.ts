@@ -13,6 +13,7 @@ import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as RedBlackTree from "effect/RedBlackTree"
+import * as Schema from "effect/Schema"
 import { map as mapRecord } from "effect/Record"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { accountMember, impliedOrganization } from "./organizations.js"
@@ -281,6 +282,13 @@ export const cascade = <K extends Kind>(state: State, kind: K, id: Id<K>): Reado
 }
 
 /**
+ * The id of the item of `kind` that a child names as its parent by `key` (a parent's id as a
+ * string, `byParent`'s key): a number for a kind whose ids are numbers (a database, the parent of
+ * its Data API).
+ */
+const parentKey = (kind: Kind, key: string): Id<Kind> => (specOf(kind).id === Schema.Number ? Number(key) : key)
+
+/**
  * Everything wrong with `state`, one line each, kind by kind (empty when it can be served): an
  * item of an unknown parent (an orphan), a branch whose parent is not a branch of its project, a
  * project with branches but not exactly one default, an endpoint of a branch of another project,
@@ -307,7 +315,7 @@ export const problems = (state: State): Array<string> => {
     const parent = specOf(kind).parent
     if (parent === undefined) continue
     for (const [parentId, group] of (state[kind] as Collection<Kind>).byParent) {
-      if (get(state, parent.kind, parentId) === undefined) {
+      if (get(state, parent.kind, parentKey(parent.kind, parentId)) === undefined) {
         const label = `${kinds[kind].label} of unknown ${kinds[parent.kind].label} ${parentId}`
         for (let i = RedBlackTree.size(group); i > 0; i--) found.push(label)
       }

@@ -1,0 +1,175 @@
+/**
+ * A branch's app backend (docs/contract.md §25-§27) against the shipped emulator, driven only by
+ * plain `fetch` and no Effect code, as a provisioning script in any language would: the Data API
+ * of a database (create, read, update with its 201, delete), the branch's auth service (enabled
+ * with its keys once, a second enable a 409, trusted domains added and deleted with a body on the
+ * DELETE, OAuth providers added, updated and deleted, disabled with `{ delete_data }`), and a
+ * project JWKS (added, its `apply_config` polled to its end on the frozen clock, listed,
+ * deleted). Every answer with a body is validated against the published schema of its operation
+ * (`publishedReference.ts`); those the document declares without one come with none.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { loadPublishedReference } from "./publishedReference.js"
+import { type Answer, type Running, send, start } from "./spawned.js"
+
+const dir = mkdtempSync(join(tmpdir(), "dbplatform-app-backend-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const reference = loadPublishedReference()
+const apiKey = "app-backend-key"
+const token = "app-backend-control-token"
+const project = "app-backend"
+const main = "br-main-100001"
+
+/** What a validated answer holds. */
+type Json = any
+
+describe("a branch's Data API, auth and a project's JWKS over the emulator, with fetch alone", () => {
+  it("provisions them, changes them and takes them down", async () => {
+    const seed = join(dir, "seed.json")
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        projects: [{ id: project, name: "app backend", region_id: "aws-us-east-2" }],
+        branches: [{ project_id: project, id: main, name: "main", default: true }],
+        endpoints: [{ branch_id: main, id: "ep-main-100001", type: "read_write" }],
+        roles: [{ branch_id: main, name: "owner" }],
+        databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
+      })
+    )
+    const running: Running = await start(["--seed", seed, "--port", "0"], {
+      DBPLATFORM_EMULATOR_KEY: apiKey,
+      DBPLATFORM_EMULATOR_TOKEN: token
+    })
+    try {
+      const control = async (method: string, path: string, body?: unknown): Promise<Json> => {
+        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
+        expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
+        return answer.body
+      }
+      /**
+       * `method route` (a route template of the published document, its `{project_id}` and
+       * `{branch_id}` filled, others from `params`) with `body`; expects `status`, and the answer
+       * to validate against the document's schema for it (or to be empty where it declares none).
+       */
+      const call = async (
+        method: string,
+        route: string,
+        status: number,
+        options: { params?: Record<string, string>; body?: unknown } = {}
+      ): Promise<Json> => {
+        const values: Record<string, string> = { project_id: project, branch_id: main, ...options.params }
+        const path = route.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? "")
+        const answer: Answer = await send(method, `${running.baseUrl}${path}`, apiKey, options.body)
+        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status)
+        const published = reference.response(method, route, status)
+        // A success under its own status; an error under the document's `default` (its GeneralError).
+        expect(published?.declaredAs, `${method} ${route} ${status} is in the document`).toBe(
+          status < 300 ? String(status) : "default"
+        )
+        if (published!.validate === undefined) {
+          expect(answer.body, `${method} ${route}: no body`).toBeUndefined()
+          return answer.body
+        }
+        const valid = published!.validate(answer.body)
+        expect(published!.validate.errors ?? [], `${method} ${route} ${status}`).toEqual([])
+        expect(valid).toBe(true)
+        return answer.body
+      }
+      await control("POST", "/clock/freeze")
+
+      // The Data API of `neondb`.
+      const dataApi = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}"
+      const database = { params: { database_name: "neondb" } }
+      const created = await call("POST", dataApi, 201, { ...database, body: { settings: { db_max_rows: 500 } } })
+      expect(created.url).toBe(`https://${main}.apirest.aws-us-east-2.dbplatform.test/neondb/rest/v1`)
+      await call("POST", dataApi, 409, { ...database, body: {} })
+      expect(await call("GET", dataApi, 200, database)).toMatchObject({
+        url: created.url,
+        status: "ready",
+        settings: { db_max_rows: 500, db_schemas: ["public"] }
+      })
+      expect(await call("PATCH", dataApi, 201, { ...database, body: { settings: { db_schemas: ["api"] } } })).toEqual(
+        {}
+      )
+      expect((await call("GET", dataApi, 200, database)).settings).toMatchObject({
+        db_max_rows: 500,
+        db_schemas: ["api"]
+      })
+      expect(await call("DELETE", dataApi, 200, database)).toEqual({})
+      await call("GET", dataApi, 404, database)
+
+      // The branch's auth service.
+      const auth = "/projects/{project_id}/branches/{branch_id}/auth"
+      await call("GET", auth, 404)
+      const enabled = await call("POST", auth, 201, { body: { auth_provider: "better_auth" } })
+      expect(enabled.secret_server_key).toMatch(/^ssk_[0-9a-f]{32}$/)
+      expect(enabled.pub_client_key).toMatch(/^pck_[0-9a-f]{32}$/)
+      await call("POST", auth, 409, { body: { auth_provider: "better_auth" } })
+      const read = await call("GET", auth, 200)
+      expect(read).toMatchObject({ auth_provider: "better_auth", branch_id: main, db_name: "neondb" })
+      expect(JSON.stringify(read)).not.toContain(enabled.secret_server_key)
+
+      const domains = `${auth}/domains`
+      for (const domain of ["https://app.example.com", "https://preview.example.com"]) {
+        await call("POST", domains, 201, { body: { domain, auth_provider: "better_auth" } })
+      }
+      await call("DELETE", domains, 200, {
+        body: { auth_provider: "better_auth", domains: [{ domain: "https://app.example.com" }] }
+      })
+      expect((await call("GET", domains, 200)).domains).toEqual([
+        { domain: "https://preview.example.com", auth_provider: "better_auth" }
+      ])
+
+      const providers = `${auth}/oauth_providers`
+      const provider = `${providers}/{oauth_provider_id}`
+      expect(await call("POST", providers, 200, { body: { id: "google" } })).toEqual({ id: "google", type: "shared" })
+      await call("POST", providers, 409, { body: { id: "google" } })
+      expect(
+        await call("PATCH", provider, 200, {
+          params: { oauth_provider_id: "google" },
+          body: { client_id: "g-id", client_secret: "g-secret" }
+        })
+      ).toEqual({ id: "google", type: "standard", client_id: "g-id", client_secret: "g-secret" })
+      await call("POST", providers, 200, { body: { id: "github", client_id: "gh-id", client_secret: "gh-secret" } })
+      expect((await call("GET", providers, 200)).providers.map((item: Json) => item.id)).toEqual(["google", "github"])
+      await call("DELETE", provider, 200, { params: { oauth_provider_id: "google" } })
+      await call("DELETE", provider, 404, { params: { oauth_provider_id: "google" } })
+
+      await call("DELETE", auth, 200, { body: { delete_data: true } })
+      await call("GET", auth, 404)
+      await call("GET", domains, 404)
+
+      // A project JWKS: its apply_config polled to its end, then it is deleted.
+      const jwks = "/projects/{project_id}/jwks"
+      const added = await call("POST", jwks, 201, {
+        body: {
+          jwks_url: "https://auth.example.com/.well-known/jwks.json",
+          provider_name: "Clerk",
+          jwt_audience: "app"
+        }
+      })
+      expect(added.operations.map((operation: Json) => [operation.action, operation.status])).toEqual([
+        ["apply_config", "scheduling"]
+      ])
+      const operation = "/projects/{project_id}/operations/{operation_id}"
+      let status = added.operations[0].status
+      for (let round = 0; round < 10 && status !== "finished"; round++) {
+        await control("POST", "/clock/advance", { by: 1_000 })
+        status = (await call("GET", operation, 200, { params: { operation_id: added.operations[0].id } })).operation
+          .status
+      }
+      expect(status).toBe("finished")
+      expect((await call("GET", jwks, 200)).jwks.map((item: Json) => item.id)).toEqual([added.jwks.id])
+      const deleted = await call("DELETE", `${jwks}/{jwks_id}`, 200, { params: { jwks_id: added.jwks.id } })
+      expect(deleted).toMatchObject({ id: added.jwks.id, provider_name: "Clerk", jwt_audience: "app" })
+      expect((await call("GET", jwks, 200)).jwks).toEqual([])
+    } finally {
+      running.child.kill("SIGTERM")
+      await running.exited
+    }
+  }, 60_000)
+})
