@@ -27,8 +27,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { crashRuns } from "./crashRun.js"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { acknowledgedOperations, crashRuns } from "./crashRun.js"
+import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-branch-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -108,7 +108,7 @@ describe("--state under kill -9: branches", () => {
     /** Per project, the names of creations that got no answer in the last run: they may appear once. */
     const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
     /** Operations of changes acknowledged in the last run, checked (once) after the restart. */
-    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    const recentOperations = acknowledgedOperations(apiKey)
     const { advance, restart } = frozenRestarts(
       state,
       { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
@@ -209,11 +209,7 @@ describe("--state under kill -9: branches", () => {
           expect(operation.status, `operation ${operation.id} (${operation.action})`).toBe("finished")
         }
       }
-      for (const operation of recentOperations) {
-        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
-        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
-      }
-      recentOperations = []
+      await recentOperations.check(running)
     }
 
     const summary = await crashRuns({
@@ -225,11 +221,6 @@ describe("--state under kill -9: branches", () => {
       workers: projects.length * workersPerProject,
       worker: async (run, w) => {
         const { running, answers } = run
-        /** Counts an acknowledged change and the operations it started, for the next restart's checks. */
-        const acknowledge = (answer: Answer, project: string) => {
-          for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
-          run.acknowledge()
-        }
         const project = projects[Math.floor(w / workersPerProject)]!
         const next = random(run.index * 1000 + w)
         let op = 0
@@ -331,7 +322,8 @@ describe("--state under kill -9: branches", () => {
             branch!.deleted = true
             counts.deletes += 1
           }
-          acknowledge(answer, project)
+          recentOperations.record(answer, project)
+          run.acknowledge()
           if (answer.body.operations.length > 0) await advance(running, longestChange, answers)
         }
       }

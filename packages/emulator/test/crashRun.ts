@@ -102,3 +102,28 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
   }
   return { unanswered }
 }
+
+/**
+ * The operations started by the changes acknowledged in a run (`record` each acknowledged
+ * answer's), checked at the next start: `check` reads each (a 200: the operation survived the
+ * kill), then forgets them.
+ */
+export const acknowledgedOperations = (apiKey: string) => {
+  let recent: Array<{ readonly project: string; readonly id: string }> = []
+  return {
+    record: (answer: Answer, project: string) => {
+      for (const operation of answer.body?.operations ?? []) recent.push({ project, id: operation.id })
+    },
+    check: async (running: Running) => {
+      for (const operation of recent) {
+        const read = await send(
+          "GET",
+          `${running.baseUrl}/projects/${operation.project}/operations/${operation.id}`,
+          apiKey
+        )
+        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
+      }
+      recent = []
+    }
+  }
+}

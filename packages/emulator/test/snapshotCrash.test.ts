@@ -24,8 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { crashRuns } from "./crashRun.js"
-import { type Answer, random, type Running, send, start } from "./spawned.js"
+import { acknowledgedOperations, crashRuns } from "./crashRun.js"
+import { random, type Running, send, start } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-snapshot-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -127,7 +127,8 @@ describe("--state under kill -9: snapshots", () => {
     const ids = new Set<string>()
     /** Per project, the names of snapshots and restores whose request got no answer in the last run. */
     const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
-    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    /** Operations of changes acknowledged in the last run, checked (once) after the restart. */
+    const recentOperations = acknowledgedOperations(apiKey)
     const counts = {
       snapshots: 0,
       renames: 0,
@@ -209,11 +210,7 @@ describe("--state under kill -9: snapshots", () => {
         const set = await api(`/projects/${project}/branches/br-main-${p}/backup_schedule`)
         expect(set.body.schedule).toEqual(schedule)
       }
-      for (const operation of recentOperations) {
-        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
-        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
-      }
-      recentOperations = []
+      await recentOperations.check(running)
     }
 
     const summary = await crashRuns({
@@ -225,11 +222,6 @@ describe("--state under kill -9: snapshots", () => {
       workers: projects.length * workersPerProject,
       worker: async (run, w) => {
         const { running, answers } = run
-        /** Counts an acknowledged change and the operations it started, for the next restart's checks. */
-        const acknowledge = (answer: Answer, project: string) => {
-          for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
-          run.acknowledge()
-        }
         const p = Math.floor(w / workersPerProject)
         const project = projects[p]!
         const base = `${running.baseUrl}/projects/${project}`
@@ -328,7 +320,8 @@ describe("--state under kill -9: snapshots", () => {
             restore!.status = "finalized"
             counts.finalizes += 1
           }
-          acknowledge(answer, project)
+          recentOperations.record(answer, project)
+          run.acknowledge()
           if ((answer.body.operations ?? []).length > 0) await advance(running, longestChange, answers)
         }
       }
