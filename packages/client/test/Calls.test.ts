@@ -654,6 +654,31 @@ const lists = Object.entries(Api.groups).flatMap(([group, entries]) =>
   )
 )
 
+/** The tag of every service of the client, by the name of its group in `Api.groups` (the tests below check they match). */
+const serviceTags = {
+  ApiKeys: ApiKeys.ApiKeys,
+  Projects: Projects.Projects,
+  Operations: Operations.Operations,
+  Branches: Branches.Branches,
+  ComputeEndpoints: ComputeEndpoints.ComputeEndpoints,
+  Connections: Connections.Connections,
+  Databases: Databases.Databases,
+  Roles: Roles.Roles,
+  Regions: Regions.Regions,
+  Consumption: Consumption.Consumption,
+  Users: Users.Users,
+  Organizations: Organizations.Organizations,
+  ProjectPermissions: ProjectPermissions.ProjectPermissions,
+  VpcEndpoints: VpcEndpoints.VpcEndpoints,
+  ProjectTransfers: ProjectTransfers.ProjectTransfers,
+  OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
+  BranchSchema: BranchSchema.BranchSchema,
+  Snapshots: Snapshots.Snapshots,
+  DataApi: DataApi.DataApi,
+  BranchAuth: BranchAuth.BranchAuth,
+  Jwks: Jwks.Jwks
+}
+
 describe("list is a Stream on every service, <key>Page one request", () => {
   it("every group has its list endpoints here (a new one needs an answer above)", () => {
     expect(lists.map(({ endpoint }) => endpoint.name).sort()).toEqual(Object.keys(answers).sort())
@@ -670,29 +695,7 @@ describe("list is a Stream on every service, <key>Page one request", () => {
           return json(200, cursor === null ? answers[endpoint.name]!(2, "c-1") : answers[endpoint.name]!(1, undefined))
         })
         return Effect.gen(function* () {
-          const services = yield* Effect.all({
-            ApiKeys: ApiKeys.ApiKeys,
-            Projects: Projects.Projects,
-            Operations: Operations.Operations,
-            Branches: Branches.Branches,
-            ComputeEndpoints: ComputeEndpoints.ComputeEndpoints,
-            Connections: Connections.Connections,
-            Databases: Databases.Databases,
-            Roles: Roles.Roles,
-            Regions: Regions.Regions,
-            Consumption: Consumption.Consumption,
-            Users: Users.Users,
-            Organizations: Organizations.Organizations,
-            ProjectPermissions: ProjectPermissions.ProjectPermissions,
-            VpcEndpoints: VpcEndpoints.VpcEndpoints,
-            ProjectTransfers: ProjectTransfers.ProjectTransfers,
-            OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
-            BranchSchema: BranchSchema.BranchSchema,
-            Snapshots: Snapshots.Snapshots,
-            DataApi: DataApi.DataApi,
-            BranchAuth: BranchAuth.BranchAuth,
-            Jwks: Jwks.Jwks
-          })
+          const services = yield* Effect.all(serviceTags)
           expect(Object.keys(services).sort()).toEqual(Object.keys(Api.groups).sort())
           const methods = new Map<string, unknown>(
             Object.entries(Object.entries(services).find(([name]) => name === group)![1])
@@ -739,29 +742,7 @@ describe("list is a Stream on every service, <key>Page one request", () => {
 
   it.effect("no method but a list's has a <key>Page", () =>
     Effect.gen(function* () {
-      const services = yield* Effect.all({
-        ApiKeys: ApiKeys.ApiKeys,
-        Projects: Projects.Projects,
-        Operations: Operations.Operations,
-        Branches: Branches.Branches,
-        ComputeEndpoints: ComputeEndpoints.ComputeEndpoints,
-        Connections: Connections.Connections,
-        Databases: Databases.Databases,
-        Roles: Roles.Roles,
-        Regions: Regions.Regions,
-        Consumption: Consumption.Consumption,
-        Users: Users.Users,
-        Organizations: Organizations.Organizations,
-        ProjectPermissions: ProjectPermissions.ProjectPermissions,
-        VpcEndpoints: VpcEndpoints.VpcEndpoints,
-        ProjectTransfers: ProjectTransfers.ProjectTransfers,
-        OrganizationApiKeys: OrganizationApiKeys.OrganizationApiKeys,
-        BranchSchema: BranchSchema.BranchSchema,
-        Snapshots: Snapshots.Snapshots,
-        DataApi: DataApi.DataApi,
-        BranchAuth: BranchAuth.BranchAuth,
-        Jwks: Jwks.Jwks
-      })
+      const services = yield* Effect.all(serviceTags)
       const pages = Object.entries(services).flatMap(([group, service]) =>
         Object.keys(service)
           .filter((name) => name.endsWith("Page"))

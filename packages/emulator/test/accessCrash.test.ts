@@ -15,7 +15,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { crashRuns } from "./crashRun.js"
+import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-access-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -82,8 +83,7 @@ describe("--state under kill -9: permissions and transfers", () => {
       transfers: 0,
       requests: 0,
       accepted: 0,
-      acceptedAfterRestart: 0,
-      unanswered: 0
+      acceptedAfterRestart: 0
     }
 
     /** The checks after a restart; resolves what requests without an answer did. */
@@ -122,49 +122,26 @@ describe("--state under kill -9: permissions and transfers", () => {
       }
     }
 
-    const killPoint = random(20261126 ^ 22)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = () => {
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      /** Sends a request; `undefined` when the emulator was killed before it answered whole. */
-      const call = async (method: string, path: string, body?: unknown): Promise<Answer | undefined> => {
-        try {
-          return await send(method, `${running.baseUrl}${path}`, apiKey, body)
-        } catch (error) {
-          if (!killed) throw error
-          counts.unanswered += 1
-          return undefined
-        }
-      }
-      const worker = async (w: number) => {
-        const next = random(run * 1000 + w + 22)
+    const { unanswered } = await crashRuns({
+      kills,
+      seed: 20261126 ^ 22,
+      restart,
+      seedFile: seed,
+      check,
+      workers,
+      worker: async (run, w) => {
+        /** Sends a request; `undefined` when the emulator was killed before it answered whole. */
+        const call = (method: string, path: string, body?: unknown) =>
+          run.call(method, `${run.running.baseUrl}${path}`, apiKey, body)
+        const next = random(run.index * 1000 + w + 22)
         const mine = tracked.filter((project) => project.owner === w)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const project = mine[Math.floor(next() * mine.length)]!
           const choice = next()
           const base = `/projects/${project.id}`
           if (choice < 0.35 || (choice < 0.55 && project.granted.size === 0)) {
-            const email = `r${run}w${w}o${op++}@example.com`
+            const email = `r${run.index}w${w}o${op++}@example.com`
             project.maybeGranted.add(email)
             const answer = await call("POST", `${base}/permissions`, { email })
             if (answer === undefined) continue
@@ -200,7 +177,7 @@ describe("--state under kill -9: permissions and transfers", () => {
             const answer = await call("POST", `${base}/transfer_requests`, {})
             if (answer === undefined) continue
             expect(answer.status, JSON.stringify(answer.body)).toBe(201)
-            project.requests.push({ id: answer.body.id, run })
+            project.requests.push({ id: answer.body.id, run: run.index })
             counts.requests += 1
           } else {
             const request = project.requests.shift()!
@@ -212,14 +189,12 @@ describe("--state under kill -9: permissions and transfers", () => {
             project.orgs = [other(from)]
             counts.accepted += 1
             // One made before a kill and a restart: its creation was durable.
-            if (request.run < run) counts.acceptedAfterRestart += 1
+            if (request.run < run.index) counts.acceptedAfterRestart += 1
           }
-          acknowledge()
+          run.acknowledge()
         }
       }
-      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.grants).toBeGreaterThan(kills)
     expect(counts.revokes).toBeGreaterThan(0)
@@ -229,7 +204,7 @@ describe("--state under kill -9: permissions and transfers", () => {
       `access crash test: ${kills} kills; acknowledged ${counts.grants} grants, ${counts.revokes} revokes, ` +
         `${counts.transfers} transfers, ${counts.requests} transfer requests, ${counts.accepted} accepted ` +
         `(${counts.acceptedAfterRestart} after a restart); ` +
-        `${counts.unanswered} unanswered; 0 lost, nothing unasked for`
+        `${unanswered} unanswered; 0 lost, nothing unasked for`
     )
   }, 300_000)
 })

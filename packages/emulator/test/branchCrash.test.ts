@@ -27,7 +27,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { acknowledgedOperations, crashRuns } from "./crashRun.js"
+import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-branch-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -106,8 +107,8 @@ describe("--state under kill -9: branches", () => {
     const ids = new Set<string>([...tracked.keys(), ...projects.map((_, i) => `ep-seeded-${i}`)])
     /** Per project, the names of creations that got no answer in the last run: they may appear once. */
     const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
-    /** Operations of changes acknowledged in the last run, checked after the restart. */
-    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    /** Operations of changes acknowledged in the last run, checked (once) after the restart. */
+    const recentOperations = acknowledgedOperations(apiKey)
     const { advance, restart } = frozenRestarts(
       state,
       { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
@@ -122,7 +123,6 @@ describe("--state under kill -9: branches", () => {
       expired: 0,
       sweeps: 0,
       locked: 0,
-      unanswered: 0,
       adopted: 0
     }
     /** The emulator's time now (epoch ms), from its control API. */
@@ -209,46 +209,22 @@ describe("--state under kill -9: branches", () => {
           expect(operation.status, `operation ${operation.id} (${operation.action})`).toBe("finished")
         }
       }
-      for (const operation of recentOperations) {
-        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
-        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
-      }
+      await recentOperations.check(running)
     }
 
-    const killPoint = random(20261124)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        // A clean stop folds the journal into the state file; a last start reads it back.
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        recentOperations = []
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const answers = () => !killed
-      recentOperations = []
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      /** Counts an acknowledged change; kills the emulator at the kill point (other requests are in flight). */
-      const acknowledge = (answer: Answer, project: string) => {
-        for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      const worker = async (w: number) => {
+    const summary = await crashRuns({
+      kills,
+      seed: 20261124,
+      restart,
+      seedFile: seed,
+      check,
+      workers: projects.length * workersPerProject,
+      worker: async (run, w) => {
+        const { running, answers } = run
         const project = projects[Math.floor(w / workersPerProject)]!
-        const next = random(run * 1000 + w)
+        const next = random(run.index * 1000 + w)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const mine = Array.from(tracked.values()).filter(
             (branch) =>
               branch.owner === w &&
@@ -264,7 +240,7 @@ describe("--state under kill -9: branches", () => {
           }
           const choice = next()
           const branch = mine.length === 0 || choice < 0.4 ? undefined : mine[Math.floor(next() * mine.length)]!
-          const name = `r${run}-w${w}-${op++}`
+          const name = `r${run.index}-w${w}-${op++}`
           const url = `${running.baseUrl}/projects/${project}/branches`
           const action = branch === undefined ? "create" : choice < 0.6 ? "rename" : choice < 0.8 ? "expire" : "delete"
           const withEndpoint = action === "create" && next() < 0.5
@@ -275,7 +251,7 @@ describe("--state under kill -9: branches", () => {
             try {
               expiry = Math.floor(((await clockOf(running)) + lifetime) / 1000) * 1000
             } catch (error) {
-              if (!killed) throw error
+              if (!run.killed) throw error
               continue
             }
           }
@@ -284,24 +260,18 @@ describe("--state under kill -9: branches", () => {
           if (action === "rename") branch!.names = [branch!.names[0]!, name]
           if (action === "expire") branch!.expiries = [branch!.expiries[0]!, expiry]
           if (action === "delete") branch!.deleted = undefined
-          let answer: Answer
-          try {
-            answer =
-              action === "create"
-                ? await send("POST", url, apiKey, {
-                    branch: { name, ...(expires_at === null ? {} : { expires_at }) },
-                    ...(withEndpoint ? { endpoints: [{ type: "read_write", suspend_timeout_seconds: -1 }] } : {})
-                  })
-                : action === "rename"
-                  ? await send("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { name } })
-                  : action === "expire"
-                    ? await send("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { expires_at } })
-                    : await send("DELETE", `${url}/${branch!.id}`, apiKey)
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue // no (whole) answer: it may have happened or not, the next restart shows which
-          }
+          const answer =
+            action === "create"
+              ? await run.call("POST", url, apiKey, {
+                  branch: { name, ...(expires_at === null ? {} : { expires_at }) },
+                  ...(withEndpoint ? { endpoints: [{ type: "read_write", suspend_timeout_seconds: -1 }] } : {})
+                })
+              : action === "rename"
+                ? await run.call("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { name } })
+                : action === "expire"
+                  ? await run.call("PATCH", `${url}/${branch!.id}`, apiKey, { branch: { expires_at } })
+                  : await run.call("DELETE", `${url}/${branch!.id}`, apiKey)
+          if (answer === undefined) continue // no (whole) answer: the next restart shows whether it happened
           if (answer.status === 423) {
             // Refused: nothing changed. Move the clock past the operations that hold the project.
             counts.locked += 1
@@ -352,13 +322,12 @@ describe("--state under kill -9: branches", () => {
             branch!.deleted = true
             counts.deletes += 1
           }
-          acknowledge(answer, project)
+          recentOperations.record(answer, project)
+          run.acknowledge()
           if (answer.body.operations.length > 0) await advance(running, longestChange, answers)
         }
       }
-      await Promise.all(Array.from({ length: projects.length * workersPerProject }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.creates).toBeGreaterThan(kills)
     expect(counts.renames).toBeGreaterThan(kills)
@@ -368,7 +337,7 @@ describe("--state under kill -9: branches", () => {
     console.log(
       `branch crash test: ${kills} kills; acknowledged ${counts.creates} creates (${counts.withEndpoint} with a compute endpoint), ` +
         `${counts.renames} renames, ${counts.expiries} expiries set or cleared, ${counts.deletes} deletes; ` +
-        `${counts.sweeps} sweeps, ${counts.expired} branches expired; ${counts.locked} refused with 423, ${counts.unanswered} unanswered ` +
+        `${counts.sweeps} sweeps, ${counts.expired} branches expired; ${counts.locked} refused with 423, ${summary.unanswered} unanswered ` +
         `(${counts.adopted} creations among them shown after a restart); 0 lost, 0 ids reused, nothing unasked for`
     )
   }, 300_000)

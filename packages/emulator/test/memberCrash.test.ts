@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { crashRuns } from "./crashRun.js"
+import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-member-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -71,7 +72,7 @@ describe("--state under kill -9: organization members and invitations", () => {
     )
     const tracked = new Map<string, Tracked>()
     const { restart } = frozenRestarts(state, { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token }, 0)
-    const counts = { invites: 0, roles: 0, removals: 0, unanswered: 0 }
+    const counts = { invites: 0, roles: 0, removals: 0 }
 
     /** The checks after a restart; resolves what requests without an answer did. */
     const check = async (running: Running) => {
@@ -112,32 +113,17 @@ describe("--state under kill -9: organization members and invitations", () => {
       }
     }
 
-    const killPoint = random(20261126 ^ 20)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = () => {
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      const worker = async (w: number) => {
-        const next = random(run * 1000 + w + 20)
-        while (!killed) {
+    const { unanswered } = await crashRuns({
+      kills,
+      seed: 20261126 ^ 20,
+      restart,
+      seedFile: seed,
+      check,
+      workers,
+      worker: async (run, w) => {
+        const { running } = run
+        const next = random(run.index * 1000 + w + 20)
+        while (!run.killed) {
           const mine = Array.from(tracked.values()).filter(
             (user) =>
               user.owner === w && user.invited === true && user.removed === false && user.roles.length === 1 && user.id
@@ -164,21 +150,15 @@ describe("--state under kill -9: organization members and invitations", () => {
           if (action === "role") target.roles = [target.roles[0]!, role]
           if (action === "remove") target.removed = undefined
           const member = `${running.baseUrl}/organizations/${org}/members/${target.id}`
-          let answer: Answer
-          try {
-            answer =
-              action === "invite"
-                ? await send("POST", `${running.baseUrl}/organizations/${org}/invitations`, apiKey, {
-                    invitations: [{ email: target.email, role }]
-                  })
-                : action === "role"
-                  ? await send("PATCH", member, apiKey, { role })
-                  : await send("DELETE", member, apiKey)
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue // no (whole) answer: it may have happened or not, the next restart shows which
-          }
+          const answer =
+            action === "invite"
+              ? await run.call("POST", `${running.baseUrl}/organizations/${org}/invitations`, apiKey, {
+                  invitations: [{ email: target.email, role }]
+                })
+              : action === "role"
+                ? await run.call("PATCH", member, apiKey, { role })
+                : await run.call("DELETE", member, apiKey)
+          if (answer === undefined) continue // no (whole) answer: the next restart shows whether it happened
           expect(answer.status, `${action}: ${JSON.stringify(answer.body)}`).toBe(200)
           if (action === "invite") {
             expect(answer.body.invitations.map((invitation: any) => invitation.email)).toEqual([target.email])
@@ -194,28 +174,26 @@ describe("--state under kill -9: organization members and invitations", () => {
             target.removed = true
             counts.removals += 1
           }
-          acknowledge()
-          if (action === "invite" && !killed) {
+          run.acknowledge()
+          if (action === "invite" && !run.killed) {
             // The membership's id, for the changes to come; a read cut by the kill leaves it to the check.
             try {
               const listed = await send("GET", `${running.baseUrl}/organizations/${org}/members?limit=500`, apiKey)
               target.id = listed.body.members.find((item: any) => item.user.email === target.email)?.member.id
             } catch (error) {
-              if (!killed) throw error
+              if (!run.killed) throw error
             }
           }
         }
       }
-      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.invites).toBeGreaterThan(kills)
     expect(counts.roles).toBeGreaterThan(0)
     expect(counts.removals).toBeGreaterThan(0)
     console.log(
       `member crash test: ${kills} kills; acknowledged ${counts.invites} invitations (each joining at once), ` +
-        `${counts.roles} role changes, ${counts.removals} removals; ${counts.unanswered} unanswered; 0 lost, nothing unasked for`
+        `${counts.roles} role changes, ${counts.removals} removals; ${unanswered} unanswered; 0 lost, nothing unasked for`
     )
   }, 300_000)
 })

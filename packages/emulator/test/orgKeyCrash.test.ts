@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { crashRuns } from "./crashRun.js"
 import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-org-key-crash-"))
@@ -52,7 +53,7 @@ describe("--state under kill -9: organization API keys", () => {
     /** Keys created by a request that got no answer, seen since. */
     const adopted = new Set<number>()
     const { restart } = frozenRestarts(state, { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token }, 0)
-    const counts = { creates: 0, scoped: 0, revokes: 0, unanswered: 0 }
+    const counts = { creates: 0, scoped: 0, revokes: 0 }
 
     const check = async (running: Running) => {
       const listed = await send("GET", `${running.baseUrl}${keys}`, apiKey)
@@ -82,49 +83,33 @@ describe("--state under kill -9: organization API keys", () => {
       unanswered.clear()
     }
 
-    const killPoint = random(20261126 ^ 21)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = () => {
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      const worker = async (w: number) => {
-        const next = random(run * 1000 + w + 21)
+    const summary = await crashRuns({
+      kills,
+      seed: 20261126 ^ 21,
+      restart,
+      seedFile: seed,
+      restartAfterStop: false,
+      check,
+      workers,
+      worker: async (run, w) => {
+        const { running } = run
+        const next = random(run.index * 1000 + w + 21)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const mine = Array.from(tracked.values()).filter((key) => key.owner === w && key.revoked === false)
           const key = mine.length === 0 || next() < 0.6 ? undefined : mine[Math.floor(next() * mine.length)]!
-          const name = `r${run}-w${w}-${op++}`
+          const name = `r${run.index}-w${w}-${op++}`
           const scoped = next() < 0.5
           if (key === undefined) unanswered.add(name)
           else key.revoked = undefined
-          let answer: Awaited<ReturnType<typeof send>>
-          try {
-            answer =
-              key === undefined
-                ? await send("POST", `${running.baseUrl}${keys}`, apiKey, {
-                    key_name: name,
-                    ...(scoped ? { project_id: project } : {})
-                  })
-                : await send("DELETE", `${running.baseUrl}${keys}/${key.id}`, apiKey)
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue // no (whole) answer: it may have happened or not, the next restart shows which
-          }
+          const answer =
+            key === undefined
+              ? await run.call("POST", `${running.baseUrl}${keys}`, apiKey, {
+                  key_name: name,
+                  ...(scoped ? { project_id: project } : {})
+                })
+              : await run.call("DELETE", `${running.baseUrl}${keys}/${key.id}`, apiKey)
+          if (answer === undefined) continue // no (whole) answer: the next restart shows whether it happened
           expect(answer.status, JSON.stringify(answer.body)).toBe(200)
           if (key === undefined) {
             unanswered.delete(name)
@@ -140,19 +125,17 @@ describe("--state under kill -9: organization API keys", () => {
             key.revoked = true
             counts.revokes += 1
           }
-          acknowledge()
+          run.acknowledge()
         }
       }
-      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.creates).toBeGreaterThan(kills)
     expect(counts.scoped).toBeGreaterThan(0)
     expect(counts.revokes).toBeGreaterThan(0)
     console.log(
       `organization key crash test: ${kills} kills; acknowledged ${counts.creates} key creations (${counts.scoped} scoped to a project), ` +
-        `${counts.revokes} revocations; ${counts.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
+        `${counts.revokes} revocations; ${summary.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
     )
   }, 300_000)
 })

@@ -9,72 +9,24 @@
  * `packages/testing/test/publishedReference.ts`: the emulator's tests do not import another
  * package's tests; the last test checks the copy is the same code).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
-import { loadPublishedReference } from "./publishedReference.js"
-import { type Answer, type Running, send, start } from "./spawned.js"
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { type Json, withWorkflow } from "./workflow.js"
 
-const dir = mkdtempSync(join(tmpdir(), "dbplatform-preview-workflow-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const reference = loadPublishedReference()
 const apiKey = "preview-workflow-key"
 const token = "preview-workflow-control-token"
 const project = "preview-workflow"
 const main = "br-main-100001"
 const password = "npg_Pr3viewFl0w"
 
-/** What a validated answer holds. */
-type Json = any
-
 describe("the preview-branch workflow over the emulator, with fetch alone", () => {
   it("create with a compute endpoint, poll, connection_uri, rename, suspend, start, delete, poll", async () => {
-    const seed = join(dir, "seed.json")
-    writeFileSync(
-      seed,
-      JSON.stringify({
-        projects: [{ id: project, name: "preview workflow", region_id: "aws-us-east-2" }],
-        branches: [{ project_id: project, id: main, name: "main", default: true }],
-        endpoints: [{ branch_id: main, id: "ep-main-100001", type: "read_write" }]
-      })
-    )
-    const running: Running = await start(["--seed", seed, "--port", "0"], {
-      DBPLATFORM_EMULATOR_KEY: apiKey,
-      DBPLATFORM_EMULATOR_TOKEN: token
-    })
-    try {
-      const control = async (method: string, path: string, body?: unknown): Promise<Json> => {
-        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
-        expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
-        return answer.body
-      }
-      /**
-       * `method route` (a route template of the published document, filled with `params`) with
-       * `body`; expects `status`, and the answer to validate against the document's schema for it.
-       */
-      const call = async (
-        method: string,
-        route: string,
-        status: number,
-        options: { params?: Record<string, string>; query?: string; body?: unknown } = {}
-      ): Promise<Json> => {
-        const path = route.replace(/\{(\w+)\}/g, (_, name: string) => options.params?.[name] ?? project)
-        const answer: Answer = await send(
-          method,
-          `${running.baseUrl}${path}${options.query ?? ""}`,
-          apiKey,
-          options.body
-        )
-        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status)
-        const published = reference.response(method, route, status)
-        expect(published?.validate, `${method} ${route} ${status} is in the document`).toBeDefined()
-        const valid = published!.validate!(answer.body)
-        expect(published!.validate!.errors ?? [], `${method} ${route} ${status}`).toEqual([])
-        expect(valid).toBe(true)
-        return answer.body
-      }
+    const seed = {
+      projects: [{ id: project, name: "preview workflow", region_id: "aws-us-east-2" }],
+      branches: [{ project_id: project, id: main, name: "main", default: true }],
+      endpoints: [{ branch_id: main, id: "ep-main-100001", type: "read_write" }]
+    }
+    await withWorkflow({ apiKey, token, project, seed }, async ({ control, call }) => {
       /**
        * Polls the project's operations until those of `ids` have all ended: one request a round
        * (the list answers for all of them), the clock moved a second between rounds. Answers
@@ -187,10 +139,7 @@ describe("the preview-branch workflow over the emulator, with fetch alone", () =
       await call("GET", "/projects/{project_id}/connection_uri", 404, {
         query: `?database_name=neondb&role_name=neondb_owner&branch_id=${branch}`
       })
-    } finally {
-      running.child.kill("SIGTERM")
-      expect(await running.exited).toBe(0)
-    }
+    })
   })
 
   it("validates with the same code as the testing package's published-reference test", () => {

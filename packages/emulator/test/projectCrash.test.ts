@@ -23,7 +23,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { crashRuns } from "./crashRun.js"
+import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-project-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -74,8 +75,7 @@ describe("--state under kill -9: projects, roles and databases", () => {
       databases: 0,
       deletes: 0,
       recovers: 0,
-      locked: 0,
-      unanswered: 0
+      locked: 0
     }
 
     /** The checks after a restart; resolves what requests without an answer did. */
@@ -141,34 +141,18 @@ describe("--state under kill -9: projects, roles and databases", () => {
       unanswered.clear()
     }
 
-    const killPoint = random(20261124 ^ 24)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const answers = () => !killed
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = () => {
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      const worker = async (w: number) => {
-        const next = random(run * 1000 + w + 24)
+    const summary = await crashRuns({
+      kills,
+      seed: 20261124 ^ 24,
+      restart,
+      seedFile: seed,
+      check,
+      workers,
+      worker: async (run, w) => {
+        const { running, answers } = run
+        const next = random(run.index * 1000 + w + 24)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const mine = Array.from(tracked.values()).filter(
             (project) =>
               project.owner === w &&
@@ -184,7 +168,7 @@ describe("--state under kill -9: projects, roles and databases", () => {
           const choice = next()
           const project =
             recovering ?? (mine.length === 0 || choice < 0.25 ? undefined : mine[Math.floor(next() * mine.length)]!)
-          const name = `r${run}-w${w}-${op++}`
+          const name = `r${run.index}-w${w}-${op++}`
           const action =
             recovering !== undefined
               ? "recover"
@@ -207,30 +191,24 @@ describe("--state under kill -9: projects, roles and databases", () => {
           if (action === "retention") project!.retentions = [project!.retentions[0]!, retention]
           if (action === "role" || action === "database") project!.unanswered.add(data)
           if (action === "delete" || action === "recover") project!.deleted = undefined
-          let answer: Answer
-          try {
-            const branch = `${url}/branches/${project?.branch}`
-            answer =
-              action === "create"
-                ? await send("POST", `${running.baseUrl}/projects`, apiKey, { project: { name } })
-                : action === "rename"
-                  ? await send("PATCH", url, apiKey, { project: { name } })
-                  : action === "retention"
-                    ? await send("PATCH", url, apiKey, { project: { history_retention_seconds: retention } })
-                    : action === "role"
-                      ? await send("POST", `${branch}/roles`, apiKey, { role: { name } })
-                      : action === "database"
-                        ? await send("POST", `${branch}/databases`, apiKey, {
-                            database: { name, owner_name: "neondb_owner" }
-                          })
-                        : action === "recover"
-                          ? await send("POST", `${url}/recover`, apiKey)
-                          : await send("DELETE", url, apiKey)
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue // no (whole) answer: it may have happened or not, the next restart shows which
-          }
+          const branch = `${url}/branches/${project?.branch}`
+          const answer =
+            action === "create"
+              ? await run.call("POST", `${running.baseUrl}/projects`, apiKey, { project: { name } })
+              : action === "rename"
+                ? await run.call("PATCH", url, apiKey, { project: { name } })
+                : action === "retention"
+                  ? await run.call("PATCH", url, apiKey, { project: { history_retention_seconds: retention } })
+                  : action === "role"
+                    ? await run.call("POST", `${branch}/roles`, apiKey, { role: { name } })
+                    : action === "database"
+                      ? await run.call("POST", `${branch}/databases`, apiKey, {
+                          database: { name, owner_name: "neondb_owner" }
+                        })
+                      : action === "recover"
+                        ? await run.call("POST", `${url}/recover`, apiKey)
+                        : await run.call("DELETE", url, apiKey)
+          if (answer === undefined) continue // no (whole) answer: the next restart shows whether it happened
           if (answer.status === 423) {
             // Refused: nothing changed. Move the clock past the operations that hold the project.
             counts.locked += 1
@@ -279,13 +257,11 @@ describe("--state under kill -9: projects, roles and databases", () => {
             project!.deleted = true
             counts.deletes += 1
           }
-          acknowledge()
+          run.acknowledge()
           if ((answer.body?.operations ?? []).length > 0) await advance(running, longestChange, answers)
         }
       }
-      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.creates).toBeGreaterThan(kills)
     expect(counts.roles + counts.databases).toBeGreaterThan(kills)
@@ -294,7 +270,7 @@ describe("--state under kill -9: projects, roles and databases", () => {
     console.log(
       `project crash test: ${kills} kills; acknowledged ${counts.creates} project creates, ${counts.renames} renames, ` +
         `${counts.retentions} retention changes, ${counts.roles} roles, ${counts.databases} databases, ${counts.deletes} deletes, ${counts.recovers} recoveries; ` +
-        `${counts.locked} refused with 423, ${counts.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
+        `${counts.locked} refused with 423, ${summary.unanswered} unanswered; 0 lost, 0 ids reused, nothing unasked for`
     )
   }, 300_000)
 })

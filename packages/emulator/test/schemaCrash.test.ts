@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { crashRuns } from "./crashRun.js"
 import { frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-schema-crash-"))
@@ -53,7 +54,7 @@ describe("--state under kill -9: schema changes", () => {
     /** Per worker: the columns acknowledged, in order, and the one asked for without an answer. */
     const columns: Array<Array<string>> = Array.from({ length: workers }, () => ["id"])
     const unanswered: Array<string | undefined> = Array.from({ length: workers }, () => undefined)
-    /** The acknowledged migrations of the last run: when each answered, and the columns then. */
+    /** The acknowledged migrations of the last run: when each answered, and the columns then (checked once). */
     let recent: Array<{ readonly w: number; readonly timestamp: string; readonly columns: ReadonlyArray<string> }> = []
     const { advance, restart } = frozenRestarts(
       state,
@@ -61,7 +62,7 @@ describe("--state under kill -9: schema changes", () => {
       // The longest run of operations a change starts: create_branch, of the child branch a check creates.
       2_000
     )
-    const counts = { migrations: 0, refused: 0, unanswered: 0, adopted: 0 }
+    const counts = { migrations: 0, refused: 0, adopted: 0 }
 
     const columnsAt = async (running: Running, w: number, timestamp?: string) => {
       const at = timestamp === undefined ? "" : `&timestamp=${timestamp}`
@@ -92,6 +93,7 @@ describe("--state under kill -9: schema changes", () => {
       for (const migration of recent) {
         expect(await columnsAt(running, migration.w, migration.timestamp)).toEqual(migration.columns)
       }
+      recent = []
       // A child branch created now starts with the same schema: no difference with its parent.
       const created = await send("POST", `${running.baseUrl}/projects/${project}/branches`, apiKey, {})
       expect(created.status).toBe(201)
@@ -103,46 +105,30 @@ describe("--state under kill -9: schema changes", () => {
       expect(compared.body).toEqual({ diff: "" })
     }
 
-    const killPoint = random(20261126)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        recent = []
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const answers = () => !killed
-      recent = []
-      const acknowledgedBeforeKill = 3 + Math.floor(killPoint() * 15)
-      let acknowledged = 0
-      const worker = async (w: number) => {
-        const next = random(run * 1000 + w)
+    const summary = await crashRuns({
+      kills,
+      seed: 20261126,
+      killAfter: { from: 3, span: 15 },
+      restart,
+      seedFile: seed,
+      check,
+      workers,
+      worker: async (run, w) => {
+        const { running, answers } = run
+        const next = random(run.index * 1000 + w)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const refused = next() < 0.2
-          const column = `c${run}_${op++}`
+          const column = `c${run.index}_${op++}`
           const sql = refused ? "ALTER TABLE t DROP COLUMN nope" : `ALTER TABLE t ADD COLUMN ${column} integer`
           if (!refused) unanswered[w] = column
-          let answer: Awaited<ReturnType<typeof send>>
-          try {
-            answer = await send(
-              "POST",
-              `${running.controlUrl}/projects/${project}/branches/${main}/databases/${databaseOf(w)}/migrate`,
-              token,
-              { sql }
-            )
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue
-          }
+          const answer = await run.call(
+            "POST",
+            `${running.controlUrl}/projects/${project}/branches/${main}/databases/${databaseOf(w)}/migrate`,
+            token,
+            { sql }
+          )
+          if (answer === undefined) continue
           if (refused) {
             expect(answer.status, JSON.stringify(answer.body)).toBe(400)
             expect(answer.body.message).toContain('column "nope" of relation "t" does not exist')
@@ -156,23 +142,17 @@ describe("--state under kill -9: schema changes", () => {
           expect(made).toEqual(columns[w])
           recent.push({ w, timestamp: answer.body.timestamp, columns: made })
           counts.migrations += 1
-          acknowledged += 1
-          if (acknowledged >= acknowledgedBeforeKill && !killed) {
-            killed = true
-            running.child.kill("SIGKILL")
-          }
+          run.acknowledge()
           await advance(running, 1_000, answers)
         }
       }
-      await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.migrations).toBeGreaterThan(kills)
     expect(counts.refused).toBeGreaterThan(0)
     console.log(
       `schema crash test: ${kills} kills; acknowledged ${counts.migrations} migrations, ${counts.refused} refused, ` +
-        `${counts.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost, nothing unasked for`
+        `${summary.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost, nothing unasked for`
     )
   }, 300_000)
 })

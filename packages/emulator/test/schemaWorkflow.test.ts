@@ -6,17 +6,9 @@
  * and, at a time before the migration, the old schema. Every answer of the platform's routes is
  * validated against the published schema of its operation (`publishedReference.ts`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
-import { loadPublishedReference } from "./publishedReference.js"
-import { type Running, send, start } from "./spawned.js"
+import { describe, expect, it } from "vitest"
+import { withWorkflow } from "./workflow.js"
 
-const dir = mkdtempSync(join(tmpdir(), "dbplatform-schema-workflow-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const reference = loadPublishedReference()
 const apiKey = "schema-workflow-key"
 const token = "schema-workflow-control-token"
 const project = "schema-workflow"
@@ -24,51 +16,24 @@ const main = "br-main-100001"
 
 describe("a migration review over the emulator, with fetch alone", () => {
   it("seeds a schema, branches, migrates the preview, reads the diff, the JSON and the past", async () => {
-    const seed = join(dir, "seed.json")
-    writeFileSync(
-      seed,
-      JSON.stringify({
-        projects: [{ id: project }],
-        branches: [{ project_id: project, id: main, name: "main", default: true }],
-        roles: [{ branch_id: main, name: "app_owner" }],
-        databases: [
-          {
-            branch_id: main,
-            name: "app",
-            owner_name: "app_owner",
-            schema: "CREATE TABLE accounts (id bigint PRIMARY KEY, email text NOT NULL)"
-          }
-        ]
-      })
-    )
-    const running: Running = await start(["--seed", seed, "--port", "0"], {
-      DBPLATFORM_EMULATOR_KEY: apiKey,
-      DBPLATFORM_EMULATOR_TOKEN: token
-    })
-    try {
-      const control = async (method: string, path: string, body?: unknown) => {
-        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
-        return answer
-      }
+    const seed = {
+      projects: [{ id: project }],
+      branches: [{ project_id: project, id: main, name: "main", default: true }],
+      roles: [{ branch_id: main, name: "app_owner" }],
+      databases: [
+        {
+          branch_id: main,
+          name: "app",
+          owner_name: "app_owner",
+          schema: "CREATE TABLE accounts (id bigint PRIMARY KEY, email text NOT NULL)"
+        }
+      ]
+    }
+    await withWorkflow({ apiKey, token, project, seed }, async (workflow) => {
+      const control = workflow.controlAnswer
       /** `method route` (a published route, `{project_id}` and `{branch_id}` filled), validated. */
-      const call = async (
-        method: string,
-        route: string,
-        status: number,
-        branch: string,
-        query = "",
-        body?: unknown
-      ) => {
-        const path = route.replace("{project_id}", project).replace("{branch_id}", branch)
-        const answer = await send(method, `${running.baseUrl}${path}${query}`, apiKey, body)
-        expect(answer.status, `${method} ${path}${query}: ${JSON.stringify(answer.body)}`).toBe(status)
-        const published = reference.response(method, route, status)
-        expect(published?.validate, `${method} ${route} ${status} is in the document`).toBeDefined()
-        const valid = published!.validate!(answer.body)
-        expect(published!.validate!.errors ?? [], `${method} ${route} ${status}`).toEqual([])
-        expect(valid).toBe(true)
-        return answer.body
-      }
+      const call = (method: string, route: string, status: number, branch: string, query = "", body?: unknown) =>
+        workflow.call(method, route, status, { params: { branch_id: branch }, query, body })
       const schema = "/projects/{project_id}/branches/{branch_id}/schema"
       const compare = "/projects/{project_id}/branches/{branch_id}/compare_schema"
 
@@ -111,9 +76,6 @@ describe("a migration review over the emulator, with fetch alone", () => {
       // The parent is unchanged; a point given both ways is a 400.
       expect((await call("GET", schema, 200, main, "?db_name=app")).sql).toBe(seeded)
       await call("GET", schema, 400, preview, `?db_name=app&timestamp=${before}&lsn=${migrated.body.lsn}`)
-    } finally {
-      running.child.kill("SIGTERM")
-      expect(await running.exited).toBe(0)
-    }
+    })
   })
 })

@@ -24,7 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { type Answer, random, type Running, send, start } from "./spawned.js"
+import { acknowledgedOperations, crashRuns } from "./crashRun.js"
+import { random, type Running, send, start } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-snapshot-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -97,11 +98,25 @@ describe("--state under kill -9: snapshots", () => {
         highest += ms
       }
     }
+    /** Whether the backup schedules were set: on the first start, before its checks. */
+    let scheduleSet = false
     const restart = async (args: ReadonlyArray<string>) => {
       const running = await start(["--state", state, ...args, "--port", "0"], env)
       const frozen = await send("POST", `${running.controlUrl}/clock/freeze`, token)
       expect(frozen.status).toBe(200)
       await advance(running, Math.max(0, highest - frozen.body.now_ms) + longestChange, () => true)
+      if (!scheduleSet) {
+        for (const [p, project] of projects.entries()) {
+          const answer = await send(
+            "PUT",
+            `${running.baseUrl}/projects/${project}/branches/br-main-${p}/backup_schedule`,
+            apiKey,
+            { schedule }
+          )
+          expect(answer.status).toBe(200)
+        }
+        scheduleSet = true
+      }
       return running
     }
 
@@ -112,7 +127,8 @@ describe("--state under kill -9: snapshots", () => {
     const ids = new Set<string>()
     /** Per project, the names of snapshots and restores whose request got no answer in the last run. */
     const unanswered = new Map<string, Set<string>>(projects.map((project) => [project, new Set()]))
-    let recentOperations: Array<{ readonly project: string; readonly id: string }> = []
+    /** Operations of changes acknowledged in the last run, checked (once) after the restart. */
+    const recentOperations = acknowledgedOperations(apiKey)
     const counts = {
       snapshots: 0,
       renames: 0,
@@ -122,7 +138,6 @@ describe("--state under kill -9: snapshots", () => {
       scheduledSeen: 0,
       scheduledExpired: 0,
       locked: 0,
-      unanswered: 0,
       adopted: 0
     }
 
@@ -195,58 +210,24 @@ describe("--state under kill -9: snapshots", () => {
         const set = await api(`/projects/${project}/branches/br-main-${p}/backup_schedule`)
         expect(set.body.schedule).toEqual(schedule)
       }
-      for (const operation of recentOperations) {
-        const read = await api(`/projects/${operation.project}/operations/${operation.id}`)
-        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
-      }
+      await recentOperations.check(running)
     }
 
-    const killPoint = random(20261126)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      if (run === 0) {
-        for (const [p, project] of projects.entries()) {
-          const answer = await send(
-            "PUT",
-            `${running.baseUrl}/projects/${project}/branches/br-main-${p}/backup_schedule`,
-            apiKey,
-            { schedule }
-          )
-          expect(answer.status).toBe(200)
-        }
-      }
-      await check(running)
-      if (run === kills) {
-        // A clean stop folds the journal into the state file; a last start reads it back.
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        recentOperations = []
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const answers = () => !killed
-      recentOperations = []
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = (answer: Answer, project: string) => {
-        for (const operation of answer.body?.operations ?? []) recentOperations.push({ project, id: operation.id })
-        acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
-        }
-      }
-      const worker = async (w: number) => {
+    const summary = await crashRuns({
+      kills,
+      seed: 20261126,
+      restart,
+      seedFile: seed,
+      check,
+      workers: projects.length * workersPerProject,
+      worker: async (run, w) => {
+        const { running, answers } = run
         const p = Math.floor(w / workersPerProject)
         const project = projects[p]!
         const base = `${running.baseUrl}/projects/${project}`
-        const next = random(run * 1000 + w)
+        const next = random(run.index * 1000 + w)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const mine = Array.from(snapshots.values()).filter(
             (snapshot) => snapshot.owner === w && snapshot.deleted === false && snapshot.names.length === 1
           )
@@ -254,7 +235,7 @@ describe("--state under kill -9: snapshots", () => {
             (restore) => restore.owner === w && restore.status === "restored"
           )
           const choice = next()
-          const name = `r${run}-w${w}-${op++}`
+          const name = `r${run.index}-w${w}-${op++}`
           const snapshot = mine.length === 0 ? undefined : mine[Math.floor(next() * mine.length)]!
           const action =
             choice < 0.08
@@ -279,27 +260,21 @@ describe("--state under kill -9: snapshots", () => {
           if (action === "rename") snapshot!.names = [snapshot!.names[0]!, name]
           if (action === "delete") snapshot!.deleted = undefined
           if (action === "finalize") restore!.status = undefined
-          let answer: Answer
-          try {
-            answer =
-              action === "list"
-                ? await send("GET", `${base}/snapshots`, apiKey)
-                : action === "snapshot"
-                  ? await send("POST", `${base}/branches/br-main-${p}/snapshot?name=${name}`, apiKey)
-                  : action === "rename"
-                    ? await send("PATCH", `${base}/snapshots/${snapshot!.id}`, apiKey, { snapshot: { name } })
-                    : action === "delete"
-                      ? await send("DELETE", `${base}/snapshots/${snapshot!.id}`, apiKey)
-                      : action === "restore"
-                        ? await send("POST", `${base}/snapshots/${snapshot!.id}/restore`, apiKey, { name })
-                        : await send("POST", `${base}/branches/${restore!.id}/finalize_restore`, apiKey, {
-                            name: `${name}-replaced`
-                          })
-          } catch (error) {
-            if (!killed) throw error
-            counts.unanswered += 1
-            continue // no (whole) answer: it may have happened or not, the next restart shows which
-          }
+          const answer =
+            action === "list"
+              ? await run.call("GET", `${base}/snapshots`, apiKey)
+              : action === "snapshot"
+                ? await run.call("POST", `${base}/branches/br-main-${p}/snapshot?name=${name}`, apiKey)
+                : action === "rename"
+                  ? await run.call("PATCH", `${base}/snapshots/${snapshot!.id}`, apiKey, { snapshot: { name } })
+                  : action === "delete"
+                    ? await run.call("DELETE", `${base}/snapshots/${snapshot!.id}`, apiKey)
+                    : action === "restore"
+                      ? await run.call("POST", `${base}/snapshots/${snapshot!.id}/restore`, apiKey, { name })
+                      : await run.call("POST", `${base}/branches/${restore!.id}/finalize_restore`, apiKey, {
+                          name: `${name}-replaced`
+                        })
+          if (answer === undefined) continue // no (whole) answer: the next restart shows whether it happened
           if (answer.status === 423) {
             counts.locked += 1
             if (action === "snapshot" || action === "restore") unanswered.get(project)!.delete(name)
@@ -345,13 +320,12 @@ describe("--state under kill -9: snapshots", () => {
             restore!.status = "finalized"
             counts.finalizes += 1
           }
-          acknowledge(answer, project)
+          recentOperations.record(answer, project)
+          run.acknowledge()
           if ((answer.body.operations ?? []).length > 0) await advance(running, longestChange, answers)
         }
       }
-      await Promise.all(Array.from({ length: projects.length * workersPerProject }, (_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.snapshots).toBeGreaterThan(kills)
     expect(counts.restores).toBeGreaterThan(0)
@@ -361,7 +335,7 @@ describe("--state under kill -9: snapshots", () => {
       `snapshot crash test: ${kills} kills; acknowledged ${counts.snapshots} snapshots, ${counts.renames} renames, ` +
         `${counts.deletes} deletes, ${counts.restores} restores, ${counts.finalizes} finalizes; ` +
         `${counts.scheduledSeen} scheduled snapshots seen (${counts.scheduledExpired} expired since); ` +
-        `${counts.locked} refused with 423, ${counts.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost`
+        `${counts.locked} refused with 423, ${summary.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost`
     )
   }, 300_000)
 })

@@ -7,17 +7,9 @@
  * The emulator's clock is frozen and moved by its control API. Every answer of the platform's
  * routes is validated against the published schema of its operation (`publishedReference.ts`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
-import { loadPublishedReference } from "./publishedReference.js"
-import { type Answer, type Running, send, start } from "./spawned.js"
+import { describe, expect, it } from "vitest"
+import { type Json, withWorkflow } from "./workflow.js"
 
-const dir = mkdtempSync(join(tmpdir(), "dbplatform-snapshot-workflow-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const reference = loadPublishedReference()
 const apiKey = "snapshot-workflow-key"
 const token = "snapshot-workflow-control-token"
 const project = "snapshot-workflow"
@@ -25,54 +17,16 @@ const main = "br-main-100001"
 const mainEndpoint = "ep-main-100001"
 const hour = 3_600_000
 
-/** What a validated answer holds. */
-type Json = any
-
 describe("the snapshot workflow over the emulator, with fetch alone", () => {
   it("snapshot, change, restore, look, finalize; a scheduled snapshot appears at its hour and expires", async () => {
-    const seed = join(dir, "seed.json")
-    writeFileSync(
-      seed,
-      JSON.stringify({
-        projects: [{ id: project, name: "snapshot workflow", region_id: "aws-us-east-2" }],
-        branches: [{ project_id: project, id: main, name: "main", default: true }],
-        endpoints: [{ branch_id: main, id: mainEndpoint, type: "read_write", suspend_timeout_seconds: -1 }],
-        roles: [{ branch_id: main, name: "app_owner", password: "npg_Sn4pshotFl0w" }],
-        databases: [{ branch_id: main, name: "app", owner_name: "app_owner" }]
-      })
-    )
-    const running: Running = await start(["--seed", seed, "--port", "0"], {
-      DBPLATFORM_EMULATOR_KEY: apiKey,
-      DBPLATFORM_EMULATOR_TOKEN: token
-    })
-    try {
-      const control = async (method: string, path: string, body?: unknown): Promise<Json> => {
-        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
-        expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
-        return answer.body
-      }
-      /** `method route` (a route of the published document, filled with `params`); expects `status` and a valid answer. */
-      const call = async (
-        method: string,
-        route: string,
-        status: number,
-        options: { params?: Record<string, string>; query?: string; body?: unknown } = {}
-      ): Promise<Json> => {
-        const path = route.replace(/\{(\w+)\}/g, (_, name: string) => options.params?.[name] ?? project)
-        const answer: Answer = await send(
-          method,
-          `${running.baseUrl}${path}${options.query ?? ""}`,
-          apiKey,
-          options.body
-        )
-        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status)
-        const published = reference.response(method, route, status)
-        expect(published?.validate, `${method} ${route} ${status} is in the document`).toBeDefined()
-        const valid = published!.validate!(answer.body)
-        expect(published!.validate!.errors ?? [], `${method} ${route} ${status}`).toEqual([])
-        expect(valid).toBe(true)
-        return answer.body
-      }
+    const seed = {
+      projects: [{ id: project, name: "snapshot workflow", region_id: "aws-us-east-2" }],
+      branches: [{ project_id: project, id: main, name: "main", default: true }],
+      endpoints: [{ branch_id: main, id: mainEndpoint, type: "read_write", suspend_timeout_seconds: -1 }],
+      roles: [{ branch_id: main, name: "app_owner", password: "npg_Sn4pshotFl0w" }],
+      databases: [{ branch_id: main, name: "app", owner_name: "app_owner" }]
+    }
+    await withWorkflow({ apiKey, token, project, seed }, async ({ control, call }) => {
       /** Polls the project's operations until those of `answer` have all ended, the clock moved a second a round. */
       const poll = async (answer: Json) => {
         const ids: Array<string> = answer.operations.map((operation: Json) => operation.id)
@@ -190,9 +144,6 @@ describe("the snapshot workflow over the emulator, with fetch alone", () => {
       expect((await call("GET", "/projects/{project_id}/snapshots", 200)).snapshots.map((s: Json) => s.id)).toEqual([
         taken.snapshot.id
       ])
-    } finally {
-      running.child.kill("SIGTERM")
-      expect(await running.exited).toBe(0)
-    }
+    })
   })
 })

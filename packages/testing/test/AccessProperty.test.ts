@@ -11,14 +11,11 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import * as FakePlatform from "../src/FakePlatform.js"
 import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
-import * as Snapshot from "../src/Snapshot.js"
-import { send } from "./helpers.js"
+import { exchange, journaled, withoutLastUse } from "./randomRequests.js"
 
 /** The organizations: the account's user is a member of all but `strangers`; `free` is on a lower plan. */
 const orgs = ["org-acme-302709", "org-beta-302709", "org-strangers-302709", "org-free-302709"] as const
@@ -87,12 +84,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** The plan of each organization, lower first: a project may not go to a lower plan than its own. */
 const rank: Readonly<Record<string, number>> = { [acme]: 2, [beta]: 2, [strangers]: 2, [free]: 0 }
 
-/** A snapshot without the keys' last use, which every request changes and the journal leaves out. */
-const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
-  ...snapshot,
-  api_keys: snapshot.api_keys.map(({ last_used_at: _, last_used_from_addr: __, ...key }) => key)
-})
-
 const json = (method: "POST" | "PUT", path: string, body: unknown) =>
   (method === "POST" ? HttpClientRequest.post(path) : HttpClientRequest.put(path)).pipe(
     HttpClientRequest.bodyUnsafeJson(body)
@@ -104,12 +95,7 @@ describe("the project access routes, random requests over the fake's HTTP app", 
     [fc.array(step, { minLength: 1, maxLength: 30, size: "max" })],
     ([steps]) =>
       Effect.gen(function* () {
-        const journal: Array<Snapshot.SnapshotChange> = []
-        const fake = yield* FakePlatform.make(seed, {
-          journal: { record: (change) => journal.push(change), sync: Effect.void }
-        })
-        const key = Redacted.value(fake.bootstrapKey)
-        const first = yield* fake.snapshot
+        const { fake, key, replays } = yield* journaled(seed)
         // The model: each project's organization, accesses (email -> id), live transfer requests (id -> expires_at).
         const orgOf = new Map<string, string>(seed.projects!.map((p) => [p.id, p.org_id!]))
         const granted = new Map<string, Map<string, string>>(projects.map((p) => [p, new Map()]))
@@ -227,20 +213,19 @@ describe("the project access routes, random requests over the fake's HTTP app", 
               break
             }
           }
-          const response = yield* send(fake, request, { key })
-          const text = yield* response.text
+          const response = yield* exchange(fake, request, key)
           const after = yield* fake.snapshot
-          const context = `${request.method} ${request.url} ${JSON.stringify(s)}: ${response.status} ${text}`
+          const context = `${request.method} ${request.url} ${JSON.stringify(s)}: ${response.status} ${response.text}`
           expect(response.status, context).toBe(expected)
           if (response.status >= 400) {
             expect(withoutLastUse(after), context).toEqual(withoutLastUse(before))
             if (response.status === 406)
-              expect(JSON.parse(text), context).toHaveProperty(s._tag === "Accept" ? "reasons" : "limits")
+              expect(response.body, context).toHaveProperty(s._tag === "Accept" ? "reasons" : "limits")
             if (response.status === 422)
-              expect(JSON.parse(text).projects, context).toEqual([{ id: projects[3], integration: "github" }])
+              expect(response.body.projects, context).toEqual([{ id: projects[3], integration: "github" }])
             continue
           }
-          apply(text === "" ? undefined : JSON.parse(text))
+          apply(response.body)
           const loaded = load(after)
           expect(Either.isLeft(loaded) ? loaded.left : [], context).toEqual([])
           for (const project of projects) {
@@ -254,7 +239,7 @@ describe("the project access routes, random requests over the fake's HTTP app", 
             ).toEqual(granted.get(project))
           }
         }
-        expect(withoutLastUse(Snapshot.applyChanges(first, journal))).toEqual(withoutLastUse(yield* fake.snapshot))
+        yield* replays
       }),
     // A fixed seed: a failure prints it and the path of the shrunk case (`fastCheck.path` replays it).
     { fastCheck: { seed: 2230, numRuns: 15 } }

@@ -14,18 +14,17 @@
  * the routes.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Api, type Endpoint, fromResponse } from "@dbplatform/core"
+import { Api, type Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import * as FakePlatform from "../src/FakePlatform.js"
 import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
 import { send } from "./helpers.js"
+import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
 
 const projectIds = ["spring-example-302709", "autumn-lake-302710", "winter-hill-302711"] as const
 
@@ -497,42 +496,18 @@ const planLive = (
   }
 }
 
-/** Whether `status` is one `endpoint` declares: a success status, or an error tag of its own. */
-const declares = (endpoint: Endpoint.Endpoint, status: number) =>
-  (endpoint.statuses as ReadonlyArray<number>).includes(status) ||
-  (endpoint.errors as ReadonlyArray<string>).includes(
-    fromResponse({ method: endpoint.method, route: endpoint.route, path: endpoint.route, status })._tag
-  )
-
-/** A snapshot without the keys' last use, which every request changes and the journal leaves out. */
-const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
-  ...snapshot,
-  api_keys: snapshot.api_keys.map(({ last_used_at: _, last_used_from_addr: __, ...key }) => key)
-})
-
 describe("the branch routes, random requests over the fake's HTTP app", () => {
   it.effect.prop(
     "keep the invariants, answer declared statuses as the rules say, change nothing when refused, lock exactly while an operation is pending, and the journal replays",
     [fc.integer({ min: 2, max: 3 }), fc.array(step, { minLength: 1, maxLength: 30, size: "max" })],
     ([projects, steps]) =>
       Effect.gen(function* () {
-        const journal: Array<Snapshot.SnapshotChange> = []
-        const fake = yield* FakePlatform.make(seedOf(projects), {
-          journal: { record: (change) => journal.push(change), sync: Effect.void }
-        })
-        const key = Redacted.value(fake.bootstrapKey)
+        const { fake, key, replays } = yield* journaled(seedOf(projects))
         /** The ids of the branches deleted so far, as `id@project`. */
         const gone: Array<string> = []
         /** The start_compute operation that started each compute endpoint created with a branch. */
         const startedBy = new Map<string, string>()
-        const first = yield* fake.snapshot
-        const get = (endpoint: Endpoint.Endpoint, path: string) =>
-          Effect.gen(function* () {
-            const response = yield* send(fake, HttpClientRequest.get(path), { key })
-            expect(response.status, path).toBe(200)
-            expect(declares(endpoint, response.status)).toBe(true)
-            return (yield* response.json) as any
-          })
+        const get = (endpoint: Endpoint.Endpoint, path: string) => getOk(fake, key, path, endpoint)
         /** Whether project `id` has a pending operation, as `GET …/operations` tells (a deleted one: none to see). */
         const pending = (id: string) =>
           Effect.flatMap(fake.snapshot, (snapshot) =>
@@ -627,20 +602,19 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
           const planned = plan(step, before, projects, gone, yield* TestClock.currentTimeMillis)
           const locked = yield* pending(planned.project)
           const request = yield* planned.request
-          const response = yield* send(fake, request, { key })
-          const text = yield* response.text
+          const response = yield* exchange(fake, request, key)
           const after = yield* fake.snapshot
-          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${text}`
+          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${response.text}`
           expect(declares(planned.endpoint, response.status), context).toBe(true)
           expect(response.status === 423, context).toBe(locked && planned.lockable)
           if (response.status !== 423) expect(planned.allowed, context).toContain(response.status)
-          if (response.status === 423) expect(JSON.parse(text).message, context).toMatch(/conflicting operations/)
+          if (response.status === 423) expect(response.body.message, context).toMatch(/conflicting operations/)
           if (response.status >= 400 || response.status === 204) {
             // Refused, or nothing to do: nothing changed, so the invariants still hold.
             expect(withoutLastUse(after), context).toEqual(withoutLastUse(before))
             continue
           }
-          const answer = JSON.parse(text)
+          const answer = response.body
           planned.succeeded(answer, after)
           for (const operation of step._tag === "Create" ? answer.operations : []) {
             if (operation.action === "start_compute") startedBy.set(operation.endpoint_id, operation.id)
@@ -649,7 +623,7 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
           yield* checkInvariants([planned.project])
         }
         yield* checkInvariants(all)
-        expect(withoutLastUse(Snapshot.applyChanges(first, journal))).toEqual(withoutLastUse(yield* fake.snapshot))
+        yield* replays
       }),
     // A fixed seed: a failure prints it and the path of the shrunk case (`fastCheck.path` replays
     // it). Ten runs of up to 30 requests, a few seconds: volume belongs to a local run with more.

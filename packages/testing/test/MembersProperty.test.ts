@@ -8,17 +8,14 @@
  * snapshot gives the last.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Api, type Endpoint, fromResponse } from "@dbplatform/core"
+import { Api } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import fc from "fast-check"
-import * as FakePlatform from "../src/FakePlatform.js"
 import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
-import * as Snapshot from "../src/Snapshot.js"
-import { send } from "./helpers.js"
+import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
 
 const you = "you@example.com"
 /** Where the account's user is an admin, and where it is a plain member. */
@@ -85,19 +82,6 @@ interface Model {
   readonly invited: Set<string>
 }
 
-/** Whether `status` is one `endpoint` declares: a success status, or an error tag of its own. */
-const declares = (endpoint: Endpoint.Endpoint, status: number) =>
-  (endpoint.statuses as ReadonlyArray<number>).includes(status) ||
-  (endpoint.errors as ReadonlyArray<string>).includes(
-    fromResponse({ method: endpoint.method, route: endpoint.route, path: endpoint.route, status })._tag
-  )
-
-/** A snapshot without the keys' last use, which every request changes and the journal leaves out. */
-const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
-  ...snapshot,
-  api_keys: snapshot.api_keys.map(({ last_used_at: _, last_used_from_addr: __, ...key }) => key)
-})
-
 const admins = (model: Model) => Array.from(model.members.values()).filter((role) => role === "admin").length
 
 describe("the member and invitation routes, random requests over the fake's HTTP app", () => {
@@ -106,12 +90,7 @@ describe("the member and invitation routes, random requests over the fake's HTTP
     [fc.array(step, { minLength: 1, maxLength: 25, size: "max" })],
     ([steps]) =>
       Effect.gen(function* () {
-        const journal: Array<Snapshot.SnapshotChange> = []
-        const fake = yield* FakePlatform.make(seed, {
-          journal: { record: (change) => journal.push(change), sync: Effect.void }
-        })
-        const key = Redacted.value(fake.bootstrapKey)
-        const first = yield* fake.snapshot
+        const { fake, key, replays } = yield* journaled(seed)
         const models: ReadonlyArray<Model> = [
           { members: new Map([[you, "admin"]]), invited: new Set() },
           {
@@ -122,12 +101,7 @@ describe("the member and invitation routes, random requests over the fake's HTTP
             invited: new Set()
           }
         ]
-        const get = (path: string) =>
-          Effect.gen(function* () {
-            const response = yield* send(fake, HttpClientRequest.get(path), { key })
-            expect(response.status, path).toBe(200)
-            return (yield* response.json) as any
-          })
+        const get = (path: string) => getOk(fake, key, path)
         /** The members and invitations listed are the model's; the state loads. */
         const check = Effect.gen(function* () {
           const loaded = load(yield* fake.snapshot)
@@ -196,9 +170,8 @@ describe("the member and invitation routes, random requests over the fake's HTTP
                   )
                 : HttpClientRequest.del(path)
           const before = yield* fake.snapshot
-          const response = yield* send(fake, request, { key })
-          const text = yield* response.text
-          const context = `${request.method} ${path} ${JSON.stringify(step)}: ${response.status} ${text}`
+          const response = yield* exchange(fake, request, key)
+          const context = `${request.method} ${path} ${JSON.stringify(step)}: ${response.status} ${response.text}`
           expect(declares(endpoint, response.status), context).toBe(true)
           expect(response.status, context).toBe(expected)
           if (response.status >= 400) {
@@ -216,7 +189,7 @@ describe("the member and invitation routes, random requests over the fake's HTTP
           yield* check
         }
         yield* check
-        expect(withoutLastUse(Snapshot.applyChanges(first, journal))).toEqual(withoutLastUse(yield* fake.snapshot))
+        yield* replays
       }),
     // A fixed seed: a failure prints it and the path of the shrunk case (`fastCheck.path` replays it).
     { fastCheck: { seed: 2030, numRuns: 10 } }

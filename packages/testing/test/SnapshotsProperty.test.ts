@@ -13,19 +13,17 @@
  * operation. At the end, the journal replayed on the first snapshot gives the last.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Api, type Endpoint, fromResponse } from "@dbplatform/core"
+import { Api, type Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import * as FakePlatform from "../src/FakePlatform.js"
 import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
-import { send } from "./helpers.js"
+import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
 
 const projectIds = ["spring-example-302709", "autumn-lake-302710"] as const
 
@@ -343,19 +341,6 @@ const plan = (
   }
 }
 
-/** Whether `status` is one `endpoint` declares: a success status, or an error tag of its own. */
-const declares = (endpoint: Endpoint.Endpoint, status: number) =>
-  (endpoint.statuses as ReadonlyArray<number>).includes(status) ||
-  (endpoint.errors as ReadonlyArray<string>).includes(
-    fromResponse({ method: endpoint.method, route: endpoint.route, path: endpoint.route, status })._tag
-  )
-
-/** A snapshot without the keys' last use, which every request changes and the journal leaves out. */
-const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
-  ...snapshot,
-  api_keys: snapshot.api_keys.map(({ last_used_at: _, last_used_from_addr: __, ...key }) => key)
-})
-
 describe("the snapshot routes, random requests over the fake's HTTP app", () => {
   /** What the runs met, by `endpoint status`, and `scheduled` once a listing held a scheduled snapshot: the last test checks the runs met each rule. */
   const met = new Set<string>()
@@ -365,19 +350,8 @@ describe("the snapshot routes, random requests over the fake's HTTP app", () => 
     [fc.integer({ min: 1, max: 2 }), fc.array(step, { minLength: 1, maxLength: 40, size: "max" })],
     ([projects, steps]) =>
       Effect.gen(function* () {
-        const journal: Array<Snapshot.SnapshotChange> = []
-        const fake = yield* FakePlatform.make(seedOf(projects), {
-          journal: { record: (change) => journal.push(change), sync: Effect.void }
-        })
-        const key = Redacted.value(fake.bootstrapKey)
-        const first = yield* fake.snapshot
-        const get = (endpoint: Endpoint.Endpoint, path: string) =>
-          Effect.gen(function* () {
-            const response = yield* send(fake, HttpClientRequest.get(path), { key })
-            expect(response.status, path).toBe(200)
-            expect(declares(endpoint, response.status)).toBe(true)
-            return (yield* response.json) as any
-          })
+        const { fake, key, replays } = yield* journaled(seedOf(projects))
+        const get = (endpoint: Endpoint.Endpoint, path: string) => getOk(fake, key, path, endpoint)
         /** Whether project `id` has a pending operation; the control plane catches up first, as before any request. */
         const pending = (id: string) =>
           Effect.map(get(Api.Operations.list, `/projects/${id}/operations`), ({ operations }) =>
@@ -431,10 +405,9 @@ describe("the snapshot routes, random requests over the fake's HTTP app", () => 
           const before = yield* fake.snapshot
           const planned = plan(step, before, projects, yield* Clock.currentTimeMillis)
           const request = yield* planned.request
-          const response = yield* send(fake, request, { key })
-          const text = yield* response.text
+          const response = yield* exchange(fake, request, key)
           const after = yield* fake.snapshot
-          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${text}`
+          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${response.text}`
           expect(declares(planned.endpoint, response.status), context).toBe(true)
           met.add(`${planned.endpoint.name} ${response.status}`)
           expect(response.status === 423, context).toBe(locked && planned.lockable)
@@ -443,11 +416,11 @@ describe("the snapshot routes, random requests over the fake's HTTP app", () => 
             expect(withoutLastUse(after), context).toEqual(withoutLastUse(before))
             continue
           }
-          planned.succeeded(JSON.parse(text), after)
+          planned.succeeded(response.body, after)
           yield* checkInvariants([planned.project])
         }
         yield* checkInvariants(all)
-        expect(withoutLastUse(Snapshot.applyChanges(first, journal))).toEqual(withoutLastUse(yield* fake.snapshot))
+        yield* replays
       }),
     // A fixed seed: a failure prints it and the path of the shrunk case. Fifteen runs of up to 40
     // requests and waits, some seconds.

@@ -1,0 +1,129 @@
+/**
+ * The kill loop of the kill -9 tests (`*Crash.test.ts`, docs/contract.md §11 "acknowledged means
+ * durable"): start the emulator on its `--state` file, check what survived, let workers change
+ * things until a random number of changes were acknowledged, SIGKILL it there (other requests in
+ * flight), and again, `kills` times; then a clean stop (SIGTERM, which folds the journal into the
+ * state file) and a last start without `--seed` that reads it back, checked too.
+ *
+ * Each test keeps its own model of what was acknowledged and its own checks: this module only
+ * runs the loop. The kill points come from a seeded RNG, so a failure replays.
+ */
+import { expect } from "vitest"
+import { type Answer, random, type Running, send } from "./spawned.js"
+
+/** One run of the workers, between a start of the emulator and its kill. */
+export interface CrashRun {
+  /** Which run this is, from 0: for the workers' seeds. */
+  readonly index: number
+  readonly running: Running
+  /** Whether the kill was sent: a request may then go without a (whole) answer. */
+  readonly killed: boolean
+  /** `!killed`, for `frozenRestarts`' `advance`: a failure is one only while the emulator answers. */
+  readonly answers: () => boolean
+  /** Counts an acknowledged change; at the kill point, kills the emulator with SIGKILL. */
+  readonly acknowledge: () => void
+  /**
+   * `send`, or `undefined` when the emulator was killed before it answered whole (counted as
+   * unanswered: it may have happened or not, the next restart shows which).
+   */
+  readonly call: (method: string, url: string, credential: string, body?: unknown) => Promise<Answer | undefined>
+}
+
+export interface CrashRunsOptions {
+  /** How many times the emulator is killed. */
+  readonly kills: number
+  /** The seed of the kill points' RNG. */
+  readonly seed: number
+  /** A run is killed after `from + floor(random() * span)` acknowledged changes; default 4 and 30. */
+  readonly killAfter?: { readonly from: number; readonly span: number }
+  /** Starts the emulator on the state file with `args` added (`frozenRestarts`' `restart`, or the like). */
+  readonly restart: (args: ReadonlyArray<string>) => Promise<Running>
+  /** The seed file each run's start is given (`--seed`); the last start, after the clean stop, has none. */
+  readonly seedFile: string
+  /** Whether a last start after the clean stop reads the state file back and is checked; default true. */
+  readonly restartAfterStop?: boolean
+  /** The checks after each start; they resolve what requests without an answer did. */
+  readonly check: (running: Running) => Promise<void>
+  /** How many workers each run has. */
+  readonly workers: number
+  /** Worker `w` of `run`: changes things until `run.killed`. */
+  readonly worker: (run: CrashRun, w: number) => Promise<void>
+}
+
+/** Runs the kill loop; resolves with how many requests went without an answer. */
+export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly unanswered: number }> => {
+  const { kills, restart, check } = options
+  const killAfter = options.killAfter ?? { from: 4, span: 30 }
+  const killPoint = random(options.seed)
+  let unanswered = 0
+  for (let index = 0; index <= kills; index++) {
+    const running = await restart(["--seed", options.seedFile])
+    await check(running)
+    if (index === kills) {
+      running.child.kill("SIGTERM")
+      expect(await running.exited).toBe(0)
+      if (options.restartAfterStop ?? true) {
+        const last = await restart([])
+        await check(last)
+        last.child.kill("SIGTERM")
+        expect(await last.exited).toBe(0)
+      }
+      break
+    }
+    let killed = false
+    const acknowledgedBeforeKill = killAfter.from + Math.floor(killPoint() * killAfter.span)
+    let acknowledged = 0
+    const run: CrashRun = {
+      index,
+      running,
+      get killed() {
+        return killed
+      },
+      answers: () => !killed,
+      acknowledge: () => {
+        acknowledged += 1
+        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+          killed = true
+          running.child.kill("SIGKILL")
+        }
+      },
+      call: async (method, url, credential, body) => {
+        try {
+          return await send(method, url, credential, body)
+        } catch (error) {
+          if (!killed) throw error
+          unanswered += 1
+          return undefined
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: options.workers }, (_, w) => options.worker(run, w)))
+    await running.exited
+  }
+  return { unanswered }
+}
+
+/**
+ * The operations started by the changes acknowledged in a run (`record` each acknowledged
+ * answer's), checked at the next start: `check` reads each (a 200: the operation survived the
+ * kill), then forgets them.
+ */
+export const acknowledgedOperations = (apiKey: string) => {
+  let recent: Array<{ readonly project: string; readonly id: string }> = []
+  return {
+    record: (answer: Answer, project: string) => {
+      for (const operation of answer.body?.operations ?? []) recent.push({ project, id: operation.id })
+    },
+    check: async (running: Running) => {
+      for (const operation of recent) {
+        const read = await send(
+          "GET",
+          `${running.baseUrl}/projects/${operation.project}/operations/${operation.id}`,
+          apiKey
+        )
+        expect(read.status, `operation ${operation.id} of an acknowledged change`).toBe(200)
+      }
+      recent = []
+    }
+  }
+}
