@@ -195,6 +195,15 @@ export interface Options {
    * the request timeout applies to every request it makes.
    */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+  /**
+   * The organization calls act for when they name none (`docs/contract.md` §20, §21): sent as
+   * the `org_id` query parameter of every endpoint whose query takes one (`GET /projects`,
+   * `GET /regions`, the consumption history...) when the call's input has no `org_id`; a call that
+   * gives its own sends its own. An organization in a path (`/organizations/{org_id}/...`) or a
+   * body is always the call's. None by default: the platform then answers for the key's account,
+   * and refuses an organization account's personal key where it needs one (a 400).
+   */
+  readonly orgId?: string | undefined
 }
 
 /**
@@ -307,6 +316,7 @@ export const make = (
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
     const deadline = Duration.decode(options.deadline ?? defaults.deadline)
     const maxRetryAfter = Duration.decode(options.maxRetryAfter ?? defaults.maxRetryAfter)
+    const orgId = options.orgId
     const limiter =
       options.rateLimit === undefined
         ? undefined
@@ -472,9 +482,16 @@ export const make = (
 
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
-      input: Endpoint.Input<E>,
+      given: Endpoint.Input<E>,
       extra: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
     ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
+      // The client's organization, where the endpoint's query takes one and the call names none.
+      const input: Endpoint.Input<E> =
+        orgId !== undefined &&
+        endpoint.parts.get("org_id") === "query" &&
+        (given as { readonly org_id?: unknown }).org_id === undefined
+          ? { ...given, org_id: orgId }
+          : given
       // What the table says the answer must be about, then what the caller adds.
       const check = (answer: Endpoint.Success<E>) => Endpoint.problem(endpoint, input, answer) ?? extra(answer)
       return Effect.useSpan(
@@ -563,16 +580,19 @@ export const layer = (
  *
  * @since 0.1.0
  */
-export interface ConfigOptions extends Omit<Options, "baseUrl" | "apiKey"> {
+export interface ConfigOptions extends Omit<Options, "baseUrl" | "apiKey" | "orgId"> {
   /** `DBPLATFORM_BASE_URL` by default; must be a URL. */
   readonly baseUrl?: Config.Config<string> | undefined
   /** `DBPLATFORM_API_KEY` by default, read as `Redacted`. */
   readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined
+  /** `DBPLATFORM_ORG_ID` by default, optional: the organization calls act for when they name none ({@link Options.orgId}). */
+  readonly orgId?: Config.Config<Option.Option<string>> | undefined
 }
 
 /**
- * The client from configuration: `DBPLATFORM_BASE_URL` (a URL) and `DBPLATFORM_API_KEY`
- * (read as `Redacted`) unless other `Config`s are given. Fails with a `ConfigError` when one
+ * The client from configuration: `DBPLATFORM_BASE_URL` (a URL), `DBPLATFORM_API_KEY`
+ * (read as `Redacted`) and, optional, `DBPLATFORM_ORG_ID` (the organization calls act for when they
+ * name none) unless other `Config`s are given. Fails with a `ConfigError` when one
  * is missing, with `InvalidApiKey` when the key cannot be sent in a header, and with
  * `InvalidBaseUrl` when the base URL holds a user name, password, query or fragment.
  *
@@ -587,6 +607,7 @@ export const layerConfig = (
     Effect.gen(function* () {
       const baseUrl = yield* config.baseUrl ?? Config.map(Config.url("DBPLATFORM_BASE_URL"), String)
       const apiKey = yield* config.apiKey ?? Config.redacted("DBPLATFORM_API_KEY")
-      return yield* make({ ...config, baseUrl, apiKey })
+      const orgId = yield* config.orgId ?? Config.option(Config.string("DBPLATFORM_ORG_ID"))
+      return yield* make({ ...config, baseUrl, apiKey, orgId: Option.getOrUndefined(orgId) })
     })
   )

@@ -26,7 +26,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as util from "node:util"
-import { ApiKeys, Branches, ComputeEndpoints, DbPlatform, Operations, Projects } from "../src/index.js"
+import { ApiKeys, Branches, ComputeEndpoints, DbPlatform, Operations, Organizations, Projects } from "../src/index.js"
 import {
   apiKeyCreated,
   baseUrl,
@@ -1106,6 +1106,40 @@ describe("DbPlatform.layerConfig", () => {
       Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer))),
       Effect.withConfigProvider(
         provider({ DBPLATFORM_BASE_URL: "https://config.test/api/v2", DBPLATFORM_API_KEY: "key-from-config" })
+      )
+    )
+  })
+
+  it.effect("DBPLATFORM_ORG_ID: sent as org_id where an endpoint's query takes one and the call names none (§20, §21)", () => {
+    const organization = {
+      id: "org-other-100001",
+      name: "Other",
+      handle: "other",
+      plan: "scale",
+      managed_by: "console",
+      created_at: "2026-11-01T00:00:00Z",
+      updated_at: "2026-11-01T00:00:00Z"
+    }
+    const script = scripted([json(200, projectsPage), json(200, projectsPage), json(200, organization)])
+    return Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const organizations = yield* Organizations.Organizations
+      yield* projects.listPage()
+      yield* projects.listPage({ org_id: "org-other-100001" })
+      yield* organizations.get({ org_id: "org-other-100001" })
+      expect(script.requests.map((request) => request.url)).toEqual([
+        "https://config.test/api/v2/projects?org_id=org-acme-302709",
+        "https://config.test/api/v2/projects?org_id=org-other-100001",
+        "https://config.test/api/v2/organizations/org-other-100001"
+      ])
+    }).pipe(
+      Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer))),
+      Effect.withConfigProvider(
+        provider({
+          DBPLATFORM_BASE_URL: "https://config.test/api/v2",
+          DBPLATFORM_API_KEY: "key-from-config",
+          DBPLATFORM_ORG_ID: "org-acme-302709"
+        })
       )
     )
   })
