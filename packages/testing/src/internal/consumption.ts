@@ -19,6 +19,7 @@
  * - **Zero** for what the fake has no notion of: data written, network transfer, the history
  *   kept for instant restore, snapshots.
  */
+import { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { endpointStateAt } from "./endpoints.js"
 import { hashOf, seededDice, uuid } from "./ids.js"
@@ -54,24 +55,9 @@ export type History = "projects" | "branches" | "legacy"
 
 /** The metrics each history reports (the published reference's lists). */
 export const metricsOf: { readonly [H in History]: ReadonlyArray<string> } = {
-  projects: [
-    "compute_unit_seconds",
-    "root_branch_bytes_month",
-    "child_branch_bytes_month",
-    "instant_restore_bytes_month",
-    "public_network_transfer_bytes",
-    "private_network_transfer_bytes",
-    "extra_branches_month",
-    "snapshot_storage_bytes_month"
-  ],
-  branches: [
-    "compute_unit_seconds",
-    "root_branch_bytes_month",
-    "child_branch_bytes_month",
-    "instant_restore_bytes_month",
-    "public_network_transfer_bytes",
-    "private_network_transfer_bytes"
-  ],
+  // Core's list of the project metrics; a branch's are its first six (no extra branches nor snapshots).
+  projects: Api.KnownConsumptionMetric.literals,
+  branches: Api.KnownConsumptionMetric.literals.slice(0, 6),
   legacy: [
     "active_time_seconds",
     "compute_time_seconds",
