@@ -1110,39 +1110,42 @@ describe("DbPlatform.layerConfig", () => {
     )
   })
 
-  it.effect("DBPLATFORM_ORG_ID: sent as org_id where an endpoint's query takes one and the call names none (§20, §21)", () => {
-    const organization = {
-      id: "org-other-100001",
-      name: "Other",
-      handle: "other",
-      plan: "scale",
-      managed_by: "console",
-      created_at: "2026-11-01T00:00:00Z",
-      updated_at: "2026-11-01T00:00:00Z"
-    }
-    const script = scripted([json(200, projectsPage), json(200, projectsPage), json(200, organization)])
-    return Effect.gen(function* () {
-      const projects = yield* Projects.Projects
-      const organizations = yield* Organizations.Organizations
-      yield* projects.listPage()
-      yield* projects.listPage({ org_id: "org-other-100001" })
-      yield* organizations.get({ org_id: "org-other-100001" })
-      expect(script.requests.map((request) => request.url)).toEqual([
-        "https://config.test/api/v2/projects?org_id=org-acme-302709",
-        "https://config.test/api/v2/projects?org_id=org-other-100001",
-        "https://config.test/api/v2/organizations/org-other-100001"
-      ])
-    }).pipe(
-      Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer))),
-      Effect.withConfigProvider(
-        provider({
-          DBPLATFORM_BASE_URL: "https://config.test/api/v2",
-          DBPLATFORM_API_KEY: "key-from-config",
-          DBPLATFORM_ORG_ID: "org-acme-302709"
-        })
+  it.effect(
+    "DBPLATFORM_ORG_ID: sent as org_id where an endpoint's query takes one and the call names none (§20, §21)",
+    () => {
+      const organization = {
+        id: "org-other-100001",
+        name: "Other",
+        handle: "other",
+        plan: "scale",
+        managed_by: "console",
+        created_at: "2026-11-01T00:00:00Z",
+        updated_at: "2026-11-01T00:00:00Z"
+      }
+      const script = scripted([json(200, projectsPage), json(200, projectsPage), json(200, organization)])
+      return Effect.gen(function* () {
+        const projects = yield* Projects.Projects
+        const organizations = yield* Organizations.Organizations
+        yield* projects.listPage()
+        yield* projects.listPage({ org_id: "org-other-100001" })
+        yield* organizations.get({ org_id: "org-other-100001" })
+        expect(script.requests.map((request) => request.url)).toEqual([
+          "https://config.test/api/v2/projects?org_id=org-acme-302709",
+          "https://config.test/api/v2/projects?org_id=org-other-100001",
+          "https://config.test/api/v2/organizations/org-other-100001"
+        ])
+      }).pipe(
+        Effect.provide(DbPlatform.layerConfig().pipe(Layer.provide(script.layer))),
+        Effect.withConfigProvider(
+          provider({
+            DBPLATFORM_BASE_URL: "https://config.test/api/v2",
+            DBPLATFORM_API_KEY: "key-from-config",
+            DBPLATFORM_ORG_ID: "org-acme-302709"
+          })
+        )
       )
-    )
-  })
+    }
+  )
 
   it.effect("reads the settings through Layer.setConfigProvider; a trailing slash is dropped", () => {
     const script = scripted([json(200, apiKeyCreated)])
