@@ -17,10 +17,11 @@
  */
 import * as Either from "effect/Either"
 import { projectOf, refused, unlockedProject } from "./branches.js"
+import { roleIn } from "./caller.js"
 import { type Dice, uuid } from "./ids.js"
 import { type Change, defaultOrgId, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
-import { accountUser, organizationImplied } from "./organizations.js"
+import { organizationImplied } from "./organizations.js"
 import { regions } from "./regions.js"
 import { applyAll, get, itemsOf, type Mutation, type State, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
@@ -85,10 +86,9 @@ export const revokePermission =
 export const memberOrganization = (state: State, orgId: string) => {
   const organization = get(state, "organizations", orgId)
   if (organization === undefined) return refused(Status.notFound, "organization not found")
-  for (const member of itemsOf(state, "members", orgId)) {
-    if (member.user_id === accountUser.id) return Either.right(organization)
-  }
-  return refused(Status.notFound, "organization not found")
+  return roleIn(state, undefined, orgId) === undefined
+    ? refused(Status.notFound, "organization not found")
+    : Either.right(organization)
 }
 
 // --- VPC endpoints ------------------------------------------------------------------------------

@@ -22,9 +22,9 @@ import type { Endpoint } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import { defaultOrgId } from "./kinds.js"
-import { accountUser } from "./organizations.js"
+import { roleIn } from "./caller.js"
 import { notFound, Refusal } from "./route.js"
-import { type FakeState, get, itemsOf, type State, type StoredKey, type StoredProject } from "./state.js"
+import { type FakeState, get, type State, type StoredKey, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
 
 /** The kind of a key: personal, an organization's, or an organization's scoped to one project. */
@@ -35,14 +35,7 @@ export const kindOf = (key: StoredKey | undefined): KeyKind =>
   key?.org_id === undefined ? "personal" : key.project_id === undefined ? "organization" : "project"
 
 /** Whether the account's user is a member of organization `orgId`. */
-const isMember = (state: State, orgId: string): boolean => {
-  for (const member of itemsOf(state, "members", orgId)) if (member.user_id === accountUser.id) return true
-  return false
-}
-
-/** Whether `key` acts for organization `orgId` (which may not exist). */
-export const reachesOrganization = (state: State, key: StoredKey | undefined, orgId: string): boolean =>
-  key?.org_id === undefined ? isMember(state, orgId) : key.org_id === orgId
+const isMember = (state: State, orgId: string): boolean => roleIn(state, undefined, orgId) !== undefined
 
 /** Whether `key` acts for `project`: what `GET /projects` lists and a project's routes answer. */
 export const reachesProject = (state: State, key: StoredKey | undefined, project: StoredProject): boolean => {
