@@ -22,6 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { crashRuns } from "./crashRun.js"
 import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-app-backend-crash-"))
@@ -93,7 +94,7 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
       { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
       longestChange
     )
-    const counts = { changes: 0, auth: 0, domains: 0, providers: 0, dataApi: 0, jwks: 0, locked: 0, unanswered: 0 }
+    const counts = { changes: 0, auth: 0, domains: 0, providers: 0, dataApi: 0, jwks: 0, locked: 0 }
 
     /** The checks after a restart; resolves what requests without an answer did. */
     const check = async (running: Running) => {
@@ -157,40 +158,27 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
       }
     }
 
-    const killPoint = random(20261126)
-    for (let run = 0; run <= kills; run++) {
-      const running = await restart(["--seed", seed])
-      await check(running)
-      if (run === kills) {
-        // A clean stop folds the journal into the state file; a last start reads it back.
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await restart([])
-        await check(last)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      let killed = false
-      const answers = () => !killed
-      const acknowledgedBeforeKill = 4 + Math.floor(killPoint() * 30)
-      let acknowledged = 0
-      const acknowledge = () => {
-        acknowledged += 1
-        counts.changes += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
-          killed = true
-          running.child.kill("SIGKILL")
+    const summary = await crashRuns({
+      kills,
+      seed: 20261126,
+      restart,
+      seedFile: seed,
+      check,
+      workers: projects.length,
+      worker: async (run, w) => {
+        const { running, answers } = run
+        /** Counts an acknowledged change (and kills the emulator at the kill point). */
+        const acknowledge = () => {
+          counts.changes += 1
+          run.acknowledge()
         }
-      }
-      const worker = async (w: number) => {
         const project = projects[w]!
         const known = tracked[w]!
         const branch = `${running.baseUrl}/projects/${project}/branches/br-main-${w}`
         const jwksUrl = `${running.baseUrl}/projects/${project}/jwks`
-        const next = random(run * 1000 + w)
+        const next = random(run.index * 1000 + w)
         let op = 0
-        while (!killed) {
+        while (!run.killed) {
           const n = op++
           const choice = next()
           /** Sends one change; `undefined` when it got no (whole) answer, after `unanswered` marked what may have happened. */
@@ -200,14 +188,9 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
             body: unknown,
             unanswered: () => void
           ): Promise<Answer | undefined> => {
-            try {
-              return await send(method, url, apiKey, body)
-            } catch (error) {
-              if (!killed) throw error
-              counts.unanswered += 1
-              unanswered()
-              return undefined
-            }
+            const answer = await run.call(method, url, apiKey, body)
+            if (answer === undefined) unanswered()
+            return answer
           }
           /** A 423: nothing changed; the clock is moved past the operations that hold the project. */
           const locked = async (answer: Answer) => {
@@ -240,7 +223,7 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
             const remove = present.length > 0 && next() < 0.4
             const domain = remove
               ? present[Math.floor(next() * present.length)]!
-              : `https://r${run}-w${w}-${n}.example.com`
+              : `https://r${run.index}-w${w}-${n}.example.com`
             const answer = remove
               ? await change(
                   "DELETE",
@@ -262,7 +245,7 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
           } else if (choice < 0.65) {
             if (known.auth !== true) continue
             const id = providerIds[Math.floor(next() * providerIds.length)]!
-            const secret = `secret-r${run}-w${w}-${n}`
+            const secret = `secret-r${run.index}-w${w}-${n}`
             const present = known.providers.has(id)
             const update = present && next() < 0.5
             const answer = !present
@@ -335,9 +318,7 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
           acknowledge()
         }
       }
-      await Promise.all(projects.map((_, w) => worker(w)))
-      await running.exited
-    }
+    })
 
     expect(counts.changes).toBeGreaterThan(kills * 4)
     for (const kind of ["auth", "domains", "providers", "dataApi", "jwks"] as const) {
@@ -346,7 +327,7 @@ describe("--state under kill -9: Data API, branch auth and JWKS", () => {
     console.log(
       `app backend crash test: ${kills} kills; acknowledged ${counts.changes} changes (${counts.auth} auth, ` +
         `${counts.domains} domains, ${counts.providers} OAuth providers, ${counts.dataApi} Data API, ${counts.jwks} JWKS); ` +
-        `${counts.locked} refused with 423, ${counts.unanswered} unanswered; 0 lost, nothing unasked for`
+        `${counts.locked} refused with 423, ${summary.unanswered} unanswered; 0 lost, nothing unasked for`
     )
   }, 300_000)
 })

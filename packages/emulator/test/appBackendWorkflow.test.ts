@@ -8,77 +8,24 @@
  * deleted). Every answer with a body is validated against the published schema of its operation
  * (`publishedReference.ts`); those the document declares without one come with none.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
-import { loadPublishedReference } from "./publishedReference.js"
-import { type Answer, type Running, send, start } from "./spawned.js"
+import { describe, expect, it } from "vitest"
+import { type Json, withWorkflow } from "./workflow.js"
 
-const dir = mkdtempSync(join(tmpdir(), "dbplatform-app-backend-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const reference = loadPublishedReference()
 const apiKey = "app-backend-key"
 const token = "app-backend-control-token"
 const project = "app-backend"
 const main = "br-main-100001"
 
-/** What a validated answer holds. */
-type Json = any
-
 describe("a branch's Data API, auth and a project's JWKS over the emulator, with fetch alone", () => {
   it("provisions them, changes them and takes them down", async () => {
-    const seed = join(dir, "seed.json")
-    writeFileSync(
-      seed,
-      JSON.stringify({
-        projects: [{ id: project, name: "app backend", region_id: "aws-us-east-2" }],
-        branches: [{ project_id: project, id: main, name: "main", default: true }],
-        endpoints: [{ branch_id: main, id: "ep-main-100001", type: "read_write" }],
-        roles: [{ branch_id: main, name: "owner" }],
-        databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
-      })
-    )
-    const running: Running = await start(["--seed", seed, "--port", "0"], {
-      DBPLATFORM_EMULATOR_KEY: apiKey,
-      DBPLATFORM_EMULATOR_TOKEN: token
-    })
-    try {
-      const control = async (method: string, path: string, body?: unknown): Promise<Json> => {
-        const answer = await send(method, `${running.controlUrl}${path}`, token, body)
-        expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
-        return answer.body
-      }
-      /**
-       * `method route` (a route template of the published document, its `{project_id}` and
-       * `{branch_id}` filled, others from `params`) with `body`; expects `status`, and the answer
-       * to validate against the document's schema for it (or to be empty where it declares none).
-       */
-      const call = async (
-        method: string,
-        route: string,
-        status: number,
-        options: { params?: Record<string, string>; body?: unknown } = {}
-      ): Promise<Json> => {
-        const values: Record<string, string> = { project_id: project, branch_id: main, ...options.params }
-        const path = route.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? "")
-        const answer: Answer = await send(method, `${running.baseUrl}${path}`, apiKey, options.body)
-        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status)
-        const published = reference.response(method, route, status)
-        // A success under its own status; an error under the document's `default` (its GeneralError).
-        expect(published?.declaredAs, `${method} ${route} ${status} is in the document`).toBe(
-          status < 300 ? String(status) : "default"
-        )
-        if (published!.validate === undefined) {
-          expect(answer.body, `${method} ${route}: no body`).toBeUndefined()
-          return answer.body
-        }
-        const valid = published!.validate(answer.body)
-        expect(published!.validate.errors ?? [], `${method} ${route} ${status}`).toEqual([])
-        expect(valid).toBe(true)
-        return answer.body
-      }
+    const seed = {
+      projects: [{ id: project, name: "app backend", region_id: "aws-us-east-2" }],
+      branches: [{ project_id: project, id: main, name: "main", default: true }],
+      endpoints: [{ branch_id: main, id: "ep-main-100001", type: "read_write" }],
+      roles: [{ branch_id: main, name: "owner" }],
+      databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
+    }
+    await withWorkflow({ apiKey, token, project, seed, params: { branch_id: main } }, async ({ control, call }) => {
       await control("POST", "/clock/freeze")
 
       // The Data API of `neondb`.
@@ -167,9 +114,6 @@ describe("a branch's Data API, auth and a project's JWKS over the emulator, with
       const deleted = await call("DELETE", `${jwks}/{jwks_id}`, 200, { params: { jwks_id: added.jwks.id } })
       expect(deleted).toMatchObject({ id: added.jwks.id, provider_name: "Clerk", jwt_audience: "app" })
       expect((await call("GET", jwks, 200)).jwks).toEqual([])
-    } finally {
-      running.child.kill("SIGTERM")
-      await running.exited
-    }
+    })
   }, 60_000)
 })

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { random, type Running, send, start as spawnEmulator } from "./spawned.js"
+import { crashRuns } from "./crashRun.js"
+import { random, type Running, send, start } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -19,12 +20,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const bootstrapKey = "crash-test-bootstrap-key"
 const kills = 22
 const inFlight = 4
-
-/** Starts the emulator on `state`; resolves once it printed its base URL. */
-const start = (state: string, seed: string): Promise<Running> =>
-  spawnEmulator(["--state", state, "--seed", seed, "--port", "0"], {
-    DBPLATFORM_EMULATOR_KEY: bootstrapKey
-  })
 
 const call = (running: Running, method: string, path: string, key: string, body?: unknown) =>
   send(method, `${running.baseUrl}${path}`, key, body)
@@ -40,8 +35,7 @@ describe("--state under kill -9", () => {
     const state = join(dir, "state.json")
     const seed = join(dir, "seed.json")
     writeFileSync(seed, JSON.stringify({ projects: [{ id: "crash-test" }] }))
-    /** When to kill (how many answers first), and what to send: two generators, so the kill points do not depend on timing. */
-    const killPoint = random(20261123)
+    /** What to send: a generator of its own, so the kill points (crashRuns' seed) do not depend on timing. */
     const next = random(1123)
 
     /** Creations answered 200, by id. */
@@ -59,7 +53,7 @@ describe("--state under kill -9", () => {
     let checkedRevokes = 0
 
     /** The checks after a restart; `all` also tries every key (else only those of the last run). */
-    const check = async (running: Running, recent: ReadonlyArray<number>, all: boolean) => {
+    const checkKeys = async (running: Running, recent: ReadonlyArray<number>, all: boolean) => {
       const listed = await call(running, "GET", "/api_keys", bootstrapKey)
       expect(listed.status).toBe(200)
       const byId = new Map<number, string>(listed.body.map((key: any) => [key.id, key.name]))
@@ -83,42 +77,44 @@ describe("--state under kill -9", () => {
       }
     }
 
+    /** The ids created or revoked (acknowledged) in the last run. */
     let recent: Array<number> = []
-    for (let run = 0; run <= kills; run++) {
-      const running = await start(state, seed)
-      await check(running, recent, run === kills)
-      if (run === kills) {
-        // A clean stop folds the journal into the state file; a last start reads it back.
-        running.child.kill("SIGTERM")
-        expect(await running.exited).toBe(0)
-        const last = await start(state, seed)
-        await check(last, [], true)
-        last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
-        break
-      }
-      recent = []
-      const acknowledgedBeforeKill = 3 + Math.floor(killPoint() * 25)
-      let acknowledged = 0
-      let killed = false
-      let op = 0
-      const worker = async () => {
-        while (!killed) {
-          const name = `run-${run}-op-${op++}`
+    /** How many starts were checked: from the `kills`th (the one stopped cleanly, then the last), every key is tried. */
+    let starts = 0
+    /** The number in the names of a run's creations, from 0 each run. */
+    let op = 0
+
+    await crashRuns({
+      kills,
+      seed: 20261123,
+      killAfter: { from: 3, span: 25 },
+      restart: (args) =>
+        start(["--state", state, ...args, "--port", "0"], {
+          DBPLATFORM_EMULATOR_KEY: bootstrapKey
+        }),
+      seedFile: seed,
+      check: async (running) => {
+        await checkKeys(running, recent, starts++ >= kills)
+        recent = []
+        op = 0
+      },
+      workers: inFlight,
+      worker: async (run) => {
+        while (!run.killed) {
+          const name = `run-${run.index}-op-${op++}`
           const revocable = Array.from(created.keys()).filter((id) => !revoked.has(id) && !uncertain.has(id))
           const revoke = revocable.length > 0 && next() < 0.35
           const id = revoke ? revocable[Math.floor(next() * revocable.length)]! : undefined
           if (id !== undefined) uncertain.add(id) // until answered
-          let answer: Awaited<ReturnType<typeof call>>
-          try {
-            answer =
-              id === undefined
-                ? await call(running, "POST", "/api_keys", bootstrapKey, { key_name: name })
-                : await call(running, "DELETE", `/api_keys/${id}`, bootstrapKey)
-          } catch (error) {
-            if (!killed) throw error // no answer before the kill: a failure
+          const url = `${run.running.baseUrl}/api_keys`
+          const answer =
+            id === undefined
+              ? await run.call("POST", url, bootstrapKey, { key_name: name })
+              : await run.call("DELETE", `${url}/${id}`, bootstrapKey)
+          if (answer === undefined) {
+            // No (whole) answer: it may have happened or not.
             if (id === undefined) unansweredCreates += 1
-            continue // no (whole) answer: it may have happened or not
+            continue
           }
           expect(answer.status).toBe(200)
           if (id === undefined) {
@@ -130,16 +126,10 @@ describe("--state under kill -9", () => {
             revoked.add(id)
             recent.push(id)
           }
-          acknowledged += 1
-          if (acknowledged >= acknowledgedBeforeKill && !killed) {
-            killed = true
-            running.child.kill("SIGKILL") // the other workers' requests are in flight
-          }
+          run.acknowledge() // at the kill point, the other workers' requests are in flight
         }
       }
-      await Promise.all(Array.from({ length: inFlight }, worker))
-      await running.exited
-    }
+    })
 
     expect(new Set(handedOut).size).toBe(handedOut.length)
     expect(created.size).toBe(handedOut.length)

@@ -12,18 +12,17 @@
  * gives the last.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Api, type Endpoint, fromResponse } from "@dbplatform/core"
+import { Api, type Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import * as FakePlatform from "../src/FakePlatform.js"
 import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
 import { send } from "./helpers.js"
+import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
 
 const projectIds = ["spring-example-302709", "autumn-lake-302710"] as const
 
@@ -325,19 +324,6 @@ const plan = (step: Exclude<Step, { _tag: "Wait" }>, snapshot: Snapshot.Snapshot
   }
 }
 
-/** Whether `status` is one `endpoint` declares: a success status, or an error tag of its own. */
-const declares = (endpoint: Endpoint.Endpoint, status: number) =>
-  (endpoint.statuses as ReadonlyArray<number>).includes(status) ||
-  (endpoint.errors as ReadonlyArray<string>).includes(
-    fromResponse({ method: endpoint.method, route: endpoint.route, path: endpoint.route, status })._tag
-  )
-
-/** A snapshot without the keys' last use, which every request changes and the journal leaves out. */
-const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
-  ...snapshot,
-  api_keys: snapshot.api_keys.map(({ last_used_at: _, last_used_from_addr: __, ...key }) => key)
-})
-
 /** Each step's kind and the status it got, over every run: what the runs covered. */
 const seen = new Set<string>()
 
@@ -347,11 +333,7 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
     [fc.array(step, { minLength: 1, maxLength: 60, size: "max" })],
     ([steps]) =>
       Effect.gen(function* () {
-        const journal: Array<Snapshot.SnapshotChange> = []
-        const fake = yield* FakePlatform.make(seed, {
-          journal: { record: (change) => journal.push(change), sync: Effect.void }
-        })
-        const key = Redacted.value(fake.bootstrapKey)
+        const { fake, key, replays } = yield* journaled(seed)
         // Every run starts with the auth service of the first project's `dev` enabled, with the
         // OAuth provider `google`: its domains and providers are met more often than their absence.
         const enabled = yield* send(
@@ -373,14 +355,13 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
           { key }
         )
         expect(added.status).toBe(200)
-        const first = yield* fake.snapshot
         /** Whether project `id` has a pending operation, as `GET …/operations` tells. */
         const pending = (id: string) =>
-          Effect.gen(function* () {
-            const response = yield* send(fake, HttpClientRequest.get(`/projects/${id}/operations`), { key })
-            const { operations } = (yield* response.json) as { operations: ReadonlyArray<{ status: string }> }
-            return operations.some((operation) => operation.status === "scheduling" || operation.status === "running")
-          })
+          Effect.map(getOk(fake, key, `/projects/${id}/operations`), ({ operations }) =>
+            (operations as ReadonlyArray<{ status: string }>).some(
+              (operation) => operation.status === "scheduling" || operation.status === "running"
+            )
+          )
         for (const step of steps) {
           if (step._tag === "Wait") {
             yield* TestClock.adjust(`${step.seconds} seconds`)
@@ -390,10 +371,9 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
           const planned = plan(step, before)
           const locked = yield* pending(planned.project)
           const request = yield* planned.request
-          const response = yield* send(fake, request, { key })
-          const text = yield* response.text
+          const response = yield* exchange(fake, request, key)
           const after = yield* fake.snapshot
-          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${text}`
+          const context = `${request.method} ${request.url} ${JSON.stringify(step)}: ${response.status} ${response.text}`
           seen.add(`${step._tag} ${response.status}`)
           expect(declares(planned.endpoint, response.status), context).toBe(true)
           expect(response.status === 423, context).toBe(locked && planned.lockable)
@@ -417,7 +397,7 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
             ).toBe(true)
           }
         }
-        expect(withoutLastUse(Snapshot.applyChanges(first, journal))).toEqual(withoutLastUse(yield* fake.snapshot))
+        yield* replays
       }),
     // A fixed seed: a failure prints it and the path of the shrunk case (`fastCheck.path` replays
     // it). Twenty runs of up to 60 requests: a few seconds alone, more on a busy machine (no limit
