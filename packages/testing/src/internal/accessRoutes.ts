@@ -4,7 +4,6 @@
  * reading the state.
  */
 import { Api } from "@dbplatform/core"
-import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import {
@@ -26,11 +25,10 @@ import {
 } from "./access.js"
 import { type Handlers, mutateAnswering, read } from "./route.js"
 import type { FakeState } from "./state.js"
+import { at } from "./wire.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
-
-const at = (millis: number) => DateTime.unsafeMake(millis)
 
 /** A permission as the routes answer it; `revokedAt` (epoch ms) once revoked. */
 const permissionOf = (permission: StoredPermission, revokedAt?: number) =>

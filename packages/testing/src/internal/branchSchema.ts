@@ -20,10 +20,11 @@ import { databaseOf } from "./databases.js"
 import { renderSql, type Table } from "./ddl.js"
 import { upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
-import { projectDefaults } from "./projects.js"
 import { get, type Mutation, type State, type StoredDatabase, type StoredProject } from "./state.js"
+import { retentionMillis } from "./lifecycle.js"
 import { lsnAt, timeOfLsn } from "./lsn.js"
 import { Status } from "./status.js"
+import { at } from "./wire.js"
 
 /** The tables of `database` in force at `at` (epoch ms): none before its first version. */
 export const tablesAt = (database: StoredDatabase, at: number): ReadonlyArray<Table> => {
@@ -48,10 +49,6 @@ export const historyUpTo = (database: StoredDatabase, at: number): StoredDatabas
 /** The tables of `database` now: its last version's. */
 export const tablesNow = (database: StoredDatabase): ReadonlyArray<Table> =>
   database.schema_history?.[database.schema_history.length - 1]?.tables ?? []
-
-/** How far back a project's history reaches, in ms: its `history_retention_seconds`. */
-const retentionOf = (project: StoredProject): number =>
-  (project.history_retention_seconds ?? projectDefaults.history_retention_seconds) * 1000
 
 /** A point in a branch's history as a request names it: an LSN or a time, or neither (its head). */
 export interface Point {
@@ -81,11 +78,11 @@ export const timeOf = (
         : now
   const name = point.lsn !== undefined ? names.lsn : names.timestamp
   if (at > now) return refused(Status.badRequest, `${name} is ahead of the branch's head (${lsnAt(now)})`)
-  const oldest = now - retentionOf(project)
+  const oldest = now - retentionMillis(project)
   if (at < oldest) {
     return refused(
       Status.badRequest,
-      `${name} is outside the project's history retention window (from ${DateTime.formatIso(DateTime.unsafeMake(oldest))})`
+      `${name} is outside the project's history retention window (from ${isoOf(oldest)})`
     )
   }
   return Either.right(at)
@@ -212,7 +209,8 @@ export const compareSchemas = (
     return new Api.BranchSchemaComparison({ diff })
   })
 
-const isoOf = (at: number) => DateTime.formatIso(DateTime.unsafeMake(at))
+/** Epoch millisecond `ms` as an RFC 3339 UTC timestamp. */
+const isoOf = (ms: number) => DateTime.formatIso(at(ms))
 
 /**
  * `database` with `tables` as its schema from `now` on: a new last version (one at the same
@@ -228,7 +226,7 @@ export const withSchema = (
   const history = database.schema_history ?? []
   const at = Math.max(now, history[history.length - 1]?.at ?? now)
   const kept = history.filter((version) => version.at < at)
-  const oldest = now - retentionOf(project)
+  const oldest = now - retentionMillis(project)
   let first = 0
   while (first + 1 < kept.length && kept[first + 1]!.at <= oldest) first += 1
   return { ...database, schema_history: [...kept.slice(first), { at, tables }] }

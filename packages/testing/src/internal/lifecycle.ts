@@ -59,6 +59,17 @@ export const expiryDue = (state: State, branch: StoredBranch): number | undefine
   return sweepAfter(branch.expires_at)
 }
 
+/** How far back `project`'s history reaches, in ms: its `history_retention_seconds` (a day when unset). */
+export const retentionMillis = (project: StoredProject): number =>
+  (project.history_retention_seconds ?? defaultRetentionSeconds) * 1000
+
+/**
+ * Where the history a point may name starts at `now` (epoch ms): the project's retention back
+ * from now, and not before `since` (the project's creation, or a branch's).
+ */
+export const historyStart = (project: StoredProject, now: number, since = project.created_at): number =>
+  Math.max(since, now - retentionMillis(project))
+
 /** What a branch creation names as the point of its parent's history. */
 export interface HistoryPoint {
   readonly parent_timestamp?: number | undefined
@@ -82,8 +93,8 @@ export const pointInHistory = (
   // after `now`, when another project took that millisecond: it is not checked).
   if (point.parent_timestamp === undefined && point.parent_lsn === undefined) return Either.right(now)
   const at = point.parent_lsn !== undefined ? (timeOfLsn(point.parent_lsn) ?? now) : (point.parent_timestamp ?? now)
-  const retention = project.history_retention_seconds ?? defaultRetentionSeconds
-  const oldest = Math.max(project.created_at, now - retention * 1000)
+  const retention = retentionMillis(project) / 1000
+  const oldest = historyStart(project, now)
   if (at > now || at < oldest) {
     const what = point.parent_lsn === undefined ? "parent_timestamp" : "parent_lsn"
     return Either.left({

@@ -5,19 +5,16 @@
  * of the `OrganizationApiKeys` routes (`routes.ts`) and their answers.
  */
 import { Api, ApiKeyCreator, ApiKeyId, ProjectId } from "@dbplatform/core"
-import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultOrgId, upsert } from "./kinds.js"
 import { notFound, type Refusal } from "./route.js"
 import { get, itemsOf, type Outcome, type State, type StoredKey } from "./state.js"
-import { userId } from "./wire.js"
+import { at, userId } from "./wire.js"
 
 /** The user who creates an organization's keys in the fake: the account's own, as for its personal keys. */
 const creator = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
-
-const at = (millis: number) => DateTime.unsafeMake(millis)
 
 /** `project_id` of a key's answers: present only for a key scoped to a project. */
 const scopeOf = (key: StoredKey) => (key.project_id === undefined ? {} : { project_id: ProjectId.make(key.project_id) })

@@ -24,6 +24,7 @@ import { branchOf, freshId, notFound, projectOf, refused, runsFor, unlockedProje
 import { type Dice, slug, uuid } from "./ids.js"
 import { type Change, type Item, present, remove, upsert } from "./kinds.js"
 import type { Refused } from "./limits.js"
+import { historyStart } from "./lifecycle.js"
 import { lsnAt, timeOfLsn } from "./lsn.js"
 import { type OperationToStart, startOperations } from "./operations.js"
 import {
@@ -74,13 +75,6 @@ export const snapshotOperation = (
 
 /** Epoch ms as an RFC 3339 UTC timestamp to the second, for names: `2026-11-26T10:00:00Z`. */
 export const secondsIso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`
-
-/**
- * The oldest point of `branch`'s history the fake keeps at `now` (epoch ms): its creation, or
- * the project's history retention (`history_retention_seconds`, a day by default) ago.
- */
-export const historyStart = (project: StoredProject, branch: StoredBranch, now: number): number =>
-  Math.max(branch.created_at, now - (project.history_retention_seconds ?? 86_400) * 1000)
 
 /**
  * The roles (with their passwords) and databases of branch `branchId` as at `at`, oldest first:
@@ -171,7 +165,7 @@ export const createSnapshot =
       const [project, branch] = yield* branchOf(state, projectId, branchId)
       yield* unlockedProject(state, projectId, now)
       const at = request.timestamp ?? (request.lsn === undefined ? now : timeOfLsn(request.lsn)) ?? now
-      const from = historyStart(project, branch, now)
+      const from = historyStart(project, now, branch.created_at)
       if (at < from || at > now) {
         const asked = request.lsn === undefined ? `timestamp ${secondsIso(at)}` : `lsn ${request.lsn}`
         return yield* refused(
