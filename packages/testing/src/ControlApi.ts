@@ -68,13 +68,13 @@ import * as Struct from "effect/Struct"
 import type { ClockState } from "./ControlledClock.js"
 import type { PendingFault, Service } from "./FakePlatform.js"
 import * as Fault from "./Fault.js"
-import { ChangeNotSaved } from "./internal/journal.js"
-import { requestLogLimit } from "./internal/requestLog.js"
-import { Refusal } from "./internal/route.js"
-import { hashKey, refusalResponse } from "./internal/routes.js"
-import { Status } from "./internal/status.js"
+import { ChangeNotSaved } from "./engine/journal.js"
+import { requestLogLimit } from "./engine/requestLog.js"
+import { Refusal, refusalResponse } from "./engine/route.js"
+import { Status } from "./engine/status.js"
 import { fromJson as seedFromJson, SeedDuration, SeedOperationFile, SeedProjectFile } from "./Seed.js"
 import { SnapshotFromJson, Snapshot as SnapshotSchema } from "./Snapshot.js"
+import { hashKey } from "./engine/authentication.js"
 
 /**
  * The path prefix of every control route: `/_emulator`. The platform's routes are all under

@@ -54,26 +54,19 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
 import type { Fault } from "./Fault.js"
-import { lsnAt as lsnAtMillis } from "./internal/lsn.js"
-import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
-import { computeEndpointOperations } from "./internal/endpointRoutes.js"
-import { connect, controlPlane, controlPlaneDue } from "./internal/endpoints.js"
-import { randomDice } from "./internal/ids.js"
-import { ChangeNotSaved } from "./internal/journal.js"
-import { makeRequestLog, type RecordedRequest, recordOf } from "./internal/requestLog.js"
-import { Access, Gate, Refusal } from "./internal/route.js"
-import { Caller } from "./internal/caller.js"
-import { accessOf } from "./internal/authorization.js"
-import {
-  authenticate,
-  hashKey,
-  keyAdded,
-  keyWithHash,
-  newKeyValue,
-  refusalResponse,
-  router
-} from "./internal/routes.js"
-import { declaredLengthRefusal, pathRefusal } from "./internal/limits.js"
+import { lsnAt as lsnAtMillis } from "./engine/lsn.js"
+import { answerWith, ConnectionDropped, PendingFaults } from "./engine/faults.js"
+import { computeEndpointOperations } from "./resources/ComputeEndpoints/handlers.js"
+import { afterControlPlane, controlPlaneStep } from "./engine/controlPlane.js"
+import { connect } from "./resources/ComputeEndpoints/steps.js"
+import { randomDice } from "./engine/ids.js"
+import { ChangeNotSaved } from "./engine/journal.js"
+import { makeRequestLog, type RecordedRequest, recordOf } from "./engine/requestLog.js"
+import { Access, Gate, Refusal, refusalResponse } from "./engine/route.js"
+import { Caller } from "./engine/caller.js"
+import { accessOf } from "./engine/authorization.js"
+import { router } from "./internal/routes.js"
+import { declaredLengthRefusal, pathRefusal } from "./engine/limits.js"
 import {
   describeWindow,
   type RateLimit,
@@ -81,14 +74,17 @@ import {
   type RateLimits,
   rateLimitProblem,
   retryAfterSeconds
-} from "./internal/rateLimit.js"
+} from "./engine/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
 import { seedState } from "./internal/seed.js"
-import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
-import { Status } from "./internal/status.js"
+import { applyAll, itemsOf, makeFakeState, mutate, replace, type State, snapshotOf } from "./engine/state.js"
+import { Status } from "./engine/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
+import { controlPlane } from "./internal/duties.js"
+import { authenticate, hashKey, keyAdded, keyWithHash, newKeyValue } from "./engine/authentication.js"
+import { load } from "./internal/kinds.js"
 
 export type {
   /**
@@ -103,7 +99,7 @@ export type {
    * @since 0.1.0
    */
   RecordedRequest
-} from "./internal/requestLog.js"
+} from "./engine/requestLog.js"
 export {
   /**
    * The largest request body the fake reads, in bytes (64 KiB); a larger one is answered 413
@@ -112,7 +108,7 @@ export {
    * @since 0.1.0
    */
   bodyLimitBytes
-} from "./internal/limits.js"
+} from "./engine/limits.js"
 export {
   /**
    * The platform's published rate limit, for `Options.rateLimit` (docs/contract.md §10.2):
@@ -137,7 +133,7 @@ export {
    * @since 0.2.0
    */
   type RateLimitWindow
-} from "./internal/rateLimit.js"
+} from "./engine/rateLimit.js"
 
 /**
  * A key as the fake stores it: its hash, never its value.
@@ -452,14 +448,14 @@ const serviceOf = (
     const log = yield* makeRequestLog
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : yield* makeRateLimits(rateLimit)
-    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal))
+    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal), controlPlane)
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
     /** The control plane's operations due by now, in one mutation (docs/design.md §4). */
     const caughtUp = Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
-      controlPlaneDue(state, now)
-        ? Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlane(dice)))
+      fake.controlPlane.due(state, now)
+        ? Effect.flatMap(randomDice, (dice) => mutate(fake, controlPlaneStep(fake.controlPlane, dice)))
         : Effect.succeed(false)
     )
     /** The real answer: the body size, the control plane, authentication, the rate limit, then the routes. */
@@ -569,7 +565,11 @@ const serviceOf = (
       connect: (endpointId) =>
         durably(
           Effect.flatMap(randomDice, (dice) =>
-            Effect.zipWith(mutate(fake, connect(endpointId, dice)), Clock.currentTimeMillis, computeEndpointOperations)
+            Effect.zipWith(
+              mutate(fake, afterControlPlane(fake.controlPlane, dice, connect(endpointId, dice))),
+              Clock.currentTimeMillis,
+              computeEndpointOperations
+            )
           )
         ),
       clock: Option.fromNullable(options.clock)

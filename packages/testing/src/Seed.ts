@@ -11,11 +11,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { branchId, endpointId, seededDice, slug, uuid } from "./internal/ids.js"
-import { defaultOrgId } from "./internal/kinds.js"
-import { regions as catalog } from "./internal/regions.js"
-import { newPassword } from "./internal/roles.js"
-import { newKeyValue } from "./internal/routes.js"
+import { branchId, endpointId, seededDice, slug, uuid } from "./engine/ids.js"
+import { defaultOrgId } from "./engine/kinds.js"
+import { regions as catalog } from "./resources/Regions.js"
+import { newPassword } from "./resources/Roles/steps.js"
+import { newKeyValue } from "./engine/authentication.js"
 import {
   SnapshotBranch,
   SnapshotDatabase,

@@ -15,8 +15,9 @@ import * as ParseResult from "effect/ParseResult"
 import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
-import { type Change, type Collections, type Kind, kindNames, kinds } from "./internal/kinds.js"
-import { applyAll, snapshotOf, stateOf } from "./internal/state.js"
+import type { Change, Collections, Kind } from "./engine/kinds.js"
+import { applyAll, snapshotOf } from "./engine/state.js"
+import { kindNames, kinds, stateOf } from "./internal/kinds.js"
 
 export {
   /**

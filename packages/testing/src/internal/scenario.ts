@@ -11,17 +11,18 @@ import {
   UnknownProject
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
-import { changeSchema, schemaJson } from "./branchSchema.js"
-import { lsnAt } from "./lsn.js"
-import { loadParser, migrate } from "./ddl.js"
-import { branchId, endpointId, randomDice } from "./ids.js"
-import { defaultOrgId, specOf, upsert } from "./kinds.js"
-import { organizationImplied } from "./organizations.js"
-import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
-import { hashKey, keyAdded, newKeyValue } from "./routes.js"
+import { changeSchema, schemaJson } from "../resources/BranchSchema/steps.js"
+import { lsnAt } from "../engine/lsn.js"
+import { loadParser, migrate } from "../resources/BranchSchema/ddl.js"
+import { branchId, endpointId, randomDice } from "../engine/ids.js"
+import { defaultOrgId, upsert } from "../engine/kinds.js"
+import { organizationImplied } from "../resources/Organizations/steps.js"
+import { pendingAt, rewritten, startOperations, stepAt } from "../engine/operations.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
-import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "./state.js"
-import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "./wire.js"
+import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "../engine/state.js"
+import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "../engine/wire.js"
+import { specOf } from "./kinds.js"
+import { hashKey, keyAdded, newKeyValue } from "../engine/authentication.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([

@@ -1,0 +1,67 @@
+/**
+ * The fake's identity routes (docs/contract.md §20, §21): the account's user, the organizations
+ * the request's key reaches, and what the key is (`Caller`).
+ */
+import { Api } from "@dbplatform/core"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { accountUser, authDetailsOf, Caller, roleIn } from "../engine/caller.js"
+import { type Handlers, read } from "../engine/route.js"
+import { type FakeState, itemsOf } from "../engine/state.js"
+import { unchecked } from "../engine/wire.js"
+import { organizationOf } from "./Organizations/handlers.js"
+
+/**
+ * The limits and plan `GET /users/me` answers for the account's user: the fake's own choice of
+ * plausible values (it enforces none of them, docs/contract.md §20).
+ */
+const userLimits = {
+  plan: "free",
+  projects_limit: 100,
+  branches_limit: 10,
+  active_seconds_limit: 360_000,
+  compute_seconds_limit: 360_000,
+  max_autoscaling_limit: 2
+} as const
+
+/** How the fake answers the identity endpoints. */
+export const userHandlers = (fake: FakeState): Handlers<typeof Api.Users> => ({
+  me: () =>
+    Effect.succeed(
+      new Api.CurrentUser(
+        {
+          id: accountUser.id,
+          email: accountUser.email,
+          login: accountUser.email,
+          name: accountUser.name,
+          last_name: accountUser.last_name,
+          image: "",
+          auth_accounts: [
+            new Api.UserAuthAccount(
+              {
+                provider: "github",
+                email: accountUser.email,
+                name: `${accountUser.name} ${accountUser.last_name}`,
+                login: accountUser.email,
+                image: ""
+              },
+              unchecked
+            )
+          ],
+          ...userLimits
+        },
+        unchecked
+      )
+    ),
+  listOrganizations: () =>
+    Effect.flatMap(Caller, (key) =>
+      read(fake, (state) => {
+        const organizations: Array<Api.Organization> = []
+        for (const organization of itemsOf(state, "organizations")) {
+          if (roleIn(state, key, organization.id) !== undefined) organizations.push(organizationOf(organization))
+        }
+        return Either.right(new Api.UserOrganizations({ organizations }, unchecked))
+      })
+    ),
+  auth: () => Effect.map(Caller, (key) => new Api.AuthDetails(authDetailsOf(key), unchecked))
+})
