@@ -11,7 +11,7 @@ import type { Endpoint, Operation, OperationFailed, OperationStillPending } from
 import type * as Api from "@dbplatform/core/Api"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type { ExecuteError, Service as Client } from "./DbPlatformClient.js"
+import type { ExecuteError, Input, Service as Client } from "./DbPlatformClient.js"
 import { paginate } from "./internal/pagination.js"
 import { settled } from "./internal/wait.js"
 import type { WaitOptions } from "./Operations.js"
@@ -102,6 +102,9 @@ export type ReadBackError<E extends Endpoint.Endpoint> = [ReadBackOf<E>] extends
     ? ExecuteError<ReadBackOf<E>>
     : never
 
+/** Options given none: no wait. */
+type NoWait = { readonly wait?: false | undefined }
+
 /**
  * Whether options `O` may ask to wait: all but those whose `wait` is surely absent or `false`
  * (options typed `MutationOptions`, or `{ wait: boolean }`, may).
@@ -123,8 +126,9 @@ type StartsOperations<E extends Endpoint.Endpoint> = [Endpoint.Item<E>] extends 
   : false
 
 /**
- * The method of one endpoint `E`: takes its input (`Endpoint.Input<E>`; left out when every key
- * is optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
+ * The method of one endpoint `E`: takes its input (`DbPlatformClient.Input<E>`: core's
+ * `Endpoint.Input<E>`, `org_id` filled in from the client's `orgId`; left out when every key is
+ * optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
  * errors a call to `E` can fail with (`ExecuteError<E>`). A method of an endpoint that starts
  * operations also takes {@link MutationOptions}; asked to `wait` (or given options that may ask
  * to), it can fail as waiting does (`W`) and as its read after the wait does
@@ -135,19 +139,19 @@ type StartsOperations<E extends Endpoint.Endpoint> = [Endpoint.Item<E>] extends 
  */
 export type Method<E extends Endpoint.Endpoint, W = never> =
   StartsOperations<E> extends false
-    ? {} extends Endpoint.Input<E>
-      ? (input?: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-      : (input: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-    : {} extends Endpoint.Input<E>
-      ? <const O extends MutationOptions = {}>(
-          input?: Endpoint.Input<E>,
+    ? {} extends Input<E>
+      ? (input?: Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+      : (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+    : {} extends Input<E>
+      ? <const O extends MutationOptions = NoWait>(
+          input?: Input<E>,
           options?: O
         ) => Effect.Effect<
           Endpoint.Success<E>,
           ExecuteError<E> | (Waits<O> extends true ? WaitError<W> | ReadBackError<E> : never)
         >
-      : <const O extends MutationOptions = {}>(
-          input: Endpoint.Input<E>,
+      : <const O extends MutationOptions = NoWait>(
+          input: Input<E>,
           options?: O
         ) => Effect.Effect<
           Endpoint.Success<E>,
@@ -161,7 +165,7 @@ export type Method<E extends Endpoint.Endpoint, W = never> =
  * @since 0.4.0
  * @category models
  */
-export type ListInput<E extends Endpoint.Endpoint> = Omit<Endpoint.Input<E>, "limit" | "cursor">
+export type ListInput<E extends Endpoint.Endpoint> = Omit<Input<E>, "limit" | "cursor">
 
 /**
  * The `Stream` of a list endpoint `E`: its items, page after page as the consumer pulls (one
