@@ -94,7 +94,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchCreated,
     statuses: [201],
     startsOperations: true,
-    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}`: one branch (§11.4). 404 for an unknown
@@ -123,7 +127,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `DELETE /projects/{project_id}/branches/{branch_id}`: deletes a branch and its compute
@@ -156,7 +164,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/branches/{branch_id}/set_as_default`: makes a branch the
@@ -170,7 +182,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the compute endpoints of a

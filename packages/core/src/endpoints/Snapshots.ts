@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import { Branch } from "../Branch.js"
 import { ComputeEndpoint } from "../ComputeEndpoint.js"
 import * as Endpoint from "../Endpoint.js"
+import { Branches } from "./Branches.js"
 import { BranchId } from "../Ids.js"
 import { BranchIdInput, branchParams, projectParams, ProjectIdParameter, withMessage } from "../internal/input.js"
 import { openEnum } from "../internal/openEnum.js"
@@ -352,7 +353,11 @@ export const Snapshots = Endpoint.group("Snapshots", {
     body: SnapshotRestoreRequest,
     success: SnapshotRestored,
     startsOperations: true,
-    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    readBack: {
+      entry: () => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/branches/{branch_id}/finalize_restore`: a branch restored from a
