@@ -59,8 +59,7 @@ import {
   operationEnvelope,
   operationsPage,
   projectsPage,
-  withUndeclaredProjectFields,
-  withUndeclaredSharedProjectFields
+  sharedProjectsPage
 } from "./wire.js"
 
 /** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
@@ -175,58 +174,52 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
         const project = orgId === undefined ? input.body.project : { ...input.body.project, org_id: orgId }
         return yield* handleOf(projectHandlers(fake).create)({ ...input, body: { ...input.body, project } })
       }),
-    list: {
-      handle: ({ query }) =>
-        Effect.gen(function* () {
-          const { org_id, recoverable, search } = query
-          const key = yield* Caller
-          const state = yield* Ref.get(fake.ref)
-          // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
-          // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
-          // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
-          // every project in time.
-          const { page, next } = yield* pageOf(
-            groups.Projects.list,
-            state,
-            "projects",
-            "",
-            query,
-            yield* Clock.currentTimeMillis,
-            (project) =>
-              project.shared !== true &&
-              // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
-              isDeleted(project) === (recoverable === true) &&
-              (org_id === undefined || project.org_id === org_id) &&
-              matches(project, search) &&
-              reachesProject(state, key, project)
-          )
-          return projectsPage(page, next)
-        }),
-      undeclared: withUndeclaredProjectFields
-    },
-    listShared: {
-      handle: ({ query }) =>
-        Effect.gen(function* () {
-          const { search } = query
-          const key = yield* Caller
-          const state = yield* Ref.get(fake.ref)
-          const { page, next } = yield* pageOf(
-            groups.Projects.listShared,
-            state,
-            "projects",
-            "",
-            query,
-            yield* Clock.currentTimeMillis,
-            (project) =>
-              project.shared === true &&
-              !isDeleted(project) &&
-              matches(project, search) &&
-              reachesProject(state, key, project)
-          )
-          return projectsPage(page, next)
-        }),
-      undeclared: withUndeclaredSharedProjectFields
-    }
+    list: ({ query }) =>
+      Effect.gen(function* () {
+        const { org_id, recoverable, search } = query
+        const key = yield* Caller
+        const state = yield* Ref.get(fake.ref)
+        // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
+        // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
+        // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
+        // every project in time.
+        const { page, next } = yield* pageOf(
+          groups.Projects.list,
+          state,
+          "projects",
+          "",
+          query,
+          yield* Clock.currentTimeMillis,
+          (project) =>
+            project.shared !== true &&
+            // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
+            isDeleted(project) === (recoverable === true) &&
+            (org_id === undefined || project.org_id === org_id) &&
+            matches(project, search) &&
+            reachesProject(state, key, project)
+        )
+        return projectsPage(page, next)
+      }),
+    listShared: ({ query }) =>
+      Effect.gen(function* () {
+        const { search } = query
+        const key = yield* Caller
+        const state = yield* Ref.get(fake.ref)
+        const { page, next } = yield* pageOf(
+          groups.Projects.listShared,
+          state,
+          "projects",
+          "",
+          query,
+          yield* Clock.currentTimeMillis,
+          (project) =>
+            project.shared === true &&
+            !isDeleted(project) &&
+            matches(project, search) &&
+            reachesProject(state, key, project)
+        )
+        return sharedProjectsPage(page, next)
+      })
   },
   Operations: {
     list: ({ params, query }) =>
