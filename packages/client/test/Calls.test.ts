@@ -43,6 +43,7 @@ import {
   Snapshots
 } from "../src/index.js"
 import {
+  annotationOf,
   baseUrl,
   branchCreated,
   branchId,
@@ -364,7 +365,7 @@ describe("which methods take { wait }", () => {
   })
 
   it.effect("a read given { wait } (from a variable: its type takes none) ignores it and answers at once", () => {
-    const script = scripted([json(200, { branch: branchItem() })])
+    const script = scripted([json(200, { branch: branchItem(), annotation: annotationOf() })])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
       const get: (input: typeof params, options: { readonly wait: boolean }) => Effect.Effect<unknown, unknown> =

@@ -213,11 +213,11 @@ describe("transfers (docs/contract.md §22.4)", () => {
       })
       expect(done).toEqual({})
       expect((yield* projects.get({ project_id: other.project.id })).project.org_id).toBe(acme)
-      // Out of acme (scale) to free: a lower plan, 406 (no class of its own: UnexpectedStatus).
+      // Out of acme (scale) to free: a lower plan, 406 (NotAcceptable, as the document documents it).
       const lower = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: free, project_ids: [projectId] })
       )
-      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["UnexpectedStatus", 406])
+      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["NotAcceptable", 406])
       expect(lower.message).toContain("subscription_type")
       const strangersToo = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: strangers, project_ids: [projectId] })
@@ -287,7 +287,7 @@ describe("transfers (docs/contract.md §22.4)", () => {
       const lower = yield* Effect.flip(
         transfers.acceptRequest({ project_id: euProject, request_id: byDefault.id, org_id: free })
       )
-      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["UnexpectedStatus", 406])
+      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["NotAcceptable", 406])
       yield* transfers.acceptRequest({ project_id: euProject, request_id: byDefault.id, org_id: beta })
       expect((yield* projects.get({ project_id: euProject })).project.org_id).toBe(beta)
       const twice = yield* Effect.flip(

@@ -236,13 +236,19 @@ export const SnapshotCreateQuery = Schema.Struct({
   .annotations({ identifier: "SnapshotCreateQuery" })
 
 /**
- * Body of `PATCH /projects/{project_id}/snapshots/{snapshot_id}` (§19): `{ snapshot: { name? } }`.
+ * Body of `PATCH /projects/{project_id}/snapshots/{snapshot_id}` (§19): `{ snapshot: { name?,
+ * expires_at? } }`. `expires_at` (since 0.5.0) is a new expiry, or `null` to clear it (the
+ * snapshot then stays until deleted): newer than the published document of the pinned API client,
+ * and sent by the platform's CLI (`snapshots update --expires-at`), so the platform takes it.
  *
  * @since 0.5.0
  * @category schemas
  */
 export const SnapshotUpdateRequest = Schema.Struct({
-  snapshot: Schema.Struct({ name: Schema.optional(Schema.String) })
+  snapshot: Schema.Struct({
+    name: Schema.optional(Schema.String),
+    expires_at: Schema.optional(Schema.NullOr(Timestamp))
+  })
 }).annotations({ identifier: "SnapshotUpdateRequest" })
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The fake's answers as core's typed values (`Operation`, `Project`, `ApiKey`...), which the
  * routes encode with the endpoint's `success` schema (`docs/design.md` §1): what the fake sends
- * is what core declares, plus the few fields below that core does not declare.
+ * is what core declares, which is what the published document declares (`docs/design.md` §1.4).
  */
 import {
   ApiKey,
@@ -22,6 +22,7 @@ import {
   Project,
   ProjectId,
   ProjectsPage,
+  Annotation,
   Branch,
   BranchCreated,
   BranchEnvelope,
@@ -163,8 +164,18 @@ export const operationEnvelope = (operation: StoredOperation, now: number) =>
 export const operationsStarted = (operations: ReadonlyArray<StoredOperation>, now: number) =>
   new OperationsStarted({ operations: operations.map((operation) => operationAt(operation, now)) }, unchecked)
 
-/** A page of `GET /projects` (docs/contract.md §2.4, §2.6). */
+/**
+ * A page of `GET /projects` (docs/contract.md §2.4, §2.6, §10.4): no project of the fake has an
+ * application or integration installed, so `applications` and `integrations` are empty.
+ */
 export const projectsPage = (projects: ReadonlyArray<StoredProject>, cursor: number) =>
+  new ProjectsPage(
+    { projects: projects.map(projectOf), pagination: paginationAfter(cursor), applications: {}, integrations: {} },
+    unchecked
+  )
+
+/** A page of `GET /projects/shared` (docs/contract.md §10.6): without `applications` and `integrations`. */
+export const sharedProjectsPage = (projects: ReadonlyArray<StoredProject>, cursor: number) =>
   new ProjectsPage({ projects: projects.map(projectOf), pagination: paginationAfter(cursor) }, unchecked)
 
 /** The answer to `POST /api_keys`, with the key's value shown this once (docs/contract.md §2.1, §10.3). */
@@ -209,8 +220,6 @@ export const apiKeyRevoked = (key: StoredKey): ApiKeyRevoked =>
     unchecked
   )
 
-type Json = { readonly [key: string]: unknown }
-
 /**
  * A project's settings as the client decodes them (their nested values `Data`, equal by
  * content: a scenario's answer equals the decoded one).
@@ -219,56 +228,6 @@ const settingsOf = Schema.decodeSync(ProjectSettings)
 
 /** The settings a project answers when it has none of its own: every IP allowed, no logical replication. */
 const settingsDefaults = { allowed_ips: { ips: [], protected_branches_only: false }, enable_logical_replication: false }
-
-/**
- * What the deployed API sends beyond what core's schemas declare, added to the encoded answers
- * so that clients are tested against fields they do not know (docs/contract.md §10.1: answers
- * carry more fields than listed; §10.3, §10.4). The only place the fake writes answer fields by
- * hand.
- */
-const undeclared = {
-  /** On each project of `GET /projects` (its `settings` are declared since 0.5.0: `projectOf`). */
-  project: {},
-  /** On the page of `GET /projects`. */
-  projectsPage: { applications: {}, integrations: {} }
-} as const
-
-/**
- * An encoded `GET /projects/shared` page with the fields core does not declare: those of each
- * project, not the page's `applications` and `integrations` (the published reference gives
- * this answer neither, §10.6).
- */
-export const withUndeclaredSharedProjectFields = (page: Json): Json => ({
-  ...page,
-  ...(Array.isArray(page.projects)
-    ? { projects: page.projects.map((project: Json) => ({ ...project, ...undeclared.project })) }
-    : {})
-})
-
-/**
- * An encoded `GET /projects/{project_id}/branches/{branch_id}` answer with the branch's
- * `annotation` (the platform's free-form labels of a branch, which core does not declare: the
- * fake's branches have none, so its `value` is empty).
- */
-export const withBranchAnnotation = (answer: Json): Json => {
-  const branch = answer.branch as Json | undefined
-  return {
-    ...answer,
-    annotation: { object: { type: "console/branch", id: branch?.id }, value: {} }
-  }
-}
-
-/** An encoded `GET /projects/{project_id}/branches` page with the `annotations` of its branches (none: `{}`). */
-export const withBranchAnnotations = (page: Json): Json => ({ ...page, annotations: {} })
-
-/** An encoded `GET /projects` page with the fields core does not declare. */
-export const withUndeclaredProjectFields = (page: Json): Json => ({
-  ...page,
-  ...(Array.isArray(page.projects)
-    ? { projects: page.projects.map((project: Json) => ({ ...project, ...undeclared.project })) }
-    : {}),
-  ...undeclared.projectsPage
-})
 
 const encodeGeneralError = Schema.encodeSync(GeneralError)
 
@@ -388,9 +347,15 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
   )
 }
 
-/** The answer of `GET /projects/{project_id}/branches/{branch_id}`. */
+/**
+ * A branch's annotation (docs/contract.md §11.4): the fake keeps none, so its `value` is empty.
+ */
+const annotationOf = (branch: StoredBranch) =>
+  new Annotation({ object: { type: "console/branch", id: branch.id }, value: {} }, unchecked)
+
+/** The answer of `GET /projects/{project_id}/branches/{branch_id}`: the branch and its annotation. */
 export const branchEnvelope = (branch: StoredBranch, now: number) =>
-  new BranchEnvelope({ branch: branchAt(branch, now) }, unchecked)
+  new BranchEnvelope({ branch: branchAt(branch, now), annotation: annotationOf(branch) }, unchecked)
 
 /** What a branch mutation answers: the branch and the operations it started, as they are `now`. */
 export const branchOperations = (branch: StoredBranch, operations: ReadonlyArray<StoredOperation>, now: number) =>
@@ -465,6 +430,8 @@ export const branchesPage = (
   new BranchesPage(
     {
       branches: branches.map((branch) => branchAt(branch, now)),
+      // The annotations of the page's branches by id: the fake keeps none (docs/contract.md §11.4).
+      annotations: {},
       pagination: new CursorPagination(present({ next, ...sort }), unchecked)
     },
     unchecked

@@ -27,27 +27,22 @@ import {
   branchesCount,
   branchesPage,
   branchOperations,
-  computeEndpoints,
-  withBranchAnnotation,
-  withBranchAnnotations
+  computeEndpoints
 } from "../../engine/wire.js"
 import { branchOf, projectOf } from "../../engine/refusals.js"
 
 /** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
 export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
-  list: {
-    handle: ({ params, query }) =>
-      read(fake, (state, now) => {
-        const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
-        return Either.flatMap(projectOf(state, params.project_id), () =>
-          Either.map(
-            branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
-            ({ page, next }) => branchesPage(page, next, sort, now)
-          )
+  list: ({ params, query }) =>
+    read(fake, (state, now) => {
+      const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+      return Either.flatMap(projectOf(state, params.project_id), () =>
+        Either.map(
+          branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
+          ({ page, next }) => branchesPage(page, next, sort, now)
         )
-      }),
-    undeclared: withBranchAnnotations
-  },
+      )
+    }),
   count: ({ params, query }) =>
     Effect.map(withProject(fake, params.project_id), (state) =>
       branchesCount(matchingBranches(state, params.project_id, query.search).length)
@@ -73,13 +68,10 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
           now
         )
     ),
-  get: {
-    handle: ({ params }) =>
-      read(fake, (state, now) =>
-        Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
-      ),
-    undeclared: withBranchAnnotation
-  },
+  get: ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
+    ),
   update: ({ params, body }) =>
     mutateAnswering(
       fake,

@@ -17,14 +17,7 @@ import { connectionDetails, connectionsOf } from "../Connections/steps.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, recoverProject, updateProject } from "./steps.js"
 import { type Handlers, mutateAnswering, read, type Handle, type Handler } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
-import {
-  branchAt,
-  createdParts,
-  operationAt,
-  projectsPage,
-  withUndeclaredProjectFields,
-  withUndeclaredSharedProjectFields
-} from "../../engine/wire.js"
+import { branchAt, createdParts, operationAt, projectsPage, sharedProjectsPage } from "../../engine/wire.js"
 import { projectOf } from "../../engine/refusals.js"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -121,56 +114,50 @@ export const projectHandlers = (fake: FakeState, group: typeof Api.Projects): Ha
       const project = orgId === undefined ? input.body.project : { ...input.body.project, org_id: orgId }
       return yield* handleOf(ownHandlers(fake).create)({ ...input, body: { ...input.body, project } })
     }),
-  list: {
-    handle: ({ query }) =>
-      Effect.gen(function* () {
-        const { org_id, recoverable, search } = query
-        const key = yield* Caller
-        const state = yield* Ref.get(fake.ref)
-        // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
-        // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
-        // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
-        // every project in time.
-        const { page, next } = yield* pageOf(
-          group.list,
-          state,
-          "projects",
-          "",
-          query,
-          yield* Clock.currentTimeMillis,
-          (project) =>
-            project.shared !== true &&
-            // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
-            isDeleted(project) === (recoverable === true) &&
-            (org_id === undefined || project.org_id === org_id) &&
-            matches(project, search) &&
-            reachesProject(state, key, project)
-        )
-        return projectsPage(page, next)
-      }),
-    undeclared: withUndeclaredProjectFields
-  },
-  listShared: {
-    handle: ({ query }) =>
-      Effect.gen(function* () {
-        const { search } = query
-        const key = yield* Caller
-        const state = yield* Ref.get(fake.ref)
-        const { page, next } = yield* pageOf(
-          group.listShared,
-          state,
-          "projects",
-          "",
-          query,
-          yield* Clock.currentTimeMillis,
-          (project) =>
-            project.shared === true &&
-            !isDeleted(project) &&
-            matches(project, search) &&
-            reachesProject(state, key, project)
-        )
-        return projectsPage(page, next)
-      }),
-    undeclared: withUndeclaredSharedProjectFields
-  }
+  list: ({ query }) =>
+    Effect.gen(function* () {
+      const { org_id, recoverable, search } = query
+      const key = yield* Caller
+      const state = yield* Ref.get(fake.ref)
+      // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
+      // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
+      // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
+      // every project in time.
+      const { page, next } = yield* pageOf(
+        group.list,
+        state,
+        "projects",
+        "",
+        query,
+        yield* Clock.currentTimeMillis,
+        (project) =>
+          project.shared !== true &&
+          // `recoverable=true`: only the deleted ones, kept for their recovery window (§18).
+          isDeleted(project) === (recoverable === true) &&
+          (org_id === undefined || project.org_id === org_id) &&
+          matches(project, search) &&
+          reachesProject(state, key, project)
+      )
+      return projectsPage(page, next)
+    }),
+  listShared: ({ query }) =>
+    Effect.gen(function* () {
+      const { search } = query
+      const key = yield* Caller
+      const state = yield* Ref.get(fake.ref)
+      const { page, next } = yield* pageOf(
+        group.listShared,
+        state,
+        "projects",
+        "",
+        query,
+        yield* Clock.currentTimeMillis,
+        (project) =>
+          project.shared === true &&
+          !isDeleted(project) &&
+          matches(project, search) &&
+          reachesProject(state, key, project)
+      )
+      return sharedProjectsPage(page, next)
+    })
 })
