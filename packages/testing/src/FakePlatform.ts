@@ -290,7 +290,10 @@ export interface Service {
   readonly connect: (endpointId: string) => Effect.Effect<ComputeEndpointOperations, UnknownComputeEndpoint>
   /**
    * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
-   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).
+   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`). With a
+   * `journal`, a change of it returns once `journal.sync` has succeeded, and dies as a `scenario`
+   * call does when it fails (since 0.5.0): the emulator's state file keeps the clock, so a moved
+   * clock is durable before it is answered, as any change.
    */
   readonly clock: Option.Option<ControlledClock>
 }
@@ -353,14 +356,17 @@ export interface Options {
  */
 export interface Journal {
   /**
-   * Called synchronously with each change as it is made in memory, in order, the whole record
-   * after the change (`Snapshot.SnapshotChange`). It must not fail or block. The changes of one
-   * request or `scenario` call (e.g. a branch and its compute endpoints, or a default branch
-   * moved from one branch to another) are recorded in one synchronous run, with nothing else
-   * between them: a journal that writes what was recorded together keeps them together, so a
-   * crash never leaves half of them.
+   * Run once per mutation with all its changes, in order, each the whole record after the
+   * change (`Snapshot.SnapshotChange`), while the fake holds its state: no other mutation comes
+   * between the record of a change and the change itself, so the records come in the order of
+   * the changes. The changes of one request or `scenario` call (e.g. a branch and its compute
+   * endpoints, or a default branch moved from one branch to another) come in one call: a journal
+   * that writes them together keeps them together, so a crash never leaves half of them. It must
+   * not fail, and should not wait (every change of the fake waits for it): queue the changes and
+   * write them elsewhere, as the emulator's `StateFile.journal` does. Runs on the fake's clock.
+   * Since 0.5.0 (a callback of one change before).
    */
-  readonly record: (change: SnapshotChange) => void
+  readonly record: (changes: ReadonlyArray<SnapshotChange>) => Effect.Effect<void>
   /**
    * Succeeds once every change recorded before it ran is durable; fails (with a `message` that
    * says why) when they cannot be made so.
@@ -452,7 +458,7 @@ const serviceOf = (
     const log = yield* makeRequestLog
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : yield* makeRateLimits(rateLimit)
-    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal))
+    const fake = yield* makeFakeState(state, journal?.record)
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
@@ -572,7 +578,9 @@ const serviceOf = (
             Effect.zipWith(mutate(fake, connect(endpointId, dice)), Clock.currentTimeMillis, computeEndpointOperations)
           )
         ),
-      clock: Option.fromNullable(options.clock)
+      clock: Option.map(Option.fromNullable(options.clock), (clock) =>
+        journal === undefined ? clock : syncedClock(clock, journal)
+      )
     })
   })
 
@@ -599,17 +607,6 @@ const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string
     })
   })
 
-/**
- * The internal journal of `journal`: the changes of one mutation told to its `record` in one
- * synchronous run, in order, with nothing else between them (see {@link Journal}).
- */
-const recording =
-  (journal: Journal) =>
-  (changes: ReadonlyArray<SnapshotChange>): Effect.Effect<void> =>
-    Effect.sync(() => {
-      for (const change of changes) journal.record(change)
-    })
-
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
   journal.sync.pipe(
@@ -624,6 +621,18 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
 /** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
 const notSavedDies = (journal: Journal) =>
   Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
+
+/** `clock` whose changes return once `journal` has made everything so far durable, and die when it cannot. */
+const syncedClock = (clock: ControlledClock, journal: Journal): ControlledClock => {
+  const synced = <A>(effect: Effect.Effect<A>) => Effect.tap(effect, () => notSavedDies(journal))
+  return {
+    ...clock,
+    freeze: synced(clock.freeze),
+    advance: (by) => synced(clock.advance(by)),
+    resume: synced(clock.resume),
+    reset: synced(clock.reset)
+  }
+}
 
 /** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
 const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
