@@ -93,7 +93,9 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 export type {
   /**
    * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
-   * `/api/v2/projects`), `query` (decoded parameters; the value of one named like a credential,
+   * `/api/v2/projects`; since 0.5.0 a segment that is an API key of the account, or looks like a
+   * credential, a JSON Web Token or 32 or more letters and digits maybe after a prefix such as
+   * `ssk_`, is `<redacted>`), `query` (decoded parameters; the value of one named like a credential,
    * e.g. `api_key`, `apiKey`, `key`, `access_token`, `password`, `client_secret`, whatever its
    * case, is `<redacted>`), `headers` (lower-case names, credentials redacted: `authorization`
    * cut to its scheme, `Bearer <redacted>`; a `cookie` to its names, `zenith=<redacted>`;
@@ -228,7 +230,8 @@ export interface Service {
   /**
    * The requests received so far, oldest first, the last 10 000 only (older ones are
    * forgotten, so a long-running fake does not grow without limit). Each has its method,
-   * path (with `/api/v2`), query, every header (names lower-cased; credentials redacted:
+   * path (with `/api/v2`), query, every header (names lower-cased; credentials redacted, in the
+   * path and query too (see `RecordedRequest`):
    * `authorization` keeps its scheme only, `Bearer <redacted>`, a `cookie` its names only: no key
    * value is ever kept) and, when it got one, the
    * `_tag` of its fault. A request is logged when it arrives, so a hanging one is there too.
@@ -497,7 +500,7 @@ const serviceOf = (
         )
       }
       const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
-      yield* log.add(recordOf(request, url, fault?._tag))
+      yield* log.add(recordOf(request, url, fault?._tag, isKeyOf(yield* Ref.get(fake.ref))))
       if (fault !== undefined) return yield* answerWith(fault, answer)
       const badPath = pathRefusal(rawPathOf(request.url))
       return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
@@ -621,6 +624,24 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
 /** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
 const notSavedDies = (journal: Journal) =>
   Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
+
+/** The hashes of the API keys of each `api_keys` collection (immutable: a change makes another), made once. */
+const keyHashes = new WeakMap<State["api_keys"], ReadonlySet<string>>()
+
+/**
+ * Whether a text is the value of an API key of `state` (revoked or not): its SHA-256 is a key's
+ * hash. For the request log, which keeps `<redacted>` in place of a path segment that is one.
+ */
+const isKeyOf =
+  (state: State) =>
+  (text: string): boolean => {
+    let hashes = keyHashes.get(state.api_keys)
+    if (hashes === undefined) {
+      hashes = new Set(Array.from(itemsOf(state, "api_keys"), (key) => key.hash))
+      keyHashes.set(state.api_keys, hashes)
+    }
+    return hashes.has(hashKey(text))
+  }
 
 /** `clock` whose changes return once `journal` has made everything so far durable, and die when it cannot. */
 const syncedClock = (clock: ControlledClock, journal: Journal): ControlledClock => {
