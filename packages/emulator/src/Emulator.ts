@@ -46,7 +46,11 @@ export interface Options {
    * A state file (`StateFile`): loaded at start when it exists (the seed is then not used).
    * Every change (a key created or revoked, a `scenario` change) is on disk before it is
    * answered; a key's `last_used_at` / `last_used_from_addr` are saved with the key's next
-   * change, every 1000 changes and at shutdown (a crash may lose the latest ones).
+   * change, every 1000 changes and at shutdown (a crash may lose the latest ones). The clock is
+   * saved too (since 0.5.0): a move of it (freeze, advance, resume) is on disk before it is
+   * answered, and a restart resumes it where the state left it, frozen at its time or running
+   * with its offset, never before the last change saved (a state file written before 0.5.0 has
+   * no clock: the clock starts on real time).
    */
   readonly statePath?: string | undefined
   /**
@@ -87,8 +91,10 @@ export interface Options {
    */
   readonly controlToken?: Redacted.Redacted<string> | undefined
   /**
-   * The clock the fake runs on (since 0.2.0); a new `ControlledClock` over the `Clock` in context
-   * (real time) by default. The control API freezes, advances and resumes it.
+   * The clock the fake runs on (since 0.2.0); by default a new `ControlledClock` over the `Clock`
+   * in context (real time), or the clock saved in the state file (`ControlledClock.restore`,
+   * since 0.5.0). The control API freezes, advances and resumes it. A clock given is used as it
+   * is, a clock saved in the state file then ignored (the given one is saved in its place).
    */
   readonly clock?: ControlledClock.ControlledClock | undefined
 }
@@ -118,7 +124,10 @@ export interface Service {
   readonly controlUrl: Option.Option<string>
   /** The control API's token when it is on (since 0.2.0); `None` when it is off. */
   readonly controlToken: Option.Option<Redacted.Redacted<string>>
-  /** The clock the fake runs on (since 0.2.0). */
+  /**
+   * The clock the fake runs on (since 0.2.0). With a state file, a move of it returns once it is
+   * on disk (since 0.5.0).
+   */
   readonly clock: ControlledClock.ControlledClock
   /**
    * Fails once a change could not be written to the state file (e.g. the disk is full); never
@@ -158,11 +167,16 @@ const fakeLayer = (options: Options) =>
       if (options.controlToken !== undefined) {
         yield* checkControlToken(options.controlToken, bootstrapKey ?? options.seed?.bootstrapKey)
       }
-      const loaded = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
-      const saved =
-        bootstrapKey === undefined ? loaded : Option.map(loaded, (snapshot) => withKeyValid(snapshot, bootstrapKey))
-      const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
-      const clock = options.clock ?? (yield* ControlledClock.make)
+      const loaded = statePath === undefined ? Option.none() : yield* StateFile.loadSaved(statePath)
+      const saved = Option.map(loaded, ({ snapshot }) =>
+        bootstrapKey === undefined ? snapshot : withKeyValid(snapshot, bootstrapKey)
+      )
+      // The clock where the state left it (its changes were made on it), else on real time.
+      const savedClock = Option.flatMap(loaded, ({ clock }) => clock)
+      const clock =
+        options.clock ??
+        (Option.isSome(savedClock) ? yield* ControlledClock.restore(savedClock.value) : yield* ControlledClock.make)
+      const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath, { clock })
       const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
       const fake = Option.isSome(saved)
         ? yield* FakePlatform.restore(saved.value, { ...fakeOptions, bootstrapKey })
@@ -180,7 +194,8 @@ const fakeLayer = (options: Options) =>
           restored: Option.isSome(saved),
           organizationId,
           failed: journal?.failure ?? Effect.never,
-          clock,
+          // The fake's: with a journal, a move of it is durable before it returns.
+          clock: Option.getOrElse(fake.clock, () => clock),
           controlToken:
             (options.control ?? isLoopback(options.host ?? defaultHost))
               ? Option.some(options.controlToken ?? Redacted.make(newToken()))

@@ -10,8 +10,8 @@
  * Time: the emulator's clock is frozen and moved through the control API only. A mutation starts
  * operations that hold its project (423 Locked, a refusal that changes nothing) until the clock
  * passes their end: a worker moves it on after each change that started some, and after a 423.
- * A restarted emulator's clock starts from real time again, behind the operations saved: before
- * its checks the test moves it on by everything it ever asked to advance, plus the longest run of
+ * A restarted emulator resumes its clock where the state left it; before its checks the test
+ * moves it on by every advance asked for since the last start, plus the longest run of
  * operations one change starts, so that every saved operation has ended.
  *
  * After each restart: every acknowledged creation is listed, under the name and expiry last

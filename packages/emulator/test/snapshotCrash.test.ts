@@ -9,7 +9,7 @@
  * the same state file: its journal replayed, its state checked by the loader (`state.problems`).
  *
  * Time: the emulator's clock is frozen and moved through the control API only. A restarted
- * emulator's clock starts from real time again: the test moves it past the latest time any
+ * emulator resumes its clock where the state left it; the test moves it past the latest time any
  * earlier run's clock showed, plus the longest run of operations one change starts.
  *
  * After each restart: every acknowledged snapshot is listed (unless its deletion was

@@ -81,11 +81,11 @@ export const random = (seed: number) => () => {
  * Restarts of the emulator on one `--state` file with a frozen clock, for the kill -9 tests:
  * `restart(args)` starts it (with `env`), freezes its clock and moves it past every operation
  * saved; `advance(running, ms, answers)` moves the clock on by `ms`, a failure being one only
- * while `answers()` says the emulator should answer. A restarted emulator's clock starts from real
- * time again, behind the operations saved: the restart moves it on by every advance asked for
- * since the last start (answered or not: one without an answer may have taken effect), plus
- * `longestChange` ms, the longest run of operations one change starts (a change that got no
- * answer may have started them after the last advance).
+ * while `answers()` says the emulator should answer. A restarted emulator resumes its clock where
+ * the state left it (clockCrash.test.ts holds it to that); the restart moves it on by every
+ * advance asked for since the last start (answered or not) plus `longestChange` ms, the longest
+ * run of operations one change starts, so that the operations of a change that got no answer
+ * have ended too. (Before 0.5.0 the clock started from real time again: that move made up for it.)
  */
 export const frozenRestarts = (
   state: string,

@@ -276,7 +276,7 @@ describe("ControlApi", () => {
         const changes: Array<SnapshotChange> = []
         let syncs = 0
         const journal: FakePlatform.Journal = {
-          record: (change) => changes.push(change),
+          record: (recorded) => Effect.sync(() => changes.push(...recorded)),
           sync: Effect.sync(() => {
             syncs += 1
           })
@@ -289,7 +289,9 @@ describe("ControlApi", () => {
         const last = changes[1]!
         expect(last._tag === "State" && last.snapshot).toEqual(yield* fake.snapshot)
         // A journal that cannot save: the change is not acknowledged.
-        const failing = yield* setup({ journal: { record: () => {}, sync: Effect.fail({ message: "disk full" }) } })
+        const failing = yield* setup({
+          journal: { record: () => Effect.void, sync: Effect.fail({ message: "disk full" }) }
+        })
         const refused = yield* failing.call("POST", "/reset")
         expect(refused.status).toBe(503)
         expect(refused.body.message).toBe("the change could not be saved: disk full")

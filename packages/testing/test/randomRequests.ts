@@ -36,7 +36,7 @@ export const journaled = (seed: Seed.Seed) =>
   Effect.gen(function* () {
     const journal: Array<Snapshot.SnapshotChange> = []
     const fake = yield* FakePlatform.make(seed, {
-      journal: { record: (change) => journal.push(change), sync: Effect.void }
+      journal: { record: (recorded) => Effect.sync(() => journal.push(...recorded)), sync: Effect.void }
     })
     const first = yield* fake.snapshot
     const replays = Effect.map(fake.snapshot, (last) =>
