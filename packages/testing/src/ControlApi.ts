@@ -42,7 +42,7 @@
  *
  * The routes are declared once, as an `HttpApi` ({@link EmulatorControl}, since 0.5.0): the
  * server ({@link httpApp}) and a typed Effect client ({@link client}, for a test that runs the
- * emulator as a process) are both derived from it (docs/design.md §1.4).
+ * emulator as a process) are both derived from it (docs/design.md §2).
  *
  * @since 0.2.0
  */
