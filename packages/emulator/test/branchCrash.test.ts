@@ -126,8 +126,7 @@ describe("--state under kill -9: branches", () => {
       adopted: 0
     }
     /** The emulator's time now (epoch ms), from its control API. */
-    const clockOf = async (running: Running): Promise<number> =>
-      (await send("GET", `${running.controlUrl}/clock`, token)).body.now_ms
+    const clockOf = async (running: Running): Promise<number> => (await running.control((c) => c.clock())).now_ms
 
     /** The checks after a restart; resolves what requests without an answer did. */
     const check = async (running: Running) => {
