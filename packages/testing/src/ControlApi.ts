@@ -88,11 +88,12 @@ import type { PendingFault, Service } from "./FakePlatform.js"
 import * as Fault from "./Fault.js"
 import { ChangeNotSaved } from "./engine/journal.js"
 import { requestLogLimit } from "./engine/requestLog.js"
-import { Refusal, refusalResponse } from "./engine/route.js"
+import { refusalResponse } from "./engine/route.js"
 import { Status } from "./engine/status.js"
 import { fromJson as seedFromJson, SeedDuration, SeedFile, SeedOperationFile, SeedProjectFile } from "./Seed.js"
 import { SnapshotFromJson, Snapshot as SnapshotSchema } from "./Snapshot.js"
 import { hashKey } from "./engine/authentication.js"
+import { Refusal } from "./engine/refusal.js"
 
 /**
  * The path prefix of every control route: `/_emulator`. The platform's routes are all under

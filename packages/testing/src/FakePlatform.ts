@@ -57,12 +57,12 @@ import type { Fault } from "./Fault.js"
 import { lsnAt as lsnAtMillis } from "./engine/lsn.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./engine/faults.js"
 import { computeEndpointOperations } from "./resources/ComputeEndpoints/handlers.js"
-import { afterControlPlane, controlPlaneStep } from "./engine/controlPlane.js"
+import { controlPlaneStep, change } from "./engine/change.js"
 import { connect } from "./resources/ComputeEndpoints/steps.js"
 import { randomDice } from "./engine/ids.js"
 import { ChangeNotSaved } from "./engine/journal.js"
 import { makeRequestLog, type RecordedRequest, recordOf } from "./engine/requestLog.js"
-import { Access, Gate, Refusal, refusalResponse } from "./engine/route.js"
+import { Access, Gate, refusalResponse } from "./engine/route.js"
 import { Caller } from "./engine/caller.js"
 import { accessOf } from "./engine/authorization.js"
 import { router } from "./internal/routes.js"
@@ -85,6 +85,7 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 import { controlPlane } from "./internal/duties.js"
 import { authenticate, hashKey, keyAdded, keyWithHash, newKeyValue } from "./engine/authentication.js"
 import { load } from "./internal/kinds.js"
+import { Refusal } from "./engine/refusal.js"
 
 export type {
   /**
@@ -571,16 +572,7 @@ const serviceOf = (
         options,
         Effect.flatMap(caughtUp, (changed) => (changed && journal !== undefined ? notSavedDies(journal) : Effect.void))
       ),
-      connect: (endpointId) =>
-        durably(
-          Effect.flatMap(randomDice, (dice) =>
-            Effect.zipWith(
-              mutate(fake, afterControlPlane(fake.controlPlane, dice, connect(endpointId, dice))),
-              Clock.currentTimeMillis,
-              computeEndpointOperations
-            )
-          )
-        ),
+      connect: (endpointId) => durably(change(fake, (dice) => connect(endpointId, dice), computeEndpointOperations)),
       clock: Option.map(Option.fromNullable(options.clock), (clock) =>
         journal === undefined ? clock : syncedClock(clock, journal)
       )

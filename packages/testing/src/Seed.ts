@@ -12,20 +12,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./engine/ids.js"
-import { defaultOrgId } from "./engine/kinds.js"
+import { defaultOrgId, SnapshotOperation } from "./engine/kinds.js"
 import { regions as catalog } from "./resources/Regions.js"
 import { newPassword } from "./resources/Roles/steps.js"
 import { newKeyValue } from "./engine/authentication.js"
-import {
-  SnapshotBranch,
-  SnapshotDatabase,
-  SnapshotEndpoint,
-  SnapshotMember,
-  SnapshotOperation,
-  SnapshotOrganization,
-  SnapshotProject,
-  SnapshotRole
-} from "./Snapshot.js"
+import { SnapshotBranch } from "./resources/Branches/kinds.js"
+import { SnapshotDatabase } from "./resources/Databases/kinds.js"
+import { SnapshotEndpoint } from "./resources/ComputeEndpoints/kinds.js"
+import { SnapshotMember, SnapshotOrganization } from "./resources/Organizations/kinds.js"
+import { SnapshotProject } from "./resources/Projects/kinds.js"
+import { SnapshotRole } from "./resources/Roles/kinds.js"
 
 /** The longest duration a seed takes: 100 years, in ms (a time it makes stays a valid date). */
 const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000

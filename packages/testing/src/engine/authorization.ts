@@ -15,7 +15,7 @@
  * (`project_id`) or organization (`org_id`, `source_org_id`) that exists but the key does not
  * reach is a 404, as for one that does not exist (the published document says so of an
  * organization whose member the account is not); then an action the key's kind may not take is a
- * 403. A revoked key never gets this far: it is a 401 (`routes.ts`, `authenticate`). A refused
+ * 403. A revoked key never gets this far: it is a 401 (`authentication.ts`, `authenticate`). A refused
  * request changes nothing.
  */
 import type { Endpoint } from "@dbplatform/core"
@@ -23,9 +23,9 @@ import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import { defaultOrgId } from "./kinds.js"
 import { roleIn } from "./caller.js"
-import { notFound, Refusal } from "./route.js"
 import { type FakeState, get, type State, type StoredKey, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
 
 /** The kind of a key: personal, an organization's, or an organization's scoped to one project. */
 export type KeyKind = "personal" | "organization" | "project"
@@ -44,22 +44,24 @@ export const reachesProject = (state: State, key: StoredKey | undefined, project
   return orgId === key.org_id && (key.project_id === undefined || key.project_id === project.id)
 }
 
+/** What a key outside its reach gets: the 404 of what does not exist (docs/contract.md §21). */
+const organizationNotFound = new Refusal({ status: Status.notFound, message: "organization not found" })
+const projectNotFound = new Refusal({ status: Status.notFound, message: "project not found" })
+
 /**
  * A 404 for an organization `orgId` that exists but `key` does not act for; `undefined` when it
  * does, or when there is none (a route answers that itself; a project created in an organization
  * nobody declared implies it, docs/contract.md §20). An organization key acts for its own only.
  */
 export const organizationRefusal = (state: State, key: StoredKey | undefined, orgId: string): Refusal | undefined => {
-  if (key?.org_id !== undefined) return key.org_id === orgId ? undefined : notFound("organization")
-  return get(state, "organizations", orgId) === undefined || isMember(state, orgId)
-    ? undefined
-    : notFound("organization")
+  if (key?.org_id !== undefined) return key.org_id === orgId ? undefined : organizationNotFound
+  return get(state, "organizations", orgId) === undefined || isMember(state, orgId) ? undefined : organizationNotFound
 }
 
 /** A 404 for a project `projectId` that exists but `key` does not act for (one that does not exist: its route says). */
 const projectRefusal = (state: State, key: StoredKey | undefined, projectId: string): Refusal | undefined => {
   const project = get(state, "projects", projectId)
-  return project === undefined || reachesProject(state, key, project) ? undefined : notFound("project")
+  return project === undefined || reachesProject(state, key, project) ? undefined : projectNotFound
 }
 
 /** The path parameters that name an organization. */

@@ -6,10 +6,11 @@ import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { accountUser, authDetailsOf, Caller, roleIn } from "../engine/caller.js"
-import { type Handlers, read } from "../engine/route.js"
+import { type Handlers } from "../engine/route.js"
 import { type FakeState, itemsOf } from "../engine/state.js"
 import { unchecked } from "../engine/wire.js"
 import { organizationOf } from "./Organizations/handlers.js"
+import { read } from "../engine/change.js"
 
 /**
  * The limits and plan `GET /users/me` answers for the account's user: the fake's own choice of

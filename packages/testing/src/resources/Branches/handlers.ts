@@ -1,6 +1,6 @@
 /**
  * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
- * `Api.Branches` and runs a mutation or a read of `branches.ts`.
+ * `Api.Branches` and runs a mutation or a read of `steps.ts`.
  */
 import type { Api } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
@@ -19,7 +19,7 @@ import {
   updateBranch
 } from "./steps.js"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
-import { mutateAnswering, read, withProject, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import {
   branchCreated,
@@ -29,7 +29,8 @@ import {
   branchOperations,
   computeEndpoints
 } from "../../engine/wire.js"
-import { branchOf, projectOf } from "../../engine/refusals.js"
+import { branchOf, projectOf, withProject } from "../../engine/records.js"
+import { change, read } from "../../engine/change.js"
 
 /** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
 export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
@@ -44,11 +45,12 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       )
     }),
   count: ({ params, query }) =>
-    Effect.map(withProject(fake, params.project_id), (state) =>
-      branchesCount(matchingBranches(state, params.project_id, query.search).length)
+    Effect.map(
+      read(fake, (state) => withProject(state, params.project_id)),
+      (state) => branchesCount(matchingBranches(state, params.project_id, query.search).length)
     ),
   create: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) =>
         createBranch(
@@ -73,7 +75,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
     ),
   update: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       () =>
         updateBranch(params.project_id, params.branch_id, {
@@ -83,16 +85,15 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       answerOf
     ),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteBranch(params.project_id, params.branch_id, dice),
       (deleted, now) =>
         deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
     ),
   restore: ({ params, body }) =>
-    mutateAnswering(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf),
-  setAsDefault: ({ params }) =>
-    mutateAnswering(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
+    change(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf),
+  setAsDefault: ({ params }) => change(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
   listEndpoints: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>

@@ -1,7 +1,6 @@
 import * as Either from "effect/Either"
 import type { Dice } from "../../engine/ids.js"
 import { type Change, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { startOperations, starter } from "../../engine/operations.js"
 import {
   distinctTime,
@@ -13,7 +12,8 @@ import {
   type StoredRole
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** The characters of a new password. */
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -34,7 +34,7 @@ export const roleOf = (
   projectId: string,
   branchId: string,
   name: string
-): Either.Either<StoredRole, Refused> =>
+): Either.Either<StoredRole, Refusal> =>
   Either.flatMap(branchOf(state, projectId, branchId), () => {
     const role = get(state, "roles", roleId(branchId, name))
     return role === undefined ? notFound("role") : Either.right(role)
@@ -79,7 +79,7 @@ const changing = (state: State, projectId: string, dice: Dice, now: number, role
  * branch has; starts `apply_config`.
  */
 export const createRole =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -111,7 +111,7 @@ const unprotected = (role: StoredRole, what: string) =>
  * that owns a database of the branch; starts `apply_config`.
  */
 export const deleteRole =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange | undefined, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -135,7 +135,7 @@ export const deleteRole =
  * project, branch or role; 400 for a protected role; starts `apply_config`.
  */
 export const resetRolePassword =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const role = yield* roleOf(state, projectId, branchId, name)

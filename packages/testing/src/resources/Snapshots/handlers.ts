@@ -1,12 +1,12 @@
 /**
  * The fake's snapshot routes (docs/contract.md §19): each decodes with its entry of core's
- * `Api.Snapshots` and runs a mutation or a read of `snapshots.ts` or `snapshotRestores.ts`.
+ * `Api.Snapshots` and runs a mutation or a read of `steps.ts` or `restores.ts`.
  */
 import { Api, BranchId } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import { present } from "../../engine/kinds.js"
-import { type Handlers, mutateAnswering, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import { finalizeRestore, restoreSnapshot } from "./restores.js"
 import {
   createSnapshot,
@@ -19,6 +19,7 @@ import {
 } from "./steps.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, branchAt, computeEndpointAt, operationAt, operationsStarted, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** A snapshot as a real server sends it (docs/contract.md §19): its data stays in the fake. */
 export const snapshotAt = (snapshot: StoredBranchSnapshot): Api.Snapshot =>
@@ -41,7 +42,7 @@ const millis = (time: DateTime.Utc | undefined) => (time === undefined ? undefin
 /** How the fake answers each entry of core's `Api.Snapshots`. */
 export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots> => ({
   create: ({ params, query }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) =>
         createSnapshot(
@@ -69,15 +70,15 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
       )
     ),
   update: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => updateSnapshot(params.project_id, params.snapshot_id, body.snapshot),
       (snapshot) => new Api.SnapshotEnvelope({ snapshot: snapshotAt(snapshot) }, unchecked)
     ),
   delete: ({ params }) =>
-    mutateAnswering(fake, (dice) => deleteSnapshot(params.project_id, params.snapshot_id, dice), operationsStarted),
+    change(fake, (dice) => deleteSnapshot(params.project_id, params.snapshot_id, dice), operationsStarted),
   restore: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => restoreSnapshot(params.project_id, params.snapshot_id, body, dice),
       (restored, now) =>
@@ -91,17 +92,13 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
         )
     ),
   finalizeRestore: ({ body, params }) =>
-    mutateAnswering(
-      fake,
-      (dice) => finalizeRestore(params.project_id, params.branch_id, body, dice),
-      operationsStarted
-    ),
+    change(fake, (dice) => finalizeRestore(params.project_id, params.branch_id, body, dice), operationsStarted),
   getBackupSchedule: ({ params }) =>
     read(fake, (state) =>
       Either.map(scheduleOf(state, params.project_id, params.branch_id), (schedule) => ({ schedule }))
     ),
   setBackupSchedule: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => setBackupSchedule(params.project_id, params.branch_id, body.schedule),
       () => new Api.BackupScheduleSet({}, unchecked)
