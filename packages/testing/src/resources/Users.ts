@@ -23,7 +23,7 @@ import { organizationOf } from "./Organizations/handlers.js"
  * plausible values (it enforces none of them, docs/contract.md §20).
  */
 const userLimits = {
-  plan: "free",
+  plan: "free_v3",
   projects_limit: 100,
   branches_limit: 10,
   active_seconds_limit: 360_000,
