@@ -1,6 +1,13 @@
 /**
- * The fake's identity routes (docs/contract.md §20, §21): the account's user, the organizations
- * the request's key reaches, and what the key is (`Caller`).
+ * The fake's identity routes (docs/contract.md §20, §21), for the key the request was
+ * authenticated with (`Caller`):
+ *
+ * - `GET /users/me`: the account's user, for a personal key (an organization's key has no user:
+ *   refused before, `engine/authorization.ts`).
+ * - `GET /users/me/organizations`: for a personal key, the organizations whose member the user
+ *   is; for an organization's key, scoped to a project or not, the one organization that owns it
+ *   (the published document's words).
+ * - `GET /auth`: what the key is, `api_key_user` of the user or `api_key_org` of its organization.
  */
 import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
@@ -17,7 +24,7 @@ import { read } from "../engine/change.js"
  * plausible values (it enforces none of them, docs/contract.md §20).
  */
 const userLimits = {
-  plan: "free",
+  plan: "free_v3",
   projects_limit: 100,
   branches_limit: 10,
   active_seconds_limit: 360_000,

@@ -83,21 +83,23 @@ export const legacyColumns = metricsOf.legacy.slice(0, 4)
  * Whether `plan` offers `history` (the fake's rule, from the published reference's words): the
  * v2 project history on the Launch, Scale, Agent, Business and Enterprise plans (`launch`,
  * `launch_v3`, `scale`, `scale_v3`, `business`, `agent…`, `enterprise…`, `direct_sales…`); the
- * v2 branch history on the paid usage-based ones only (`launch_v3`, `scale_v3`,
+ * v2 branch history on the paid usage-based ones only, today's plans (`launch_v3`, `scale_v3`,
  * `direct_sales_v3`, `agent…`, `enterprise…`); the legacy history on the legacy Scale, Business
- * and Enterprise plans (`scale`, `business`, `direct_sales`, `enterprise…`). Free plans
- * (`free_v2`, `free_v3`) have none.
+ * and Enterprise plans (`scale`, `business`, `direct_sales`, `enterprise`: not Agent, a plan of
+ * today, nor a `_v3` one). Free plans (`free_v2`, `free_v3`) and the others the document names
+ * (`UNKNOWN`, `aws_marketplace`, `vercel_pg_legacy`) have none.
  */
 export const offers = (history: History, plan: string): boolean => {
   const family = plan.replace(/_v\d+$/, "")
-  if (family === "agent" || family === "enterprise") return true
   switch (history) {
     case "projects":
-      return ["launch", "scale", "business", "direct_sales"].includes(family)
+      return ["launch", "scale", "business", "direct_sales", "agent", "enterprise"].includes(family)
     case "branches":
-      return ["launch_v3", "scale_v3", "direct_sales_v3"].includes(plan)
+      return (
+        ["launch_v3", "scale_v3", "direct_sales_v3"].includes(plan) || family === "agent" || family === "enterprise"
+      )
     case "legacy":
-      return ["scale", "business", "direct_sales"].includes(plan)
+      return ["scale", "business", "direct_sales", "enterprise"].includes(plan)
   }
 }
 

@@ -32,8 +32,14 @@ export const planProjectLimits: Readonly<Record<string, number>> = {
 /** The plans from the lowest, by family: a transfer may not go to a lower one. */
 const planOrder: ReadonlyArray<string> = ["free", "launch", "scale", "business", "enterprise"]
 
-/** The family of a plan: `free_v3` is `free`. */
-const familyOf = (plan: string) => plan.split("_")[0]!
+/**
+ * The family of a plan: its name without the version (`free_v3` is `free`, `scale_v3` `scale`);
+ * `direct_sales` and `direct_sales_v3`, the published document's Enterprise, are `enterprise`.
+ */
+const familyOf = (plan: string) => {
+  const family = plan.replace(/_v\d+$/, "")
+  return family === "direct_sales" ? "enterprise" : family
+}
 
 /** One limit the destination does not meet: its `name`, what was `expected` and the `actual` value. */
 export interface Limit {
