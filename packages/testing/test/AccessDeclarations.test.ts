@@ -5,13 +5,23 @@
  * key (a rule keyed by a route string would silently stop applying).
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Api, Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import { hashKey, keyAdded, keyWithHash } from "../src/engine/authentication.js"
-import { accessOf, type Authorization, type KeyKind, kindOf } from "../src/engine/authorization.js"
+import {
+  accessOf,
+  anyKey,
+  type Authorization,
+  type Authorizations,
+  type KeyKind,
+  kindOf
+} from "../src/engine/authorization.js"
 import { Caller } from "../src/engine/caller.js"
 import { Access, Gate, refusalResponse, route } from "../src/engine/route.js"
 import { applyAll, makeFakeState, type StoredKey } from "../src/engine/state.js"
@@ -154,6 +164,28 @@ describe("access declared with each endpoint (docs/contract.md §21)", () => {
       expect(yield* statusFor("personal")).toBe(200)
       expect(yield* statusFor("organization")).toBe(404)
       expect(yield* statusFor("project")).toBe(404)
+    })
+  )
+
+  it.effect("no default: a group's declarations miss none, and a route requires its Gate and Access", () =>
+    Effect.gen(function* () {
+      // @ts-expect-error: an entry of the group without a declaration does not compile.
+      const partial: Authorizations<typeof Api.Regions> = {}
+      expect(partial).toEqual({})
+      const app = yield* HttpRouter.toHttpApp(
+        HttpRouter.fromIterable([
+          route(Api.Regions.list, () => Effect.succeed(new Api.ActiveRegions({ regions: [] })), anyKey)
+        ])
+      )
+      type Served = HttpApp.HttpApp<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+      // @ts-expect-error: served without its `Gate` and `Access`, the route does not compile.
+      const unguarded: Served = app
+      const guarded: Served = app.pipe(
+        Effect.provideService(Gate, () => Effect.void),
+        Effect.provideService(Access, () => Effect.void)
+      )
+      expect(unguarded).toBe(app)
+      expect(guarded).not.toBe(app)
     })
   )
 })
