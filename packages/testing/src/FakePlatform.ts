@@ -459,8 +459,10 @@ const serviceOf = (
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : yield* makeRateLimits(rateLimit)
     const fake = yield* makeFakeState(state, journal?.record, controlPlane)
+    // The routes require their `Gate` and `Access` (no default lets a request through): the rate
+    // limit (or none) here, the key's access per request below.
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
-      Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
+      Effect.map((app) => Effect.provideService(app, Gate, limits === undefined ? unlimited : rateLimited(limits)))
     )
     /** The control plane's operations due by now, in one mutation (docs/design.md §4). */
     const caughtUp = Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
@@ -578,6 +580,9 @@ const serviceOf = (
       )
     })
   })
+
+/** The `Gate` of the routes without a rate limit (`Options.rateLimit` left out): lets every request through. */
+const unlimited = (_endpoint: Endpoint.Endpoint) => Effect.void
 
 /**
  * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it

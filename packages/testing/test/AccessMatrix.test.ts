@@ -5,9 +5,10 @@
  * nothing but the calling key's last use.
  *
  * The rules, as the contract states them: a revoked key is a 401; a project or an organization
- * the route names that the key does not act for is a 404; then a route the key's kind may not
- * call is a 403; anything else is answered as a personal key's request there (the same status),
- * the key being let through.
+ * the route names that the key does not act for is a 404; then a key of a kind the endpoint's
+ * declaration does not name gets what it declares (a 403; the cells iterate the declarations
+ * of every group, beside its handlers); anything else is answered as a personal key's request
+ * there (the same status), the key being let through.
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
@@ -20,6 +21,8 @@ import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
 import type { Snapshot } from "../src/Snapshot.js"
 import { isGeneralError, operationId, send } from "./helpers.js"
+import type { Authorization, KeyKind } from "../src/engine/authorization.js"
+import { authorizations } from "../src/internal/routes.js"
 
 const alpha = "org-alpha-100001"
 const beta = "org-beta-100002"
@@ -122,26 +125,12 @@ const requestOf = (endpoint: Endpoint.Endpoint, target: Target) => {
   return endpoint.body === undefined ? Effect.succeed(request) : HttpClientRequest.bodyJson(request, {})
 }
 
-/**
- * The one route under `/users/` an organization's key may call: the published document answers
- * it with the organization that owns the key (docs/contract.md §20.3).
- */
-const keyOrganizations = "GET /users/me/organizations"
-
-/** The routes only a personal key may call (docs/contract.md §21). */
-const personalOnly = (endpoint: Endpoint.Endpoint) =>
-  `${endpoint.method} ${endpoint.route}` !== keyOrganizations &&
-  (endpoint.route === "/api_keys" ||
-    endpoint.route.startsWith("/api_keys/") ||
-    endpoint.route.startsWith("/users/") ||
-    [
-      "POST /organizations/{org_id}/api_keys",
-      "DELETE /organizations/{org_id}/members/{member_id}",
-      "POST /organizations/{org_id}/invitations"
-    ].includes(`${endpoint.method} ${endpoint.route}`))
-
-/** The routes without a project a key scoped to one may call. */
-const projectKeyRoutes = ["GET /projects", "GET /projects/shared", "GET /regions", "GET /auth", keyOrganizations]
+/** The kind of key each of the matrix's keys is (the revoked one is refused before its kind counts). */
+const kindOf: Readonly<Record<Exclude<KeyName, "revoked">, KeyKind>> = {
+  personal: "personal",
+  organization: "organization",
+  scoped: "project"
+}
 
 /** What the key reaches of the matrix's projects and organizations. */
 const reach: Readonly<Record<KeyName, { readonly projects: ReadonlyArray<ProjectName>; readonly org: boolean }>> = {
@@ -152,22 +141,16 @@ const reach: Readonly<Record<KeyName, { readonly projects: ReadonlyArray<Project
 }
 
 /**
- * The status the rules give `key` for `endpoint` on `target`, or `"as personal"` when they let it
- * through (then it is answered as the personal key's request is).
+ * The status the rules give `key` for `endpoint` on `target`, by the endpoint's declared
+ * `authorization`, or `"as personal"` when they let it through (then it is answered as the
+ * personal key's request is).
  */
-const expected = (key: KeyName, endpoint: Endpoint.Endpoint, target: Target): number | "as personal" => {
+const expected = (key: KeyName, authorization: Authorization, target: Target): number | "as personal" => {
   if (key === "revoked") return 401
   if (target.project !== undefined && !reach[key].projects.includes(target.project)) return 404
   if (target.org === beta) return 404
-  if (key === "personal") return "as personal"
-  const route = `${endpoint.method} ${endpoint.route}`
-  if (personalOnly(endpoint)) return 403
-  if (key === "scoped") {
-    if (target.project !== undefined ? route === "DELETE /projects/{project_id}" : !projectKeyRoutes.includes(route)) {
-      return 403
-    }
-  }
-  return "as personal"
+  const keys: ReadonlyArray<KeyKind> = authorization.keys
+  return keys.includes(kindOf[key]) ? "as personal" : authorization.otherwise
 }
 
 /** A snapshot without the keys' last use, which every authenticated request updates. */
@@ -207,22 +190,35 @@ const answer = (key: KeyName, endpoint: Endpoint.Endpoint, target: Target) =>
     return { status: response.status, body, before, after }
   })
 
-const cells = Api.endpoints.flatMap((endpoint) =>
-  targetsOf(endpoint).map((target) => ({ endpoint, target, label: `${endpoint.name} ${JSON.stringify(target)}` }))
+/** Each endpoint with its declared authorization, iterated from the declarations of every group. */
+const declared = Object.entries(authorizations).flatMap(([group, entries]) =>
+  Object.entries<Authorization>(entries).map(([key, authorization]) => ({
+    endpoint: (Api.groups[group as keyof Api.Groups] as Readonly<Record<string, Endpoint.Endpoint>>)[key]!,
+    authorization
+  }))
+)
+
+const cells = declared.flatMap(({ endpoint, authorization }) =>
+  targetsOf(endpoint).map((target) => ({
+    endpoint,
+    authorization,
+    target,
+    label: `${endpoint.name} ${JSON.stringify(target)}`
+  }))
 )
 
 describe("keys × routes (docs/contract.md §21)", () => {
   it("covers every route of Api.endpoints", () => {
-    expect(new Set(cells.map((cell) => cell.endpoint.name)).size).toBe(Api.endpoints.length)
+    expect(new Set(cells.map((cell) => cell.endpoint.name))).toEqual(new Set(Api.endpoints.map((e) => e.name)))
   })
 
   it.effect.each(cells.map((cell) => [cell.label, cell] as const))(
     "%s",
-    ([, { endpoint, target }]) =>
+    ([, { endpoint, authorization, target }]) =>
       Effect.gen(function* () {
         const personal = yield* answer("personal", endpoint, target)
         for (const key of keyNames) {
-          const rule = expected(key, endpoint, target)
+          const rule = expected(key, authorization, target)
           const got = key === "personal" ? personal : yield* answer(key, endpoint, target)
           const where = `${key} key: ${endpoint.method} ${endpoint.route} ${JSON.stringify(target)}: ${got.body.slice(0, 200)}`
           if (rule === "as personal") {

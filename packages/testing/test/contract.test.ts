@@ -30,7 +30,8 @@ import { makeFakeState } from "../src/engine/state.js"
 import { controlPlane } from "../src/internal/duties.js"
 import * as Seed from "../src/Seed.js"
 import { operationId } from "./helpers.js"
-import { refusalResponse } from "../src/engine/route.js"
+import { Access, Gate, refusalResponse } from "../src/engine/route.js"
+import { accessOf } from "../src/engine/authorization.js"
 
 /** 12 projects (more than one default page), 41 operations each, none pending. */
 const realistic = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
@@ -440,10 +441,21 @@ describe("the fake follows the groups it is given", () => {
     ),
     (state) => makeFakeState(state, undefined, controlPlane)
   )
-  /** The JSON answer of the routes of `groups` to `GET path` (no authentication: routes only). */
+  /**
+   * The JSON answer of the routes of `groups` to `GET path` (no authentication: routes only, with
+   * a personal key's access and no rate limit).
+   */
   const answerOf = (groups: Api.Groups, path: string) =>
     Effect.gen(function* () {
-      const app = yield* HttpRouter.toHttpApp(router(yield* seeded, groups))
+      const fake = yield* seeded
+      const app = yield* HttpRouter.toHttpApp(router(fake, groups)).pipe(
+        Effect.map((app) =>
+          app.pipe(
+            Effect.provideService(Gate, () => Effect.void),
+            Effect.provideService(Access, accessOf(fake, undefined, `http://x/api/v2${path}`))
+          )
+        )
+      )
       const client = FakeHttpClient.make(Effect.catchTags(app, { RouteNotFound: Effect.die, Refusal: refusalResponse }))
       const response = yield* client.execute(HttpClientRequest.get(`http://x/api/v2${path}`))
       return { status: response.status, body: (yield* response.json) as any }

@@ -17,9 +17,11 @@
  * The rule, from the route's path parameters (and an `org_id` in its query): a project
  * (`project_id`) or organization (`org_id`, `source_org_id`) that exists but the key does not
  * reach is a 404, as for one that does not exist (the published document says so of an
- * organization whose member the account is not); then an action the key's kind may not take is a
- * 403. A revoked key never gets this far: it is a 401 (`authentication.ts`, `authenticate`). A refused
- * request changes nothing.
+ * organization whose member the account is not); then a key of a kind the endpoint's declared
+ * {@link Authorization} does not name gets what it declares (a 403). Each group declares its
+ * entries' beside its handlers (`resources/<Group>`, {@link Authorizations}); no route string
+ * names an endpoint here. A revoked key never gets this far: it is a 401 (`authentication.ts`,
+ * `authenticate`). A refused request changes nothing.
  */
 import type { Endpoint } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
@@ -71,63 +73,56 @@ const projectRefusal = (state: State, key: StoredKey | undefined, projectId: str
 const organizationParams = ["org_id", "source_org_id"] as const
 
 /**
- * The routes only a personal key may call (`METHOD route`), beyond every route under `/api_keys`
- * and `/users/` but {@link keyOrganizationRoute}: creating an organization's keys, removing a
- * member, inviting (the platform's documentation on organization keys marks these as a person's).
+ * Who may call one endpoint (docs/contract.md §21): `keys`, the kinds of key that may (a personal
+ * key first: it may call every endpoint), and `otherwise`, what a key of another kind gets: a
+ * 403, or a 404 as for a route that is not there. Declared for every entry of a group beside its
+ * handlers ({@link Authorizations}) and carried by the entry's route (`route.ts`), so a renamed
+ * route keeps its rule. Which projects and organizations a key reaches is not declared: the
+ * route's path parameters say (a 404 outside them, {@link refusal}).
  */
-export const personalRoutes: ReadonlySet<string> = new Set([
-  "POST /organizations/{org_id}/api_keys",
-  "DELETE /organizations/{org_id}/members/{member_id}",
-  "POST /organizations/{org_id}/invitations"
-])
-
-/**
- * The one route under `/users/` an organization's key (scoped to a project or not) may call: the
- * published document answers it, for a key "not tied to a user", with the single organization
- * that owns the key (docs/contract.md §20.3). `GET /users/me` stays a person's: such a key has no
- * user to answer.
- */
-export const keyOrganizationRoute = "GET /users/me/organizations"
-
-/** Whether only a personal key may call `endpoint`. */
-const personalOnly = (endpoint: Endpoint.Endpoint): boolean => {
-  const route = `${endpoint.method} ${endpoint.route}`
-  if (route === keyOrganizationRoute) return false
-  return (
-    endpoint.route === "/api_keys" ||
-    endpoint.route.startsWith("/api_keys/") ||
-    endpoint.route.startsWith("/users/") ||
-    personalRoutes.has(route)
-  )
+export interface Authorization {
+  readonly keys: readonly ["personal", ...ReadonlyArray<"organization" | "project">]
+  readonly otherwise: typeof Status.forbidden | typeof Status.notFound
 }
 
 /**
- * The routes without a project that a key scoped to one project may still call: the project
- * lists (they show what it reaches: its one project), the regions, who the key is, and the
- * organization that owns it.
+ * The {@link Authorization} of every entry of a group of core's `Api` (`Api.Roles`...), by the
+ * entry's key, as `Handlers<G>` gives its handlers: a missing one is a type error, and there is
+ * no default (docs/contract.md §21).
  */
-export const projectKeyRoutes: ReadonlySet<string> = new Set([
-  "GET /projects",
-  "GET /projects/shared",
-  "GET /regions",
-  "GET /auth",
-  keyOrganizationRoute
-])
-
-/** The routes a key scoped to one project may not call on its project: deleting it. */
-const destructive: ReadonlySet<string> = new Set(["DELETE /projects/{project_id}"])
-
-const forbidden = (message: string) => new Refusal({ status: Status.forbidden, message })
+export type Authorizations<G> = {
+  readonly [K in keyof G]: G[K] extends Endpoint.Endpoint ? Authorization : never
+}
 
 /**
- * What `key` is refused for a request to `endpoint` with the path parameters `params` and the
- * query parameter `org_id` (as sent; absent: none): the one rule of the module's docstring, or
- * `undefined` when it may go on.
+ * Any key: personal, an organization's, and one scoped to a project (on that project, when the
+ * route names one; else for a route that shows what it reaches: the project lists, the
+ * regions, who the key is, the organization that owns it).
+ */
+export const anyKey: Authorization = { keys: ["personal", "organization", "project"], otherwise: Status.forbidden }
+
+/**
+ * A personal key or an organization's not scoped to a project: what acts for an organization as
+ * a whole (a route without a project), or deletes a project. A key scoped to one project gets a 403.
+ */
+export const unscopedKey: Authorization = { keys: ["personal", "organization"], otherwise: Status.forbidden }
+
+/**
+ * A personal key only: what the platform wants a person for (the personal keys, the user,
+ * creating an organization's keys, removing a member, inviting). An organization's key gets a 403.
+ */
+export const personalKey: Authorization = { keys: ["personal"], otherwise: Status.forbidden }
+
+/**
+ * What `key` is refused for a request to `endpoint`, which `authorization` declares who may call,
+ * with the path parameters `params` and the query parameter `org_id` (as sent; absent: none): the
+ * one rule of the module's docstring, or `undefined` when it may go on.
  */
 export const refusal = (
   state: State,
   key: StoredKey | undefined,
   endpoint: Endpoint.Endpoint,
+  authorization: Authorization,
   params: Readonly<Record<string, unknown>>,
   queryOrgId: string | undefined
 ): Refusal | undefined => {
@@ -147,14 +142,20 @@ export const refusal = (
     if (refused !== undefined) return refused
   }
   const kind = kindOf(key)
-  if (kind === "personal") return undefined
+  const keys: ReadonlyArray<KeyKind> = authorization.keys
+  if (keys.includes(kind)) return undefined
   const route = `${endpoint.method} ${endpoint.route}`
-  if (personalOnly(endpoint)) return forbidden(`an organization API key cannot call ${route}: use a personal API key`)
-  if (kind === "project" && (typeof projectId === "string" ? destructive.has(route) : !projectKeyRoutes.has(route))) {
-    return forbidden(`an API key scoped to project ${key!.project_id} cannot call ${route}`)
-  }
-  return undefined
+  if (authorization.otherwise === Status.notFound) return routeNotFound
+  return new Refusal({
+    status: Status.forbidden,
+    message: keys.includes("organization")
+      ? `an API key scoped to project ${key!.project_id} cannot call ${route}`
+      : `an organization API key cannot call ${route}: use a personal API key`
+  })
 }
+
+/** What a key gets for an endpoint that answers a key of its kind as if it were not there. */
+const routeNotFound = new Refusal({ status: Status.notFound, message: "route not found" })
 
 /** The `org_id` of a request's query as sent, when it is one (`^[a-z0-9-]{1,60}$`; another is the query's 400). */
 const queryOrgIdOf = (url: string): string | undefined => {
@@ -165,16 +166,18 @@ const queryOrgIdOf = (url: string): string | undefined => {
 /**
  * The check every route of the fake runs after decoding its path parameters (`route.ts`,
  * `Access`), for a request to `url` authenticated with `key`: {@link refusal} on the state now,
- * with the query's `org_id` for an endpoint whose query takes one.
+ * by the route's declared {@link Authorization}, with the query's `org_id` for an endpoint whose
+ * query takes one.
  */
 export const accessOf =
   (fake: FakeState, key: StoredKey | undefined, url: string) =>
-  (endpoint: Endpoint.Endpoint, params: unknown): Effect.Effect<void, Refusal> =>
+  (endpoint: Endpoint.Endpoint, authorization: Authorization, params: unknown): Effect.Effect<void, Refusal> =>
     Effect.flatMap(Ref.get(fake.ref), (state) => {
       const refused = refusal(
         state,
         key,
         endpoint,
+        authorization,
         typeof params === "object" && params !== null ? (params as Readonly<Record<string, unknown>>) : {},
         endpoint.parts.get("org_id") === "query" ? queryOrgIdOf(url) : undefined
       )

@@ -1,6 +1,7 @@
 /**
  * How one route of the fake is built from its entry of core's groups (`Api.Roles.create`...):
- * decoding, the `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes
+ * decoding, the `Gate`, who may call it (`Access`, by the entry's declared `Authorization`),
+ * refusals and the answer (docs/design.md §1.2). Each resource's routes
  * (`resources/<Group>/handlers.ts`) are built with {@link route}; `internal/routes.ts` puts them
  * together.
  */
@@ -18,6 +19,7 @@ import * as SchemaAST from "effect/SchemaAST"
 import { readJsonBody } from "./limits.js"
 import { errorBody } from "./wire.js"
 import { badRequest, Refusal } from "./refusal.js"
+import type { Authorization } from "./authorization.js"
 
 export const orBadRequest = <A, R>(
   effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
@@ -88,14 +90,15 @@ const joinedLists = (
 /**
  * The route of `endpoint`: its method and route template, its path parameters, query and body
  * decoded with its schemas (400 when they do not decode, or hold a field they do not declare;
- * the `Access` check runs between the path parameters and the rest),
+ * the `Access` check, by `authorization`, the entry's declaration of who may call it
+ * (docs/contract.md §21), runs between the path parameters and the rest),
  * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
  * core does not declare, see `wire.ts`). The answer goes out with the first success status the
  * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
  * (docs/contract.md §11.4), or, for an endpoint that does not answer 204, its first status with
  * no body (a VPC endpoint assigned: 200, docs/contract.md §22.3).
  */
-export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
+export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>, authorization: Authorization) => {
   const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
   const querySchema: Schema.Schema<any, any> | undefined = endpoint.query
   const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
@@ -123,7 +126,7 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       const params =
         endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
       // Who may: before the query and body are read, so a key refused learns nothing of them.
-      yield* (yield* Access)(endpoint, params)
+      yield* (yield* Access)(endpoint, authorization, params)
       const query = yield* orBadRequest(readQuery)
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
       const answer = yield* handle({ params, query, body } as Input<E>)
@@ -172,26 +175,26 @@ const jsonBody = (acceptsEmpty: boolean) =>
 
 /**
  * What a route runs first, with its endpoint, before reading anything of the request: the
- * fake's rate limit, which may refuse it. Lets everything through unless provided.
+ * fake's rate limit, which may refuse it (a 429, docs/contract.md §10.2). A tag with no default:
+ * a route requires it, so the fake that serves the routes must provide it (`FakePlatform.ts`:
+ * its rate limit, or none).
  */
-export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/internal/Gate", {
-  defaultValue:
-    () =>
-    (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
-      Effect.void
-}) {}
+export class Gate extends Context.Tag("@dbplatform/testing/internal/Gate")<
+  Gate,
+  (endpoint: Endpoint.Endpoint) => Effect.Effect<void, Refusal>
+>() {}
 
 /**
- * What a route runs once its path parameters are decoded, with its endpoint and them, before its
- * query and body: whether the request's key may act there (`authorization.ts`, docs/contract.md §21),
- * which may refuse it (404, 403). Lets everything through unless provided.
+ * What a route runs once its path parameters are decoded, with its endpoint, the `Authorization`
+ * declared for it and them, before its query and body: whether the request's key may act there
+ * (`authorization.ts`, docs/contract.md §21), which may refuse it (404, 403). A tag with no
+ * default: a route requires it, so the fake that serves the routes must provide it
+ * (`FakePlatform.ts`, with the request's key); nothing lets a request through by default.
  */
-export class Access extends Context.Reference<Access>()("@dbplatform/testing/internal/Access", {
-  defaultValue:
-    () =>
-    (_endpoint: Endpoint.Endpoint, _params: unknown): Effect.Effect<void, Refusal> =>
-      Effect.void
-}) {}
+export class Access extends Context.Tag("@dbplatform/testing/internal/Access")<
+  Access,
+  (endpoint: Endpoint.Endpoint, authorization: Authorization, params: unknown) => Effect.Effect<void, Refusal>
+>() {}
 
 /**
  * The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`, with the

@@ -12,6 +12,7 @@ import { type FakeState, get, itemsOf, take } from "../engine/state.js"
 import { apiKeyCreated, apiKeyListed, apiKeyRevoked } from "../engine/wire.js"
 import { notFound } from "../engine/refusal.js"
 import { read, change } from "../engine/change.js"
+import { type Authorizations, personalKey } from "../engine/authorization.js"
 
 /** How the fake answers the API key endpoints, over `fake`. */
 export const apiKeyHandlers = (fake: FakeState): Handlers<typeof Api.ApiKeys> => ({
@@ -37,3 +38,10 @@ export const apiKeyHandlers = (fake: FakeState): Handlers<typeof Api.ApiKeys> =>
       return Either.right({ changes: [upsert("api_keys", revoked)], answer: apiKeyRevoked(revoked) })
     })
 })
+
+/** Which kinds of key may call each ApiKeys endpoint, and what another gets (docs/contract.md §21). */
+export const apiKeyAuthorizations: Authorizations<typeof Api.ApiKeys> = {
+  create: personalKey,
+  list: personalKey,
+  revoke: personalKey
+}

@@ -13,6 +13,7 @@ import { operationEnvelope, operationsPage } from "../engine/wire.js"
 import { notFound } from "../engine/refusal.js"
 import { withProject } from "../engine/records.js"
 import { read } from "../engine/change.js"
+import { type Authorizations, anyKey } from "../engine/authorization.js"
 
 /** How the fake answers the operation endpoints of `group`, over `fake`. */
 export const operationHandlers = (fake: FakeState, group: typeof Api.Operations): Handlers<typeof Api.Operations> => ({
@@ -33,3 +34,9 @@ export const operationHandlers = (fake: FakeState, group: typeof Api.Operations)
       return operationEnvelope(operation, yield* Clock.currentTimeMillis)
     })
 })
+
+/** Which kinds of key may call each Operations endpoint, and what another gets (docs/contract.md §21). */
+export const operationAuthorizations: Authorizations<typeof Api.Operations> = {
+  list: anyKey,
+  get: anyKey
+}

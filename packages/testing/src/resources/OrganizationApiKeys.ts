@@ -15,6 +15,7 @@ import { at, userId } from "../engine/wire.js"
 import { hashKey, newKeyValue } from "../engine/authentication.js"
 import { notFound, type Refusal } from "../engine/refusal.js"
 import { read, change } from "../engine/change.js"
+import { type Authorizations, personalKey, unscopedKey } from "../engine/authorization.js"
 
 /** The user who creates an organization's keys in the fake: the account's own, as for its personal keys. */
 const creator = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
@@ -139,3 +140,10 @@ export const organizationKeyHandlers = (fake: FakeState): Handlers<typeof Api.Or
       organizationKeyRevokedAnswer
     )
 })
+
+/** Which kinds of key may call each OrganizationApiKeys endpoint, and what another gets (docs/contract.md §21). */
+export const organizationKeyAuthorizations: Authorizations<typeof Api.OrganizationApiKeys> = {
+  list: unscopedKey,
+  create: personalKey,
+  revoke: unscopedKey
+}

@@ -6,6 +6,7 @@
 import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import type { Handlers } from "../engine/route.js"
+import { type Authorizations, anyKey } from "../engine/authorization.js"
 
 /** The regions, the default first: the region a project is created in when it names none. */
 export const regions: ReadonlyArray<Api.Region> = [
@@ -42,4 +43,9 @@ export const regions: ReadonlyArray<Api.Region> = [
 /** How the fake answers the region endpoints. */
 export const regionHandlers: Handlers<typeof Api.Regions> = {
   list: () => Effect.succeed(new Api.ActiveRegions({ regions }))
+}
+
+/** Which kinds of key may call each Regions endpoint, and what another gets (docs/contract.md §21). */
+export const regionAuthorizations: Authorizations<typeof Api.Regions> = {
+  list: anyKey
 }

@@ -18,6 +18,7 @@ import { type FakeState, itemsOf } from "../engine/state.js"
 import { unchecked } from "../engine/wire.js"
 import { organizationOf } from "./Organizations/handlers.js"
 import { read } from "../engine/change.js"
+import { type Authorizations, anyKey, personalKey } from "../engine/authorization.js"
 
 /**
  * The limits and plan `GET /users/me` answers for the account's user: the fake's own choice of
@@ -73,3 +74,10 @@ export const userHandlers = (fake: FakeState): Handlers<typeof Api.Users> => ({
     ),
   auth: () => Effect.map(Caller, (key) => new Api.AuthDetails(authDetailsOf(key), unchecked))
 })
+
+/** Which kinds of key may call each Users endpoint, and what another gets (docs/contract.md §21). */
+export const userAuthorizations: Authorizations<typeof Api.Users> = {
+  me: personalKey,
+  listOrganizations: anyKey,
+  auth: anyKey
+}

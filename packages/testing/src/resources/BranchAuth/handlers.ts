@@ -27,6 +27,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** An OAuth provider as a real server sends it, its client secret `Redacted` until encoded. */
 const oauthProviderAt = (provider: StoredOAuthProvider) =>
@@ -154,3 +155,17 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
       () => undefined
     )
 })
+
+/** Which kinds of key may call each BranchAuth endpoint, and what another gets (docs/contract.md §21). */
+export const branchAuthAuthorizations: Authorizations<typeof Api.BranchAuth> = {
+  get: anyKey,
+  create: anyKey,
+  disable: anyKey,
+  listDomains: anyKey,
+  addDomain: anyKey,
+  deleteDomains: anyKey,
+  listOAuthProviders: anyKey,
+  addOAuthProvider: anyKey,
+  updateOAuthProvider: anyKey,
+  deleteOAuthProvider: anyKey
+}

@@ -7,6 +7,7 @@ import { compareSchemas, readSchema } from "./steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** How the fake answers each entry of core's `Api.BranchSchema`, over `fake`. */
 export const branchSchemaHandlers = (fake: FakeState): Handlers<typeof Api.BranchSchema> => ({
@@ -15,3 +16,9 @@ export const branchSchemaHandlers = (fake: FakeState): Handlers<typeof Api.Branc
   compare: ({ params, query }) =>
     read(fake, (state, now) => compareSchemas(state, now, params.project_id, params.branch_id, query))
 })
+
+/** Which kinds of key may call each BranchSchema endpoint, and what another gets (docs/contract.md §21). */
+export const branchSchemaAuthorizations: Authorizations<typeof Api.BranchSchema> = {
+  get: anyKey,
+  compare: anyKey
+}

@@ -31,6 +31,7 @@ import {
 } from "../../engine/wire.js"
 import { branchOf, projectOf, withProject } from "../../engine/records.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
 export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
@@ -108,3 +109,16 @@ const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOp
 /** A time of a request body as the fake keeps it: epoch ms (absent stays absent). */
 const millisOf = (at: DateTime.Utc | undefined): number | undefined =>
   at === undefined ? undefined : DateTime.toEpochMillis(at)
+
+/** Which kinds of key may call each Branches endpoint, and what another gets (docs/contract.md §21). */
+export const branchAuthorizations: Authorizations<typeof Api.Branches> = {
+  list: anyKey,
+  count: anyKey,
+  create: anyKey,
+  get: anyKey,
+  update: anyKey,
+  delete: anyKey,
+  restore: anyKey,
+  setAsDefault: anyKey,
+  listEndpoints: anyKey
+}

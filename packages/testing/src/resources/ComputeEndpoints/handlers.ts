@@ -24,6 +24,7 @@ import { computeEndpointAt, computeEndpoints, operationAt } from "../../engine/w
 import { type Refusal } from "../../engine/refusal.js"
 import { projectOf } from "../../engine/records.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** What a compute endpoint mutation answers: the compute endpoint and the operations it started, as they are `now`. */
 export const computeEndpointOperations = ({ project, endpoint, operations }: EndpointChange, now: number) =>
@@ -74,3 +75,15 @@ export const computeEndpointHandlers = (
   restart: ({ params }) =>
     answerChange(fake, (dice) => changeEndpointState(params.project_id, params.endpoint_id, restartPlan, dice))
 })
+
+/** Which kinds of key may call each ComputeEndpoints endpoint, and what another gets (docs/contract.md §21). */
+export const computeEndpointAuthorizations: Authorizations<typeof Api.ComputeEndpoints> = {
+  list: anyKey,
+  create: anyKey,
+  get: anyKey,
+  update: anyKey,
+  delete: anyKey,
+  start: anyKey,
+  suspend: anyKey,
+  restart: anyKey
+}

@@ -7,6 +7,7 @@ import { connectionUri } from "./steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** How the fake answers the entry of `group` (core's `Api.Connections`), over `fake`. */
 export const connectionHandlers = (
@@ -15,3 +16,8 @@ export const connectionHandlers = (
 ): Handlers<typeof Api.Connections> => ({
   uri: ({ params, query }) => read(fake, (state) => connectionUri(state, params.project_id, query))
 })
+
+/** Which kinds of key may call each Connections endpoint, and what another gets (docs/contract.md §21). */
+export const connectionAuthorizations: Authorizations<typeof Api.Connections> = {
+  uri: anyKey
+}

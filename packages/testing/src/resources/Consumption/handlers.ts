@@ -23,6 +23,7 @@ import { Status } from "../../engine/status.js"
 import { at } from "../../engine/wire.js"
 import { Refusal } from "../../engine/refusal.js"
 import { read } from "../../engine/change.js"
+import { type Authorizations, unscopedKey } from "../../engine/authorization.js"
 
 /** A cursor that is not the key of an item of this list: a 400. */
 const badCursor = new Refusal({ status: Status.badRequest, message: "cursor: must be a cursor from a previous page" })
@@ -187,3 +188,10 @@ export const consumptionHandlers = (
       })
     )
 })
+
+/** Which kinds of key may call each Consumption endpoint, and what another gets (docs/contract.md §21). */
+export const consumptionAuthorizations: Authorizations<typeof Api.Consumption> = {
+  listProjects: unscopedKey,
+  listBranches: unscopedKey,
+  listProjectsLegacy: unscopedKey
+}

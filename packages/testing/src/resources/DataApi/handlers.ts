@@ -10,6 +10,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** How the fake answers each entry of core's `Api.DataApi`, over `fake`. */
 export const dataApiHandlers = (fake: FakeState): Handlers<typeof Api.DataApi> => ({
@@ -48,3 +49,11 @@ export const dataApiHandlers = (fake: FakeState): Handlers<typeof Api.DataApi> =
       () => ({})
     )
 })
+
+/** Which kinds of key may call each DataApi endpoint, and what another gets (docs/contract.md §21). */
+export const dataApiAuthorizations: Authorizations<typeof Api.DataApi> = {
+  get: anyKey,
+  create: anyKey,
+  update: anyKey,
+  delete: anyKey
+}

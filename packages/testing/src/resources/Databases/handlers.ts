@@ -17,6 +17,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { databaseAt, operationAt, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** What a database mutation answers: the database and the operations it started, as they are now. */
 const answer = ({ database, operations }: DatabaseChange, now: number) =>
@@ -56,3 +57,12 @@ export const databaseHandlers = (fake: FakeState, group: typeof Api.Databases): 
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(answer(deleted, now)))
     )
 })
+
+/** Which kinds of key may call each Databases endpoint, and what another gets (docs/contract.md §21). */
+export const databaseAuthorizations: Authorizations<typeof Api.Databases> = {
+  list: anyKey,
+  create: anyKey,
+  get: anyKey,
+  update: anyKey,
+  delete: anyKey
+}

@@ -9,6 +9,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, operationAt, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** A JWKS as a real server sends it. */
 const jwksAt = (jwks: StoredJwks) =>
@@ -48,3 +49,10 @@ export const jwksHandlers = (fake: FakeState): Handlers<typeof Api.Jwks> => ({
     ),
   delete: ({ params }) => change(fake, () => deleteJwks(params.project_id, params.jwks_id), jwksAt)
 })
+
+/** Which kinds of key may call each Jwks endpoint, and what another gets (docs/contract.md §21). */
+export const jwksAuthorizations: Authorizations<typeof Api.Jwks> = {
+  list: anyKey,
+  add: anyKey,
+  delete: anyKey
+}

@@ -18,6 +18,7 @@ import {
 } from "../../engine/state.js"
 import { at, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, personalKey, unscopedKey } from "../../engine/authorization.js"
 
 /** An organization as the API answers it. */
 export const organizationOf = (organization: StoredOrganization): Api.Organization =>
@@ -133,3 +134,14 @@ export const organizationHandlers = (fake: FakeState): Handlers<typeof Api.Organ
       )
     )
 })
+
+/** Which kinds of key may call each Organizations endpoint, and what another gets (docs/contract.md §21). */
+export const organizationAuthorizations: Authorizations<typeof Api.Organizations> = {
+  get: unscopedKey,
+  listMembers: unscopedKey,
+  getMember: unscopedKey,
+  updateMember: unscopedKey,
+  removeMember: personalKey,
+  listInvitations: unscopedKey,
+  createInvitations: personalKey
+}

@@ -9,6 +9,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -48,3 +49,10 @@ export const permissionHandlers = (fake: FakeState): Handlers<typeof Api.Project
       ({ permission, revoked_at }) => permissionOf(permission, revoked_at)
     )
 })
+
+/** Which kinds of key may call each ProjectPermissions endpoint, and what another gets (docs/contract.md §21). */
+export const permissionAuthorizations: Authorizations<typeof Api.ProjectPermissions> = {
+  list: anyKey,
+  grant: anyKey,
+  revoke: anyKey
+}

@@ -9,6 +9,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at } from "../../engine/wire.js"
 import { change } from "../../engine/change.js"
+import { type Authorizations, anyKey, unscopedKey } from "../../engine/authorization.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -45,3 +46,10 @@ export const transferHandlers = (fake: FakeState): Handlers<typeof Api.ProjectTr
       )
     )
 })
+
+/** Which kinds of key may call each ProjectTransfers endpoint, and what another gets (docs/contract.md §21). */
+export const transferAuthorizations: Authorizations<typeof Api.ProjectTransfers> = {
+  transfer: unscopedKey,
+  createRequest: anyKey,
+  acceptRequest: anyKey
+}

@@ -21,7 +21,13 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { Caller } from "../../engine/caller.js"
 import { isDeleted } from "../../engine/lifecycle.js"
-import { organizationRefusal, reachesProject } from "../../engine/authorization.js"
+import {
+  organizationRefusal,
+  reachesProject,
+  type Authorizations,
+  anyKey,
+  unscopedKey
+} from "../../engine/authorization.js"
 import { pageOf } from "../../engine/pagination.js"
 import { projectOf } from "../../engine/records.js"
 import { change, read } from "../../engine/change.js"
@@ -160,3 +166,14 @@ export const projectHandlers = (fake: FakeState, group: typeof Api.Projects): Ha
       return sharedProjectsPage(page, next)
     })
 })
+
+/** Which kinds of key may call each Projects endpoint, and what another gets (docs/contract.md §21). */
+export const projectAuthorizations: Authorizations<typeof Api.Projects> = {
+  list: anyKey,
+  listShared: anyKey,
+  create: unscopedKey,
+  get: anyKey,
+  update: anyKey,
+  delete: unscopedKey,
+  recover: anyKey
+}

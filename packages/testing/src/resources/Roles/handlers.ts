@@ -12,6 +12,7 @@ import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { operationAt, roleAt, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** What a role mutation answers at `now`: the role (with its password when `withPassword`) and the operations it started. */
 const answer =
@@ -56,3 +57,13 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
   resetPassword: ({ params }) =>
     change(fake, (dice) => resetRolePassword(params.project_id, params.branch_id, params.role_name, dice), answer(true))
 })
+
+/** Which kinds of key may call each Roles endpoint, and what another gets (docs/contract.md §21). */
+export const roleAuthorizations: Authorizations<typeof Api.Roles> = {
+  list: anyKey,
+  create: anyKey,
+  get: anyKey,
+  delete: anyKey,
+  revealPassword: anyKey,
+  resetPassword: anyKey
+}

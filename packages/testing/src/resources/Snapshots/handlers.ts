@@ -20,6 +20,7 @@ import {
 import type { FakeState } from "../../engine/state.js"
 import { at, branchAt, computeEndpointAt, operationAt, operationsStarted, unchecked } from "../../engine/wire.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** A snapshot as a real server sends it (docs/contract.md §19): its data stays in the fake. */
 export const snapshotAt = (snapshot: StoredBranchSnapshot): Api.Snapshot =>
@@ -104,3 +105,15 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
       () => new Api.BackupScheduleSet({}, unchecked)
     )
 })
+
+/** Which kinds of key may call each Snapshots endpoint, and what another gets (docs/contract.md §21). */
+export const snapshotAuthorizations: Authorizations<typeof Api.Snapshots> = {
+  create: anyKey,
+  list: anyKey,
+  update: anyKey,
+  delete: anyKey,
+  restore: anyKey,
+  finalizeRestore: anyKey,
+  getBackupSchedule: anyKey,
+  setBackupSchedule: anyKey
+}

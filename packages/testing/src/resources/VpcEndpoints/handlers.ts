@@ -17,6 +17,7 @@ import {
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { change, read } from "../../engine/change.js"
+import { type Authorizations, anyKey, unscopedKey } from "../../engine/authorization.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -119,3 +120,15 @@ export const vpcHandlers = (fake: FakeState): Handlers<typeof Api.VpcEndpoints> 
       () => undefined
     )
 })
+
+/** Which kinds of key may call each VpcEndpoints endpoint, and what another gets (docs/contract.md §21). */
+export const vpcAuthorizations: Authorizations<typeof Api.VpcEndpoints> = {
+  list: unscopedKey,
+  listAll: unscopedKey,
+  get: unscopedKey,
+  assign: unscopedKey,
+  delete: unscopedKey,
+  listRestrictions: anyKey,
+  setRestriction: anyKey,
+  deleteRestriction: anyKey
+}
