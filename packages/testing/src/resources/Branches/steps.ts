@@ -1,3 +1,4 @@
+import type { BranchCreateEndpoint } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
 import * as Option from "effect/Option"
@@ -81,13 +82,8 @@ export const copiesOf = (
   return { roles: roles.reverse(), databases: databases.reverse() }
 }
 
-/** A compute endpoint to create with a branch, as the request body gives it. */
-export interface EndpointToCreate {
-  readonly type: string
-  readonly autoscaling_limit_min_cu?: number | undefined
-  readonly autoscaling_limit_max_cu?: number | undefined
-  readonly suspend_timeout_seconds?: number | undefined
-}
+/** A compute endpoint to create with a branch, as the request body gives it (core's `BranchCreateEndpoint`). */
+export type EndpointToCreate = typeof BranchCreateEndpoint.Type
 
 /**
  * A compute endpoint `id` of branch `branchId` of `project` created at `created` as `request` asks
