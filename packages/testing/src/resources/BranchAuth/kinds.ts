@@ -2,14 +2,18 @@
  * The kinds of record of the BranchAuth group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Api } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * The auth service of a branch (docs/contract.md §26): `id` is the branch's id (one per branch),
  * with its trusted domains and OAuth providers. Its keys are not kept: they are shown once, when
  * it is enabled, and nothing reveals them later. An OAuth provider's `client_secret` is kept in
- * clear, because the provider list answers it (as a role's password, docs/design.md §4).
+ * clear, because the provider list answers it (as a role's password, docs/design.md §4): core's
+ * `OAuthProvider` decodes it to `Redacted`, the state keeps its text. Its domains are core's
+ * `TrustedDomain`.
  */
 export const SnapshotBranchAuth = Schema.Struct({
   id: Schema.String,
@@ -19,12 +23,10 @@ export const SnapshotBranchAuth = Schema.Struct({
   db_name: Schema.String,
   name: Schema.String,
   created_at: SnapshotTime,
-  domains: Schema.Array(Schema.Struct({ domain: Schema.String, auth_provider: Schema.String })),
+  domains: Schema.Array(Schema.Struct(Api.TrustedDomain.fields)),
   oauth_providers: Schema.Array(
     Schema.Struct({
-      id: Schema.String,
-      type: Schema.String,
-      client_id: Schema.optional(Schema.String),
+      ...Struct.pick(Api.OAuthProvider.fields, "id", "type", "client_id"),
       client_secret: Schema.optional(Schema.String),
       microsoft_tenant_id: Schema.optional(Schema.String)
     })

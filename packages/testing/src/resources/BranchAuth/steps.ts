@@ -17,6 +17,7 @@
  *   `microsoft_tenant_id` for another provider than `microsoft`, or an id the platform does not
  *   offer; a provider added twice is a 409, one the branch does not have a 404.
  */
+import type { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
@@ -191,11 +192,13 @@ export const deleteDomains = (projectId: string, branchId: string, domains: Read
     })
   )
 
-/** The credentials an OAuth provider is added or updated with, decoded (the secret as a string). */
-export interface OAuthCredentials {
-  readonly client_id?: string | undefined
+/**
+ * The credentials an OAuth provider is added or updated with: core's `OAuthProviderUpdateRequest`
+ * (the part of an add that is not its `id`), with the secret read out of its `Redacted` (the
+ * state keeps it in clear: the provider list answers it).
+ */
+export type OAuthCredentials = Omit<typeof Api.OAuthProviderUpdateRequest.Type, "client_secret"> & {
   readonly client_secret?: string | undefined
-  readonly microsoft_tenant_id?: string | undefined
 }
 
 /** `provider` with `credentials` given; 400 for a tenant of another provider than `microsoft`, or a client id without its secret (or the reverse). */

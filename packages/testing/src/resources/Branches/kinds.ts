@@ -2,7 +2,9 @@
  * The kinds of record of the Branches group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Branch } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
 
 /**
@@ -11,30 +13,28 @@ import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds
  * 0.5.0, each optional (docs/contract.md §18): `expires_at` (the control plane deletes it after)
  * and `ttl_interval_seconds` (from when `expires_at` was set to it), `init_source` (absent:
  * `parent-data`), `parent_timestamp` and `parent_lsn` (the point of the parent's history it
- * started from), `archived` (created in archival storage).
+ * started from), `archived` (created in archival storage). Core's `Branch` as the fake keeps it:
+ * the fields it keeps (its state, sizes and times used are derived when it is read), ids plain
+ * strings (as every id the state keeps; `check` reads them), times in epoch ms.
  */
 export const SnapshotBranch = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
   parent_id: Schema.optional(Schema.String),
-  name: Schema.String,
-  default: Schema.Boolean,
-  protected: Schema.Boolean,
+  ...Struct.pick(Branch.fields, "name", "default", "protected"),
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
   ready_at: SnapshotTime,
   checked_at: Schema.optional(SnapshotTime),
   expires_at: Schema.optional(SnapshotTime),
-  ttl_interval_seconds: Schema.optional(Schema.Int),
-  init_source: Schema.optional(Schema.String),
+  ...Struct.pick(Branch.fields, "ttl_interval_seconds", "init_source"),
   parent_timestamp: Schema.optional(SnapshotTime),
-  parent_lsn: Schema.optional(Schema.String),
+  parent_lsn: Branch.fields.parent_lsn,
   archived: Schema.optional(Schema.Boolean),
   // Restored from a snapshot (docs/contract.md §19): `restored` or `finalized`, the snapshot's
   // id, and the id of the branch it stands in for.
   restore_status: Schema.optional(Schema.String),
-  restored_from: Schema.optional(Schema.String),
-  restored_as: Schema.optional(Schema.String)
+  ...Struct.pick(Branch.fields, "restored_from", "restored_as")
 }).annotations({ identifier: "SnapshotBranch" })
 
 export const branches = kind({

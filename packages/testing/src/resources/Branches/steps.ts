@@ -1,3 +1,4 @@
+import type { BranchCreateEndpoint, BranchCreateRequest } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as Encoding from "effect/Encoding"
 import * as Option from "effect/Option"
@@ -81,13 +82,8 @@ export const copiesOf = (
   return { roles: roles.reverse(), databases: databases.reverse() }
 }
 
-/** A compute endpoint to create with a branch, as the request body gives it. */
-export interface EndpointToCreate {
-  readonly type: string
-  readonly autoscaling_limit_min_cu?: number | undefined
-  readonly autoscaling_limit_max_cu?: number | undefined
-  readonly suspend_timeout_seconds?: number | undefined
-}
+/** A compute endpoint to create with a branch, as the request body gives it (core's `BranchCreateEndpoint`). */
+export type EndpointToCreate = typeof BranchCreateEndpoint.Type
 
 /**
  * A compute endpoint `id` of branch `branchId` of `project` created at `created` as `request` asks
@@ -127,20 +123,18 @@ export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEnd
       )
     : Either.right(endpoint)
 
-/** What `POST /projects/{project_id}/branches` creates. */
-export interface BranchToCreate {
-  readonly name?: string | undefined
-  readonly parent_id?: string | undefined
-  readonly protected?: boolean | undefined
+/**
+ * What `POST /projects/{project_id}/branches` creates: core's body's `branch` (`BranchCreateRequest`),
+ * its times in epoch ms as the state keeps times, with the compute endpoints to create with it.
+ */
+export type BranchToCreate = Omit<
+  NonNullable<(typeof BranchCreateRequest.Type)["branch"]>,
+  "expires_at" | "parent_timestamp"
+> & {
   /** When the control plane deletes it (epoch ms, docs/contract.md §18). */
   readonly expires_at?: number | undefined
-  /** `schema-only`: the source's roles and databases, no data, no parent link; `parent-data` (the default). */
-  readonly init_source?: string | undefined
-  /** The point of the parent's history it starts from (epoch ms), or as an LSN; now when neither. */
+  /** The point of the parent's history it starts from (epoch ms), or `parent_lsn`; now when neither. */
   readonly parent_timestamp?: number | undefined
-  readonly parent_lsn?: string | undefined
-  /** Created in archival storage. */
-  readonly archived?: boolean | undefined
   readonly endpoints: ReadonlyArray<EndpointToCreate>
   /** The operation that makes it: `create_branch`, or `create_timeline` for a new project's first branch (docs/contract.md §14). */
   readonly action?: "create_branch" | "create_timeline" | undefined

@@ -2,23 +2,30 @@
  * The kinds of record of the ComputeEndpoints group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { ComputeEndpoint } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * A compute endpoint: `active_at` is the end of its last `start_compute`, `suspended_at` the end
  * of its last `suspend_compute` (never suspended: absent), `last_active` its last connection
  * (none: absent). Its `current_state` is `init` until it first becomes `active`, then `active`
- * or `idle` after whichever of the two came last (docs/contract.md §12).
+ * or `idle` after whichever of the two came last (docs/contract.md §12). Core's `ComputeEndpoint`
+ * as the fake keeps it: the fields it keeps (its state, host and the rest are derived when it is
+ * read), ids and `type` plain strings, times in epoch ms.
  */
 export const SnapshotEndpoint = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
   branch_id: Schema.String,
   type: Schema.String,
-  autoscaling_limit_min_cu: Schema.Number,
-  autoscaling_limit_max_cu: Schema.Number,
-  suspend_timeout_seconds: Schema.Number,
+  ...Struct.pick(
+    ComputeEndpoint.fields,
+    "autoscaling_limit_min_cu",
+    "autoscaling_limit_max_cu",
+    "suspend_timeout_seconds"
+  ),
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
   active_at: SnapshotTime,

@@ -21,6 +21,7 @@
  *   any connection is activity.
  */
 import * as Duration from "effect/Duration"
+import type { ComputeEndpointCreateRequest, ComputeEndpointUpdateRequest } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { UnknownComputeEndpoint } from "../../Scenario.js"
 import { limitsInOrder, newEndpoint } from "../Branches/steps.js"
@@ -87,14 +88,8 @@ export interface EndpointChange {
   readonly operations: ReadonlyArray<StoredOperation>
 }
 
-/** What `POST /projects/{project_id}/endpoints` creates. */
-export interface EndpointToCreate {
-  readonly branch_id: string
-  readonly type: string
-  readonly autoscaling_limit_min_cu?: number | undefined
-  readonly autoscaling_limit_max_cu?: number | undefined
-  readonly suspend_timeout_seconds?: number | undefined
-}
+/** What `POST /projects/{project_id}/endpoints` creates: core's body's `endpoint`. */
+export type EndpointToCreate = (typeof ComputeEndpointCreateRequest.Type)["endpoint"]
 
 /** The `read_write` compute endpoint of a branch, if it has one. */
 const readWriteOf = (state: State, branchId: string): StoredEndpoint | undefined => {
@@ -185,12 +180,8 @@ export const createEndpoint =
         : made
     })
 
-/** The settings `PATCH /projects/{project_id}/endpoints/{endpoint_id}` changes. */
-export interface EndpointUpdate {
-  readonly autoscaling_limit_min_cu?: number | undefined
-  readonly autoscaling_limit_max_cu?: number | undefined
-  readonly suspend_timeout_seconds?: number | undefined
-}
+/** The settings `PATCH /projects/{project_id}/endpoints/{endpoint_id}` changes: core's body's `endpoint`. */
+export type EndpointUpdate = (typeof ComputeEndpointUpdateRequest.Type)["endpoint"]
 
 /** Changes a compute endpoint's settings (docs/contract.md §12): 400 for a minimum above the maximum; starts `apply_config`. */
 export const updateEndpoint =

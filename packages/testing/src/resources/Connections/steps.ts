@@ -5,7 +5,8 @@
  * reads one ({@link connectionUri}); a branch creation answers one per database of the new branch
  * when it creates a `read_write` compute endpoint ({@link connectionsOf}).
  */
-import { ConnectionDetails, ConnectionParameters, ConnectionUri } from "@dbplatform/core"
+import { type Api, ConnectionDetails, ConnectionParameters, ConnectionUri } from "@dbplatform/core"
+import type { Input } from "../../engine/route.js"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { defaultBranch } from "../Branches/steps.js"
@@ -76,14 +77,8 @@ export const connectionsOf = (
   })
 }
 
-/** What `GET /projects/{project_id}/connection_uri` asks for (docs/contract.md §13.1). */
-export interface ConnectionQuery {
-  readonly database_name: string
-  readonly role_name: string
-  readonly branch_id?: string | undefined
-  readonly endpoint_id?: string | undefined
-  readonly pooled?: boolean | undefined
-}
+/** What `GET /projects/{project_id}/connection_uri` asks for (docs/contract.md §13.1): core's decoded query. */
+export type ConnectionQuery = Input<typeof Api.Connections.uri>["query"]
 
 /** The compute endpoint a connection of `branchId` goes through: its `read_write` one, else its first. */
 const endpointOfBranch = (state: State, branchId: string): StoredEndpoint | undefined => {

@@ -11,6 +11,7 @@
  *   delete are locked (423) as a create. Update merges the settings given into those kept.
  * - It is `ready` at once and answers no operation (the fake's choice: the reference names none).
  */
+import type { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { databaseOf } from "../Databases/steps.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
@@ -25,16 +26,8 @@ export type StoredDataApi = Item<"data_apis">
 /** The settings a Data API is created or updated with, as its request gives them. */
 export type DataApiSettings = StoredDataApi["settings"]
 
-/** What `POST …/data-api/{database_name}` takes, decoded. */
-export interface DataApiRequest {
-  readonly auth_provider?: string | undefined
-  readonly jwks_url?: string | undefined
-  readonly provider_name?: string | undefined
-  readonly jwt_audience?: string | undefined
-  readonly add_default_grants?: boolean | undefined
-  readonly skip_auth_schema?: boolean | undefined
-  readonly settings?: DataApiSettings | undefined
-}
+/** What `POST …/data-api/{database_name}` takes, decoded: core's body (`DataApiCreateRequest`). */
+export type DataApiRequest = typeof Api.DataApiCreateRequest.Type
 
 /** The auth providers a Data API can check tokens with. */
 const dataApiProviders: ReadonlySet<string> = new Set(["neon_auth", "external"])

@@ -2,7 +2,9 @@
  * The kinds of record of the Databases group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Database } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
 /**
@@ -47,14 +49,14 @@ export const SnapshotSchemaVersion = Schema.Struct({
  * the account. `schema_history` (since 0.5.0; absent: no tables ever) holds its schema's versions
  * in ascending `at`, each in force until the next: the last is its schema now, and a point in
  * time reads the one in force then (docs/contract.md §24.3). A branch's copy of a database keeps
- * the history, so the branch reads its parent's past before it was created.
+ * the history, so the branch reads its parent's past before it was created. Core's `Database`
+ * with its project, `id` positive, `branch_id` a plain string, times in epoch ms, and its schema.
  */
 export const SnapshotDatabase = Schema.Struct({
   id: Schema.Int.pipe(Schema.positive()),
   project_id: Schema.String,
   branch_id: Schema.String,
-  name: Schema.String,
-  owner_name: Schema.String,
+  ...Struct.pick(Database.fields, "name", "owner_name"),
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
   schema_history: Schema.optional(Schema.Array(SnapshotSchemaVersion))

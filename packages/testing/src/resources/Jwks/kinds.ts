@@ -2,17 +2,18 @@
  * The kinds of record of the Jwks group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Api } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
-/** A JWKS of a project (docs/contract.md §27): scoped to `branch_id` when it has one. */
+/**
+ * A JWKS of a project (docs/contract.md §27): scoped to `branch_id` when it has one. Core's
+ * `ProjectJwks` as the fake keeps it: its fields, but its times in epoch ms (`SnapshotTime`) and
+ * `role_names` always there (the request's default filled in when it named none).
+ */
 export const SnapshotJwks = Schema.Struct({
-  id: Schema.String,
-  project_id: Schema.String,
-  branch_id: Schema.optional(Schema.String),
-  jwks_url: Schema.String,
-  provider_name: Schema.String,
-  jwt_audience: Schema.optional(Schema.String),
+  ...Struct.pick(Api.ProjectJwks.fields, "id", "project_id", "branch_id", "jwks_url", "provider_name", "jwt_audience"),
   role_names: Schema.Array(Schema.String),
   created_at: SnapshotTime,
   updated_at: SnapshotTime

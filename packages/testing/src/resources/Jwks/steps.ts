@@ -10,6 +10,7 @@
  * - Delete: 404 for an unknown project or JWKS; 423 while locked; no operation.
  * - A JWKS scoped to a branch stays when the branch is deleted (the reference does not say).
  */
+import type { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
@@ -32,15 +33,8 @@ export type StoredJwks = Item<"jwks">
 /** The roles a JWKS maps to when its request names none. */
 export const defaultJwksRoles: ReadonlyArray<string> = ["authenticator", "authenticated", "anonymous"]
 
-/** What `POST /projects/{project_id}/jwks` takes, decoded. */
-export interface JwksRequest {
-  readonly jwks_url: string
-  readonly provider_name: string
-  readonly branch_id?: string | undefined
-  readonly jwt_audience?: string | undefined
-  readonly role_names?: ReadonlyArray<string> | undefined
-  readonly skip_role_creation?: boolean | undefined
-}
+/** What `POST /projects/{project_id}/jwks` takes, decoded: core's body (`JwksAddRequest`). */
+export type JwksRequest = typeof Api.JwksAddRequest.Type
 
 /** What adding a JWKS answers: it, and the operations started. */
 export interface JwksAdded {

@@ -4,47 +4,40 @@
  */
 import { Api, DecodeIssue } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, newestFirst, refusalOf, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * An organization (docs/contract.md §20): its projects name it by `org_id`. `managed_by` is
  * `console` for one the fake creates. Every organization a project names exists: one a seed or a
- * request names without declaring it is made with the account's user as its admin.
+ * request names without declaring it is made with the account's user as its admin. Core's
+ * `Organization` as the fake keeps it: times in epoch ms, without the settings it does not model.
  */
 export const SnapshotOrganization = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  handle: Schema.String,
-  plan: Schema.String,
-  managed_by: Schema.String,
+  ...Struct.pick(Api.Organization.fields, "id", "name", "handle", "plan", "managed_by"),
   created_at: SnapshotTime,
   updated_at: SnapshotTime
 }).annotations({ identifier: "SnapshotOrganization" })
 
 /**
  * A member of an organization: a user (`user_id`, a UUID, and `email`) with a `role` (`admin`,
- * `member`, ...; open), joined at `joined_at`. `id` is the membership's own UUID.
+ * `member`, ...; open), joined at `joined_at`. `id` is the membership's own UUID. Core's `Member`
+ * with its user's `email` (`MemberUser`), `joined_at` always there and in epoch ms.
  */
 export const SnapshotMember = Schema.Struct({
-  id: Schema.String,
-  org_id: Schema.String,
-  user_id: Schema.String,
-  email: Schema.String,
-  role: Schema.String,
+  ...Struct.pick(Api.Member.fields, "id", "org_id", "user_id"),
+  email: Api.MemberUser.fields.email,
+  role: Api.Member.fields.role,
   joined_at: SnapshotTime
 }).annotations({ identifier: "SnapshotMember" })
 
 /**
  * An invitation to an organization (docs/contract.md §20): the invited `email` and the `role`
  * offered, sent by the user `invited_by` (a UUID) at `invited_at`. `id` is its UUID. It stays
- * listed once accepted.
+ * listed once accepted. Core's `Invitation`, `invited_at` in epoch ms.
  */
 export const SnapshotInvitation = Schema.Struct({
-  id: Schema.String,
-  org_id: Schema.String,
-  email: Schema.String,
-  role: Schema.String,
-  invited_by: Schema.String,
+  ...Struct.pick(Api.Invitation.fields, "id", "org_id", "email", "role", "invited_by"),
   invited_at: SnapshotTime
 }).annotations({ identifier: "SnapshotInvitation" })
 

@@ -2,17 +2,19 @@
  * The kinds of record of the ProjectPermissions group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Api } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import { kind, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * An access to a project granted by email (docs/contract.md §22.1); `id` is unique in the
- * account. A revoked access is removed: the list shows those in force.
+ * account. A revoked access is removed: the list shows those in force. Core's `ProjectPermission`
+ * with its `project_id`, `granted_at` in epoch ms, and no `revoked_at` (a revoked one is gone).
  */
 export const SnapshotPermission = Schema.Struct({
-  id: Schema.String,
+  id: Api.ProjectPermission.fields.id,
   project_id: Schema.String,
-  granted_to_email: Schema.String,
+  granted_to_email: Api.ProjectPermission.fields.granted_to_email,
   granted_at: SnapshotTime
 }).annotations({ identifier: "SnapshotPermission" })
 

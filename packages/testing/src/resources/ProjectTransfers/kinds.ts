@@ -2,15 +2,17 @@
  * The kinds of record of the ProjectTransfers group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Api } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * A request to transfer a project (docs/contract.md §22.4): `id` a UUID; it can be accepted
- * until `expires_at`, once (an accepted request is removed).
+ * until `expires_at`, once (an accepted request is removed). Core's `ProjectTransferRequest` with
+ * times in epoch ms and `project_id` a plain string (as every id the state keeps).
  */
 export const SnapshotTransferRequest = Schema.Struct({
-  id: Schema.String,
+  id: Api.ProjectTransferRequest.fields.id,
   project_id: Schema.String,
   created_at: SnapshotTime,
   expires_at: SnapshotTime

@@ -2,8 +2,9 @@
  * The kinds of record of the Projects group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Api, DecodeIssue, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
+import { Api, DecodeIssue, Project as WireProject, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { defaultOrgId, kind, newestFirst, refusalOf, SnapshotTime } from "../../engine/kinds.js"
 
 /**
@@ -13,16 +14,14 @@ import { defaultOrgId, kind, newestFirst, refusalOf, SnapshotTime } from "../../
  * (those of a compute endpoint created without settings: 0.25 compute units, suspend timeout 0).
  * Since 0.5.0, `deleted_at`: a deleted project is kept, with everything under it, hidden from
  * every read but `GET /projects?recoverable=true`, until it is recovered or its 7 days of
- * recovery pass (docs/contract.md §18).
+ * recovery pass (docs/contract.md §18). Core's `Project` as the fake keeps it: the fields it
+ * keeps (those derived when listed are not), `id` a plain string its `check` reads (a bad one
+ * is a problem of a seed named with the others, not a failure to decode), times in epoch ms,
+ * and its settings as requests gave them.
  */
 export const SnapshotProject = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
-  region_id: Schema.String,
-  platform_id: Schema.String,
-  provisioner: Schema.String,
-  pg_version: Schema.Int,
-  org_id: Schema.optional(Schema.String),
+  ...Struct.pick(WireProject.fields, "name", "region_id", "platform_id", "provisioner", "pg_version", "org_id"),
   shared: Schema.optional(Schema.Boolean),
   created_at: SnapshotTime,
   updated_at: Schema.optional(SnapshotTime),

@@ -21,6 +21,7 @@
  */
 import { Project } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
+import type { DefaultEndpointSettingsRequest, ProjectCreateRequest, ProjectUpdateRequest } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { createBranch, defaultBranch } from "../Branches/steps.js"
 import { type Dice, databaseId, slug } from "../../engine/ids.js"
@@ -61,12 +62,8 @@ export const projectDefaults = {
   database_name: "neondb"
 } as const
 
-/** Compute endpoint settings, as a request gives them (each optional). */
-export interface EndpointSettings {
-  readonly autoscaling_limit_min_cu?: number | undefined
-  readonly autoscaling_limit_max_cu?: number | undefined
-  readonly suspend_timeout_seconds?: number | undefined
-}
+/** Compute endpoint settings, as a request gives them (each optional): core's `DefaultEndpointSettingsRequest`. */
+export type EndpointSettings = typeof DefaultEndpointSettingsRequest.Type
 
 /** A project's settings as a request gives them (docs/contract.md §22.2). */
 export type Settings = NonNullable<StoredProject["settings"]>
@@ -101,23 +98,8 @@ export const settingsAfter = (
   return Either.right(present({ ...before, ...present(given) }))
 }
 
-/** What `POST /projects` creates. */
-export interface ProjectToCreate {
-  readonly name?: string | undefined
-  readonly region_id?: string | undefined
-  readonly pg_version?: number | undefined
-  readonly history_retention_seconds?: number | undefined
-  readonly default_endpoint_settings?: EndpointSettings | undefined
-  readonly org_id?: string | undefined
-  readonly settings?: Settings | undefined
-  readonly branch?:
-    | {
-        readonly name?: string | undefined
-        readonly role_name?: string | undefined
-        readonly database_name?: string | undefined
-      }
-    | undefined
-}
+/** What `POST /projects` creates: core's body's `project`. */
+export type ProjectToCreate = (typeof ProjectCreateRequest.Type)["project"]
 
 /** 400 when the settings' minimum is above their maximum (compute units). */
 const checkSettings = (settings: EndpointSettings | undefined): Either.Either<void, Refusal> => {
@@ -210,13 +192,8 @@ export const createProject =
       }
     })
 
-/** What `PATCH /projects/{project_id}` changes. */
-export interface ProjectToUpdate {
-  readonly name?: string | undefined
-  readonly history_retention_seconds?: number | undefined
-  readonly default_endpoint_settings?: EndpointSettings | undefined
-  readonly settings?: Settings | undefined
-}
+/** What `PATCH /projects/{project_id}` changes: core's body's `project`. */
+export type ProjectToUpdate = (typeof ProjectUpdateRequest.Type)["project"]
 
 /** What a project mutation answers: the project and the operations it started. */
 export interface ProjectChange {

@@ -2,6 +2,7 @@
  * The kinds of record of the Snapshots group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
+import { Api } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
 
@@ -11,13 +12,15 @@ import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds
  * branch it was taken of, `timestamp` and `lsn` the point of that branch's history it holds,
  * `created_at`, `expires_at` (when the control plane deletes it; absent: kept), `manual`
  * (`false` for one a backup schedule took), and the data it holds in the fake's notion of data:
- * the branch's roles (with their passwords) and databases as at that point.
+ * the branch's roles (with their passwords) and databases as at that point. Core's `Snapshot`
+ * as the fake keeps it: ids plain strings, times in epoch ms, `lsn`, `timestamp` and `manual`
+ * always there, the data it holds beside.
  */
 export const SnapshotBranchSnapshot = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
   source_branch_id: Schema.String,
-  name: Schema.String,
+  name: Api.Snapshot.fields.name,
   lsn: Schema.String,
   timestamp: SnapshotTime,
   created_at: SnapshotTime,
@@ -30,21 +33,14 @@ export const SnapshotBranchSnapshot = Schema.Struct({
 /**
  * A branch's backup schedule (docs/contract.md §19): `id` is the branch's id (one schedule per
  * branch), `schedule` its entries as the request gave them, and `taken_until` the time up to
- * which the control plane has taken the snapshots it calls for.
+ * which the control plane has taken the snapshots it calls for. `schedule` is core's
+ * `BackupSchedule` as its `PUT` gave it.
  */
 export const SnapshotBackupSchedule = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
   branch_id: Schema.String,
-  schedule: Schema.Array(
-    Schema.Struct({
-      frequency: Schema.String,
-      hour: Schema.optional(Schema.Int),
-      day: Schema.optional(Schema.Int),
-      month: Schema.optional(Schema.Int),
-      retention_seconds: Schema.optional(Schema.Int)
-    })
-  ),
+  schedule: Api.BackupSchedule.fields.schedule,
   updated_at: SnapshotTime,
   taken_until: SnapshotTime
 }).annotations({ identifier: "SnapshotBackupSchedule" })

@@ -14,6 +14,7 @@
  *   `finalize_restore: true` on the restore does both in one step.
  * - A mutation of a project with a pending operation answers 423 and changes nothing.
  */
+import type { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { branchId as newBranchId, databaseId, type Dice, uuid } from "../../engine/ids.js"
 import { type Change, present, upsert } from "../../engine/kinds.js"
@@ -166,12 +167,8 @@ const finalize = (
     }
   })
 
-/** What `POST /projects/{project_id}/snapshots/{snapshot_id}/restore` asks for. */
-export interface SnapshotRestoreRequest {
-  readonly name?: string | undefined
-  readonly target_branch_id?: string | undefined
-  readonly finalize_restore?: boolean | undefined
-}
+/** What `POST /projects/{project_id}/snapshots/{snapshot_id}/restore` asks for: core's body (`SnapshotRestoreRequest`). */
+export type SnapshotRestoreRequest = typeof Api.SnapshotRestoreRequest.Type
 
 /**
  * Restores a snapshot to a new branch (docs/contract.md §19): 404 for an unknown snapshot or

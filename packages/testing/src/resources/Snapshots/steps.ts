@@ -18,6 +18,7 @@
  *   after it is taken) is deleted (`delete_timeline`). Times missed while nobody asked are caught
  *   up the next time the fake is asked anything, each entry's latest one only.
  */
+import type { Api } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import { type Dice, slug, uuid } from "../../engine/ids.js"
@@ -146,11 +147,12 @@ const take = (
   }
 }
 
-/** What `POST /projects/{project_id}/branches/{branch_id}/snapshot` asks for (times epoch ms). */
-export interface SnapshotToCreate {
-  readonly lsn?: string | undefined
+/**
+ * What `POST /projects/{project_id}/branches/{branch_id}/snapshot` asks for: core's decoded query
+ * (`SnapshotCreateQuery`), its times in epoch ms, as the state keeps times.
+ */
+export type SnapshotToCreate = Omit<typeof Api.SnapshotCreateQuery.Type, "timestamp" | "expires_at"> & {
   readonly timestamp?: number | undefined
-  readonly name?: string | undefined
   readonly expires_at?: number | undefined
 }
 

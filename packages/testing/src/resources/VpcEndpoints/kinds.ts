@@ -2,35 +2,36 @@
  * The kinds of record of the VpcEndpoints group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { DecodeIssue } from "@dbplatform/core"
+import { Api, DecodeIssue } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 import { kind, SnapshotTime } from "../../engine/kinds.js"
 
 /**
  * A VPC endpoint assigned to an organization in a region (docs/contract.md §22.3): `id` is
  * `{org_id}/{region_id}/{vpc_endpoint_id}`. It is `accepted` a minute after `created_at`.
  * `deleted_at` marks one deleted from the organization: it is kept, since it cannot be added
- * back, and lists leave it out.
+ * back, and lists leave it out. Core's `VpcEndpointWithRegion` with its organization, its id in
+ * the state and its times.
  */
 export const SnapshotVpcEndpoint = Schema.Struct({
   id: Schema.String,
   org_id: Schema.String,
-  region_id: Schema.String,
-  vpc_endpoint_id: Schema.String,
-  label: Schema.String,
+  ...Struct.pick(Api.VpcEndpointWithRegion.fields, "region_id", "vpc_endpoint_id", "label"),
   created_at: SnapshotTime,
   deleted_at: Schema.optional(SnapshotTime)
 }).annotations({ identifier: "SnapshotVpcEndpoint" })
 
 /**
  * A project's restriction to connections through a VPC endpoint of its organization
- * (docs/contract.md §22.3): `id` is `{project_id}/{vpc_endpoint_id}`.
+ * (docs/contract.md §22.3): `id` is `{project_id}/{vpc_endpoint_id}`. Core's `VpcEndpoint` (a
+ * project's restrictions list as its organization's VPC endpoints) with its project, its id in
+ * the state and its time.
  */
 export const SnapshotVpcRestriction = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
-  vpc_endpoint_id: Schema.String,
-  label: Schema.String,
+  ...Struct.pick(Api.VpcEndpoint.fields, "vpc_endpoint_id", "label"),
   created_at: SnapshotTime
 }).annotations({ identifier: "SnapshotVpcRestriction" })
 
