@@ -330,7 +330,11 @@ export interface ClientOptions {
  *
  * @since 0.5.0
  */
-export type Client = HttpApiClient.Client<typeof Declaration.endpoints, Declaration.ControlError | HttpApiDecodeError, never>
+export type Client = HttpApiClient.Client<
+  typeof Declaration.endpoints,
+  Declaration.ControlError | HttpApiDecodeError,
+  never
+>
 
 /**
  * A typed client of the control API of an emulator that runs as a process (or of any server of
