@@ -46,54 +46,17 @@
  *
  * @since 0.2.0
  */
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiClient from "@effect/platform/HttpApiClient"
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import type { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
-import type * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import {
-  Api,
-  ApiKeyCreated,
-  Body,
-  ComputeEndpointOperations,
-  DecodeIssue,
-  GeneralError,
-  Operation,
-  OperationsStarted,
-  Project,
-  Timestamp
-} from "@dbplatform/core"
-import * as Cause from "effect/Cause"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import { identity } from "effect/Function"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import * as Struct from "effect/Struct"
-import type { ClockState } from "./ControlledClock.js"
-import type { PendingFault, Service } from "./FakePlatform.js"
-import * as Fault from "./Fault.js"
-import { ChangeNotSaved } from "./engine/journal.js"
-import { requestLogLimit } from "./engine/requestLog.js"
-import { refusalResponse } from "./engine/route.js"
-import { Status } from "./engine/status.js"
-import { fromJson as seedFromJson, SeedDuration, SeedFile, SeedOperationFile, SeedProjectFile } from "./Seed.js"
-import { SnapshotFromJson, Snapshot as SnapshotSchema } from "./Snapshot.js"
-import { hashKey } from "./engine/authentication.js"
-import { Refusal } from "./engine/refusal.js"
+import type * as Effect from "effect/Effect"
+import type * as Redacted from "effect/Redacted"
+import type * as Schema from "effect/Schema"
+import type { Service } from "./FakePlatform.js"
+import * as Declaration from "./internal/emulatorControl.js"
+import { serve } from "./internal/emulatorControlHandlers.js"
 
 /**
  * The path prefix of every control route: `/_emulator`. The platform's routes are all under
@@ -101,7 +64,7 @@ import { Refusal } from "./engine/refusal.js"
  *
  * @since 0.2.0
  */
-export const prefix = "/_emulator"
+export const prefix = Declaration.prefix
 
 /**
  * Whether a request path (without query) is a control route's: `/_emulator` or under it.
@@ -116,7 +79,7 @@ export const isControlPath = (path: string): boolean => path === prefix || path.
  *
  * @since 0.2.0
  */
-export const bodyLimitBytes = 32 * 1024 * 1024
+export const bodyLimitBytes = Declaration.bodyLimitBytes
 
 /**
  * The body of a `Status` fault in JSON, by `_tag` (`Fault.FaultBody`): `{ "_tag": "GeneralError",
@@ -125,16 +88,7 @@ export const bodyLimitBytes = 32 * 1024 * 1024
  *
  * @since 0.2.0
  */
-export const FaultBodyJson = Schema.Union(
-  Schema.TaggedStruct("GeneralError", {
-    code: Schema.optional(Schema.String),
-    message: Schema.optional(Schema.String),
-    request_id: Schema.optional(Schema.String)
-  }),
-  Schema.TaggedStruct("Empty", {}),
-  Schema.TaggedStruct("Text", { text: Schema.String }),
-  Schema.TaggedStruct("Html", { html: Schema.String })
-).annotations({ identifier: "FaultBody" })
+export const FaultBodyJson = Declaration.FaultBodyJson
 
 /**
  * A fault in JSON, by `_tag`, as `Fault` constructs it: `{ "_tag": "Status", "status": 503,
@@ -145,25 +99,14 @@ export const FaultBodyJson = Schema.Union(
  *
  * @since 0.2.0
  */
-export const FaultJson = Schema.Union(
-  Schema.TaggedStruct("Status", {
-    status: Schema.Int.pipe(Schema.between(200, 599)),
-    body: Schema.optional(FaultBodyJson),
-    headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-    processed: Schema.optional(Schema.Boolean)
-  }),
-  Schema.TaggedStruct("Delay", { duration: SeedDuration }),
-  Schema.TaggedStruct("Hang", {}),
-  Schema.TaggedStruct("Drop", {}),
-  Schema.TaggedStruct("MalformedJson", {})
-).annotations({ identifier: "Fault" })
+export const FaultJson = Declaration.FaultJson
 
 /**
  * How many requests get a fault: an integer >= 1, or `"unlimited"` (until cleared).
  *
  * @since 0.2.0
  */
-export const FaultTimes = Schema.Union(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)), Schema.Literal("unlimited"))
+export const FaultTimes = Declaration.FaultTimes
 
 /**
  * The body of `POST /_emulator/faults`: the `fault`, and where it applies (`FakePlatform.InjectOptions`):
@@ -173,12 +116,7 @@ export const FaultTimes = Schema.Union(Schema.Int.pipe(Schema.greaterThanOrEqual
  *
  * @since 0.2.0
  */
-export const FaultInjection = Schema.Struct({
-  fault: FaultJson,
-  method: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{1,20}$/))),
-  path: Schema.optional(Schema.String),
-  times: Schema.optional(FaultTimes)
-}).annotations({ identifier: "FaultInjection" })
+export const FaultInjection = Declaration.FaultInjection
 
 /**
  * One operation to start (`Scenario.OperationStart` in JSON): `action` and, all optional,
@@ -187,16 +125,14 @@ export const FaultInjection = Schema.Struct({
  *
  * @since 0.2.0
  */
-export const OperationStartJson = Schema.Struct(Struct.omit(SeedOperationFile.fields, "project_id", "age")).annotations(
-  { identifier: "OperationStart" }
-)
+export const OperationStartJson = Declaration.OperationStartJson
 
 /**
  * The body of `POST /_emulator/projects/{project_id}/operations`: at least one operation.
  *
  * @since 0.2.0
  */
-export const OperationsToStart = Schema.Struct({ operations: Schema.NonEmptyArray(OperationStartJson) })
+export const OperationsToStart = Declaration.OperationsToStart
 
 /**
  * The body of `.../fail` (`Scenario.OperationFailure`): `error`, `status` (`failed` by default
@@ -204,18 +140,14 @@ export const OperationsToStart = Schema.Struct({ operations: Schema.NonEmptyArra
  *
  * @since 0.2.0
  */
-export const OperationFailureJson = Schema.Struct({
-  error: Schema.String,
-  status: Schema.optional(Schema.Literal("failed", "error")),
-  retryIn: Schema.optional(SeedDuration)
-})
+export const OperationFailureJson = Declaration.OperationFailureJson
 
 /**
  * The body of `.../cancel` (`Scenario.Cancellation`): `cancellingFor` (1 second by default).
  *
  * @since 0.2.0
  */
-export const CancellationJson = Schema.Struct({ cancellingFor: Schema.optional(SeedDuration) })
+export const CancellationJson = Declaration.CancellationJson
 
 /**
  * The body of `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate`
@@ -223,7 +155,7 @@ export const CancellationJson = Schema.Struct({ cancellingFor: Schema.optional(S
  *
  * @since 0.5.0
  */
-export const MigrationJson = Schema.Struct({ sql: Schema.String })
+export const MigrationJson = Declaration.MigrationJson
 
 /**
  * What `.../migrate` answers (`Scenario.SchemaMigrated` in JSON; since 0.5.0): the schema after it
@@ -232,18 +164,14 @@ export const MigrationJson = Schema.Struct({ sql: Schema.String })
  *
  * @since 0.5.0
  */
-export const SchemaMigratedJson = Schema.Struct({
-  json: Api.BranchSchemaJson,
-  timestamp: Timestamp,
-  lsn: Schema.String
-})
+export const SchemaMigratedJson = Declaration.SchemaMigratedJson
 
 /**
  * The body of `POST /_emulator/api_keys`: the key's `name`.
  *
  * @since 0.2.0
  */
-export const ApiKeyToAdd = Schema.Struct({ name: Schema.String })
+export const ApiKeyToAdd = Declaration.ApiKeyToAdd
 
 /**
  * The body of `POST /_emulator/clock/advance`: `by`, ms (>= 0) or a duration string such as
@@ -251,7 +179,7 @@ export const ApiKeyToAdd = Schema.Struct({ name: Schema.String })
  *
  * @since 0.2.0
  */
-export const ClockAdvance = Schema.Struct({ by: SeedDuration })
+export const ClockAdvance = Declaration.ClockAdvance
 
 /**
  * What a state change answers: how many API keys (revoked ones included), projects and
@@ -259,7 +187,7 @@ export const ClockAdvance = Schema.Struct({ by: SeedDuration })
  *
  * @since 0.5.0
  */
-export const StateSummary = Schema.Struct({ api_keys: Schema.Int, projects: Schema.Int, operations: Schema.Int })
+export const StateSummary = Declaration.StateSummary
 
 /**
  * What a state change answers: `api_keys`, `projects`, `operations` (counts).
@@ -274,7 +202,7 @@ export interface StateSummary extends Schema.Schema.Type<typeof StateSummary> {}
  *
  * @since 0.5.0
  */
-export const ClockAnswer = Schema.Struct({ now: Schema.String, now_ms: Schema.Number, frozen: Schema.Boolean })
+export const ClockAnswer = Declaration.ClockAnswer
 
 /**
  * What the clock routes answer: `now`, `now_ms`, `frozen`.
@@ -290,12 +218,7 @@ export interface ClockAnswer extends Schema.Schema.Type<typeof ClockAnswer> {}
  *
  * @since 0.5.0
  */
-export const PendingFaultJson = Schema.Struct({
-  fault: FaultJson,
-  method: Schema.NullOr(Schema.String),
-  path: Schema.NullOr(Schema.String),
-  remaining: Schema.Union(Schema.Int, Schema.Literal("unlimited"))
-}).annotations({ identifier: "PendingFault" })
+export const PendingFaultJson = Declaration.PendingFaultJson
 
 /**
  * What `GET` and `DELETE /_emulator/faults` answer: `{ faults }`, the pending faults in injection
@@ -303,7 +226,7 @@ export const PendingFaultJson = Schema.Struct({
  *
  * @since 0.5.0
  */
-export const PendingFaults = Schema.Struct({ faults: Schema.Array(PendingFaultJson) })
+export const PendingFaults = Declaration.PendingFaults
 
 /**
  * One request of the log, as `GET /_emulator/requests` answers it: `method`, `path` (with
@@ -312,20 +235,14 @@ export const PendingFaults = Schema.Struct({ faults: Schema.Array(PendingFaultJs
  *
  * @since 0.5.0
  */
-export const RecordedRequestJson = Schema.Struct({
-  method: Schema.String,
-  path: Schema.String,
-  query: Schema.Record({ key: Schema.String, value: Schema.String }),
-  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
-  fault: Schema.optional(Schema.String)
-}).annotations({ identifier: "RecordedRequest" })
+export const RecordedRequestJson = Declaration.RecordedRequestJson
 
 /**
  * What `GET /_emulator/requests` answers: `{ requests }`, oldest first.
  *
  * @since 0.5.0
  */
-export const RecordedRequests = Schema.Struct({ requests: Schema.Array(RecordedRequestJson) })
+export const RecordedRequests = Declaration.RecordedRequests
 
 /**
  * The query of `GET /_emulator/requests`: `limit`, how many of the last requests (1 to 10 000;
@@ -333,139 +250,36 @@ export const RecordedRequests = Schema.Struct({ requests: Schema.Array(RecordedR
  *
  * @since 0.5.0
  */
-export const RequestLogQuery = Schema.Struct({
-  limit: Schema.optionalWith(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, requestLogLimit)).annotations({
-      message: () => ({ message: `must be an integer from 1 to ${requestLogLimit}`, override: true })
-    }),
-    { exact: true }
-  )
-})
+export const RequestLogQuery = Declaration.RequestLogQuery
 
-/**
- * A refusal of the control API, as its typed client fails with it: the answer's `status` (400
- * bad input, 401 no control token, 404 an unknown route or record, 409 an ended operation or no
- * controlled clock, 413 a body over 32 MiB, 500, 503 a change that could not be saved) and its
- * `GeneralError` body (`code`, `message`, `request_id`).
- *
- * @since 0.5.0
- * @category errors
- */
-export class ControlError extends Schema.TaggedError<ControlError>()("ControlError", {
-  status: Schema.Int,
-  code: Schema.String,
-  message: Schema.String,
-  request_id: Schema.optional(Schema.String)
-}) {}
-
-/** A `GeneralError` body answered with `status`, decoded as a {@link ControlError} of that status. */
-const refusedWith = (status: number) =>
-  Schema.transform(
-    Schema.Struct(GeneralError.fields),
-    Schema.typeSchema(ControlError).pipe(Schema.filter((error) => error.status === status)),
-    {
-      strict: true,
-      decode: (body) => new ControlError({ status, ...body }),
-      encode: ({ code, message, request_id }) => ({ code, message, request_id })
-    }
-  ).annotations(HttpApiSchema.annotations({ status }))
-
-/**
- * A path parameter: any string, percent-encoded by the client (`HttpApiClient` puts it into the
- * path as it is) and decoded once by the server's router.
- */
-const PathParam = Schema.transform(Schema.String, Schema.String, {
-  strict: true,
-  decode: identity,
-  encode: encodeURIComponent
-})
-
-const ProjectPath = Schema.Struct({ project_id: PathParam })
-const OperationPath = Schema.Struct({ project_id: PathParam, operation_id: PathParam })
-
-/** The control routes, relative to {@link prefix}; every one also answers the refusals of {@link ControlError}. */
-const endpoints = HttpApiGroup.make("control", { topLevel: true })
-  .add(HttpApiEndpoint.post("reset", "/reset").addSuccess(StateSummary))
-  .add(HttpApiEndpoint.post("seed", "/seed").setPayload(SeedFile).addSuccess(StateSummary))
-  .add(HttpApiEndpoint.get("snapshot", "/snapshot").addSuccess(SnapshotSchema))
-  .add(HttpApiEndpoint.put("restore", "/snapshot").setPayload(SnapshotSchema).addSuccess(StateSummary))
-  .add(
-    HttpApiEndpoint.post("addProject", "/projects")
-      .setPayload(SeedProjectFile)
-      .addSuccess(Project, { status: Status.created })
-  )
-  .add(
-    HttpApiEndpoint.post("addApiKey", "/api_keys")
-      .setPayload(ApiKeyToAdd)
-      .addSuccess(ApiKeyCreated, { status: Status.created })
-  )
-  .add(
-    HttpApiEndpoint.post("startOperations", "/projects/:project_id/operations")
-      .setPath(ProjectPath)
-      .setPayload(OperationsToStart)
-      .addSuccess(OperationsStarted, { status: Status.created })
-  )
-  .add(
-    HttpApiEndpoint.post("failOperation", "/projects/:project_id/operations/:operation_id/fail")
-      .setPath(OperationPath)
-      .setPayload(OperationFailureJson)
-      .addSuccess(Operation)
-  )
-  .add(
-    HttpApiEndpoint.post("cancelOperation", "/projects/:project_id/operations/:operation_id/cancel")
-      .setPath(OperationPath)
-      .setPayload(CancellationJson)
-      .addSuccess(Operation)
-  )
-  .add(
-    HttpApiEndpoint.post("injectFault", "/faults")
-      .setPayload(FaultInjection)
-      .addSuccess(PendingFaultJson, { status: Status.created })
-  )
-  .add(HttpApiEndpoint.get("faults", "/faults").addSuccess(PendingFaults))
-  .add(HttpApiEndpoint.del("clearFaults", "/faults").addSuccess(PendingFaults))
-  .add(HttpApiEndpoint.get("clock", "/clock").addSuccess(ClockAnswer))
-  .add(HttpApiEndpoint.post("freeze", "/clock/freeze").addSuccess(ClockAnswer))
-  .add(HttpApiEndpoint.post("advance", "/clock/advance").setPayload(ClockAdvance).addSuccess(ClockAnswer))
-  .add(HttpApiEndpoint.post("resume", "/clock/resume").addSuccess(ClockAnswer))
-  .add(
-    HttpApiEndpoint.post("connect", "/endpoints/:endpoint_id/connect")
-      .setPath(Schema.Struct({ endpoint_id: PathParam }))
-      .addSuccess(ComputeEndpointOperations)
-  )
-  .add(
-    HttpApiEndpoint.post("migrate", "/projects/:project_id/branches/:branch_id/databases/:database_name/migrate")
-      .setPath(Schema.Struct({ project_id: PathParam, branch_id: PathParam, database_name: PathParam }))
-      .setPayload(MigrationJson)
-      .addSuccess(SchemaMigratedJson)
-  )
-  .add(HttpApiEndpoint.get("requests", "/requests").setUrlParams(RequestLogQuery).addSuccess(RecordedRequests))
-
-/**
- * The control API, declared once with `@effect/platform`'s `HttpApi` (since 0.5.0): every route
- * of the module's table, under {@link prefix}, with its path parameters, body, query and answer
- * schemas, and its refusals ({@link ControlError} per status; `HttpApiDecodeError` is HttpApi's
- * own, which this server answers as a 400 `GeneralError` too). {@link httpApp} serves it,
- * {@link client} calls it; `HttpApi.reflect` or `OpenApi.fromApi` read it.
- *
- * Endpoint names (the client's methods): `reset`, `seed`, `snapshot`, `restore` (`PUT
- * /snapshot`), `addProject`, `addApiKey`, `startOperations`, `failOperation`, `cancelOperation`,
- * `injectFault` (`POST /faults`), `faults`, `clearFaults` (`DELETE /faults`), `clock`, `freeze`,
- * `advance`, `resume`, `connect`, `migrate`, `requests`.
- *
- * @since 0.5.0
- * @category api
- */
-export class EmulatorControl extends HttpApi.make("EmulatorControl")
-  .add(endpoints)
-  .addError(refusedWith(400))
-  .addError(refusedWith(401))
-  .addError(refusedWith(404))
-  .addError(refusedWith(409))
-  .addError(refusedWith(413))
-  .addError(refusedWith(500))
-  .addError(refusedWith(503))
-  .prefix(prefix) {}
+export {
+  /**
+   * A refusal of the control API, as its typed client fails with it: the answer's `status` (400
+   * bad input, 401 no control token, 404 an unknown route or record, 409 an ended operation or no
+   * controlled clock, 413 a body over 32 MiB, 500, 503 a change that could not be saved) and its
+   * `GeneralError` body (`code`, `message`, `request_id`).
+   *
+   * @since 0.5.0
+   * @category errors
+   */
+  ControlError,
+  /**
+   * The control API, declared once with `@effect/platform`'s `HttpApi` (since 0.5.0): every route
+   * of the module's table, under {@link prefix}, with its path parameters, body, query and answer
+   * schemas, and its refusals ({@link ControlError} per status; `HttpApiDecodeError` is HttpApi's
+   * own, which this server answers as a 400 `GeneralError` too). {@link httpApp} serves it,
+   * {@link client} calls it; `HttpApi.reflect` or `OpenApi.fromApi` read it.
+   *
+   * Endpoint names (the client's methods): `reset`, `seed`, `snapshot`, `restore` (`PUT
+   * /snapshot`), `addProject`, `addApiKey`, `startOperations`, `failOperation`, `cancelOperation`,
+   * `injectFault` (`POST /faults`), `faults`, `clearFaults` (`DELETE /faults`), `clock`, `freeze`,
+   * `advance`, `resume`, `connect`, `migrate`, `requests`.
+   *
+   * @since 0.5.0
+   * @category api
+   */
+  EmulatorControl
+} from "./internal/emulatorControl.js"
 
 /**
  * Options of {@link httpApp}.
@@ -477,377 +291,6 @@ export interface Options {
   readonly token: Redacted.Redacted<string>
 }
 
-type FaultJsonType = typeof FaultJson.Type
-
-const faultOf = (json: FaultJsonType): Fault.Fault => {
-  switch (json._tag) {
-    case "Status":
-      return Fault.status(json.status, {
-        body: json.body === undefined ? undefined : faultBodyOf(json.body),
-        headers: json.headers,
-        processed: json.processed
-      })
-    case "Delay":
-      return Fault.delay(json.duration)
-    case "Hang":
-      return Fault.hang
-    case "Drop":
-      return Fault.drop
-    case "MalformedJson":
-      return Fault.malformedJson
-  }
-}
-
-const faultBodyOf = (json: typeof FaultBodyJson.Type): Fault.FaultBody => {
-  switch (json._tag) {
-    case "GeneralError":
-      return Fault.FaultBody.generalError({ code: json.code, message: json.message, request_id: json.request_id })
-    case "Empty":
-      return Fault.FaultBody.empty
-    case "Text":
-      return Fault.FaultBody.text(json.text)
-    case "Html":
-      return Fault.FaultBody.html(json.html)
-  }
-}
-
-/** A fault as JSON, as `FaultJson` reads it (a delay's duration in ms). */
-const faultJson = (fault: Fault.Fault): unknown => {
-  switch (fault._tag) {
-    case "Status":
-      return {
-        _tag: "Status",
-        status: fault.status,
-        body: { ...fault.body },
-        headers: fault.headers,
-        processed: fault.processed
-      }
-    case "Delay":
-      return { _tag: "Delay", duration: Duration.toMillis(fault.duration) }
-    default:
-      return { _tag: fault._tag }
-  }
-}
-
-const pendingJson = (pending: PendingFault) => ({
-  fault: faultJson(pending.fault),
-  method: pending.method ?? null,
-  path: pending.path ?? null,
-  remaining: Number.isFinite(pending.remaining) ? pending.remaining : "unlimited"
-})
-
-const clockAnswer = (state: ClockState): ClockAnswer => ({
-  now: new Date(state.now).toISOString(),
-  now_ms: state.now,
-  frozen: state.frozen
-})
-
-const badRequest = (message: string) => new Refusal({ status: Status.badRequest, message })
-
-/** The request's body text (UTF-8); 413 over {@link bodyLimitBytes}, never holding more than that in memory. */
-const bodyText = Effect.gen(function* () {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const tooLarge = new Refusal({
-    status: Status.payloadTooLarge,
-    message: `the request body is larger than ${bodyLimitBytes} bytes`
-  })
-  if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) return yield* tooLarge
-  const text = yield* Body.text(
-    // A request without a body (e.g. from a web `Request`) has no stream: it is an empty body.
-    Stream.catchAll(request.stream, (error) =>
-      error.reason === "Decode" && /empty body/.test(error.description ?? "") ? Stream.empty : Stream.fail(error)
-    ),
-    { maxBytes: bodyLimitBytes, past: "drain", malformed: "fail" }
-  ).pipe(
-    Effect.catchTags({
-      BodyTooLarge: () => tooLarge,
-      BodyNotUtf8: () => badRequest("the request body is not valid UTF-8"),
-      RequestError: () => badRequest("the request body cannot be read")
-    })
-  )
-  return text.trim() === "" ? "{}" : text
-})
-
-/** The request's JSON body decoded with `schema` (an unknown field refused); 400 saying why otherwise. */
-const body = <A, I>(schema: Schema.Schema<A, I>) =>
-  Effect.flatMap(bodyText, (text) =>
-    Schema.decodeUnknown(Schema.parseJson(schema), { onExcessProperty: "error", errors: "all" })(text).pipe(
-      Effect.mapError((error) => badRequest(DecodeIssue.format(error.issue, { maxIssues: 10 })))
-    )
-  )
-
-const json = (value: unknown, status = 200) => Effect.succeed(HttpServerResponse.unsafeJson(value, { status }))
-
-const summaryOf = (fake: Service) =>
-  Effect.map(
-    fake.snapshot,
-    (snapshot): StateSummary => ({
-      api_keys: snapshot.api_keys.length,
-      projects: snapshot.projects.length,
-      operations: snapshot.operations.length
-    })
-  )
-
-const invalidSeed = (error: { readonly problems: ReadonlyArray<string> }) =>
-  badRequest(`invalid seed: ${error.problems.join("; ")}`)
-
-/** A path parameter, as the router decoded it (decoding it again would refuse a `%`). */
-const pathParam = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
-
-const encodeSnapshot = Schema.encode(SnapshotSchema)
-
-/** The name of an endpoint of {@link EmulatorControl}. */
-type EndpointName = HttpApiEndpoint.HttpApiEndpoint.Name<HttpApiGroup.HttpApiGroup.Endpoints<typeof endpoints>>
-
-/** A route's answer, a refusal included: a raw response, so that the body is exactly what it writes. */
-type Route = Effect.Effect<
-  HttpServerResponse.HttpServerResponse,
-  never,
-  HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams | HttpRouter.RouteContext
->
-
-/** A route: its refusal answered as a `GeneralError` with its status. */
-const route = <R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, Refusal, R>) =>
-  Effect.catchTag(handler, "Refusal", refusalResponse)
-
-/** What every endpoint of {@link EmulatorControl} does over `fake`, by the endpoint's name. */
-const routesOf = (fake: Service): { readonly [Name in EndpointName]: Route } => {
-  const clock = Effect.flatMap(
-    Effect.succeed(fake.clock),
-    Option.match({
-      onNone: () =>
-        Effect.fail(
-          new Refusal({
-            status: Status.conflict,
-            message: "this fake has no controlled clock (FakePlatform.Options.clock); move its Clock with TestClock"
-          })
-        ),
-      onSome: Effect.succeed
-    })
-  )
-  const scenarioError = (error: { readonly _tag: string; readonly message: string }) =>
-    new Refusal({
-      status:
-        error._tag === "InvalidSeed" || error._tag === "InvalidMigration"
-          ? Status.badRequest
-          : error._tag === "OperationNotPending"
-            ? Status.conflict
-            : Status.notFound,
-      message: error.message
-    })
-  return {
-    reset: route(
-      Effect.zipRight(
-        fake.reset,
-        Effect.flatMap(summaryOf(fake), (summary) => json(summary))
-      )
-    ),
-    seed: route(
-      Effect.gen(function* () {
-        const seed = yield* Effect.mapError(Effect.flatMap(bodyText, seedFromJson), (error) =>
-          error._tag === "InvalidSeed" ? invalidSeed(error) : error
-        )
-        yield* Effect.mapError(fake.load(seed), invalidSeed)
-        return yield* json(yield* summaryOf(fake))
-      })
-    ),
-    snapshot: route(
-      Effect.flatMap(fake.snapshot, (snapshot) => Effect.flatMap(Effect.orDie(encodeSnapshot(snapshot)), json))
-    ),
-    restore: route(
-      Effect.gen(function* () {
-        const snapshot = yield* Effect.flatMap(bodyText, (text) =>
-          Schema.decodeUnknown(SnapshotFromJson, { onExcessProperty: "error", errors: "all" })(text).pipe(
-            Effect.mapError((error) => badRequest(`invalid snapshot: ${DecodeIssue.format(error.issue)}`))
-          )
-        )
-        yield* Effect.mapError(fake.restore(snapshot), invalidSeed)
-        return yield* json(yield* summaryOf(fake))
-      })
-    ),
-    addProject: route(
-      Effect.gen(function* () {
-        const project = yield* body(SeedProjectFile)
-        const added = yield* Effect.mapError(fake.scenario.addProject(project), scenarioError)
-        return yield* json(yield* Effect.orDie(Schema.encode(Project)(added)), Status.created)
-      })
-    ),
-    addApiKey: route(
-      Effect.gen(function* () {
-        const { name } = yield* body(ApiKeyToAdd)
-        const added = yield* fake.scenario.addApiKey(name)
-        return yield* json(yield* Effect.orDie(Schema.encode(ApiKeyCreated)(added)), Status.created)
-      })
-    ),
-    startOperations: route(
-      Effect.gen(function* () {
-        const projectId = yield* pathParam("project_id")
-        const { operations } = yield* body(OperationsToStart)
-        const started = yield* Effect.mapError(fake.scenario.startOperations(projectId, operations), scenarioError)
-        return yield* json(yield* Effect.orDie(Schema.encode(OperationsStarted)(started)), Status.created)
-      })
-    ),
-    failOperation: route(
-      Effect.gen(function* () {
-        const projectId = yield* pathParam("project_id")
-        const operationId = yield* pathParam("operation_id")
-        const failure = yield* body(OperationFailureJson)
-        const failed = yield* Effect.mapError(
-          fake.scenario.failOperation(projectId, operationId, failure),
-          scenarioError
-        )
-        return yield* json(yield* Effect.orDie(Schema.encode(Operation)(failed)))
-      })
-    ),
-    cancelOperation: route(
-      Effect.gen(function* () {
-        const projectId = yield* pathParam("project_id")
-        const operationId = yield* pathParam("operation_id")
-        const cancellation = yield* body(CancellationJson)
-        const cancelled = yield* Effect.mapError(
-          fake.scenario.cancelOperation(projectId, operationId, cancellation),
-          scenarioError
-        )
-        return yield* json(yield* Effect.orDie(Schema.encode(Operation)(cancelled)))
-      })
-    ),
-    injectFault: route(
-      Effect.gen(function* () {
-        const injection = yield* body(FaultInjection)
-        const fault = faultOf(injection.fault)
-        const times = injection.times === "unlimited" ? Number.POSITIVE_INFINITY : injection.times
-        yield* fake.faults
-          .inject(fault, { method: injection.method, path: injection.path, times })
-          .pipe(
-            Effect.catchSomeDefect((defect) =>
-              Cause.isIllegalArgumentException(defect)
-                ? Option.some(Effect.fail(badRequest(defect.message)))
-                : Option.none()
-            )
-          )
-        return yield* json(
-          pendingJson({ fault, method: injection.method?.toUpperCase(), path: injection.path, remaining: times ?? 1 }),
-          Status.created
-        )
-      })
-    ),
-    faults: route(Effect.flatMap(fake.faults.list, (faults) => json({ faults: faults.map(pendingJson) }))),
-    clearFaults: route(Effect.zipRight(fake.faults.clear, json({ faults: [] }))),
-    clock: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.state, (state) => json(clockAnswer(state))))),
-    freeze: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.freeze, (state) => json(clockAnswer(state))))),
-    advance: route(
-      Effect.gen(function* () {
-        const controlled = yield* clock
-        const { by } = yield* body(ClockAdvance)
-        return yield* json(clockAnswer(yield* controlled.advance(by)))
-      })
-    ),
-    resume: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.resume, (state) => json(clockAnswer(state))))),
-    connect: route(
-      Effect.gen(function* () {
-        const endpointId = yield* pathParam("endpoint_id")
-        const connected = yield* Effect.mapError(fake.connect(endpointId), scenarioError)
-        return yield* json(yield* Effect.orDie(Schema.encode(ComputeEndpointOperations)(connected)))
-      })
-    ),
-    migrate: route(
-      Effect.gen(function* () {
-        const projectId = yield* pathParam("project_id")
-        const branchId = yield* pathParam("branch_id")
-        const databaseName = yield* pathParam("database_name")
-        const { sql } = yield* body(MigrationJson)
-        const migrated = yield* Effect.mapError(
-          fake.scenario.migrate(projectId, branchId, databaseName, sql),
-          scenarioError
-        )
-        return yield* json(yield* Effect.orDie(Schema.encode(SchemaMigratedJson)(migrated)))
-      })
-    ),
-    requests: route(
-      Effect.gen(function* () {
-        // Refused with a 400 by the endpoint's declaration (`RequestLogQuery`) before it gets here.
-        const { limit } = yield* Effect.orDie(HttpServerRequest.schemaSearchParams(RequestLogQuery))
-        const requests = yield* fake.requests
-        return yield* json({ requests: requests.slice(-(limit ?? 100)) })
-      })
-    )
-  }
-}
-
-/** The handlers of {@link EmulatorControl} over `fake`: each endpoint answers with its route's own response. */
-const handlersOf = (fake: Service) =>
-  HttpApiBuilder.group(EmulatorControl, "control", (handlers) => {
-    const routes = routesOf(fake)
-    return handlers
-      .handleRaw("reset", () => routes.reset)
-      .handleRaw("seed", () => routes.seed)
-      .handleRaw("snapshot", () => routes.snapshot)
-      .handleRaw("restore", () => routes.restore)
-      .handleRaw("addProject", () => routes.addProject)
-      .handleRaw("addApiKey", () => routes.addApiKey)
-      .handleRaw("startOperations", () => routes.startOperations)
-      .handleRaw("failOperation", () => routes.failOperation)
-      .handleRaw("cancelOperation", () => routes.cancelOperation)
-      .handleRaw("injectFault", () => routes.injectFault)
-      .handleRaw("faults", () => routes.faults)
-      .handleRaw("clearFaults", () => routes.clearFaults)
-      .handleRaw("clock", () => routes.clock)
-      .handleRaw("freeze", () => routes.freeze)
-      .handleRaw("advance", () => routes.advance)
-      .handleRaw("resume", () => routes.resume)
-      .handleRaw("connect", () => routes.connect)
-      .handleRaw("migrate", () => routes.migrate)
-      .handleRaw("requests", () => routes.requests)
-  })
-
-/**
- * A request the declaration refuses before its handler (a query that does not decode): a 400
- * `GeneralError` naming the field, as a body that does not decode gets, rather than HttpApi's
- * own `HttpApiDecodeError` body.
- */
-const decodeRefusals = HttpApiBuilder.middleware(EmulatorControl, (app) =>
-  Effect.catchAllCause(app, (cause) =>
-    Option.match(Cause.failureOption(cause as Cause.Cause<unknown>), {
-      onNone: () => Effect.failCause(cause),
-      onSome: (error) =>
-        error instanceof HttpApiDecodeError
-          ? refusalResponse(
-              badRequest(error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "))
-            )
-          : Effect.failCause(cause)
-    })
-  )
-)
-
-/**
- * The HTTP app of {@link EmulatorControl} over `fake`, without the token check (see {@link httpApp}).
- * Its router fails with `RouteNotFound` for a route no endpoint declares (`HttpApiBuilder.httpApp`'s
- * type leaves that out).
- */
-const appOf = (fake: Service): Effect.Effect<HttpApp.Default<HttpServerError.RouteNotFound>> =>
-  Effect.gen(function* () {
-    const app = yield* HttpApiBuilder.httpApp
-    // What HttpApi's router may ask of a request (files, ETags); none of these routes does.
-    const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
-    return Effect.provide(app, services)
-  }).pipe(
-    Effect.provide(
-      Layer.mergeAll(
-        HttpApiBuilder.api(EmulatorControl).pipe(Layer.provide(handlersOf(fake))),
-        decodeRefusals,
-        HttpApiBuilder.Middleware.layer,
-        HttpApiBuilder.Router.Live,
-        HttpServer.layerContext
-      )
-    )
-  )
-
-/** Whether `authorization` carries `token` as a bearer credential. */
-const authorized = (authorization: string | undefined, token: Redacted.Redacted<string>): boolean => {
-  const match = /^Bearer (\S+)$/i.exec(authorization ?? "")
-  return match !== null && hashKey(match[1]!) === hashKey(Redacted.value(token))
-}
-
 /**
  * The control API over `fake` (see the module's description), for requests whose path is under
  * {@link prefix}: 401 without the control token, 404 for an unknown route. Serve it next to the
@@ -855,39 +298,7 @@ const authorized = (authorization: string | undefined, token: Redacted.Redacted<
  *
  * @since 0.2.0
  */
-export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.Default> =>
-  Effect.map(appOf(fake), (routes) =>
-    Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      if (!authorized(request.headers.authorization, options.token)) {
-        return yield* new Refusal({
-          status: Status.unauthorized,
-          message: "the control API needs its control token (Authorization: Bearer <token>), not an API key"
-        })
-      }
-      yield* fake.catchUp
-      return yield* routes
-    }).pipe(
-      Effect.catchTags({
-        Refusal: refusalResponse,
-        RouteNotFound: () =>
-          refusalResponse(new Refusal({ status: Status.notFound, message: "control route not found" }))
-      }),
-      Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-        // A change the journal could not make durable: 503, as the platform's routes answer it.
-        const notSaved = Cause.find(cause, (reason) =>
-          reason._tag === "Die" && reason.defect instanceof ChangeNotSaved ? Option.some(reason.defect) : Option.none()
-        )
-        return Option.isSome(notSaved)
-          ? refusalResponse(new Refusal({ status: Status.serviceUnavailable, message: notSaved.value.message }))
-          : Effect.zipRight(
-              Effect.logError("dbplatform fake: control API internal error", cause),
-              refusalResponse(new Refusal({ status: Status.internalError, message: "internal error" }))
-            )
-      })
-    )
-  )
+export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.Default> => serve(fake, options.token)
 
 /**
  * Options of {@link client}.
@@ -919,7 +330,11 @@ export interface ClientOptions {
  *
  * @since 0.5.0
  */
-export type Client = HttpApiClient.Client<typeof endpoints, ControlError | HttpApiDecodeError, never>
+export type Client = HttpApiClient.Client<
+  typeof Declaration.endpoints,
+  Declaration.ControlError | HttpApiDecodeError,
+  never
+>
 
 /**
  * A typed client of the control API of an emulator that runs as a process (or of any server of
@@ -946,7 +361,7 @@ export type Client = HttpApiClient.Client<typeof endpoints, ControlError | HttpA
  * @since 0.5.0
  */
 export const client = (options: ClientOptions): Effect.Effect<Client, never, HttpClient.HttpClient> =>
-  HttpApiClient.make(EmulatorControl, {
+  HttpApiClient.make(Declaration.EmulatorControl, {
     baseUrl: serverUrl(options.url),
     transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.token))
   })

@@ -36,56 +36,49 @@
  *
  * @since 0.1.0
  */
-import * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type ComputeEndpointOperations, Endpoint } from "@dbplatform/core"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
-import type { Fault } from "./Fault.js"
 import { lsnAt as lsnAtMillis } from "./engine/lsn.js"
-import { answerWith, ConnectionDropped, PendingFaults } from "./engine/faults.js"
+import { type Faults, PendingFaults } from "./engine/faults.js"
 import { computeEndpointOperations } from "./resources/ComputeEndpoints/handlers.js"
 import { controlPlaneStep, change } from "./engine/change.js"
 import { connect } from "./resources/ComputeEndpoints/steps.js"
 import { randomDice } from "./engine/ids.js"
-import { ChangeNotSaved } from "./engine/journal.js"
-import { makeRequestLog, type RecordedRequest, recordOf } from "./engine/requestLog.js"
+import { durable, notSavedDies } from "./engine/journal.js"
+import { makeRequestLog, type RecordedRequest } from "./engine/requestLog.js"
 import { Access, Gate, refusalResponse } from "./engine/route.js"
 import { Caller } from "./engine/caller.js"
 import { accessOf } from "./engine/authorization.js"
 import { router } from "./internal/routes.js"
-import { declaredLengthRefusal, pathRefusal } from "./engine/limits.js"
-import {
-  describeWindow,
-  type RateLimit,
-  makeRateLimits,
-  type RateLimits,
-  rateLimitProblem,
-  retryAfterSeconds
-} from "./engine/rateLimit.js"
+import { declaredLengthRefusal } from "./engine/limits.js"
+import { type RateLimit, makeRateLimits, rateLimited, rateLimitProblem } from "./engine/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
 import { seedState } from "./internal/seed.js"
-import { applyAll, itemsOf, makeFakeState, mutate, replace, type State, snapshotOf } from "./engine/state.js"
+import { makeFakeState, mutate, type State, snapshotOf } from "./engine/state.js"
 import { Status } from "./engine/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
 import { InvalidSeed, type Seed } from "./Seed.js"
 import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 import { controlPlane } from "./internal/duties.js"
-import { authenticate, hashKey, keyAdded, keyWithHash, newKeyValue } from "./engine/authentication.js"
-import { load } from "./internal/kinds.js"
+import { authenticate, newKeyValue, personalKeys } from "./engine/authentication.js"
 import { Refusal } from "./engine/refusal.js"
+import { httpAppOf } from "./engine/httpApp.js"
+import { replacements, stateOfSnapshot, withBootstrapKey } from "./internal/baseline.js"
+import { clockedScenario, onClock } from "./internal/clocked.js"
+import { durably, syncedClock, syncedScenario } from "./internal/synced.js"
 
 export type {
   /**
@@ -151,62 +144,36 @@ export interface StoredApiKey {
   readonly revoked: boolean
 }
 
-/**
- * Where an injected fault applies.
- *
- * @since 0.1.0
- */
-export interface InjectOptions {
-  /** The request method, e.g. `"POST"` (any case); any method when absent. */
-  readonly method?: string | undefined
+export type {
   /**
-   * The path relative to `/api/v2`, without query: exact (`"/projects/spring-example-302709/operations"`)
-   * or the route template of an entry of core's `Api.endpoints`, in the contract's spelling, whose
-   * `{name}` segments match any one segment (`"/projects/{project_id}/operations"`,
-   * `"/api_keys/{key_id}"`; docs/contract.md §4); any path when absent.
+   * Where an injected fault applies (`Faults.inject`): `method` (any case; any method when
+   * absent), `path` relative to `/api/v2` without query, exact or the route template of an entry
+   * of core's `Api.endpoints` in the contract's spelling (`"/projects/{project_id}/operations"`,
+   * docs/contract.md §4; any path when absent), and `times`, how many matching requests get the
+   * fault (an integer >= 1 or `Infinity`, until cleared; 1 by default).
+   *
+   * @since 0.1.0
    */
-  readonly path?: string | undefined
-  /** How many matching requests get the fault: an integer >= 1 or `Infinity` (until cleared); 1 by default. */
-  readonly times?: number | undefined
-}
-
-/**
- * The fault injector of the fake (see `Fault`).
- *
- * @since 0.1.0
- */
-export interface Faults {
+  InjectOptions,
   /**
-   * Gives `fault` to the next `times` requests matching `method` and `path` (see
-   * {@link InjectOptions}). A request takes the first pending fault that matches it, in
-   * injection order, so a fault injected with `times: Infinity` shadows later ones for the
-   * requests it matches. Faults apply before authentication, as a proxy in front of the API
-   * answers; a `Fault.status(..., { processed: true })` applies after the real handling.
-   * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, a `path`
-   * not starting with `/` or holding a query, or a route template (a `path` holding `{` or `:`)
-   * that is no entry's route, e.g. `"/projects/:project_id"`.
+   * The fault injector of the fake (see `Fault`): `inject(fault, options?)` gives `fault` to the
+   * next requests matching `options` (the first pending fault that matches a request is taken, in
+   * injection order; before authentication, as a proxy answers, unless `processed: true`; dies
+   * with an `IllegalArgumentException` on bad options), `clear` removes every pending fault,
+   * `list` answers those still pending, in injection order.
+   *
+   * @since 0.1.0
    */
-  readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
-  /** Removes every pending fault; requests after it are answered normally. */
-  readonly clear: Effect.Effect<void>
-  /** The faults still pending, in injection order (the order in which they match). */
-  readonly list: Effect.Effect<ReadonlyArray<PendingFault>>
-}
-
-/**
- * A fault waiting for requests (`Faults.list`): the fault, where it applies (as given to
- * `inject`; `undefined` for any) and how many more requests get it (`Infinity`: until cleared).
- *
- * @since 0.2.0
- */
-export interface PendingFault {
-  readonly fault: Fault
-  /** Upper-cased, e.g. `"POST"`; `undefined` for any method. */
-  readonly method: string | undefined
-  /** As given to `inject`, e.g. `"/projects/{project_id}/operations"`; `undefined` for any path. */
-  readonly path: string | undefined
-  readonly remaining: number
-}
+  Faults,
+  /**
+   * A fault waiting for requests (`Faults.list`): the `fault`, where it applies (`method`
+   * upper-cased and `path` as given to `inject`; `undefined` for any) and how many more requests
+   * get it, `remaining` (`Infinity`: until cleared).
+   *
+   * @since 0.2.0
+   */
+  PendingFault
+} from "./engine/faults.js"
 
 /**
  * The fake platform: its bootstrap key, its HTTP app, its fault injector, and what it stored
@@ -381,41 +348,7 @@ export interface Journal {
  * @since 0.1.0
  */
 export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
-  onClock(
-    options,
-    Effect.gen(function* () {
-      const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-      const baseline = seedState(seed)
-      const state = yield* withBootstrapKey(baseline, bootstrapValue)
-      return yield* serviceOf(state, bootstrapValue, options, baseline)
-    })
-  )
-
-/** `effect` on the fake's controlled clock when it has one. */
-const onClock = <A, E, R>(options: Options, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  options.clock === undefined ? effect : Effect.withClock(effect, options.clock.clock)
-
-/**
- * The state `build` makes, with a valid key whose value is `bootstrapValue`: kept when there is
- * one, added as `bootstrap` when there is none; `InvalidSeed` when the state holds it revoked.
- */
-const withBootstrapKey = (build: Effect.Effect<State, InvalidSeed>, bootstrapValue: string) =>
-  Effect.gen(function* () {
-    const state = yield* build
-    const existing = keyWithHash(state, hashKey(bootstrapValue))
-    if (existing === undefined) {
-      const { changes } = keyAdded(state, "bootstrap", hashKey(bootstrapValue), yield* Clock.currentTimeMillis)
-      return applyAll(state, changes)
-    }
-    if (existing.revoked) {
-      return yield* new InvalidSeed({ problems: [`the bootstrap key given is revoked (API key ${existing.id})`] })
-    }
-    return state
-  })
-
-/** The state `snapshot` describes, or `InvalidSeed` listing its problems. */
-const stateOfSnapshot = (snapshot: Snapshot) =>
-  Effect.suspend(() => Either.mapLeft(load(snapshot), (problems) => new InvalidSeed({ problems })))
+  started(seedState(seed), seed.bootstrapKey, options)
 
 /**
  * A fake account in the state `snapshot` saved (`Service.snapshot`): the same keys (their
@@ -430,12 +363,17 @@ const stateOfSnapshot = (snapshot: Snapshot) =>
 export const restore = (
   snapshot: Snapshot,
   options: Options & { readonly bootstrapKey?: string | undefined } = {}
-): Effect.Effect<Service, InvalidSeed> =>
+): Effect.Effect<Service, InvalidSeed> => started(stateOfSnapshot(snapshot), options.bootstrapKey, options)
+
+/**
+ * The service over the state `baseline` builds, on the fake's clock, with a valid key whose value
+ * is `bootstrapKey` (a new random one when `undefined`).
+ */
+const started = (baseline: Effect.Effect<State, InvalidSeed>, bootstrapKey: string | undefined, options: Options) =>
   onClock(
     options,
     Effect.gen(function* () {
-      const bootstrapValue = options.bootstrapKey ?? newKeyValue()
-      const baseline = stateOfSnapshot(snapshot)
+      const bootstrapValue = bootstrapKey ?? newKeyValue()
       const state = yield* withBootstrapKey(baseline, bootstrapValue)
       return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
@@ -489,215 +427,37 @@ const serviceOf = (
       }),
       (answer) => (journal === undefined ? answer : Effect.flatMap(answer, (response) => durable(journal, response)))
     )
-    const httpApp: HttpApp.Default = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const url = urlOf(request.url)
-      if (url === undefined) {
-        yield* log.add(recordOf(request, new URL("http://fake/"), undefined))
-        return yield* refusalResponse(
-          new Refusal({ status: Status.badRequest, message: "request target is not a valid path" })
-        )
-      }
-      const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
-      yield* log.add(recordOf(request, url, fault?._tag, isKeyOf(yield* Ref.get(fake.ref))))
-      if (fault !== undefined) return yield* answerWith(fault, answer)
-      const badPath = pathRefusal(rawPathOf(request.url))
-      return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
-    }).pipe(
-      // The last resort, for a bug of the fake: malformed input is refused above with a 4xx. A
-      // dropped connection (`Fault.drop`) and interruption go on as they are.
-      Effect.catchAllCause((cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-        const dropped = Cause.find(cause, (reason) =>
-          reason._tag === "Die" && reason.defect instanceof ConnectionDropped
-            ? Option.some(reason.defect)
-            : Option.none()
-        )
-        return Option.isSome(dropped)
-          ? Effect.die(dropped.value)
-          : Effect.zipRight(
-              Effect.logError("dbplatform fake: internal error", cause),
-              refusalResponse(new Refusal({ status: Status.internalError, message: "internal error" }))
-            )
-      })
-    )
-    /** The whole state replaced by the one `build` makes (with the bootstrap key), durable with a journal. */
-    const replaceState = (build: Effect.Effect<State, InvalidSeed>) =>
-      Effect.gen(function* () {
-        yield* replace(fake, yield* withBootstrapKey(build, bootstrapValue))
-        if (journal !== undefined) yield* notSavedDies(journal)
-      })
-    const scenario = scenarioOf(fake)
-    /** `effect` on the fake's clock, returning once its changes are durable with a journal. */
-    const durably = <A, E>(effect: Effect.Effect<A, E>) =>
-      onClock(options, journal === undefined ? effect : Effect.tap(effect, () => notSavedDies(journal)))
+    /** What `reset` clears besides the state: faults, the request log, the rate limits' counts. */
+    const forget = Effect.zipRight(Effect.zipRight(faults.clear, log.clear), limits?.clear ?? Effect.void)
     return FakePlatform.of({
       bootstrapKey: Redacted.make(bootstrapValue),
-      httpApp: onClock(options, httpApp),
-      apiKeys: Effect.map(Ref.get(fake.ref), (now) =>
-        Array.from(itemsOf(now, "api_keys"))
-          .filter((key) => key.org_id === undefined)
-          .map(({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))
-      ),
+      httpApp: onClock(options, httpAppOf(fake, log, faults, answer)),
+      apiKeys: Effect.map(Ref.get(fake.ref), personalKeys),
       requests: log.all,
       faults: {
         inject: (fault, options = {}) => faults.inject(fault, options),
         clear: faults.clear,
         list: faults.list
       },
-      scenario: clockedScenario(options, journal === undefined ? scenario : syncedScenario(scenario, journal)),
+      scenario: clockedScenario(options, syncedScenario(scenarioOf(fake), journal)),
       snapshot: Effect.map(Ref.get(fake.ref), snapshotOf),
       revision: Effect.map(Ref.get(fake.ref), (now) => now.revision),
-      reset: onClock(
-        options,
-        Effect.gen(function* () {
-          if (options.clock !== undefined) yield* options.clock.reset
-          yield* Effect.orDie(replaceState(baseline))
-          yield* faults.clear
-          yield* log.clear
-          if (limits !== undefined) yield* limits.clear
-        })
-      ),
-      load: (seed) =>
-        onClock(
-          options,
-          seed.bootstrapKey !== undefined && seed.bootstrapKey !== bootstrapValue
-            ? new InvalidSeed({
-                problems: [
-                  "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
-                ]
-              })
-            : replaceState(seedState(seed))
-        ),
-      restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
+      ...replacements(fake, bootstrapValue, baseline, options, forget),
       catchUp: onClock(
         options,
         Effect.flatMap(caughtUp, (changed) => (changed && journal !== undefined ? notSavedDies(journal) : Effect.void))
       ),
-      connect: (endpointId) => durably(change(fake, (dice) => connect(endpointId, dice), computeEndpointOperations)),
-      clock: Option.map(Option.fromNullable(options.clock), (clock) =>
-        journal === undefined ? clock : syncedClock(clock, journal)
-      )
+      connect: (endpointId) =>
+        durably(
+          options,
+          change(fake, (dice) => connect(endpointId, dice), computeEndpointOperations)
+        ),
+      clock: Option.map(Option.fromNullable(options.clock), (clock) => syncedClock(clock, journal))
     })
   })
 
 /** The `Gate` of the routes without a rate limit (`Options.rateLimit` left out): lets every request through. */
 const unlimited = (_endpoint: Endpoint.Endpoint) => Effect.void
-
-/**
- * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it
- * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
- */
-const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string; readonly route: string }) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) => {
-    const route = `${endpoint.method} ${endpoint.route}`
-    return Effect.flatMap(limits.take(route, now), (taken) => {
-      if (Option.isNone(taken)) return Effect.void
-      const limited = taken.value
-      return Effect.fail(
-        new Refusal({
-          status: Status.tooManyRequests,
-          message:
-            limited.scope === "account"
-              ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
-              : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
-          headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
-        })
-      )
-    })
-  })
-
-/** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
-const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
-  journal.sync.pipe(
-    Effect.as(response),
-    Effect.catchAll((error) =>
-      refusalResponse(
-        new Refusal({ status: Status.serviceUnavailable, message: `the change could not be saved: ${error.message}` })
-      )
-    )
-  )
-
-/** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
-const notSavedDies = (journal: Journal) =>
-  Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
-
-/** The hashes of the API keys of each `api_keys` collection (immutable: a change makes another), made once. */
-const keyHashes = new WeakMap<State["api_keys"], ReadonlySet<string>>()
-
-/**
- * Whether a text is the value of an API key of `state` (revoked or not): its SHA-256 is a key's
- * hash. For the request log, which keeps `<redacted>` in place of a path segment that is one.
- */
-const isKeyOf =
-  (state: State) =>
-  (text: string): boolean => {
-    let hashes = keyHashes.get(state.api_keys)
-    if (hashes === undefined) {
-      hashes = new Set(Array.from(itemsOf(state, "api_keys"), (key) => key.hash))
-      keyHashes.set(state.api_keys, hashes)
-    }
-    return hashes.has(hashKey(text))
-  }
-
-/** `clock` whose changes return once `journal` has made everything so far durable, and die when it cannot. */
-const syncedClock = (clock: ControlledClock, journal: Journal): ControlledClock => {
-  const synced = <A>(effect: Effect.Effect<A>) => Effect.tap(effect, () => notSavedDies(journal))
-  return {
-    ...clock,
-    freeze: synced(clock.freeze),
-    advance: (by) => synced(clock.advance(by)),
-    resume: synced(clock.resume),
-    reset: synced(clock.reset)
-  }
-}
-
-/** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
-const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {
-  const synced = <A, E>(effect: Effect.Effect<A, E>) => Effect.tap(effect, () => notSavedDies(journal))
-  return {
-    addProject: (project) => synced(scenario.addProject(project)),
-    addApiKey: (name) => synced(scenario.addApiKey(name)),
-    startOperations: (projectId, starts) => synced(scenario.startOperations(projectId, starts)),
-    failOperation: (projectId, operationId, failure) => synced(scenario.failOperation(projectId, operationId, failure)),
-    cancelOperation: (projectId, operationId, options) =>
-      synced(scenario.cancelOperation(projectId, operationId, options)),
-    migrate: (projectId, branchId, databaseName, sql) =>
-      synced(scenario.migrate(projectId, branchId, databaseName, sql))
-  }
-}
-
-/** `scenario` whose calls run on the fake's controlled clock when it has one. */
-const clockedScenario = (options: Options, scenario: Scenario): Scenario =>
-  options.clock === undefined
-    ? scenario
-    : {
-        addProject: (project) => onClock(options, scenario.addProject(project)),
-        addApiKey: (name) => onClock(options, scenario.addApiKey(name)),
-        startOperations: (projectId, starts) => onClock(options, scenario.startOperations(projectId, starts)),
-        failOperation: (projectId, operationId, failure) =>
-          onClock(options, scenario.failOperation(projectId, operationId, failure)),
-        cancelOperation: (projectId, operationId, cancellation) =>
-          onClock(options, scenario.cancelOperation(projectId, operationId, cancellation)),
-        migrate: (projectId, branchId, databaseName, sql) =>
-          onClock(options, scenario.migrate(projectId, branchId, databaseName, sql))
-      }
-
-/** The request target as a URL, or `undefined` when it is not one. */
-const urlOf = (target: string): URL | undefined => {
-  try {
-    return new URL(target, "http://fake")
-  } catch {
-    return undefined
-  }
-}
-
-/** The path of a request target as sent (not normalised: `..` stays), without its query. */
-const rawPathOf = (target: string): string => {
-  const path = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
-  const end = path.search(/[?#]/)
-  return end < 0 ? path : path.slice(0, end)
-}
 
 /**
  * The fake as a Layer.

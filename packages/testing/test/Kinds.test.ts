@@ -14,16 +14,8 @@ import * as FakePlatform from "../src/FakePlatform.js"
 import { type Change, upsert } from "../src/engine/kinds.js"
 import { lockedBy, startOperations } from "../src/engine/operations.js"
 import { collectionsOfSeed, defaultBranchOf, seedProject } from "../src/internal/seed.js"
-import {
-  applyAll,
-  cascade,
-  itemsOf,
-  makeFakeState,
-  mutate,
-  problems,
-  snapshotOf,
-  type State
-} from "../src/engine/state.js"
+import { applyAll, cascade, itemsOf, makeFakeState, mutate, snapshotOf, type State } from "../src/engine/state.js"
+import { problems } from "../src/internal/kinds.js"
 import { controlPlane } from "../src/internal/duties.js"
 import * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"

@@ -66,3 +66,11 @@ export const keyWithHash = (state: State, hash: string): StoredKey | undefined =
   for (const key of itemsOf(state, "api_keys")) if (key.hash === hash) return key
   return undefined
 }
+
+/** The account's personal keys of `state` as `FakePlatform.Service.apiKeys` lists them: no organization's. */
+export const personalKeys = (
+  state: State
+): ReadonlyArray<{ readonly id: number; readonly name: string; readonly hash: string; readonly revoked: boolean }> =>
+  Array.from(itemsOf(state, "api_keys"))
+    .filter((key) => key.org_id === undefined)
+    .map(({ id, name, hash, revoked }) => ({ id, name, hash, revoked }))

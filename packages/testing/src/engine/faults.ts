@@ -62,23 +62,67 @@ const pathProblem = (path: string): string | undefined => {
 }
 
 /**
+ * Where an injected fault applies.
+ */
+export interface InjectOptions {
+  /** The request method, e.g. `"POST"` (any case); any method when absent. */
+  readonly method?: string | undefined
+  /**
+   * The path relative to `/api/v2`, without query: exact (`"/projects/spring-example-302709/operations"`)
+   * or the route template of an entry of core's `Api.endpoints`, in the contract's spelling, whose
+   * `{name}` segments match any one segment (`"/projects/{project_id}/operations"`,
+   * `"/api_keys/{key_id}"`; docs/contract.md §4); any path when absent.
+   */
+  readonly path?: string | undefined
+  /** How many matching requests get the fault: an integer >= 1 or `Infinity` (until cleared); 1 by default. */
+  readonly times?: number | undefined
+}
+
+/**
+ * The fault injector of the fake (see `Fault`).
+ */
+export interface Faults {
+  /**
+   * Gives `fault` to the next `times` requests matching `method` and `path` (see
+   * {@link InjectOptions}). A request takes the first pending fault that matches it, in
+   * injection order, so a fault injected with `times: Infinity` shadows later ones for the
+   * requests it matches. Faults apply before authentication, as a proxy in front of the API
+   * answers; a `Fault.status(..., { processed: true })` applies after the real handling.
+   * Dies with an `IllegalArgumentException` on a `times` below 1 or not an integer, a `path`
+   * not starting with `/` or holding a query, or a route template (a `path` holding `{` or `:`)
+   * that is no entry's route, e.g. `"/projects/:project_id"`.
+   */
+  readonly inject: (fault: Fault, options?: InjectOptions) => Effect.Effect<void>
+  /** Removes every pending fault; requests after it are answered normally. */
+  readonly clear: Effect.Effect<void>
+  /** The faults still pending, in injection order (the order in which they match). */
+  readonly list: Effect.Effect<ReadonlyArray<PendingFault>>
+}
+
+/**
+ * A fault waiting for requests (`Faults.list`): the fault, where it applies (as given to
+ * `inject`; `undefined` for any) and how many more requests get it (`Infinity`: until cleared).
+ */
+export interface PendingFault {
+  readonly fault: Fault
+  /** Upper-cased, e.g. `"POST"`; `undefined` for any method. */
+  readonly method: string | undefined
+  /** As given to `inject`, e.g. `"/projects/{project_id}/operations"`; `undefined` for any path. */
+  readonly path: string | undefined
+  readonly remaining: number
+}
+
+/**
  * The faults waiting for a request, in injection order. A request takes the first one that
  * matches it (FIFO per match), which is then used up once.
  */
-export class PendingFaults {
+export class PendingFaults implements Faults {
   private constructor(private readonly pending: Ref.Ref<ReadonlyArray<Pending>>) {}
 
   static readonly make = Effect.map(Ref.make<ReadonlyArray<Pending>>([]), (ref) => new PendingFaults(ref))
 
   /** Adds `fault` for the next `times` requests matching `method` and `path`; a defect on bad options. */
-  inject(
-    fault: Fault,
-    options: {
-      readonly method?: string | undefined
-      readonly path?: string | undefined
-      readonly times?: number | undefined
-    }
-  ): Effect.Effect<void> {
+  inject(fault: Fault, options: InjectOptions = {}): Effect.Effect<void> {
     const times = options.times ?? 1
     if (!(times === Number.POSITIVE_INFINITY || (Number.isInteger(times) && times >= 1))) {
       return Effect.die(new Cause.IllegalArgumentException(`times must be an integer >= 1 or Infinity, got ${times}`))
@@ -97,14 +141,7 @@ export class PendingFaults {
   }
 
   /** The pending faults, in injection order: each with where it applies and how many more times. */
-  readonly list: Effect.Effect<
-    ReadonlyArray<{
-      readonly fault: Fault
-      readonly method: string | undefined
-      readonly path: string | undefined
-      readonly remaining: number
-    }>
-  > = Effect.suspend(() =>
+  readonly list: Effect.Effect<ReadonlyArray<PendingFault>> = Effect.suspend(() =>
     Effect.map(Ref.get(this.pending), (all) =>
       all.map(({ fault, method, path, remaining }) => ({ fault, method, path, remaining }))
     )

@@ -1,8 +1,11 @@
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import { Refusal } from "./refusal.js"
+import { Status } from "./status.js"
 
 /**
  * One limit of the fake's rate limit: at most `limit` requests in any `interval` (a sliding
@@ -165,3 +168,26 @@ export const makeRateLimits = (rateLimit: RateLimit): Effect.Effect<RateLimits> 
 
 /** `Retry-After` for a wait of `waitMs`: whole seconds, rounded up, at least 1. */
 export const retryAfterSeconds = (waitMs: number): string => String(Math.max(1, Math.ceil(waitMs / 1000)))
+
+/**
+ * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it
+ * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
+ */
+export const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string; readonly route: string }) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const route = `${endpoint.method} ${endpoint.route}`
+    return Effect.flatMap(limits.take(route, now), (taken) => {
+      if (Option.isNone(taken)) return Effect.void
+      const limited = taken.value
+      return Effect.fail(
+        new Refusal({
+          status: Status.tooManyRequests,
+          message:
+            limited.scope === "account"
+              ? `rate limit of ${describeWindow(limited.window)} exceeded for this account`
+              : `rate limit of ${describeWindow(limited.window)} exceeded for ${route}`,
+          headers: { "retry-after": retryAfterSeconds(limited.waitMs) }
+        })
+      )
+    })
+  })

@@ -308,14 +308,10 @@ const parentKey = (kinds: Kinds, kind: Kind, key: string): Id<Kind> =>
   specIn(kinds, kind).id === Schema.Number ? Number(key) : key
 
 /**
- * Everything wrong with `state`, one line each, kind by kind (empty when it can be served): an
- * item of an unknown parent (an orphan), a branch whose parent is not a branch of its project, a
- * project with branches but not exactly one default, an endpoint of a branch of another project,
- * a branch with more than one `read_write` endpoint, a database whose owner is not a role of its
- * branch, two keys with one hash, an organization's key of an unknown organization (or scoped
- * to a project without one).
+ * What is wrong with `state` whatever its resources, one line each: two keys with one hash, an
+ * organization's key of no organization it has (or scoped to a project without one), an orphan.
  */
-export const problems = (state: State): Array<string> => {
+export const stateProblems = (state: State): Array<string> => {
   const found: Array<string> = []
   const hashes = new Set<string>()
   for (const key of itemsOf(state, "api_keys")) {
@@ -340,47 +336,19 @@ export const problems = (state: State): Array<string> => {
       }
     }
   }
-  for (const project of itemsOf(state, "projects")) {
-    const branches = Array.from(itemsOf(state, "branches", project.id))
-    const defaults = branches.filter((branch) => branch.default).length
-    if (branches.length > 0 && defaults !== 1) {
-      found.push(`project ${project.id} has ${defaults} default branches, not one`)
-    }
-    for (const branch of branches) {
-      if (branch.default && branch.expires_at !== undefined) {
-        found.push(`branch ${branch.id} is its project's default and expires: the default branch cannot expire`)
-      }
-      const parent = branch.parent_id === undefined ? undefined : get(state, "branches", branch.parent_id)
-      if (branch.parent_id !== undefined && parent?.project_id !== project.id) {
-        found.push(`branch ${branch.id}: parent ${branch.parent_id} is not a branch of project ${project.id}`)
-      }
-      let readWrite = 0
-      for (const endpoint of itemsOf(state, "endpoints", branch.id)) {
-        if (endpoint.project_id !== project.id) {
-          found.push(`endpoint ${endpoint.id}: project ${endpoint.project_id} is not its branch's (${project.id})`)
-        }
-        if (endpoint.type === "read_write") readWrite += 1
-      }
-      if (readWrite > 1) found.push(`branch ${branch.id} has ${readWrite} read_write endpoints, at most one`)
-      for (const database of itemsOf(state, "databases", branch.id)) {
-        if (get(state, "roles", `${branch.id}/${database.owner_name}`) === undefined) {
-          found.push(`database ${database.id}: owner ${database.owner_name} is not a role of branch ${branch.id}`)
-        }
-      }
-    }
-  }
   return found
 }
 
 /**
  * The state of the kinds of `kinds` that `collections` describe, or every problem in them: each
  * item's own (a bad id, a bad `org_id`), a repeated id (the first item with it is kept), then
- * {@link problems}. `complete` adds what the collections imply (`internal/kinds.ts`).
+ * `problems` of the whole state. `complete` adds what the collections imply (`internal/kinds.ts`).
  */
 export const loadState = (
   kinds: Kinds,
   collections: Collections,
-  complete: (collections: Collections) => Collections
+  complete: (collections: Collections) => Collections,
+  problems: (state: State) => ReadonlyArray<string>
 ): Either.Either<State, ReadonlyArray<string>> => {
   const found: Array<string> = []
   const kept = { ...collections } as { [K in Kind]: ReadonlyArray<Item<K>> } & { next_key_id: number }

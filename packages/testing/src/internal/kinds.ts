@@ -14,8 +14,9 @@ import {
   operations,
   specIn
 } from "../engine/kinds.js"
-import { emptyState, loadState, makeState, type State } from "../engine/state.js"
+import { emptyState, loadState, makeState, type State, stateProblems } from "../engine/state.js"
 import { branch_auths } from "../resources/BranchAuth/kinds.js"
+import { branchTreeProblems } from "../resources/Branches/invariants.js"
 import { branches } from "../resources/Branches/kinds.js"
 import { endpoints } from "../resources/ComputeEndpoints/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
@@ -90,8 +91,17 @@ export const empty: State = emptyState(kinds)
 export const stateOf = (collections: Collections): State => makeState(kinds, collections)
 
 /**
+ * Everything wrong with `state`, one line each (empty when it can be served): the engine's
+ * (`stateProblems`: a key's hash twice, an organization's key of no organization, an orphan),
+ * then the branch trees' (`resources/Branches/invariants.ts`: one default branch per project, a
+ * parent in the project, compute endpoints of the branch's project and at most one `read_write`,
+ * a database's owner a role of its branch).
+ */
+export const problems = (state: State): Array<string> => [...stateProblems(state), ...branchTreeProblems(state)]
+
+/**
  * The state `collections` describe, or every problem in them: each item's own (a bad id, a bad
  * `org_id`), a repeated id (the first item with it is kept), then those of the whole state
- * (`engine/state.ts` `problems`); every organization a project names is implied when not declared.
+ * ({@link problems}); every organization a project names is implied when not declared.
  */
-export const load = (collections: Collections) => loadState(kinds, collections, withImpliedOrganizations)
+export const load = (collections: Collections) => loadState(kinds, collections, withImpliedOrganizations, problems)
