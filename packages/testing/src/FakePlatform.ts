@@ -64,7 +64,7 @@ import { Caller } from "./engine/caller.js"
 import { accessOf } from "./engine/authorization.js"
 import { router } from "./internal/routes.js"
 import { declaredLengthRefusal } from "./engine/limits.js"
-import { type RateLimit, makeRateLimits, rateLimited, rateLimitProblem } from "./engine/rateLimit.js"
+import { type RateLimit, makeRateLimits, rateLimited, rateLimitProblem, unlimited } from "./engine/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
 import { seedState } from "./internal/seed.js"
 import { makeFakeState, mutate, type State, snapshotOf } from "./engine/state.js"
@@ -455,9 +455,6 @@ const serviceOf = (
       clock: Option.map(Option.fromNullable(options.clock), (clock) => syncedClock(clock, journal))
     })
   })
-
-/** The `Gate` of the routes without a rate limit (`Options.rateLimit` left out): lets every request through. */
-const unlimited = (_endpoint: Endpoint.Endpoint) => Effect.void
 
 /**
  * The fake as a Layer.

@@ -169,6 +169,10 @@ export const makeRateLimits = (rateLimit: RateLimit): Effect.Effect<RateLimits> 
 /** `Retry-After` for a wait of `waitMs`: whole seconds, rounded up, at least 1. */
 export const retryAfterSeconds = (waitMs: number): string => String(Math.max(1, Math.ceil(waitMs / 1000)))
 
+/** The `Gate` of the routes without a rate limit (`Options.rateLimit` left out): lets every request through. */
+export const unlimited = (_endpoint: { readonly method: string; readonly route: string }): Effect.Effect<void> =>
+  Effect.void
+
 /**
  * The `Gate` of the routes under the rate `limits`: counts each request to a route, or refuses it
  * with a 429 naming the limit and `Retry-After` (docs/contract.md §10.2).
