@@ -53,6 +53,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
+import * as DdlParser from "./DdlParser.js"
 import type { Fault } from "./Fault.js"
 import { lsnAt as lsnAtMillis } from "./internal/lsn.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./internal/faults.js"
@@ -83,7 +84,7 @@ import {
   retryAfterSeconds
 } from "./internal/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { seedState } from "./internal/seed.js"
+import { seedSchemas, seedState, stateOfSeed } from "./internal/seed.js"
 import { applyAll, itemsOf, load, makeFakeState, mutate, replace, type State, snapshotOf } from "./internal/state.js"
 import { Status } from "./internal/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
@@ -340,6 +341,12 @@ export interface Options {
    * tests move time with `TestClock`.
    */
   readonly clock?: ControlledClock | undefined
+  /**
+   * Reads the SQL DDL of migrations and of a seed's schemas (since 0.6.0; `DdlParser`):
+   * `DdlParser.inProcess` by default, in the calling thread. The emulator gives one that parses
+   * in a worker thread, so that a long parse does not hold up other requests.
+   */
+  readonly ddlParser?: DdlParser.DdlParser | undefined
 }
 
 /**
@@ -379,7 +386,9 @@ export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Serv
     options,
     Effect.gen(function* () {
       const bootstrapValue = seed.bootstrapKey ?? newKeyValue()
-      const baseline = seedState(seed)
+      // The seed's SQL is read once: `reset` builds the state again from what was read.
+      const schemas = yield* seedSchemas(seed, options.ddlParser ?? DdlParser.inProcess)
+      const baseline = Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, schemas))
       const state = yield* withBootstrapKey(baseline, bootstrapValue)
       return yield* serviceOf(state, bootstrapValue, options, baseline)
     })
@@ -519,7 +528,8 @@ const serviceOf = (
         yield* replace(fake, yield* withBootstrapKey(build, bootstrapValue))
         if (journal !== undefined) yield* notSavedDies(journal)
       })
-    const scenario = scenarioOf(fake)
+    const parser = options.ddlParser ?? DdlParser.inProcess
+    const scenario = scenarioOf(fake, parser)
     /** `effect` on the fake's clock, returning once its changes are durable with a journal. */
     const durably = <A, E>(effect: Effect.Effect<A, E>) =>
       onClock(options, journal === undefined ? effect : Effect.tap(effect, () => notSavedDies(journal)))
@@ -559,7 +569,7 @@ const serviceOf = (
                   "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
                 ]
               })
-            : replaceState(seedState(seed))
+            : replaceState(seedState(seed, parser))
         ),
       restore: (snapshot) => onClock(options, replaceState(stateOfSnapshot(snapshot))),
       catchUp: onClock(

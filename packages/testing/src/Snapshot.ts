@@ -15,7 +15,15 @@ import * as ParseResult from "effect/ParseResult"
 import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
-import { type Change, type Collections, type Kind, kindNames, kinds } from "./internal/kinds.js"
+import {
+  type Change,
+  type Collections,
+  type Kind,
+  kindNames,
+  kinds,
+  SnapshotSchemaTables,
+  SnapshotTime
+} from "./internal/kinds.js"
 import { applyAll, snapshotOf, stateOf } from "./internal/state.js"
 
 export {
@@ -320,6 +328,16 @@ const changesV1 = [
   )
 )
 
+/** A new version of a database's schema, as the change from its last one (`Schema`). */
+const SchemaVersionChange = Schema.TaggedStruct("Schema", {
+  kind: Schema.Literal("databases"),
+  id: Schema.Int,
+  at: SnapshotTime,
+  from: SnapshotTime,
+  changed: SnapshotSchemaTables,
+  dropped: Schema.Array(Schema.Struct({ schema: Schema.String, name: Schema.String }))
+})
+
 /** The encoded form of a change, as a journal line holds it. */
 type ChangeEncoded =
   | {
@@ -337,6 +355,7 @@ type ChangeEncoded =
       }
     }[Kind]
   | { readonly _tag: "State"; readonly snapshot: Schema.Schema.Encoded<typeof Snapshot> }
+  | Schema.Schema.Encoded<typeof SchemaVersionChange>
 
 /**
  * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`),
@@ -344,9 +363,14 @@ type ChangeEncoded =
  * after the change) in place of the item of `kind` with its id, or adds it; `Delete { kind, id }`
  * removes the item of `kind` with `id` (a cascade is one `Delete` per item: a project's branches,
  * endpoints and operations, a branch's endpoints); `State { snapshot }` replaces the whole state
- * (`FakePlatform.Service.reset`, `load`, `restore`). `kind` is `api_keys`, `projects`,
- * `branches`, `endpoints` or `operations`. Applying a journal's changes in order to the snapshot
- * it started from gives the state ({@link applyChanges}); applying one twice changes nothing.
+ * (`FakePlatform.Service.reset`, `load`, `restore`); `Schema { kind: "databases", id, at, from,
+ * changed, dropped }` (since 0.6.0) adds a version to the schema of the database `id` as the change
+ * a migration made (docs/contract.md §24.3): the tables `changed` (added or changed, whole) and
+ * `dropped` (`{ schema, name }`) from its last version, in force from `at`, the versions before
+ * `from` dropped, so that its record grows with the migration and not with the schema. `kind` is
+ * `api_keys`, `projects`, `branches`, `endpoints` or `operations`. Applying a journal's changes in
+ * order to the snapshot it started from gives the state ({@link applyChanges}); applying one twice
+ * changes nothing.
  * The changes of version 1 (`ApiKey`, `Project`, `Operation`) still decode, as `Upsert`s.
  *
  * @since 0.1.0
@@ -354,6 +378,7 @@ type ChangeEncoded =
 export const SnapshotChange = Schema.Union(
   ...kindChanges,
   Schema.TaggedStruct("State", { snapshot: Snapshot }),
+  SchemaVersionChange,
   ...changesV1
 ).annotations({ identifier: "SnapshotChange" }) as unknown as Schema.Schema<Change, ChangeEncoded>
 

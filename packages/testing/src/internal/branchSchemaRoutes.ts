@@ -3,7 +3,8 @@
  * `Api.BranchSchema` and reads the state with `branchSchema.ts`.
  */
 import type { Api } from "@dbplatform/core"
-import { compareSchemas, readSchema } from "./branchSchema.js"
+import * as Effect from "effect/Effect"
+import { compareSchemas, comparisonOf, readSchema } from "./branchSchema.js"
 import { type Handlers, read } from "./route.js"
 import type { FakeState } from "./state.js"
 
@@ -12,5 +13,8 @@ export const branchSchemaHandlers = (fake: FakeState): Handlers<typeof Api.Branc
   get: ({ params, query }) =>
     read(fake, (state, now) => readSchema(state, now, params.project_id, params.branch_id, query)),
   compare: ({ params, query }) =>
-    read(fake, (state, now) => compareSchemas(state, now, params.project_id, params.branch_id, query))
+    Effect.flatMap(
+      read(fake, (state, now) => comparisonOf(state, now, params.project_id, params.branch_id, query)),
+      compareSchemas
+    )
 })

@@ -8,7 +8,9 @@
 import { Api, DecodeIssue, Operation, OperationId, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { changesBetween, withChanges } from "./ddl.js"
 
 /** A time: epoch milliseconds in memory, an RFC 3339 UTC string in JSON. */
 export const SnapshotTime = Schema.DateTimeUtc.pipe(
@@ -170,18 +172,87 @@ export const SnapshotSchemaTable = Schema.Struct({
   constraints: Schema.Array(SnapshotSchemaConstraint)
 }).annotations({ identifier: "SnapshotSchemaTable" })
 
+const TableList = Schema.Array(SnapshotSchemaTable)
+const decodeTableList = ParseResult.decodeUnknown(TableList)
+
+/**
+ * A list of tables in JSON: checked field by field when decoded, written as it is when encoded (a
+ * table is plain JSON data in memory too: no field of it is transformed), so that a version of
+ * 5,000 tables is written in the time `JSON.stringify` takes, not walked by its schema.
+ */
+export const SnapshotSchemaTables = Schema.transformOrFail(
+  Schema.Unknown,
+  // In memory: a list of tables, as the fake made them or decoded them (checked above), not walked again.
+  Schema.declare((input): input is typeof TableList.Type => Array.isArray(input), {
+    identifier: "SnapshotSchemaTableList"
+  }),
+  {
+    strict: true,
+    decode: (input, options) => decodeTableList(input, options),
+    encode: (tables) => ParseResult.succeed(tables)
+  }
+).annotations({ identifier: "SnapshotSchemaTables" })
+
 /** A database's schema from `at` on (until the next version): its tables, by schema and name. */
 export const SnapshotSchemaVersion = Schema.Struct({
   at: SnapshotTime,
-  tables: Schema.Array(SnapshotSchemaTable)
+  tables: SnapshotSchemaTables
 }).annotations({ identifier: "SnapshotSchemaVersion" })
+
+/** A version of a schema as the change from the version before it: the tables added or changed, and those dropped. */
+const SnapshotSchemaVersionChange = Schema.Struct({
+  at: SnapshotTime,
+  changed: SnapshotSchemaTables,
+  dropped: Schema.Array(Schema.Struct({ schema: Schema.String, name: Schema.String }))
+}).annotations({ identifier: "SnapshotSchemaVersionChange" })
+
+/**
+ * A database's schema history (since 0.6.0 in this form): in memory, each version holds its tables
+ * whole (sharing with the version before it the tables it did not change); in JSON, the first
+ * version gives its `tables` whole and each later one the change from the version before it
+ * (`changed`: the tables added or changed, whole; `dropped`: `{ schema, name }` of each table
+ * dropped), unless whole is as short. So a state file grows with each migration's change, not with
+ * the whole schema per version. A history whose versions are all whole (as 0.5 wrote it) reads as
+ * it is; one that starts with a change is refused.
+ */
+export const SnapshotSchemaHistory = Schema.transformOrFail(
+  Schema.Array(Schema.Union(SnapshotSchemaVersion, SnapshotSchemaVersionChange)),
+  Schema.Array(Schema.typeSchema(SnapshotSchemaVersion)),
+  {
+    strict: true,
+    decode: (versions, _, ast) => {
+      const history: Array<typeof SnapshotSchemaVersion.Type> = []
+      for (const version of versions) {
+        const last = history[history.length - 1]
+        if ("tables" in version) history.push(version)
+        else if (last === undefined) {
+          return ParseResult.fail(
+            new ParseResult.Type(ast, versions, "the first version of a schema history gives its tables whole")
+          )
+        } else history.push({ at: version.at, tables: withChanges(last.tables, version.changed, version.dropped) })
+      }
+      return ParseResult.succeed(history)
+    },
+    encode: (history) =>
+      ParseResult.succeed(
+        history.map((version, i) => {
+          if (i === 0) return version
+          const change = changesBetween(history[i - 1]!.tables, version.tables)
+          return change.changed.length + change.dropped.length < version.tables.length
+            ? { at: version.at, changed: change.changed, dropped: change.dropped }
+            : version
+        })
+      )
+  }
+).annotations({ identifier: "SnapshotSchemaHistory" })
 
 /**
  * A database of a branch, owned by the role of that branch named `owner_name`. `id` is unique in
  * the account. `schema_history` (since 0.5.0; absent: no tables ever) holds its schema's versions
  * in ascending `at`, each in force until the next: the last is its schema now, and a point in
  * time reads the one in force then (docs/contract.md §24.3). A branch's copy of a database keeps
- * the history, so the branch reads its parent's past before it was created.
+ * the history, so the branch reads its parent's past before it was created. In JSON the versions
+ * after the first are written as changes (see {@link SnapshotSchemaHistory}).
  */
 export const SnapshotDatabase = Schema.Struct({
   id: Schema.Int.pipe(Schema.positive()),
@@ -191,7 +262,7 @@ export const SnapshotDatabase = Schema.Struct({
   owner_name: Schema.String,
   created_at: SnapshotTime,
   updated_at: SnapshotTime,
-  schema_history: Schema.optional(Schema.Array(SnapshotSchemaVersion))
+  schema_history: Schema.optional(SnapshotSchemaHistory)
 }).annotations({ identifier: "SnapshotDatabase" })
 
 /**
@@ -712,8 +783,25 @@ export interface Replace {
   readonly snapshot: Collections & { readonly version: 2 }
 }
 
+/**
+ * One change of the state: a new version of the schema of the database `id` (docs/contract.md
+ * §24.3), as the change from its last version: the tables `changed` (added or changed, whole) and
+ * `dropped` (by schema and name), in force from `at`; the versions before `from` dropped. A
+ * migration's record grows with what it changed, not with the schema (`ddl.ts`'s
+ * `withSchemaVersion` applies it).
+ */
+export interface SchemaChange {
+  readonly _tag: "Schema"
+  readonly kind: "databases"
+  readonly id: number
+  readonly at: number
+  readonly from: number
+  readonly changed: ReadonlyArray<typeof SnapshotSchemaTable.Type>
+  readonly dropped: ReadonlyArray<{ readonly schema: string; readonly name: string }>
+}
+
 /** One change record: what the journal, snapshots, seeds and restore all use. */
-export type Change = Upsert | Delete | Replace
+export type Change = Upsert | Delete | Replace | SchemaChange
 
 /** An `Upsert` of `item`, of kind `kind`. */
 export const upsert = <K extends Kind>(kind: K, item: Item<K>): Change => ({ _tag: "Upsert", kind, item }) as Change

@@ -2,8 +2,11 @@ import type { OperationsStarted } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Ref from "effect/Ref"
+import type { DdlParser } from "../DdlParser.js"
 import {
   InvalidMigration,
+  MigrationTooLarge,
   OperationNotPending,
   type Scenario,
   UnknownDatabase,
@@ -11,16 +14,26 @@ import {
   UnknownProject
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
-import { changeSchema, schemaJson } from "./branchSchema.js"
+import { changeSchema, schemaJson, tablesJsonSteps, tablesNow } from "./branchSchema.js"
 import { lsnAt } from "./lsn.js"
-import { loadParser, migrate } from "./ddl.js"
+import { databaseOf } from "./databases.js"
+import { applyDdl, applySteps, migrationLimitBytes, overLimit } from "./ddl.js"
 import { branchId, endpointId, randomDice } from "./ids.js"
 import { defaultOrgId, specOf, upsert } from "./kinds.js"
 import { organizationImplied } from "./organizations.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
 import { hashKey, keyAdded, newKeyValue } from "./routes.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
-import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "./state.js"
+import { sliced } from "./slices.js"
+import {
+  distinctTime,
+  type FakeState,
+  get,
+  mutate,
+  type State,
+  type StoredDatabase,
+  type StoredOperation
+} from "./state.js"
 import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "./wire.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
@@ -50,8 +63,11 @@ const pendingOperation = (
     : Either.left(new OperationNotPending({ operationId, status: stepAt(operation, now).status }))
 }
 
-/** The `Scenario` of the fake over `fake`: each call one mutation (`state.mutate`). */
-export const scenarioOf = (fake: FakeState): Scenario => ({
+/**
+ * The `Scenario` of the fake over `fake`: each call one mutation (`state.mutate`); a migration's
+ * SQL is read with `parser` first.
+ */
+export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
   addProject: (project) =>
     mutate(fake, (state, now) => {
       const seeded = seedProject({ age: 0, ...project }, now)
@@ -142,24 +158,44 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
     ),
 
   migrate: (projectId, branchId, databaseName, sql) =>
-    Effect.map(
-      Effect.flatMap(loadParser, (parser) =>
-        mutate(fake, (state, now) =>
-          get(state, "projects", projectId) === undefined
-            ? Either.left(new UnknownProject({ projectId }))
-            : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
-                projectId,
-                branchId,
-                databaseName,
-                (tables) => Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
-                () => new UnknownDatabase({ projectId, branchId, databaseName })
-              )(state, now)
+    Effect.gen(function* () {
+      const known = (state: State): Either.Either<StoredDatabase, UnknownProject | UnknownDatabase> =>
+        get(state, "projects", projectId) === undefined
+          ? Either.left(new UnknownProject({ projectId }))
+          : Either.mapLeft(
+              databaseOf(state, projectId, branchId, databaseName),
+              () => new UnknownDatabase({ projectId, branchId, databaseName })
+            )
+      // The names first, then the size, then the parse (the costly step, before the state is taken).
+      yield* known(yield* Ref.get(fake.ref))
+      const bytes = overLimit(sql, migrationLimitBytes)
+      if (bytes !== undefined) return yield* new MigrationTooLarge({ bytes, limitBytes: migrationLimitBytes })
+      const parsed = yield* parser.parse(sql)
+      // Applied first to the schema as it is now, in slices, before the state is taken: the
+      // mutation takes that when the schema is still the same, and applies it again otherwise.
+      const early = Either.getOrUndefined(known(yield* Ref.get(fake.ref)))
+      const base = early === undefined ? undefined : tablesNow(early)
+      const applied = base === undefined ? undefined : yield* sliced(applySteps(base, parsed))
+      if (applied !== undefined && Either.isRight(applied)) yield* sliced(tablesJsonSteps(applied.right.tables))
+      const { at: from, database } = yield* mutate(fake, (state, now) =>
+        Either.flatMap(known(state), () =>
+          changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+            projectId,
+            branchId,
+            databaseName,
+            (tables) =>
+              Either.mapLeft(
+                tables === base && applied !== undefined ? applied : applyDdl(tables, parsed),
+                (reason) => new InvalidMigration({ reason })
+              ),
+            () => new UnknownDatabase({ projectId, branchId, databaseName })
+          )(state, now)
         )
-      ),
-      ({ at: from, database }) => ({
-        json: schemaJson(database.schema_history?.[database.schema_history.length - 1]?.tables ?? []),
+      )
+      return {
+        json: schemaJson(tablesNow(database)),
         timestamp: at(from),
         lsn: lsnAt(from)
-      })
-    )
+      }
+    })
 })

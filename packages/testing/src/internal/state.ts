@@ -16,6 +16,7 @@ import * as RedBlackTree from "effect/RedBlackTree"
 import * as Schema from "effect/Schema"
 import { map as mapRecord } from "effect/Record"
 import * as SynchronizedRef from "effect/SynchronizedRef"
+import { withSchemaVersion } from "./ddl.js"
 import { accountMember, impliedOrganization } from "./organizations.js"
 import {
   type Change,
@@ -134,7 +135,8 @@ const withItem = <K extends Kind>(collection: Collection<K>, kind: K, item: Item
 /**
  * `state` after `change`: an `Upsert` puts its item in place of the one with its id (or adds
  * it; a key's id keeps `next_key_id` above it), a `Delete` removes the item with its id (if
- * any), a `State` replaces everything. `revision` is left to the caller.
+ * any), a `State` replaces everything, a `Schema` adds a version to a database's schema (nothing
+ * when there is no such database). `revision` is left to the caller.
  */
 export const apply = (state: State, change: Change): State => {
   switch (change._tag) {
@@ -152,6 +154,12 @@ export const apply = (state: State, change: Change): State => {
       const collection = state[kind] as Collection<Kind>
       const old = HashMap.get(collection.byId, change.id as Id<Kind>)
       return Option.isNone(old) ? state : { ...state, [kind]: without(collection, kind, old.value) }
+    }
+    case "Schema": {
+      const database = get(state, "databases", change.id)
+      return database === undefined
+        ? state
+        : { ...state, databases: withItem(state.databases, "databases", withSchemaVersion(database, change)) }
     }
   }
 }
