@@ -141,8 +141,9 @@ export type CreateReadyError =
  * cursor sent twice or a page longer than `pageSize` fails it with `MalformedResponse`), and
  * `listPage` one request; `listEndpoints` streams a branch's compute endpoints, and
  * `listEndpointsPage` answers them as `{ endpoints }`. A method that starts operations takes
- * `{ wait: true }` (or how to wait) to answer only once they have finished; by default it answers
- * at once.
+ * `{ wait: true }` (or how to wait) to answer only once they have finished, with the operations as
+ * they ended and the branch read again (`ready`; `Resource.MutationOptions`); by default it
+ * answers at once.
  *
  * @since 0.3.0
  */

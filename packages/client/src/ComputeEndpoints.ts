@@ -21,7 +21,8 @@ import * as Resource from "./Resource.js"
  * wire's shape, and failing with exactly the errors its entry declares (`docs/design.md` §1.3).
  * `list` streams the project's compute endpoints; `listPage` answers them as `{ endpoints }`. A
  * method that starts operations takes `{ wait: true }` (or how to wait) to answer only once they
- * have finished (failing with `OperationFailed` or `OperationStillPending` otherwise); by default
+ * have finished, with the operations as they ended and the compute endpoint read again
+ * (`Resource.MutationOptions`) (failing with `OperationFailed` or `OperationStillPending` otherwise); by default
  * it answers at once, and `Operations.awaitAll(answer)` waits later.
  *
  * @since 0.3.0

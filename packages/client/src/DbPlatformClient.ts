@@ -47,9 +47,10 @@ import * as Schedule from "effect/Schedule"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type * as Tracer from "effect/Tracer"
+import type * as Types from "effect/Types"
 import { checkApiKey, scrubber } from "./internal/apiKey.js"
 import { checkBaseUrl } from "./internal/baseUrl.js"
-import { narrow, toRequest } from "./internal/call.js"
+import { narrow, toRequest, withoutOrganization } from "./internal/call.js"
 import {
   deadlinePassed,
   decodeBody,
@@ -219,8 +220,25 @@ export type ExecuteError<E extends Endpoint.Endpoint> =
   | InvalidRequest
 
 /**
+ * The input of a call to `E` through the client: core's `Endpoint.Input<E>` (path parameters,
+ * query and body fields by their wire names), its query's `org_id` optional where the query takes
+ * one, since the client's `orgId` fills it in when the call names none (`Options.orgId`). Where
+ * the platform requires it (the consumption history), a call that names none on a client that has
+ * none fails with `InvalidRequest` saying so, and nothing is sent.
+ *
+ * @since 0.5.0
+ */
+export type Input<E extends Endpoint.Endpoint> =
+  E extends Endpoint.Endpoint<any, any, infer Q, any, any, any, any>
+    ? "org_id" extends keyof Q
+      ? Types.Simplify<Omit<Endpoint.Input<E>, "org_id"> & { readonly org_id?: Q["org_id"] | undefined }>
+      : Endpoint.Input<E>
+    : never
+
+/**
  * The service. `execute` sends a request to one of core's endpoints (`Api.Operations.list`,
- * ...): `input` (one object: path parameters, query and body fields by their wire names) is
+ * ...): `input` ({@link Input}: one object, path parameters, query and body fields by their wire
+ * names, `org_id` filled in from `orgId`) is
  * encoded with the endpoint's schemas (refused input, or a key the endpoint has no field for,
  * fails with `InvalidRequest`, and nothing is sent), and a 2xx answer decoded with its answer
  * schema (a 204 or an empty body as `undefined`, `docs/contract.md` §11.4). An answer that
@@ -234,7 +252,7 @@ export type ExecuteError<E extends Endpoint.Endpoint> =
 export interface Service {
   readonly execute: <const E extends Endpoint.Endpoint>(
     endpoint: E,
-    input: Endpoint.Input<E>,
+    input: Input<E>,
     check?: (answer: Endpoint.Success<E>) => string | undefined
   ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
 }
@@ -482,16 +500,18 @@ export const make = (
 
     const execute = <const E extends Endpoint.Endpoint>(
       endpoint: E,
-      given: Endpoint.Input<E>,
+      given: Input<E>,
       extra: (answer: Endpoint.Success<E>) => string | undefined = anyAnswer
     ): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
       // The client's organization, where the endpoint's query takes one and the call names none.
-      const input: Endpoint.Input<E> =
+      // Without one, a required `org_id` is refused by the schema (`withoutOrganization` says why).
+      const input = (
         orgId !== undefined &&
         endpoint.parts.get("org_id") === "query" &&
         (given as { readonly org_id?: unknown }).org_id === undefined
           ? { ...given, org_id: orgId }
           : given
+      ) as Endpoint.Input<E>
       // What the table says the answer must be about, then what the caller adds.
       const check = (answer: Endpoint.Success<E>) => Endpoint.problem(endpoint, input, answer) ?? extra(answer)
       return Effect.useSpan(
@@ -518,7 +538,8 @@ export const make = (
               })
               if (Either.isLeft(unsent)) {
                 span.attribute("error.type", unsent.left._tag)
-                return Effect.fail(narrow<ExecuteError<E>>(endpoint, unsent.left))
+                const refused = orgId === undefined ? withoutOrganization(endpoint, input, unsent.left) : unsent.left
+                return Effect.fail(narrow<ExecuteError<E>>(endpoint, refused))
               }
               const sent: Sent = {
                 method: endpoint.method,

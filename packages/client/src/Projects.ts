@@ -33,7 +33,8 @@ export const maxPageSize = Api.projectsPageLimits.max
  * cursor sent twice or a page longer than `pageSize` fails them with `MalformedResponse`);
  * `listPage` and `listSharedPage` answer one page (more projects than `limit`, or than 400
  * without one, is a `MalformedResponse`). `create` and `update` take `{ wait: true }` (or how to
- * wait) to answer only once their operations have finished; by default they answer at once.
+ * wait) to answer only once their operations have finished, with them as they ended and the
+ * project read again (`Resource.MutationOptions`); by default they answer at once.
  *
  * @since 0.1.0
  */

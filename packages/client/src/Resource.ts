@@ -7,17 +7,23 @@
  *
  * @since 0.3.0
  */
-import type { Endpoint, OperationFailed, OperationStillPending } from "@dbplatform/core"
+import type { Endpoint, Operation, OperationFailed, OperationStillPending } from "@dbplatform/core"
+import type * as Api from "@dbplatform/core/Api"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import type { ExecuteError, Service as Client } from "./DbPlatformClient.js"
+import type { ExecuteError, Input, Service as Client } from "./DbPlatformClient.js"
 import { paginate } from "./internal/pagination.js"
+import { settled } from "./internal/wait.js"
 import type { WaitOptions } from "./Operations.js"
 
 /**
  * How a method that starts operations runs: `wait` (`true`, or how to wait) answers only once
- * the operations its answer carries have finished, with the same answer; the default, `false`,
- * answers at once, and the caller waits with `Operations.awaitAll(answer)` when it needs to.
+ * the operations its answer carries have finished, with what is true then: the operations as the
+ * wait last read them (`finished` or `skipped`), and, where the entry names a GET that reads what
+ * it created or changed (core's `readBack`: a branch, a compute endpoint, a project, a role, a
+ * database), that resource as the GET reads it after the wait (a branch `ready`, a compute
+ * endpoint `active`); the default, `false`, answers at once, and the caller waits with
+ * `Operations.awaitAll(answer)` when it needs to (`docs/design.md` §1.3).
  *
  * @since 0.4.0
  * @category models
@@ -40,7 +46,8 @@ export interface ListOptions {
 /**
  * What waiting can fail with beyond the call itself: an operation ended badly
  * (`OperationFailed`), or had not ended when the wait stopped (`OperationStillPending`), or a read
- * of the operations failed (`E`).
+ * of the operations failed (`E`). A method whose entry reads its resource back after the wait
+ * can also fail as that read does ({@link ReadBackError}).
  *
  * @since 0.4.0
  * @category models
@@ -49,12 +56,54 @@ export type WaitError<E> = OperationFailed | OperationStillPending | E
 
 /**
  * Waits for the operations an answer carries (`Operations.awaitAll` as it is in a service):
- * succeeds once they all ended well.
+ * succeeds once they all ended well, with each one's last state read (since 0.5.0; before, with
+ * nothing).
  *
  * @since 0.4.0
  * @category models
  */
-export type Waiter<E> = (answer: Endpoint.CarriesOperations, options: WaitOptions) => Effect.Effect<void, WaitError<E>>
+export type Waiter<E> = (
+  answer: Endpoint.CarriesOperations,
+  options: WaitOptions
+) => Effect.Effect<ReadonlyArray<Operation>, WaitError<E>>
+
+/** The entry of `Api.groups` named `N` (`"Branches.get"`), `never` for none. */
+type EntryNamed<N> = N extends `${infer G}.${infer K}`
+  ? G extends keyof typeof Api.groups
+    ? K extends keyof (typeof Api.groups)[G]
+      ? (typeof Api.groups)[G][K]
+      : never
+    : never
+  : never
+
+/**
+ * The GET entry `E` reads its resource back with after a wait (its `readBack`, e.g.
+ * `Api.Branches.get` for `Api.Branches.create`); `never` when it declares none.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type ReadBackOf<E extends Endpoint.Endpoint> = E extends {
+  readonly readBack: Endpoint.ReadBack<any, any, infer N>
+}
+  ? EntryNamed<N>
+  : never
+
+/**
+ * What the read after a wait can fail with: the errors of a call to {@link ReadBackOf} `E`
+ * (`never` when `E` reads nothing back). In a method's type only when it is asked to wait.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type ReadBackError<E extends Endpoint.Endpoint> = [ReadBackOf<E>] extends [never]
+  ? never
+  : ReadBackOf<E> extends Endpoint.Endpoint
+    ? ExecuteError<ReadBackOf<E>>
+    : never
+
+/** Options given none: no wait. */
+type NoWait = { readonly wait?: false | undefined }
 
 /**
  * Whether options `O` may ask to wait: all but those whose `wait` is surely absent or `false`
@@ -77,29 +126,37 @@ type StartsOperations<E extends Endpoint.Endpoint> = [Endpoint.Item<E>] extends 
   : false
 
 /**
- * The method of one endpoint `E`: takes its input (`Endpoint.Input<E>`; left out when every key
- * is optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
+ * The method of one endpoint `E`: takes its input (`DbPlatformClient.Input<E>`: core's
+ * `Endpoint.Input<E>`, `org_id` filled in from the client's `orgId`; left out when every key is
+ * optional), answers its decoded answer (`Endpoint.Success<E>`), and fails with exactly the
  * errors a call to `E` can fail with (`ExecuteError<E>`). A method of an endpoint that starts
  * operations also takes {@link MutationOptions}; asked to `wait` (or given options that may ask
- * to), it can fail as waiting does (`W`).
+ * to), it can fail as waiting does (`W`) and as its read after the wait does
+ * ({@link ReadBackError}).
  *
  * @since 0.3.0
  * @category models
  */
 export type Method<E extends Endpoint.Endpoint, W = never> =
   StartsOperations<E> extends false
-    ? {} extends Endpoint.Input<E>
-      ? (input?: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-      : (input: Endpoint.Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
-    : {} extends Endpoint.Input<E>
-      ? <const O extends MutationOptions = {}>(
-          input?: Endpoint.Input<E>,
+    ? {} extends Input<E>
+      ? (input?: Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+      : (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E>>
+    : {} extends Input<E>
+      ? <const O extends MutationOptions = NoWait>(
+          input?: Input<E>,
           options?: O
-        ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
-      : <const O extends MutationOptions = {}>(
-          input: Endpoint.Input<E>,
+        ) => Effect.Effect<
+          Endpoint.Success<E>,
+          ExecuteError<E> | (Waits<O> extends true ? WaitError<W> | ReadBackError<E> : never)
+        >
+      : <const O extends MutationOptions = NoWait>(
+          input: Input<E>,
           options?: O
-        ) => Effect.Effect<Endpoint.Success<E>, ExecuteError<E> | (Waits<O> extends true ? WaitError<W> : never)>
+        ) => Effect.Effect<
+          Endpoint.Success<E>,
+          ExecuteError<E> | (Waits<O> extends true ? WaitError<W> | ReadBackError<E> : never)
+        >
 
 /**
  * The input of a list's `Stream`: the endpoint's input without the `limit` and `cursor` the
@@ -108,7 +165,7 @@ export type Method<E extends Endpoint.Endpoint, W = never> =
  * @since 0.4.0
  * @category models
  */
-export type ListInput<E extends Endpoint.Endpoint> = Omit<Endpoint.Input<E>, "limit" | "cursor">
+export type ListInput<E extends Endpoint.Endpoint> = Omit<Input<E>, "limit" | "cursor">
 
 /**
  * The `Stream` of a list endpoint `E`: its items, page after page as the consumer pulls (one
@@ -146,7 +203,8 @@ export type Methods<T extends Readonly<Record<string, Endpoint.Endpoint>>, W = n
  * `DbPlatformClient.execute` (encoding, retries, typed errors, span and answer checks as every
  * call), a list's pages walked along its cursor (a cursor sent twice, a page longer than asked
  * for, fails the stream with `MalformedResponse`), and a call asked to `wait` waited for with
- * `wait`.
+ * `wait`, then answered as the wait leaves it (the operations' last states, the resource read
+ * back: {@link MutationOptions}).
  *
  * @example
  * ```ts
@@ -186,8 +244,10 @@ export const methods = <const T extends Readonly<Record<string, Endpoint.Endpoin
           : (input: any, options: MutationOptions = {}) =>
               options.wait === undefined || options.wait === false
                 ? send(input)
-                : Effect.tap(send(input), (answer) =>
-                    wait(answer, options.wait === true ? {} : (options.wait as WaitOptions))
+                : Effect.flatMap(send(input), (answer) =>
+                    Effect.flatMap(wait(answer, options.wait === true ? {} : (options.wait as WaitOptions)), (states) =>
+                      settled(client, endpoint, input, answer, states)
+                    )
                   )
       continue
     }

@@ -19,7 +19,9 @@ import * as Resource from "./Resource.js"
  * object whose keys are the wire's path, query and body names, answering the wire's shape, and
  * failing with exactly the errors its entry declares (`docs/design.md` §1.3). `list` streams the
  * branch's roles; `listPage` answers them as `{ roles }`. A method that starts operations takes `{
- * wait: true }` (or how to wait) to answer only once they have finished (failing with
+ * wait: true }` (or how to wait) to answer only once they have finished, with the operations as
+ * they ended and the role read again, its password shown once kept (`Resource.MutationOptions`)
+ * (failing with
  * `OperationFailed` or `OperationStillPending` otherwise); by default it answers at once, and
  * `Operations.awaitAll(answer)` waits later.
  *

@@ -20,8 +20,9 @@ import * as Resource from "./Resource.js"
  * one input object whose keys are the wire's path, query and body names, answering the wire's
  * shape, and failing with exactly the errors its entry declares (`docs/design.md` §1.3). `list`
  * streams the project's snapshots; `listPage` answers them as `{ snapshots }`. A method that starts
- * operations takes `{ wait: true }` (or how to wait) to answer only once they have finished
- * (failing with `OperationFailed` or `OperationStillPending` otherwise); by default it answers at
+ * operations takes `{ wait: true }` (or how to wait) to answer only once they have finished, with
+ * the operations as they ended (a `restore` with its branch read again: `ready`;
+ * `Resource.MutationOptions`) (failing with `OperationFailed` or `OperationStillPending` otherwise); by default it answers at
  * once, and `Operations.awaitAll(answer)` waits later.
  *
  * @since 0.5.0

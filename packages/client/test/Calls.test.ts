@@ -43,6 +43,7 @@ import {
   Snapshots
 } from "../src/index.js"
 import {
+  annotationOf,
   baseUrl,
   branchCreated,
   branchId,
@@ -177,7 +178,8 @@ describe("a key an endpoint does not take is refused, naming it, and nothing is 
 
 /**
  * A server that answers a branch creation with `branchCreated` (two operations, `running` and
- * `scheduling`) and reads of the project's operations with their state in `status` now.
+ * `scheduling`), reads of the project's operations with their state in `status` now, and a read
+ * of the branch with it `ready`.
  */
 const creationServer = (status: Record<string, string>) =>
   scripted((request): Reply => {
@@ -189,6 +191,9 @@ const creationServer = (status: Record<string, string>) =>
       ...(status[operation.id] === "failed" ? { error: "compute did not start", failures_count: 1 } : {})
     }))
     if (url.pathname.endsWith("/operations")) return json(200, { operations, pagination: { cursor: at } })
+    if (url.pathname.endsWith(`/branches/${branchId}`)) {
+      return json(200, { branch: branchItem(branchId, { current_state: "ready" }), annotation: annotationOf() })
+    }
     const one = operations.find((operation) => url.pathname.endsWith(`/operations/${operation.id}`))
     return one === undefined ? raw(404, null) : json(200, { operation: one })
   })
@@ -205,7 +210,7 @@ const [createBranch, startCompute] = branchCreated.operations.map((operation) =>
 const creation = { project_id: projectId, branch: { name: "preview/pr-42" } }
 
 describe("{ wait: true } on a mutation", () => {
-  it.effect("answers only once its operations finished, with the mutation's answer", () => {
+  it.effect("answers only once its operations finished, with them as they ended and the branch read again", () => {
     const status: Record<string, string> = {}
     const script = creationServer(status)
     return Effect.gen(function* () {
@@ -222,11 +227,16 @@ describe("{ wait: true } on a mutation", () => {
       yield* TestClock.adjust("1 second")
       const created = yield* Fiber.join(fiber)
       expect(created.branch.id).toBe(branchId)
-      expect(created.operations.map((operation) => operation.action)).toEqual(["create_branch", "start_compute"])
+      expect(created.operations.map((operation) => [operation.action, operation.status])).toEqual([
+        ["create_branch", "finished"],
+        ["start_compute", "finished"]
+      ])
+      expect(created.branch.current_state).toBe("ready")
       expect(script.requests.map(line)).toEqual([
         `POST /projects/${projectId}/branches`,
         `GET /projects/${projectId}/operations?limit=1000&cursor=2022-11-30T19%3A09%3A48.001Z`,
-        `GET /projects/${projectId}/operations?limit=1000&cursor=2022-11-30T19%3A09%3A48.001Z`
+        `GET /projects/${projectId}/operations?limit=1000&cursor=2022-11-30T19%3A09%3A48.001Z`,
+        `GET /projects/${projectId}/branches/${branchId}`
       ])
     }).pipe(Effect.provide(layerFor(script)))
   })
@@ -289,6 +299,9 @@ describe("{ wait: true } on a mutation", () => {
         })
       }
       if (request.method === "DELETE") return raw(204, null)
+      if (path.endsWith("/roles/app")) {
+        return json(200, { role: { branch_id: branchId, name: "app", created_at: at, updated_at: at } })
+      }
       reads++
       return path.endsWith(`/operations/${running.id}`)
         ? json(200, { operation: { ...running, status: reads < 2 ? "running" : "finished" } })
@@ -310,6 +323,7 @@ describe("{ wait: true } on a mutation", () => {
         `POST /projects/${projectId}/branches/${branchId}/roles`,
         `GET /projects/${projectId}/operations/${running.id}`,
         `GET /projects/${projectId}/operations/${running.id}`,
+        `GET /projects/${projectId}/branches/${branchId}/roles/app`,
         `DELETE /projects/${projectId}/endpoints/ep-cool-darkness-123456`
       ])
     }).pipe(Effect.provide(layerFor(script)))
@@ -351,7 +365,7 @@ describe("which methods take { wait }", () => {
   })
 
   it.effect("a read given { wait } (from a variable: its type takes none) ignores it and answers at once", () => {
-    const script = scripted([json(200, { branch: branchItem() })])
+    const script = scripted([json(200, { branch: branchItem(), annotation: annotationOf() })])
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches
       const get: (input: typeof params, options: { readonly wait: boolean }) => Effect.Effect<unknown, unknown> =

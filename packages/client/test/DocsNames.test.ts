@@ -2,7 +2,9 @@
  * The docs name only what exists (docs/design.md §1.5): every README of the repository and every
  * document of `docs/` may name a client method (`roles.create(`, `Branches.createReady`), a group
  * entry (`Api.Roles.create`, `` `Roles.create` ``) or an export of `Endpoint` only when the code
- * has it. A "Migrating" section, which names the old methods on purpose, is skipped.
+ * has it, for every service of `DbPlatform.layer`. A "Migrating" section, which names the old
+ * methods on purpose, is skipped. And the client's README documents every service of the layer:
+ * a section with an example each, all named in its introduction.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -10,18 +12,12 @@ import { fileURLToPath } from "node:url"
 import { HttpClient, HttpClientResponse } from "@effect/platform"
 import { Api, Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as ApiKeys from "../src/ApiKeys.js"
-import * as Branches from "../src/Branches.js"
-import * as ComputeEndpoints from "../src/ComputeEndpoints.js"
-import * as Connections from "../src/Connections.js"
-import * as Databases from "../src/Databases.js"
-import * as DbPlatform from "../src/DbPlatform.js"
-import * as Operations from "../src/Operations.js"
-import * as Projects from "../src/Projects.js"
-import * as Roles from "../src/Roles.js"
+import * as Client from "../src/index.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
 
@@ -65,45 +61,60 @@ const fileSuffixes: ReadonlySet<string> = new Set(["ts", "js", "mjs", "md", "tes
 /** A client that is never called: the services are built to read their method names only. */
 const unused = HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response("{}"))))
 
-const services = Effect.gen(function* () {
-  return {
-    apiKeys: yield* ApiKeys.ApiKeys,
-    projects: yield* Projects.Projects,
-    operations: yield* Operations.Operations,
-    branches: yield* Branches.Branches,
-    computeEndpoints: yield* ComputeEndpoints.ComputeEndpoints,
-    connections: yield* Connections.Connections,
-    databases: yield* Databases.Databases,
-    roles: yield* Roles.Roles
-  }
-}).pipe(
-  Effect.provide(
-    DbPlatform.layer({ baseUrl: "http://docs.test/api/v2", apiKey: Redacted.make("k") }).pipe(
-      Layer.provide(Layer.succeed(HttpClient.HttpClient, unused))
-    )
-  ),
-  Effect.scoped
+/**
+ * The client's modules by name (`Roles`), each with the tag of its service by the same name
+ * (`Roles.Roles`): every module of the package's index that has one.
+ */
+const modules: Readonly<Record<string, object>> = Object.fromEntries(
+  Object.entries(Client).filter(([name, module]) => Context.isTag((module as Record<string, unknown>)[name]))
 )
 
-/** The modules of the client's services, by their name as a module (`Roles.layer`, `Roles.Roles`). */
-const modules: Readonly<Record<string, object>> = {
-  ApiKeys,
-  Projects,
-  Operations,
-  Branches,
-  ComputeEndpoints,
-  Connections,
-  Databases,
-  Roles
+/**
+ * The services `DbPlatform.layer` provides, by their module's name (`Roles`): each module whose
+ * tag the layer's context holds, but the `DbPlatformClient` they all call (the layer's own
+ * section documents it).
+ */
+const services = Effect.gen(function* () {
+  const context = yield* Layer.build(
+    Client.DbPlatform.layer({ baseUrl: "http://docs.test/api/v2", apiKey: Redacted.make("k") }).pipe(
+      Layer.provide(Layer.succeed(HttpClient.HttpClient, unused))
+    )
+  )
+  const found: Record<string, object> = {}
+  for (const [name, module] of Object.entries(modules)) {
+    const tag = (module as Record<string, Context.Tag<any, object>>)[name]!
+    const service = Context.getOption(context, tag)
+    if (name !== "DbPlatformClient" && Option.isSome(service)) found[name] = service.value
+  }
+  return found
+}).pipe(Effect.scoped)
+
+/** `Roles` → `roles`: how the docs name a service's instance (`roles.create(`). */
+const instanceName = (service: string) => service[0]!.toLowerCase() + service.slice(1)
+
+/** The lines of the client README's `## Services` section, split at its `###` headings. */
+const serviceSections = (readme: string): ReadonlyArray<{ readonly heading: string; readonly body: string }> => {
+  const services = readme.split(/^## /m).find((section) => section.startsWith("Services\n")) ?? ""
+  return services
+    .split(/^### /m)
+    .slice(1)
+    .map((section) => {
+      const newline = section.indexOf("\n")
+      return { heading: section.slice(0, newline), body: section.slice(newline + 1) }
+    })
 }
 
 describe("the docs", () => {
   it.effect("name only the client methods, group entries and Endpoint exports that exist", () =>
     Effect.gen(function* () {
-      const methods = yield* services
+      const instances = yield* services
+      const names = Object.keys(instances)
+      // Every service of the layer: a new one is checked without touching this test.
+      expect(names).toEqual(expect.arrayContaining(["ApiKeys", "Snapshots", "Consumption", "Jwks"]))
+      const byInstance = new Map(names.map((name) => [instanceName(name), instances[name]!]))
       /** What `Service.name` may be: a method of the service, an export of its module, an entry of its group. */
       const known = (service: string, name: string): boolean => {
-        const instance = (methods as Record<string, object>)[service[0]!.toLowerCase() + service.slice(1)]
+        const instance = instances[service]
         const group = (Api.groups as Record<string, object>)[service]
         return (
           (instance !== undefined && name in instance) ||
@@ -111,18 +122,17 @@ describe("the docs", () => {
           (group !== undefined && name in group)
         )
       }
+      const instanceCall = new RegExp(`(?<![.\\w])(${[...byInstance.keys()].join("|")})\\.(\\w+)\\(`, "g")
+      const moduleName = new RegExp(`\\b(${names.join("|")})\\.([a-z]\\w*)\\b`, "g")
       const wrong: Array<string> = []
       for (const file of documents()) {
         const where = path.relative(root, file)
         for (const [line, text] of currentLines(fs.readFileSync(file, "utf8"))) {
           // `roles.create(`: a method of the service of that name.
-          for (const [, service, method] of text.matchAll(
-            /(?<![.\w])(apiKeys|projects|operations|branches|computeEndpoints|connections|databases|roles)\.(\w+)\(/g
-          )) {
+          for (const [, service, method] of text.matchAll(instanceCall)) {
             // An array of that name (`operations.map(`) is not the service.
             if (method! in Array.prototype) continue
-            if (!(method! in (methods as Record<string, object>)[service!]!))
-              wrong.push(`${where}:${line}: ${service}.${method}(`)
+            if (!(method! in byInstance.get(service!)!)) wrong.push(`${where}:${line}: ${service}.${method}(`)
           }
           // `Api.Roles.create`: an entry of a group (or an export of core's `Api`).
           for (const [, group, key] of text.matchAll(/\bApi\.(\w+)(?:\.(\w+))?/g)) {
@@ -141,15 +151,39 @@ describe("the docs", () => {
             if (!(name! in Endpoint)) wrong.push(`${where}:${line}: Endpoint.${name}`)
           }
           // `Roles.create`, `Branches.createReady`, `Operations.awaitAll`: a method, export or entry.
-          for (const [, service, name] of text.matchAll(
-            /\b(ApiKeys|Projects|Operations|Branches|ComputeEndpoints|Connections|Databases|Roles)\.([a-z]\w*)\b/g
-          )) {
+          for (const [, service, name] of text.matchAll(moduleName)) {
             if (fileSuffixes.has(name!)) continue
             if (!known(service!, name!)) wrong.push(`${where}:${line}: ${service}.${name}`)
           }
         }
       }
       expect(wrong).toEqual([])
+    })
+  )
+
+  it.effect("give every service of DbPlatform.layer a section with an example, named in the introduction", () =>
+    Effect.gen(function* () {
+      const names = Object.keys(yield* services)
+      const readme = fs.readFileSync(path.join(root, "packages/client/README.md"), "utf8")
+      const sections = serviceSections(readme)
+      const introduction = readme.slice(0, readme.indexOf("\n## "))
+      const missing: Array<string> = []
+      for (const name of names) {
+        // A `### ` heading naming it in backticks (one may name two: `Users` and `Organizations`),
+        // whose section has a TypeScript example that takes the service (`yield* Roles.Roles`).
+        const section = sections.find(({ heading }) => heading.includes(`\`${name}\``))
+        if (section === undefined) missing.push(`${name}: no "### \`${name}\`" section under "## Services"`)
+        else if (
+          !Array.from(section.body.matchAll(/```ts\n([\s\S]*?)```/g), ([, code]) => code!).some((code) =>
+            new RegExp(`\\b${name}\\.${name}\\b`).test(code)
+          )
+        ) {
+          missing.push(`${name}: its section has no \`\`\`ts example using ${name}.${name}`)
+        }
+        if (!introduction.includes(`\`${name}\``)) missing.push(`${name}: not named in the introduction`)
+      }
+      expect(missing).toEqual([])
+      expect(names.length).toBe(21)
     })
   )
 

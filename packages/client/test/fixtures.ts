@@ -78,6 +78,9 @@ export const branchItem = (id: string = branchId, overrides: Record<string, unkn
   ...overrides
 })
 
+/** A branch's annotation as the platform answers it with the branch (`GET .../branches/{branch_id}`). */
+export const annotationOf = (id: string = branchId) => ({ object: { type: "console/branch", id }, value: {} })
+
 export const computeEndpointItem = (branch: string = branchId) => ({
   host: "ep-cool-darkness-123456.us-east-2.aws.example.tech",
   id: "ep-cool-darkness-123456",

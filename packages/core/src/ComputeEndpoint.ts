@@ -72,14 +72,45 @@ export const ComputeEndpointState: Schema.Schema<ComputeEndpointState> = openEnu
 )
 
 /**
- * The settings of a compute endpoint this SDK reads: `pg_settings` (Postgres settings, name
- * to value, both strings) and `preload_libraries`. Other fields are left out.
+ * The compute provisioners known today (§12): `k8s-pod`, `k8s-neonvm` (the one that autoscales)
+ * and `serverless-platform`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownProvisioner = Schema.Literal("k8s-pod", "k8s-neonvm", "serverless-platform")
+
+/**
+ * A compute provisioner: one of {@link KnownProvisioner}, or any other string (kept as is, and
+ * sent as given: the platform decides).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type Provisioner = typeof KnownProvisioner.Type | (string & {})
+
+/**
+ * Open enum schema of {@link Provisioner}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const Provisioner: Schema.Schema<Provisioner> = openEnum(KnownProvisioner, "Provisioner")
+
+/** Settings by name, both strings: Postgres's (`pg_settings`), PgBouncer's (`pgbouncer_settings`). */
+const SettingsMap = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/**
+ * The settings of a compute endpoint (§12): `pg_settings` (Postgres settings, name to value,
+ * both strings), `preload_libraries`, and since 0.5.0 `pgbouncer_settings` (PgBouncer's, name to
+ * value; deprecated by the platform).
  *
  * @since 0.3.0
  * @category schemas
  */
 export class ComputeEndpointSettings extends Schema.Class<ComputeEndpointSettings>("ComputeEndpointSettings")({
-  pg_settings: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  pg_settings: Schema.optional(SettingsMap),
+  pgbouncer_settings: Schema.optional(SettingsMap),
   preload_libraries: Schema.optional(
     Schema.Struct({
       use_defaults: Schema.optional(Schema.Boolean),
@@ -94,8 +125,9 @@ export class ComputeEndpointSettings extends Schema.Class<ComputeEndpointSetting
  * `suspend_timeout_seconds` in seconds (`0`: the platform's default of 300 s, `-1`: never
  * suspend, at most 604 800 s, a week). `host` is where a client connects; `proxy_host` is
  * deprecated in favour of it. `pooler_enabled` and `pooler_mode` are deprecated by the platform.
- * `last_active`, `started_at` and `suspended_at` are sent once they happened. Unknown fields are
- * ignored.
+ * `last_active`, `started_at` and `suspended_at` are sent once they happened;
+ * `compute_release_version` (since 0.5.0) is the release of the compute attached to it. Unknown
+ * fields are ignored.
  *
  * @since 0.3.0
  * @category schemas
@@ -125,7 +157,8 @@ export class ComputeEndpoint extends Schema.Class<ComputeEndpoint>("ComputeEndpo
   name: Schema.optional(Schema.String),
   last_active: Schema.optional(Timestamp),
   started_at: Schema.optional(Timestamp),
-  suspended_at: Schema.optional(Timestamp)
+  suspended_at: Schema.optional(Timestamp),
+  compute_release_version: Schema.optional(Schema.String)
 }) {}
 
 /**
@@ -140,12 +173,54 @@ export class ComputeEndpoints extends Schema.Class<ComputeEndpoints>("ComputeEnd
 }) {}
 
 /**
+ * A compute endpoint's settings as a request gives them (§12): `pg_settings` (Postgres settings,
+ * name to value, both strings), `pgbouncer_settings` (PgBouncer's; deprecated by the platform),
+ * `preload_libraries` (`use_defaults`, `enabled_libraries`), each optional.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const ComputeEndpointSettingsRequest = Schema.Struct({
+  pg_settings: Schema.optional(SettingsMap),
+  pgbouncer_settings: Schema.optional(SettingsMap),
+  preload_libraries: Schema.optional(
+    Schema.Struct({
+      use_defaults: Schema.optional(Schema.Boolean),
+      enabled_libraries: Schema.optional(Schema.Array(Schema.String))
+    })
+  )
+}).annotations({ identifier: "ComputeEndpointSettingsRequest" })
+
+/**
+ * The fields a compute endpoint's create and update both take beyond its autoscaling limits and
+ * suspend timeout (§12): `name` (1 to 64 characters), `settings`, `provisioner`, `disabled`
+ * (connections refused; the compute endpoint is suspended), `passwordless_access` (not yet
+ * implemented by the platform), and the deprecated `pooler_enabled` and `pooler_mode` (only
+ * `transaction`).
+ */
+const computeEndpointOptions = {
+  ...computeEndpointSettings,
+  name: Schema.optional(
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)).annotations(withMessage("must be 1 to 64 characters"))
+  ),
+  settings: Schema.optional(ComputeEndpointSettingsRequest),
+  provisioner: Schema.optional(Provisioner),
+  disabled: Schema.optional(Schema.Boolean),
+  passwordless_access: Schema.optional(Schema.Boolean),
+  pooler_enabled: Schema.optional(Schema.Boolean),
+  pooler_mode: Schema.optional(Schema.Literal("transaction").annotations(withMessage("must be transaction")))
+}
+
+/**
  * Body of `POST /projects/{project_id}/endpoints` (§12): `{ endpoint: { branch_id, type,
  * autoscaling_limit_min_cu?, autoscaling_limit_max_cu?, suspend_timeout_seconds? } }`. `type`
  * is `read_write` (at most one per branch: a second is refused with 409) or `read_only`; the
  * autoscaling limits are compute units (0.25 and up, the minimum at most the maximum);
  * `suspend_timeout_seconds` is seconds of inactivity before the compute endpoint is suspended
- * (`0`: the platform's default, 300 s; `-1`: never; at most 604 800, a week).
+ * (`0`: the platform's default, 300 s; `-1`: never; at most 604 800, a week). Since 0.5.0 also
+ * `region_id` (only the project's region is permitted), `name` (1 to 64 characters), `settings`
+ * ({@link ComputeEndpointSettingsRequest}), `provisioner`, `disabled`, `passwordless_access`, and
+ * the deprecated `pooler_enabled` and `pooler_mode` (`transaction`).
  *
  * @since 0.3.0
  * @category schemas
@@ -154,20 +229,27 @@ export const ComputeEndpointCreateRequest = Schema.Struct({
   endpoint: Schema.Struct({
     branch_id: BranchIdInput,
     type: KnownComputeEndpointType.annotations(withMessage("must be read_write or read_only")),
-    ...computeEndpointSettings
+    region_id: Schema.optional(Schema.String),
+    ...computeEndpointOptions
   })
 }).annotations({ identifier: "ComputeEndpointCreateRequest" })
 
 /**
  * Body of `PATCH /projects/{project_id}/endpoints/{endpoint_id}` (§12): `{ endpoint: {
  * autoscaling_limit_min_cu?, autoscaling_limit_max_cu?, suspend_timeout_seconds? } }`, the
- * settings to change, in the units of {@link ComputeEndpointCreateRequest}.
+ * settings to change, in the units of {@link ComputeEndpointCreateRequest}. Since 0.5.0 also the
+ * other fields a create takes but `type` and `region_id` (`name`, `settings`, `provisioner`,
+ * `disabled`, `passwordless_access`, `pooler_enabled`, `pooler_mode`), and the deprecated
+ * `branch_id`, a branch to move it to.
  *
  * @since 0.3.0
  * @category schemas
  */
 export const ComputeEndpointUpdateRequest = Schema.Struct({
-  endpoint: Schema.Struct(computeEndpointSettings)
+  endpoint: Schema.Struct({
+    branch_id: Schema.optional(BranchIdInput),
+    ...computeEndpointOptions
+  })
 }).annotations({ identifier: "ComputeEndpointUpdateRequest" })
 
 /**

@@ -125,6 +125,35 @@ export interface List<in S, out A> {
 export type About = Readonly<Record<string, unknown>>
 
 /**
+ * Where the state of what an entry creates or changes is read again once its operations have
+ * finished (`docs/design.md` §1.3): `entry`, the GET entry to send (`() => Branches.get`; a
+ * function, so that an entry may name one of its own group: there it is annotated with the
+ * entry's name, `(): Endpoint.Named<"Branches.get"> => Branches.get`), whose answer is an
+ * envelope (`{ branch }`) of a resource the entry's answer also carries; `input`, the read's
+ * input, built from the entry's answer and the call's input (`{ project_id, branch_id }`). The
+ * client's `{ wait: true }` sends it after the wait; an entry without one (a delete, a resource
+ * with no GET) answers the wait with its own answer.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface ReadBack<in S = any, in I = any, out N extends string = string> {
+  /** The GET entry, `Group.key` by name (`"ComputeEndpoints.get"`). */
+  readonly entry: () => Named<N>
+  /** The read's input: the path parameters of `entry`. */
+  readonly input: (answer: S, input: I) => Readonly<Record<string, unknown>>
+}
+
+/**
+ * An endpoint that is not a list, by its name (`Named<"Branches.get">`): what a {@link ReadBack}
+ * reads.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type Named<N extends string> = Endpoint<N, any, any, any, any, EndpointError, never>
+
+/**
  * The part of a request an input key goes to: a path parameter, a query parameter, or a
  * top-level field of the JSON body.
  *
@@ -142,7 +171,8 @@ export type Part = "params" | "query" | "body"
  * for most; a 204 has no body, and `success` then decodes `undefined`). `startsOperations` is
  * `true` when the answer carries the `operations` the request started. `errors` are the error
  * statuses of this endpoint beyond those of every endpoint. `list` says where a list's items
- * and next cursor are; `about` which ids its answer must be about (§4 rule 3).
+ * and next cursor are; `about` which ids its answer must be about (§4 rule 3); `readBack` where
+ * what it creates or changes is read again after a wait.
  *
  * @since 0.2.0
  * @category models
@@ -177,6 +207,8 @@ export interface Endpoint<
   readonly list: [Item] extends [never] ? undefined : List<Success, Item>
   /** The ids its answer says it is about, checked against the input (see {@link problem}). */
   readonly about: ((answer: Success) => About) | undefined
+  /** Where what it creates or changes is read again after a wait ({@link ReadBack}). */
+  readonly readBack: ReadBack<Success> | undefined
   /** Each input key's part of the request, from the schemas' fields. */
   readonly parts: ReadonlyMap<string, Part>
 }
@@ -223,7 +255,7 @@ export type Item<E extends Endpoint> = E["list"] extends List<any, infer A> ? A 
 
 /**
  * Declares an endpoint of a group ({@link group} names it); a part left out (`params`, `query`,
- * `body`, `pageLimits`, `list`, `about`) is absent, `statuses` is `[200]` when left out, and
+ * `body`, `pageLimits`, `list`, `about`, `readBack`) is absent, `statuses` is `[200]` when left out, and
  * `startsOperations` `false`. `startsOperations: true` is taken only when the answer's type
  * carries `operations` ({@link CarriesOperations}). Throws when two parts share an input key (one
  * flat input could not say which part it is for).
@@ -239,7 +271,8 @@ export const make = <
   B = undefined,
   A = never,
   PI extends Readonly<Record<string, string>> = {},
-  QI extends Readonly<Record<string, string | undefined>> = {}
+  QI extends Readonly<Record<string, string | undefined>> = {},
+  const N extends string = never
 >(options: {
   readonly method: Method
   readonly route: string
@@ -253,7 +286,8 @@ export const make = <
   readonly pageLimits?: PageLimits | undefined
   readonly list?: List<S, A> | undefined
   readonly about?: ((answer: S) => About) | undefined
-}): Endpoint<string, P, Q, B, S, Errors, A> => {
+  readonly readBack?: ReadBack<S, Types.Simplify<Flat<P> & Flat<Q> & Flat<B>>, N> | undefined
+}): Endpoint<string, P, Q, B, S, Errors, A> & ReadsBack<N> => {
   const parts = new Map<string, Part>()
   for (const [part, schema] of [
     ["params", options.params],
@@ -285,9 +319,19 @@ export const make = <
     // `undefined` exactly when no `list` is given, as the type says.
     list: options.list as Endpoint<string, P, Q, B, S, Errors, A>["list"],
     about: options.about,
+    readBack: options.readBack,
     parts
-  }
+  } as Endpoint<string, P, Q, B, S, Errors, A> & ReadsBack<N>
 }
+
+/**
+ * What an entry declared with a `readBack` of the entry named `N` adds to its type: which entry
+ * that is, for the client to type the read's errors (`never`: none declared).
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export type ReadsBack<N extends string> = [N] extends [never] ? {} : { readonly readBack: ReadBack<any, any, N> }
 
 /** The success statuses of most endpoints. */
 const ok: ReadonlyArray<SuccessStatus> = [200]

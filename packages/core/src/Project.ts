@@ -5,27 +5,121 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
-import { Branch, BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
+import { AnnotationValue, Branch, BranchCreated, BranchCreateEndpoint, BranchUpdateRequest } from "./Branch.js"
+import { Provisioner } from "./ComputeEndpoint.js"
 import { ProjectId } from "./Ids.js"
-import { PostgresName, withMessage } from "./internal/input.js"
+import { ComputeUnitsInput, PostgresName, withMessage } from "./internal/input.js"
+import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { Pagination } from "./Pagination.js"
 import { ProjectSettings, ProjectSettingsRequest } from "./ProjectSettings.js"
 import { Timestamp } from "./Timestamp.js"
 
+/** Settings by name, both strings: Postgres's (`pg_settings`), PgBouncer's (`pgbouncer_settings`). */
+const SettingsMap = Schema.Record({ key: Schema.String, value: Schema.String })
+
 /**
  * The settings a project gives the compute endpoints created in it without their own (§14):
  * autoscaling limits in compute units (0.25 and up) and `suspend_timeout_seconds`, seconds of
- * inactivity before one is suspended (`0`: the platform's default, `-1`: never). Unknown fields
- * (Postgres settings) are ignored.
+ * inactivity before one is suspended (`0`: the platform's default, `-1`: never); since 0.5.0
+ * `pg_settings` and `pgbouncer_settings` (name to value, both strings; PgBouncer's deprecated by
+ * the platform).
  *
  * @since 0.3.0
  * @category schemas
  */
 export class DefaultEndpointSettings extends Schema.Class<DefaultEndpointSettings>("DefaultEndpointSettings")({
+  pg_settings: Schema.optional(SettingsMap),
+  pgbouncer_settings: Schema.optional(SettingsMap),
   autoscaling_limit_min_cu: Schema.optional(Schema.Number),
   autoscaling_limit_max_cu: Schema.optional(Schema.Number),
   suspend_timeout_seconds: Schema.optional(Schema.Number)
+}) {}
+
+/**
+ * The subscription types known today (§14.1, §20): `UNKNOWN` (no billing account),
+ * `direct_sales`, `direct_sales_v3`, `aws_marketplace`, `free_v2`, `free_v3`, `launch`,
+ * `launch_v3`, `scale`, `scale_v3`, `business`, `vercel_pg_legacy`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownBillingSubscriptionType = Schema.Literal(
+  "UNKNOWN",
+  "direct_sales",
+  "direct_sales_v3",
+  "aws_marketplace",
+  "free_v2",
+  "free_v3",
+  "launch",
+  "launch_v3",
+  "scale",
+  "scale_v3",
+  "business",
+  "vercel_pg_legacy"
+)
+
+/**
+ * A subscription type: one of {@link KnownBillingSubscriptionType}, or any other string a newer
+ * server sends (kept as is).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type BillingSubscriptionType = typeof KnownBillingSubscriptionType.Type | (string & {})
+
+/**
+ * Open enum schema of {@link BillingSubscriptionType}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const BillingSubscriptionType: Schema.Schema<BillingSubscriptionType> = openEnum(
+  KnownBillingSubscriptionType,
+  "BillingSubscriptionType"
+)
+
+/**
+ * The caller's permission on a project, known today (§14.1): `CAN_VIEW`, `CAN_EDIT`,
+ * `CAN_MANAGE` (viewer, editor, admin).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownProjectPermissionLevel = Schema.Literal("CAN_VIEW", "CAN_EDIT", "CAN_MANAGE")
+
+/**
+ * A project permission level: one of {@link KnownProjectPermissionLevel}, or any other string a
+ * newer server sends (kept as is).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type ProjectPermissionLevel = typeof KnownProjectPermissionLevel.Type | (string & {})
+
+/**
+ * Open enum schema of {@link ProjectPermissionLevel}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const ProjectPermissionLevel: Schema.Schema<ProjectPermissionLevel> = openEnum(
+  KnownProjectPermissionLevel,
+  "ProjectPermissionLevel"
+)
+
+/**
+ * The owner of a project, as a project read alone names it (§14.1): `email` and `name`, the
+ * owner's `branches_limit` (a count) and `subscription_type` ({@link BillingSubscriptionType}).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class ProjectOwner extends Schema.Class<ProjectOwner>("ProjectOwner")({
+  email: Schema.String,
+  name: Schema.String,
+  branches_limit: Schema.Int,
+  subscription_type: BillingSubscriptionType
 }) {}
 
 /**
@@ -50,6 +144,13 @@ export class DefaultEndpointSettings extends Schema.Class<DefaultEndpointSetting
  * Since 0.5.0, a deleted project listed with `recoverable=true` (§18) has `deleted_at` and
  * `recoverable_until` (7 days after it): until then `POST /projects/{project_id}/recover` brings
  * it back.
+ *
+ * Since 0.5.0 also, all optional: `maintenance_starts_at` (maintenance mode from then),
+ * `maintenance_scheduled_for` (a brief restart of its computes around then; a project read alone),
+ * `synthetic_storage_size` (bytes), `quota_reset_at` (deprecated by the platform:
+ * `consumption_period_end`), `org_name`, `hipaa_enabled_at`, `effective_project_permission` (the
+ * caller's, {@link ProjectPermissionLevel}; a `null` is read as absent), and `owner`
+ * ({@link ProjectOwner}; a project read alone).
  *
  * @since 0.1.0
  * @category schemas
@@ -86,12 +187,52 @@ export class Project extends Schema.Class<Project>("Project")({
   settings: Schema.optional(ProjectSettings),
   // A real server sends `null` for a project that is not deleted: read as absent.
   deleted_at: Schema.optionalWith(Timestamp, { nullable: true }),
-  recoverable_until: Schema.optionalWith(Timestamp, { nullable: true })
+  recoverable_until: Schema.optionalWith(Timestamp, { nullable: true }),
+  maintenance_starts_at: Schema.optional(Timestamp),
+  maintenance_scheduled_for: Schema.optional(Timestamp),
+  synthetic_storage_size: Schema.optional(Schema.Number),
+  quota_reset_at: Schema.optional(Timestamp),
+  org_name: Schema.optional(Schema.String),
+  hipaa_enabled_at: Schema.optional(Timestamp),
+  effective_project_permission: Schema.optionalWith(ProjectPermissionLevel, { nullable: true }),
+  owner: Schema.optional(ProjectOwner)
 }) {}
 
 /**
- * Answer of `GET /projects`: `{ projects, pagination?, unavailable_project_ids? }`. Other
- * fields a real server sends (`applications`, `integrations`) are ignored.
+ * The kinds of application or integration a project may have installed, known today (§10.4):
+ * `vercel`, `github`, `datadog`, `opentelemetry`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownApplicationType = Schema.Literal("vercel", "github", "datadog", "opentelemetry")
+
+/**
+ * An application type: one of {@link KnownApplicationType}, or any other string a newer server
+ * sends (kept as is).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type ApplicationType = typeof KnownApplicationType.Type | (string & {})
+
+/**
+ * Open enum schema of {@link ApplicationType}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const ApplicationType: Schema.Schema<ApplicationType> = openEnum(KnownApplicationType, "ApplicationType")
+
+/** Project id to the applications (or integrations) installed on it. */
+const InstalledByProject = Schema.Record({ key: Schema.String, value: Schema.Array(ApplicationType) })
+
+/**
+ * Answer of `GET /projects` and `GET /projects/shared`: `{ projects, pagination?,
+ * unavailable_project_ids? }` (§4, §10.4, §10.6). Since 0.5.0 also `applications` and
+ * `integrations`, the {@link ApplicationType}s installed on each project of the page, by project
+ * id: the platform's published reference gives them to `GET /projects` always and to the shared
+ * list never; optional, so that the shape of §4 (`projects` only) decodes too.
  *
  * @since 0.1.0
  * @category schemas
@@ -99,7 +240,9 @@ export class Project extends Schema.Class<Project>("Project")({
 export class ProjectsPage extends Schema.Class<ProjectsPage>("ProjectsPage")({
   projects: Schema.Array(Project),
   pagination: Schema.optional(Pagination),
-  unavailable_project_ids: Schema.optional(Schema.Array(Schema.String))
+  unavailable_project_ids: Schema.optional(Schema.Array(Schema.String)),
+  applications: Schema.optional(InstalledByProject),
+  integrations: Schema.optional(InstalledByProject)
 }) {}
 
 /**
@@ -178,7 +321,8 @@ const HistoryRetention = Schema.optional(
 
 /**
  * The default compute endpoint settings of a request body (§14): autoscaling limits in compute
- * units (0.25 and up), `suspend_timeout_seconds` from -1 to 604 800.
+ * units (0.25 and up), `suspend_timeout_seconds` from -1 to 604 800; since 0.5.0 `pg_settings` and
+ * `pgbouncer_settings` (name to value, both strings; PgBouncer's deprecated by the platform).
  *
  * @since 0.3.0
  * @category schemas
@@ -186,7 +330,9 @@ const HistoryRetention = Schema.optional(
 export const DefaultEndpointSettingsRequest = Schema.Struct({
   autoscaling_limit_min_cu: BranchCreateEndpoint.fields.autoscaling_limit_min_cu,
   autoscaling_limit_max_cu: BranchCreateEndpoint.fields.autoscaling_limit_max_cu,
-  suspend_timeout_seconds: BranchCreateEndpoint.fields.suspend_timeout_seconds
+  suspend_timeout_seconds: BranchCreateEndpoint.fields.suspend_timeout_seconds,
+  pg_settings: Schema.optional(SettingsMap),
+  pgbouncer_settings: Schema.optional(SettingsMap)
 }).annotations({ identifier: "DefaultEndpointSettingsRequest" })
 
 /** A region or organization id: `^[a-z0-9-]{1,60}$`. */
@@ -201,7 +347,11 @@ const Slug = Schema.optional(
  * 86 400 when absent), `default_endpoint_settings`, `org_id`, `settings` (since 0.5.0:
  * `ProjectSettingsRequest`, §22.2), and `branch`: the default
  * branch's `name` (`main`), and the names of the role and database created on it
- * (`role_name`, `database_name`: 1 to 63 bytes; `neondb_owner` and `neondb`).
+ * (`role_name`, `database_name`: 1 to 63 bytes; `neondb_owner` and `neondb`). Since 0.5.0 also
+ * `provisioner`, `store_passwords` (whether the platform keeps the roles' passwords, so that it
+ * can reveal them), `branch.annotations` (the default branch's annotation), and the deprecated
+ * `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu` (compute units, 0.25 and up: those of
+ * `default_endpoint_settings` take their place).
  *
  * @since 0.3.0
  * @category schemas
@@ -221,9 +371,14 @@ export const ProjectCreateRequest = Schema.Struct({
       Schema.Struct({
         name: ProjectName,
         role_name: Schema.optional(PostgresName),
-        database_name: Schema.optional(PostgresName)
+        database_name: Schema.optional(PostgresName),
+        annotations: Schema.optional(AnnotationValue)
       })
-    )
+    ),
+    provisioner: Schema.optional(Provisioner),
+    store_passwords: Schema.optional(Schema.Boolean),
+    autoscaling_limit_min_cu: Schema.optional(ComputeUnitsInput),
+    autoscaling_limit_max_cu: Schema.optional(ComputeUnitsInput)
   })
 }).annotations({ identifier: "ProjectCreateRequest" })
 

@@ -7,14 +7,46 @@
 import * as Schema from "effect/Schema"
 import { BranchId } from "./Ids.js"
 import { PostgresName } from "./internal/input.js"
+import { openEnum } from "./internal/openEnum.js"
 import { Operation } from "./Operation.js"
 import { Timestamp } from "./Timestamp.js"
+
+/**
+ * How a role authenticates, known today (§15.2): `password`, `oauth`, or `no_login` (a role
+ * that cannot log in).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownRoleAuthenticationMethod = Schema.Literal("password", "oauth", "no_login")
+
+/**
+ * A role's authentication method: one of {@link KnownRoleAuthenticationMethod}, or any other
+ * string a newer server sends (kept as is).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type RoleAuthenticationMethod = typeof KnownRoleAuthenticationMethod.Type | (string & {})
+
+/**
+ * Open enum schema of {@link RoleAuthenticationMethod}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const RoleAuthenticationMethod: Schema.Schema<RoleAuthenticationMethod> = openEnum(
+  KnownRoleAuthenticationMethod,
+  "RoleAuthenticationMethod"
+)
 
 /**
  * A Postgres role of a branch (§11.3). `password` is sent only where the platform reveals it
  * (when the role is created, e.g. with a branch): it decodes to a `Redacted<string>`, which
  * never shows in a log, `String()` or `JSON.stringify`, and encodes back to the string.
- * `protected` roles cannot be changed by users. Unknown fields are ignored.
+ * `protected` roles cannot be changed by users. `authentication_method` (since 0.5.0,
+ * {@link RoleAuthenticationMethod}) says how it logs in, where the platform sends it. Unknown
+ * fields are ignored.
  *
  * @since 0.3.0
  * @category schemas
@@ -25,6 +57,7 @@ export class Role extends Schema.Class<Role>("Role")({
   // Exact: an optional field is a union with `undefined`, and a union that fails names the value.
   password: Schema.optionalWith(Schema.Redacted(Schema.String), { exact: true }),
   protected: Schema.optional(Schema.Boolean),
+  authentication_method: Schema.optional(RoleAuthenticationMethod),
   created_at: Timestamp,
   updated_at: Timestamp
 }) {}
@@ -76,12 +109,13 @@ export class RolePassword extends Schema.Class<RolePassword>("RolePassword")({
 }) {}
 
 /**
- * Body of `POST /projects/{project_id}/branches/{branch_id}/roles` (§15.2): `{ role: { name }
- * }`, a name of 1 to 63 bytes (UTF-8), unique on the branch.
+ * Body of `POST /projects/{project_id}/branches/{branch_id}/roles` (§15.2): `{ role: { name,
+ * no_login? } }`, a name of 1 to 63 bytes (UTF-8), unique on the branch; since 0.5.0,
+ * `no_login: true` creates a role that cannot log in.
  *
  * @since 0.3.0
  * @category schemas
  */
 export const RoleCreateRequest = Schema.Struct({
-  role: Schema.Struct({ name: PostgresName })
+  role: Schema.Struct({ name: PostgresName, no_login: Schema.optional(Schema.Boolean) })
 }).annotations({ identifier: "RoleCreateRequest" })

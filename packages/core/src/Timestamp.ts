@@ -53,38 +53,3 @@ export const Timestamp = Schema.transformOrFail(Schema.String, Schema.DateTimeUt
  * @category schemas
  */
 export type Timestamp = typeof Timestamp.Type
-
-/** RFC 3339 to the second: no fractional part. */
-const rfc3339Seconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/
-
-/**
- * A time the platform takes to the second (a branch's `expires_at`, `docs/contract.md` §18): an
- * RFC 3339 string without fractional seconds (`2025-06-09T18:02:16Z`), decoded to a
- * `DateTime.Utc`. Encodes as `YYYY-MM-DDTHH:MM:SSZ`; a time with milliseconds is refused ("must
- * be a whole second"), never rounded: nothing a caller sends is changed on the way
- * (`docs/design.md` §1.4).
- *
- * @since 0.5.0
- * @category schemas
- */
-export const TimestampSeconds = Schema.transformOrFail(Schema.String, Schema.DateTimeUtcFromSelf, {
-  strict: true,
-  decode: (text, _, ast) => {
-    const millis = rfc3339Seconds.test(text) ? Date.parse(text) : Number.NaN
-    return Number.isNaN(millis)
-      ? ParseResult.fail(
-          new ParseResult.Type(
-            ast,
-            text,
-            `expected an RFC 3339 timestamp to the second such as 2025-06-09T18:02:16Z, got "${excerpt(text)}"`
-          )
-        )
-      : ParseResult.succeed(DateTime.unsafeMake(millis))
-  },
-  encode: (at, _, ast) => {
-    const millis = DateTime.toEpochMillis(at)
-    return millis % 1000 === 0
-      ? ParseResult.succeed(DateTime.formatIso(at).replace(/\.\d{3}Z$/, "Z"))
-      : ParseResult.fail(new ParseResult.Type(ast, at, `must be a whole second, got ${DateTime.formatIso(at)}`))
-  }
-}).annotations({ identifier: "TimestampSeconds" })

@@ -20,7 +20,7 @@ import {
 const password = "AbC123dEf456"
 const uri = `postgresql://neondb_owner:${password}@ep-cool-darkness-123456.us-east-2.aws.neon.tech/neondb?sslmode=require`
 
-/** A branch as the platform sends it, with fields this SDK does not declare. */
+/** A branch as the platform sends it, with a field this SDK does not declare (`unknown_field`). */
 const branchWire = (overrides: Record<string, unknown> = {}) => ({
   id: "br-wispy-meadow-118737",
   project_id: "spring-example-302709",
@@ -44,7 +44,8 @@ const branchWire = (overrides: Record<string, unknown> = {}) => ({
   updated_at: "2022-12-01T19:53:05.20417Z",
   created_by: { name: "someone", image: "" },
   init_source: "parent-data",
-  restricted_actions: [],
+  restricted_actions: [{ name: "restore", reason: "the branch is being reset" }],
+  unknown_field: "kept out",
   ...overrides
 })
 
@@ -142,7 +143,21 @@ describe("Branch", () => {
     expect(branch.current_state).toBe("ready")
     expect(DateTime.formatIso(branch.updated_at)).toBe("2022-12-01T19:53:05.204Z")
     expect(branch.written_data_bytes).toBe(100800)
-    expect("primary" in branch).toBe(false)
+    // Declared since 0.5.0, as the published document declares them.
+    expect(branch.primary).toBe(false)
+    expect(branch.created_by).toEqual({ name: "someone", image: "" })
+    expect(branch.restricted_actions?.map((action) => action.name)).toEqual(["restore"])
+    expect(branch.recovery).toBeUndefined()
+    expect("unknown_field" in branch).toBe(false)
+  })
+
+  it("decodes a deleted branch's recovery, keeping a deletion method it does not know", () => {
+    const recovery = { deleted_at: "2022-12-01T19:53:05Z", recoverable_until: "2022-12-08T19:53:05Z" }
+    const deleted = Schema.decodeUnknownSync(Branch)(branchWire({ recovery: { ...recovery, deletion_method: "ttl" } }))
+    expect(deleted.recovery?.deletion_method).toBe("ttl")
+    expect(DateTime.formatIso(deleted.recovery!.recoverable_until)).toBe("2022-12-08T19:53:05.000Z")
+    const later = branchWire({ recovery: { ...recovery, deletion_method: "archived" } })
+    expect(Schema.decodeUnknownSync(Branch)(later).recovery?.deletion_method).toBe("archived")
   })
 
   it("keeps a state it does not know, and a root branch has no parent", () => {
@@ -164,18 +179,24 @@ describe("Branch", () => {
   })
 
   it("decodes the envelopes", () => {
-    expect(Schema.decodeUnknownSync(BranchEnvelope)({ branch: branchWire(), annotation: {} }).branch.name).toBe(
-      "preview/pr-42"
-    )
+    const annotation = {
+      object: { type: "console/branch", id: "br-wispy-meadow-118737" },
+      value: { "ci/run": "1234" },
+      created_at: "2022-11-30T19:09:48Z"
+    }
+    const envelope = Schema.decodeUnknownSync(BranchEnvelope)({ branch: branchWire(), annotation })
+    expect(envelope.branch.name).toBe("preview/pr-42")
+    expect(envelope.annotation.value).toEqual({ "ci/run": "1234" })
     const changed = Schema.decodeUnknownSync(BranchOperations)({ branch: branchWire(), operations: [] })
     expect(changed.operations).toEqual([])
     const page = Schema.decodeUnknownSync(BranchesPage)({
       branches: [branchWire()],
-      annotations: {},
+      annotations: { "br-wispy-meadow-118737": annotation },
       pagination: { next: "opaque-cursor", sort_by: "updated_at", sort_order: "desc" }
     })
     expect(page.pagination?.next).toBe("opaque-cursor")
-    expect(Schema.decodeUnknownSync(BranchesPage)({ branches: [] }).pagination).toBeUndefined()
+    expect(page.annotations["br-wispy-meadow-118737"]?.object.id).toBe("br-wispy-meadow-118737")
+    expect(Schema.decodeUnknownSync(BranchesPage)({ branches: [], annotations: {} }).pagination).toBeUndefined()
     expect(Schema.decodeUnknownSync(BranchesCount)({ count: 3, extra: true }).count).toBe(3)
   })
 
@@ -195,11 +216,19 @@ describe("Branch", () => {
 
 describe("ComputeEndpoint", () => {
   it("decodes a compute endpoint, keeping the settings it declares only", () => {
-    const endpoint = Schema.decodeUnknownSync(ComputeEndpoint)(endpointWire())
+    const wire = endpointWire({
+      settings: { pg_settings: { work_mem: "64MB" }, pgbouncer_settings: { pool_size: "64" }, unknown: {} },
+      compute_release_version: "9012"
+    })
+    const endpoint = Schema.decodeUnknownSync(ComputeEndpoint)(wire)
     expect(endpoint.autoscaling_limit_max_cu).toBe(2)
     expect(endpoint.current_state).toBe("init")
     expect(endpoint.settings.pg_settings).toEqual({ work_mem: "64MB" })
-    expect(Schema.encodeSync(ComputeEndpoint)(endpoint).settings).toEqual({ pg_settings: { work_mem: "64MB" } })
+    expect(endpoint.compute_release_version).toBe("9012")
+    expect(Schema.encodeSync(ComputeEndpoint)(endpoint).settings).toEqual({
+      pg_settings: { work_mem: "64MB" },
+      pgbouncer_settings: { pool_size: "64" }
+    })
   })
 
   it("keeps a type and a state it does not know", () => {

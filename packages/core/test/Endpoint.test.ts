@@ -819,7 +819,10 @@ describe("Endpoint.problem", () => {
   const branch_id = BranchId.make("br-wispy-meadow-118737")
 
   it("finds an answer about another id than the input's (the entry's about)", () => {
-    const answer = Schema.decodeUnknownSync(Api.Branches.get.success)({ branch: branchWire("br-other-1") })
+    const answer = Schema.decodeUnknownSync(Api.Branches.get.success)({
+      branch: branchWire("br-other-1"),
+      annotation: { object: { type: "console/branch", id: "br-other-1" }, value: {} }
+    })
     expect(Endpoint.problem(Api.Branches.get, { project_id, branch_id }, answer)).toBe(
       "the answer is about branch_id br-other-1, not br-wispy-meadow-118737"
     )
@@ -859,7 +862,10 @@ describe("Endpoint.problem", () => {
   })
 
   it("accepts the right answer", () => {
-    const branch = Schema.decodeUnknownSync(Api.Branches.get.success)({ branch: branchWire(branch_id) })
+    const branch = Schema.decodeUnknownSync(Api.Branches.get.success)({
+      branch: branchWire(branch_id),
+      annotation: { object: { type: "console/branch", id: branch_id }, value: {} }
+    })
     expect(Endpoint.problem(Api.Branches.get, { project_id, branch_id }, branch)).toBeUndefined()
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [

@@ -59,7 +59,9 @@ const realProject = {
     autoscaling_limit_max_cu: 2,
     suspend_timeout_seconds: 0
   },
-  owner: { email: "ada@example.com", branches_limit: 10, subscription_type: "free" }
+  owner: { email: "ada@example.com", name: "Ada", branches_limit: 10, subscription_type: "free_v3" },
+  effective_project_permission: null,
+  unknown_field: "kept out"
 }
 
 describe("Project decoding", () => {
@@ -102,8 +104,15 @@ describe("Project decoding", () => {
     // Decoded since 0.5.0 (docs/contract.md §22.2).
     expect(project.settings?.allowed_ips).toEqual({ ips: [], protected_branches_only: false })
     expect(project.settings?.enable_logical_replication).toBe(false)
-    expect(project).not.toHaveProperty("owner")
+    // Declared since 0.5.0, as the published document declares them.
+    expect(project.owner?.subscription_type).toBe("free_v3")
+    expect(project.org_name).toBe("Acme")
+    expect(project.synthetic_storage_size).toBe(31940760)
+    expect(DateTime.formatIso(project.maintenance_starts_at!)).toBe("2024-03-10T00:00:00.000Z")
+    // `null` read as absent.
     expect(project).not.toHaveProperty("deleted_at")
+    expect(project).not.toHaveProperty("effective_project_permission")
+    expect(project).not.toHaveProperty("unknown_field")
   })
 
   it("accepts a provisioner it has never seen", () => {
@@ -161,6 +170,8 @@ describe("ProjectsPage (GET /projects)", () => {
     expect(page.projects.map((project) => project.id)).toEqual(["quiet-forest-10", "spring-example-302709"])
     expect(page.pagination?.cursor).toBe("spring-example-302709")
     expect(page.unavailable_project_ids).toEqual(["gone-project-1"])
+    expect(page.applications).toEqual({ "quiet-forest-10": ["vercel"] })
+    expect(page.integrations).toEqual({ "quiet-forest-10": ["github"] })
   })
 
   it("decodes the spec §4 shape: projects only", () => {

@@ -18,7 +18,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ddl from "./internal/ddl.js"
+import * as ddl from "./resources/BranchSchema/ddl.js"
+import { loadParser } from "./resources/BranchSchema/sql.js"
 import { InvalidMigration } from "./Scenario.js"
 
 /**
@@ -54,7 +55,7 @@ export interface DdlParser {
  */
 export const inProcess: DdlParser = {
   parse: (sql) =>
-    Effect.flatMap(ddl.loadParser, (parser) =>
+    Effect.flatMap(loadParser, (parser) =>
       Either.mapLeft(ddl.parseDdl(sql, parser), (reason) => new InvalidMigration({ reason }))
     )
 }

@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { FakePlatform } from "./FakePlatform.js"
-import { ConnectionDropped } from "./internal/faults.js"
+import { ConnectionDropped } from "./engine/faults.js"
 
 /**
  * An `HttpClient` whose every request is answered by `app` (a web `Request` in, a web

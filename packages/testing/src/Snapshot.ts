@@ -15,16 +15,10 @@ import * as ParseResult from "effect/ParseResult"
 import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
-import {
-  type Change,
-  type Collections,
-  type Kind,
-  kindNames,
-  kinds,
-  SnapshotSchemaTables,
-  SnapshotTime
-} from "./internal/kinds.js"
-import { applyAll, snapshotOf, stateOf } from "./internal/state.js"
+import { accountUser } from "./engine/caller.js"
+import { type Change, type Collections, defaultOrgId, type Kind } from "./engine/kinds.js"
+import { applyAll, snapshotOf } from "./engine/state.js"
+import { kindNames, kinds, stateOf } from "./internal/kinds.js"
 
 export {
   /**
@@ -279,25 +273,29 @@ export const SnapshotFromJson = Schema.parseJson(Snapshot)
 const KindName = Schema.Literal(...kindNames)
 
 /**
- * A change of a kind's item (`Upsert`: `item`) or id (`Delete`: `id`): `kind` decoded first, then
- * the `field` with that kind's schema from the table, so a bad line is named by its field.
+ * A change of a kind's item (`Upsert`: `item`), id (`Delete`: `id`) or part (`Patch`: `id` and
+ * `patch`): `kind` decoded first, then each field with that kind's schema for it from the table,
+ * so a bad line is named by its field.
  */
 const kindChange = <Tag extends string>(
   tag: Tag,
-  field: "item" | "id",
-  schemaOf: (kind: Kind) => Schema.Schema.AnyNoContext
+  schemas: { readonly [field: string]: (kind: Kind) => Schema.Schema.AnyNoContext }
 ) => {
-  const Encoded = Schema.TaggedStruct(tag, { kind: KindName, [field]: Schema.Unknown })
+  const Encoded = Schema.TaggedStruct(tag, {
+    kind: KindName,
+    ...Record.map(schemas, () => Schema.Unknown)
+  })
   const convert =
     (direction: "decode" | "encode") =>
-    (change: any, options: ParseOptions): Effect.Effect<any, ParseResult.ParseIssue> => {
-      const schema = schemaOf(change.kind as Kind)
-      const convert = direction === "decode" ? ParseResult.decodeUnknown(schema) : ParseResult.encodeUnknown(schema)
-      return Effect.mapBoth(convert(change[field], options), {
-        onFailure: (issue) => new ParseResult.Pointer(field, change, issue),
-        onSuccess: (value) => ({ ...change, [field]: value })
+    (change: any, options: ParseOptions): Effect.Effect<any, ParseResult.ParseIssue> =>
+      Effect.reduce(Object.entries(schemas), change, (converted, [field, schemaOf]) => {
+        const schema = schemaOf(change.kind as Kind)
+        const convert = direction === "decode" ? ParseResult.decodeUnknown(schema) : ParseResult.encodeUnknown(schema)
+        return Effect.mapBoth(convert(change[field], options), {
+          onFailure: (issue) => new ParseResult.Pointer(field, change, issue),
+          onSuccess: (value) => ({ ...converted, [field]: value })
+        })
       })
-    }
   return Schema.transformOrFail(Encoded, Schema.typeSchema(Encoded), {
     strict: false,
     decode: convert("decode"),
@@ -305,10 +303,18 @@ const kindChange = <Tag extends string>(
   })
 }
 
-/** `Upsert` and `Delete`, for every kind of the table. */
+/** The patch of a kind that declares none: refused. */
+const noPatch = Schema.Unknown.pipe(Schema.filter(() => "this kind of record takes no Patch"))
+
+/** `Upsert`, `Delete` and `Patch` (for a kind with a `patch`; refused for another), for every kind of the table. */
 const kindChanges = [
-  kindChange("Upsert", "item", (kind) => kinds[kind].schema),
-  kindChange("Delete", "id", (kind) => kinds[kind].id)
+  kindChange("Upsert", { item: (kind) => kinds[kind].schema }),
+  kindChange("Delete", { id: (kind) => kinds[kind].id }),
+  kindChange("Patch", {
+    id: (kind) => kinds[kind].id,
+    patch: (kind): Schema.Schema.AnyNoContext =>
+      (kinds[kind] as { readonly patch?: { readonly schema: Schema.Schema.AnyNoContext } }).patch?.schema ?? noPatch
+  })
 ]
 
 /** The changes a version 1 journal holds (0.1.0 to 0.2.x), read as today's. */
@@ -328,16 +334,6 @@ const changesV1 = [
   )
 )
 
-/** A new version of a database's schema, as the change from its last one (`Schema`). */
-const SchemaVersionChange = Schema.TaggedStruct("Schema", {
-  kind: Schema.Literal("databases"),
-  id: Schema.Int,
-  at: SnapshotTime,
-  from: SnapshotTime,
-  changed: SnapshotSchemaTables,
-  dropped: Schema.Array(Schema.Struct({ schema: Schema.String, name: Schema.String }))
-})
-
 /** The encoded form of a change, as a journal line holds it. */
 type ChangeEncoded =
   | {
@@ -355,7 +351,7 @@ type ChangeEncoded =
       }
     }[Kind]
   | { readonly _tag: "State"; readonly snapshot: Schema.Schema.Encoded<typeof Snapshot> }
-  | Schema.Schema.Encoded<typeof SchemaVersionChange>
+  | { readonly _tag: "Patch"; readonly kind: Kind; readonly id: string | number; readonly patch: unknown }
 
 /**
  * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`),
@@ -363,14 +359,15 @@ type ChangeEncoded =
  * after the change) in place of the item of `kind` with its id, or adds it; `Delete { kind, id }`
  * removes the item of `kind` with `id` (a cascade is one `Delete` per item: a project's branches,
  * endpoints and operations, a branch's endpoints); `State { snapshot }` replaces the whole state
- * (`FakePlatform.Service.reset`, `load`, `restore`); `Schema { kind: "databases", id, at, from,
- * changed, dropped }` (since 0.6.0) adds a version to the schema of the database `id` as the change
- * a migration made (docs/contract.md §24.3): the tables `changed` (added or changed, whole) and
- * `dropped` (`{ schema, name }`) from its last version, in force from `at`, the versions before
- * `from` dropped, so that its record grows with the migration and not with the schema. `kind` is
- * `api_keys`, `projects`, `branches`, `endpoints` or `operations`. Applying a journal's changes in
- * order to the snapshot it started from gives the state ({@link applyChanges}); applying one twice
- * changes nothing.
+ * (`FakePlatform.Service.reset`, `load`, `restore`); `Patch { kind, id, patch }` (since 0.6.0)
+ * changes part of the item of `kind` with `id` as its kind says, for a kind whose items are large
+ * and change a little at a time: a `databases` patch is a new version of the database's schema as
+ * the change a migration made (docs/contract.md §24.3): `{ at, from, changed, dropped }`, the
+ * tables added or changed (whole) and dropped (`{ schema, name }`) from its last version, in force
+ * from `at`, the versions before `from` dropped; its record grows with the migration, not with the
+ * schema. `kind` is `api_keys`, `projects`,
+ * `branches`, `endpoints` or `operations`. Applying a journal's changes in order to the snapshot
+ * it started from gives the state ({@link applyChanges}); applying one twice changes nothing.
  * The changes of version 1 (`ApiKey`, `Project`, `Operation`) still decode, as `Upsert`s.
  *
  * @since 0.1.0
@@ -378,7 +375,6 @@ type ChangeEncoded =
 export const SnapshotChange = Schema.Union(
   ...kindChanges,
   Schema.TaggedStruct("State", { snapshot: Snapshot }),
-  SchemaVersionChange,
   ...changesV1
 ).annotations({ identifier: "SnapshotChange" }) as unknown as Schema.Schema<Change, ChangeEncoded>
 
@@ -399,3 +395,27 @@ export type SnapshotChange = Change
  */
 export const applyChanges = (snapshot: Snapshot, changes: ReadonlyArray<SnapshotChange>): Snapshot =>
   changes.length === 0 ? snapshot : snapshotOf(applyAll(stateOf(snapshot), changes))
+
+/**
+ * The organization of `snapshot`'s account that its organization API keys go to (since 0.5.0,
+ * docs/contract.md §20.4, §21): one whose admin the account's user (`you@example.com`) is, the
+ * role that may create an organization's keys. The fake's default organization
+ * (`org-dbplatform-000000`) when the user is one of its admins, else the oldest of the others
+ * (ties: the first by id); `undefined` when the user is the admin of none. The emulator makes
+ * `DBPLATFORM_EMULATOR_ORG_KEY` a key of it and names it in its startup hint.
+ *
+ * @since 0.5.0
+ */
+export const accountOrganization = (snapshot: Snapshot): string | undefined => {
+  const administered = new Set(
+    snapshot.members
+      .filter((member) => member.user_id === accountUser.id && member.role === "admin")
+      .map((member) => member.org_id)
+  )
+  if (administered.has(defaultOrgId) && snapshot.organizations.some((org) => org.id === defaultOrgId)) {
+    return defaultOrgId
+  }
+  return snapshot.organizations
+    .filter((organization) => administered.has(organization.id))
+    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))[0]?.id
+}

@@ -13,9 +13,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import { exchange, journaled, withoutLastUse } from "./randomRequests.js"
+import { load } from "../src/internal/kinds.js"
 
 /** The organizations: the account's user is a member of all but `strangers`; `free` is on a lower plan. */
 const orgs = ["org-acme-302709", "org-beta-302709", "org-strangers-302709", "org-free-302709"] as const

@@ -18,11 +18,11 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
 import { send } from "./helpers.js"
 import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
+import { load } from "../src/internal/kinds.js"
 
 const projectIds = ["spring-example-302709", "autumn-lake-302710"] as const
 

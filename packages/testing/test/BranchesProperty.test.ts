@@ -20,11 +20,11 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
-import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
 import { send } from "./helpers.js"
 import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
+import { load } from "../src/internal/kinds.js"
 
 const projectIds = ["spring-example-302709", "autumn-lake-302710", "winter-hill-302711"] as const
 
@@ -610,7 +610,7 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
           if (response.status !== 423) expect(planned.allowed, context).toContain(response.status)
           if (response.status === 423) expect(response.body.message, context).toMatch(/conflicting operations/)
           if (response.status >= 400 || response.status === 204) {
-            // Refused, or nothing to do: nothing changed, so the invariants still hold.
+            // Refusal, or nothing to do: nothing changed, so the invariants still hold.
             expect(withoutLastUse(after), context).toEqual(withoutLastUse(before))
             continue
           }

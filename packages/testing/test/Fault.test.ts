@@ -15,7 +15,7 @@ import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
-import { makeRequestLog, type RecordedRequest, requestLogLimit } from "../src/internal/requestLog.js"
+import { makeRequestLog, type RecordedRequest, requestLogLimit } from "../src/engine/requestLog.js"
 import type { Seed } from "../src/Seed.js"
 import { isGeneralError, operationId, projectId, read, send } from "./helpers.js"
 

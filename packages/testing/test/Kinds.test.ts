@@ -11,24 +11,24 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { type Change, upsert } from "../src/internal/kinds.js"
-import { lockedBy, startOperations } from "../src/internal/operations.js"
+import { type Change, upsert } from "../src/engine/kinds.js"
+import { lockedBy, startOperations } from "../src/engine/operations.js"
 import { collectionsOfSeed, defaultBranchOf, seedProject } from "../src/internal/seed.js"
 import {
   applyAll,
   cascade,
   itemsOf,
-  load,
   makeFakeState,
   mutate,
   problems,
   snapshotOf,
-  type State,
-  stateOf
-} from "../src/internal/state.js"
+  type State
+} from "../src/engine/state.js"
+import { controlPlane } from "../src/internal/duties.js"
 import * as Seed from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
 import { operationId, projectId } from "./helpers.js"
+import { load, stateOf } from "../src/internal/kinds.js"
 
 /** The state of a seed at time 0, which must be valid. */
 const stateOfSeed = (seed: Seed.Seed): State => Either.getOrThrow(load(collectionsOfSeed(seed, 0)))
@@ -134,7 +134,7 @@ describe("the state's change record", () => {
           const journal: Array<Change> = []
           const first = stateOfSeed(base)
           const fake = await Effect.runPromise(
-            makeFakeState(first, (changes) => Effect.sync(() => journal.push(...changes)))
+            makeFakeState(first, (changes) => Effect.sync(() => journal.push(...changes)), controlPlane)
           )
           let changed = 0
           for (const [i, action] of run.entries()) {
@@ -269,7 +269,7 @@ describe("snapshots", () => {
       const changes: Array<Snapshot.SnapshotChange> = []
       const fake = yield* FakePlatform.make(
         {},
-        { journal: { record: (change) => changes.push(change), sync: Effect.void } }
+        { journal: { record: (recorded) => Effect.sync(() => changes.push(...recorded)), sync: Effect.void } }
       )
       const start = yield* fake.snapshot
       yield* fake.scenario.addProject({ id: "late-river-118737" })

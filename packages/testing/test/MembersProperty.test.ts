@@ -13,9 +13,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import fc from "fast-check"
-import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import { declares, exchange, getOk, journaled, withoutLastUse } from "./randomRequests.js"
+import { load } from "../src/internal/kinds.js"
 
 const you = "you@example.com"
 /** Where the account's user is an admin, and where it is a plain member. */

@@ -12,10 +12,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import fc from "fast-check"
-import { load } from "../src/internal/state.js"
 import type * as Seed from "../src/Seed.js"
 import { send } from "./helpers.js"
 import { exchange, journaled, withoutLastUse } from "./randomRequests.js"
+import { load } from "../src/internal/kinds.js"
 
 const alpha = "org-alpha-100001"
 /** An organization whose member the account's user is not. */

@@ -11,9 +11,10 @@ import * as TestClock from "effect/TestClock"
 import fc from "fast-check"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { empty, itemsBefore, snapshotOf, stateOf } from "../src/internal/state.js"
+import { itemsBefore, snapshotOf } from "../src/engine/state.js"
 import type { Seed } from "../src/Seed.js"
 import { capturingClient, operationId, projectId } from "./helpers.js"
+import { empty, stateOf } from "../src/internal/kinds.js"
 
 /** One project with `count` operations, each 61.237 s older than the one before. */
 const seedWith = (count: number): Seed => ({

@@ -213,11 +213,11 @@ describe("transfers (docs/contract.md §22.4)", () => {
       })
       expect(done).toEqual({})
       expect((yield* projects.get({ project_id: other.project.id })).project.org_id).toBe(acme)
-      // Out of acme (scale) to free: a lower plan, 406 (no class of its own: UnexpectedStatus).
+      // Out of acme (scale) to free: a lower plan, 406 (NotAcceptable, as the document documents it).
       const lower = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: free, project_ids: [projectId] })
       )
-      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["UnexpectedStatus", 406])
+      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["NotAcceptable", 406])
       expect(lower.message).toContain("subscription_type")
       const strangersToo = yield* Effect.flip(
         transfers.transfer({ source_org_id: acme, destination_org_id: strangers, project_ids: [projectId] })
@@ -238,6 +238,38 @@ describe("transfers (docs/contract.md §22.4)", () => {
       expect((yield* projects.get({ project_id: projectId })).project.org_id).toBe(free)
       expect((yield* vpc.listRestrictionsPage({ project_id: projectId })).endpoints).toEqual([])
     }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("plans compare by family whatever their version; direct_sales is the document's Enterprise", () =>
+    Effect.gen(function* () {
+      const transfers = yield* ProjectTransfers.ProjectTransfers
+      const move = (source_org_id: string, destination_org_id: string, id: string) =>
+        transfers.transfer({ source_org_id, destination_org_id, project_ids: [id] })
+      // Out of Enterprise to Scale: a lower plan, 406 naming it.
+      const lower = yield* Effect.flip(move("org-enterprise-100001", "org-scale-100002", "enterprise-one-100001"))
+      expect([lower._tag, lower.message]).toEqual(["NotAcceptable", expect.stringContaining("subscription_type")])
+      // Legacy Scale to today's Scale: the same family, it moves; and today's Launch to Scale.
+      expect(yield* move("org-legacy-100003", "org-scale-100002", "legacy-two-100002")).toEqual({})
+      expect(yield* move("org-launch-100004", "org-scale-100002", "launch-three-100003")).toEqual({})
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            organizations: [
+              { id: "org-enterprise-100001", plan: "direct_sales_v3" },
+              { id: "org-scale-100002", plan: "scale_v3" },
+              { id: "org-legacy-100003", plan: "scale" },
+              { id: "org-launch-100004", plan: "launch_v3" }
+            ],
+            projects: [
+              { id: "enterprise-one-100001", org_id: "org-enterprise-100001" },
+              { id: "legacy-two-100002", org_id: "org-legacy-100003" },
+              { id: "launch-three-100003", org_id: "org-launch-100004" }
+            ]
+          }
+        })
+      )
+    )
   )
 
   it.effect("the 422 names the projects with an integration; the 406 the destination's project count", () =>
@@ -287,7 +319,7 @@ describe("transfers (docs/contract.md §22.4)", () => {
       const lower = yield* Effect.flip(
         transfers.acceptRequest({ project_id: euProject, request_id: byDefault.id, org_id: free })
       )
-      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["UnexpectedStatus", 406])
+      expect([lower._tag, "status" in lower ? lower.status : undefined]).toEqual(["NotAcceptable", 406])
       yield* transfers.acceptRequest({ project_id: euProject, request_id: byDefault.id, org_id: beta })
       expect((yield* projects.get({ project_id: euProject })).project.org_id).toBe(beta)
       const twice = yield* Effect.flip(

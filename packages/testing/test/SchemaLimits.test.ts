@@ -6,6 +6,7 @@
  * migration is journaled as the tables it changed, not as the whole schema, and a snapshot writes
  * each later version of a schema as its change; a parser given to the fake reads every migration.
  */
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -49,9 +50,14 @@ const setup = (seed: Seed, options: FakePlatform.Options = {}) =>
     const recorded: Array<Snapshot.SnapshotChange> = []
     const fake = yield* FakePlatform.make(seed, {
       ...options,
-      journal: { record: (change) => recorded.push(change), sync: Effect.void }
+      journal: { record: (changes) => Effect.sync(() => void recorded.push(...changes)), sync: Effect.void }
     })
     const client = FakeHttpClient.make(yield* ControlApi.httpApp(fake, { token: Redacted.make(token) }))
+    const control = yield* Effect.provideService(
+      ControlApi.client({ url: `http://x${ControlApi.prefix}`, token: Redacted.make(token) }),
+      HttpClient.HttpClient,
+      client
+    )
     const migrate = (sql: string) =>
       Effect.flatMap(
         client.execute(
@@ -61,7 +67,7 @@ const setup = (seed: Seed, options: FakePlatform.Options = {}) =>
         ),
         read
       )
-    return { fake, recorded, migrate }
+    return { fake, recorded, migrate, control }
   })
 
 describe("the fake's schema limits", () => {
@@ -69,7 +75,7 @@ describe("the fake's schema limits", () => {
     "refuses a migration past the size limit whole, naming the limit: 413 from the control API, nothing changed",
     () =>
       Effect.gen(function* () {
-        const { fake, recorded, migrate } = yield* setup(seedWith("CREATE TABLE users (id bigint PRIMARY KEY)"))
+        const { fake, recorded, migrate, control } = yield* setup(seedWith("CREATE TABLE users (id bigint PRIMARY KEY)"))
         const before = yield* fake.snapshot
         const limit = DdlParser.migrationLimitBytes
         expect(limit).toBe(1024 * 1024)
@@ -85,6 +91,14 @@ describe("the fake's schema limits", () => {
         const answer = yield* migrate(tooLarge)
         expect(answer.status).toBe(413)
         expect(answer.body.message).toBe(error.message)
+        // The control API's typed client fails with its `ControlError`, the status and the message.
+        const refused = yield* Effect.flip(
+          control.migrate({
+            path: { project_id: projectId, branch_id: main, database_name: "neondb" },
+            payload: { sql: tooLarge }
+          })
+        )
+        expect(refused).toMatchObject({ _tag: "ControlError", status: 413, message: error.message })
         // Bytes of UTF-8, not characters: 'é' is two.
         const wide = `${statement} --${"é".repeat(Math.ceil((limit - statement.length) / 2))}`
         expect((yield* migrate(wide)).status).toBe(413)
@@ -141,10 +155,14 @@ describe("the fake's schema limits", () => {
         ).toBe(200)
         expect(recorded).toHaveLength(1)
         const change = recorded[0]!
-        expect(change._tag).toBe("Schema")
-        if (change._tag !== "Schema") return
-        expect(change.changed.map((changed) => changed.name)).toEqual(["t_007", "z"])
-        expect(change.dropped).toEqual([{ schema: "public", name: "t_100" }])
+        expect(change).toMatchObject({ _tag: "Patch", kind: "databases" })
+        if (change._tag !== "Patch") return
+        const patch = change.patch as {
+          readonly changed: ReadonlyArray<{ readonly name: string }>
+          readonly dropped: ReadonlyArray<unknown>
+        }
+        expect(patch.changed.map((changed) => changed.name)).toEqual(["t_007", "z"])
+        expect(patch.dropped).toEqual([{ schema: "public", name: "t_100" }])
         // Its line is a few hundred bytes, not the 200 tables.
         const line = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange))(change)
         expect(line.length).toBeLessThan(1000)

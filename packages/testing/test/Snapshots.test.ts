@@ -13,8 +13,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
-import { lsnAt, timeOfLsn } from "../src/internal/lsn.js"
-import { latestOccurrence, nextOccurrence } from "../src/internal/snapshots.js"
+import { lsnAt, timeOfLsn } from "../src/engine/lsn.js"
+import { latestOccurrence, nextOccurrence } from "../src/resources/Snapshots/steps.js"
 import { projectId } from "./helpers.js"
 
 const main = BranchId.make("br-main-100001")

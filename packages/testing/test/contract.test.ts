@@ -24,11 +24,13 @@ import { createServer } from "node:http"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
-import { refusalResponse, router } from "../src/internal/routes.js"
+import { router } from "../src/internal/routes.js"
 import { stateOfSeed } from "../src/internal/seed.js"
-import { makeFakeState } from "../src/internal/state.js"
+import { makeFakeState } from "../src/engine/state.js"
+import { controlPlane } from "../src/internal/duties.js"
 import * as Seed from "../src/Seed.js"
 import { operationId } from "./helpers.js"
+import { refusalResponse } from "../src/engine/route.js"
 
 /** 12 projects (more than one default page), 41 operations each, none pending. */
 const realistic = Seed.realistic({ projects: 12, operationsPerProject: 40, pending: 0 })
@@ -436,7 +438,7 @@ describe("the fake follows the groups it is given", () => {
       },
       0
     ),
-    (state) => makeFakeState(state, undefined)
+    (state) => makeFakeState(state, undefined, controlPlane)
   )
   /** The JSON answer of the routes of `groups` to `GET path` (no authentication: routes only). */
   const answerOf = (groups: Api.Groups, path: string) =>

@@ -3,6 +3,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { DecodeIssue, Endpoint, type HttpStatusError, InvalidRequest, UnexpectedStatus } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
+import * as SchemaAST from "effect/SchemaAST"
 import type { AttemptError } from "./retry.js"
 
 /**
@@ -26,6 +27,28 @@ const common: ReadonlySet<string> = new Set<HttpStatusError["_tag"]>([
  */
 const invalid = (endpoint: Endpoint.Endpoint) => (error: ParseResult.ParseError) =>
   new InvalidRequest({ message: `${endpoint.method} ${endpoint.route}: ${DecodeIssue.format(error.issue)}` })
+
+/**
+ * `error`, the refusal of `input` to `endpoint` by a client with no organization of its own
+ * (`orgId`), saying where an organization comes from when the endpoint's query requires an
+ * `org_id` the input lacks (the consumption history): `GET /consumption_history/v2/projects:
+ * org_id: is missing; name the organization (org_id) in the call, or give the client one (orgId,
+ * DBPLATFORM_ORG_ID for layerConfig)`. Only on the way to a refusal: a call sent costs nothing.
+ */
+export const withoutOrganization = (
+  endpoint: Endpoint.Endpoint,
+  input: unknown,
+  error: InvalidRequest
+): InvalidRequest => {
+  if (endpoint.parts.get("org_id") !== "query" || endpoint.query === undefined) return error
+  if ((input as { readonly org_id?: unknown } | undefined)?.org_id !== undefined) return error
+  const orgId = SchemaAST.getPropertySignatures(endpoint.query.ast).find(({ name }) => name === "org_id")
+  return orgId === undefined || orgId.isOptional
+    ? error
+    : new InvalidRequest({
+        message: `${error.message}; name the organization (org_id) in the call, or give the client one (orgId, DBPLATFORM_ORG_ID for layerConfig)`
+      })
+}
 
 /** A request ready to send, and its path relative to the base URL (what its errors name). */
 export interface Unsent {

@@ -28,6 +28,9 @@ import { branchParams, Cursor, PageLimit, projectParams, withMessage } from "../
  */
 export const branchesPageLimits: Endpoint.PageLimits = { max: 10_000, default: undefined }
 
+/** A boolean query parameter: `true` or `false`. */
+const TrueOrFalse = Schema.BooleanFromString.annotations(withMessage("must be true or false"))
+
 /**
  * The branch endpoints: list, count, create, read, update, delete, restore a project's branches, make one the default, list a branch's compute endpoints (`docs/contract.md` §11.4).
  *
@@ -39,8 +42,10 @@ export const Branches = Endpoint.group("Branches", {
    * `GET /projects/{project_id}/branches`: one page of a project's branches (§11.4). Query:
    * `search` (part of a name or id), `sort_by` (`name`, `created_at` or `updated_at`, the
    * default), `sort_order` (`asc` or `desc`, the default), `cursor` (a page's `pagination.next`),
-   * `limit` (1 to 10 000; all when absent). 404 for an unknown project, 403 for one the key may
-   * not see, 400 for a query the server refuses.
+   * `limit` (1 to 10 000; all when absent); since 0.5.0 `include_deleted` (`true`: the branches
+   * deleted within their recovery window too, each with its `recovery`; the platform's branch
+   * recovery, a preview feature). 404 for an unknown project, 403 for one the key may not see,
+   * 400 for a query the server refuses.
    */
   list: Endpoint.make({
     method: "GET",
@@ -55,7 +60,8 @@ export const Branches = Endpoint.group("Branches", {
       ),
       sort_order: Schema.optional(Schema.Literal("asc", "desc").annotations(withMessage("must be asc or desc"))),
       cursor: Schema.optional(Cursor),
-      limit: Schema.optional(PageLimit(branchesPageLimits))
+      limit: Schema.optional(PageLimit(branchesPageLimits)),
+      include_deleted: Schema.optional(TrueOrFalse)
     }),
     success: BranchesPage,
     errors: ["NotFound", "Forbidden", "BadRequest"],
@@ -94,7 +100,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchCreated,
     statuses: [201],
     startsOperations: true,
-    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}`: one branch (§11.4). 404 for an unknown
@@ -123,19 +133,26 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `DELETE /projects/{project_id}/branches/{branch_id}`: deletes a branch and its compute
    * endpoints. Answers 200 with the branch and the operations started (`suspend_compute` per
    * compute endpoint, then `delete_timeline`), decoded as `Some`; or 204 with no body, decoded as
-   * `None` (nothing left to delete) (§11.4, §11.5). 400 for the default branch or a branch with
-   * children, 404 for an unknown project or branch, 423 while a conflicting operation runs (§11.6).
+   * `None` (nothing left to delete) (§11.4, §11.5). Since 0.5.0 the query `hard_delete` (`true`:
+   * deleted for good at once, not kept for the platform's branch recovery, a preview feature). 400
+   * for the default branch or a branch with children, 404 for an unknown project or branch, 423
+   * while a conflicting operation runs (§11.6).
    */
   delete: Endpoint.make({
     method: "DELETE",
     route: "/projects/{project_id}/branches/{branch_id}",
     params: branchParams,
+    query: Schema.Struct({ hard_delete: Schema.optional(TrueOrFalse) }),
     success: Schema.OptionFromUndefinedOr(BranchOperations),
     statuses: [200, 204],
     startsOperations: true,
@@ -156,7 +173,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/branches/{branch_id}/set_as_default`: makes a branch the
@@ -170,7 +191,11 @@ export const Branches = Endpoint.group("Branches", {
     success: BranchOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ branch }) => ({ branch_id: branch.id })
+    about: ({ branch }) => ({ branch_id: branch.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Branches.get"> => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}/endpoints`: the compute endpoints of a

@@ -53,7 +53,11 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
     statuses: [201],
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ endpoint }) => ({ "endpoint.branch_id": endpoint.branch_id })
+    about: ({ endpoint }) => ({ "endpoint.branch_id": endpoint.branch_id }),
+    readBack: {
+      entry: (): Endpoint.Named<"ComputeEndpoints.get"> => ComputeEndpoints.get,
+      input: ({ endpoint }) => ({ project_id: endpoint.project_id, endpoint_id: endpoint.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}/endpoints/{endpoint_id}`: one compute endpoint, `{ endpoint }`
@@ -81,7 +85,11 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
     success: ComputeEndpointOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ endpoint }) => ({ endpoint_id: endpoint.id })
+    about: ({ endpoint }) => ({ endpoint_id: endpoint.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"ComputeEndpoints.get"> => ComputeEndpoints.get,
+      input: ({ endpoint }) => ({ project_id: endpoint.project_id, endpoint_id: endpoint.id })
+    }
   }),
   /**
    * `DELETE /projects/{project_id}/endpoints/{endpoint_id}`: deletes a compute endpoint (later
@@ -111,7 +119,11 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
     success: ComputeEndpointOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ endpoint }) => ({ endpoint_id: endpoint.id })
+    about: ({ endpoint }) => ({ endpoint_id: endpoint.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"ComputeEndpoints.get"> => ComputeEndpoints.get,
+      input: ({ endpoint }) => ({ project_id: endpoint.project_id, endpoint_id: endpoint.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/endpoints/{endpoint_id}/suspend`: suspends a running compute
@@ -125,7 +137,11 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
     success: ComputeEndpointOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ endpoint }) => ({ endpoint_id: endpoint.id })
+    about: ({ endpoint }) => ({ endpoint_id: endpoint.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"ComputeEndpoints.get"> => ComputeEndpoints.get,
+      input: ({ endpoint }) => ({ project_id: endpoint.project_id, endpoint_id: endpoint.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/endpoints/{endpoint_id}/restart`: suspends a compute endpoint and
@@ -140,6 +156,10 @@ export const ComputeEndpoints = Endpoint.group("ComputeEndpoints", {
     success: ComputeEndpointOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ endpoint }) => ({ endpoint_id: endpoint.id })
+    about: ({ endpoint }) => ({ endpoint_id: endpoint.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"ComputeEndpoints.get"> => ComputeEndpoints.get,
+      input: ({ endpoint }) => ({ project_id: endpoint.project_id, endpoint_id: endpoint.id })
+    }
   })
 })

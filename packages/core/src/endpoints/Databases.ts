@@ -53,7 +53,15 @@ export const Databases = Endpoint.group("Databases", {
     statuses: [201],
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ database }) => ({ "database.name": database.name })
+    about: ({ database }) => ({ "database.name": database.name }),
+    readBack: {
+      entry: (): Endpoint.Named<"Databases.get"> => Databases.get,
+      input: ({ database }, { project_id }) => ({
+        project_id,
+        branch_id: database.branch_id,
+        database_name: database.name
+      })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}/databases/{database_name}`: one database,
@@ -82,7 +90,15 @@ export const Databases = Endpoint.group("Databases", {
     success: DatabaseOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ database }) => ({ "database.name": database.name })
+    about: ({ database }) => ({ "database.name": database.name }),
+    readBack: {
+      entry: (): Endpoint.Named<"Databases.get"> => Databases.get,
+      input: ({ database }, { project_id }) => ({
+        project_id,
+        branch_id: database.branch_id,
+        database_name: database.name
+      })
+    }
   }),
   /**
    * `DELETE /projects/{project_id}/branches/{branch_id}/databases/{database_name}`: deletes a

@@ -78,10 +78,11 @@ export const TransferRequestAcceptRequest = Schema.Struct({ org_id: Schema.optio
 
 /**
  * The project transfer endpoints (§22.4). Two refusals have bodies of their own, not a
- * `GeneralError`, and no error class of their own: a 406 (the destination cannot take the
- * projects: `{ limits: [{ name, expected, actual }] }` for a transfer, `{ reasons: [{ code,
- * message }] }` for an acceptance) is `UnexpectedStatus` with status 406; a 422 (projects with an
- * integration: `{ projects: [{ id, integration }] }`) is `BadRequest` with status 422.
+ * `GeneralError`: a 406 (the destination cannot take the projects: `{ limits: [{ name, expected,
+ * actual }] }` for a transfer, `{ reasons: [{ code, message }] }` for an acceptance) is
+ * `NotAcceptable` (since 0.5.0 declared, as the published document documents it; before,
+ * `UnexpectedStatus` with status 406); a 422 (projects with an integration: `{ projects: [{ id,
+ * integration }] }`) is `BadRequest` with status 422.
  *
  * @since 0.5.0
  * @category endpoints
@@ -101,7 +102,7 @@ export const ProjectTransfers = Endpoint.group("ProjectTransfers", {
     params: Schema.Struct({ source_org_id: OrgId }),
     body: TransferProjectsRequest,
     success: ProjectsTransferred,
-    errors: ["BadRequest", "NotFound", "Forbidden", "Locked"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "NotAcceptable", "Locked"]
   }),
   /**
    * `POST /projects/{project_id}/transfer_requests`: a request to transfer the project, which
@@ -137,6 +138,6 @@ export const ProjectTransfers = Endpoint.group("ProjectTransfers", {
     body: TransferRequestAcceptRequest,
     success: Schema.Void,
     statuses: [204],
-    errors: ["BadRequest", "NotFound", "Forbidden"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "NotAcceptable"]
   })
 })

@@ -100,7 +100,11 @@ export const Projects = Endpoint.group("Projects", {
     success: ProjectCreated,
     statuses: [201],
     startsOperations: true,
-    errors: ["BadRequest"]
+    errors: ["BadRequest"],
+    readBack: {
+      entry: (): Endpoint.Named<"Projects.get"> => Projects.get,
+      input: ({ project }) => ({ project_id: project.id })
+    }
   }),
   /**
    * `GET /projects/{project_id}`: one project, `{ project }` (§14). 404 for an unknown (or
@@ -127,7 +131,11 @@ export const Projects = Endpoint.group("Projects", {
     success: ProjectOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ project }) => ({ project_id: project.id })
+    about: ({ project }) => ({ project_id: project.id }),
+    readBack: {
+      entry: (): Endpoint.Named<"Projects.get"> => Projects.get,
+      input: ({ project }) => ({ project_id: project.id })
+    }
   }),
   /**
    * `DELETE /projects/{project_id}`: deletes a project and everything in it (branches, compute

@@ -47,7 +47,11 @@ export const Roles = Endpoint.group("Roles", {
     statuses: [201],
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
-    about: ({ role }) => ({ "role.name": role.name })
+    about: ({ role }) => ({ "role.name": role.name }),
+    readBack: {
+      entry: (): Endpoint.Named<"Roles.get"> => Roles.get,
+      input: ({ role }, { project_id }) => ({ project_id, branch_id: role.branch_id, role_name: role.name })
+    }
   }),
   /**
    * `GET /projects/{project_id}/branches/{branch_id}/roles/{role_name}`: one role, `{ role }`,
@@ -106,6 +110,10 @@ export const Roles = Endpoint.group("Roles", {
     success: RoleOperations,
     startsOperations: true,
     errors: ["BadRequest", "NotFound", "Forbidden", "Locked"],
-    about: ({ role }) => ({ role_name: role.name })
+    about: ({ role }) => ({ role_name: role.name }),
+    readBack: {
+      entry: (): Endpoint.Named<"Roles.get"> => Roles.get,
+      input: ({ role }, { project_id }) => ({ project_id, branch_id: role.branch_id, role_name: role.name })
+    }
   })
 })

@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import { Branch } from "../Branch.js"
 import { ComputeEndpoint } from "../ComputeEndpoint.js"
 import * as Endpoint from "../Endpoint.js"
+import { Branches } from "./Branches.js"
 import { BranchId } from "../Ids.js"
 import { BranchIdInput, branchParams, projectParams, ProjectIdParameter, withMessage } from "../internal/input.js"
 import { openEnum } from "../internal/openEnum.js"
@@ -235,13 +236,19 @@ export const SnapshotCreateQuery = Schema.Struct({
   .annotations({ identifier: "SnapshotCreateQuery" })
 
 /**
- * Body of `PATCH /projects/{project_id}/snapshots/{snapshot_id}` (§19): `{ snapshot: { name? } }`.
+ * Body of `PATCH /projects/{project_id}/snapshots/{snapshot_id}` (§19): `{ snapshot: { name?,
+ * expires_at? } }`. `expires_at` (since 0.5.0) is a new expiry, or `null` to clear it (the
+ * snapshot then stays until deleted): newer than the published document of the pinned API client,
+ * and sent by the platform's CLI (`snapshots update --expires-at`), so the platform takes it.
  *
  * @since 0.5.0
  * @category schemas
  */
 export const SnapshotUpdateRequest = Schema.Struct({
-  snapshot: Schema.Struct({ name: Schema.optional(Schema.String) })
+  snapshot: Schema.Struct({
+    name: Schema.optional(Schema.String),
+    expires_at: Schema.optional(Schema.NullOr(Timestamp))
+  })
 }).annotations({ identifier: "SnapshotUpdateRequest" })
 
 /**
@@ -352,7 +359,11 @@ export const Snapshots = Endpoint.group("Snapshots", {
     body: SnapshotRestoreRequest,
     success: SnapshotRestored,
     startsOperations: true,
-    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"]
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict", "Locked"],
+    readBack: {
+      entry: () => Branches.get,
+      input: ({ branch }) => ({ project_id: branch.project_id, branch_id: branch.id })
+    }
   }),
   /**
    * `POST /projects/{project_id}/branches/{branch_id}/finalize_restore`: a branch restored from a

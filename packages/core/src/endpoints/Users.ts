@@ -7,6 +7,8 @@
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import { openEnum } from "../internal/openEnum.js"
+import { BillingSubscriptionType } from "../Project.js"
+import { Timestamp } from "../Timestamp.js"
 import { Organization } from "./Organizations.js"
 
 /**
@@ -25,12 +27,110 @@ export class UserAuthAccount extends Schema.Class<UserAuthAccount>("UserAuthAcco
   image: Schema.String
 }) {}
 
+/** An open enum of `known` values, named `identifier`. */
+const open = <const Known extends readonly [string, ...Array<string>]>(identifier: string, ...known: Known) =>
+  openEnum(Schema.Literal(...known), identifier)
+
+/**
+ * A billing account's state (§20), known today: `UNKNOWN`, `active`, `suspended`, `deactivated`,
+ * `deleted`; any other string kept as is.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const BillingAccountState = open(
+  "BillingAccountState",
+  "UNKNOWN",
+  "active",
+  "suspended",
+  "deactivated",
+  "deleted"
+)
+
+/**
+ * How a billing account pays (§20), known today: `UNKNOWN`, `none`, `stripe`, `direct_payment`,
+ * `aws_mp`, `azure_mp`, `vercel_mp`, `staff`, `trial`, `sponsorship`, `shared_payment_token`; any
+ * other string kept as is.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const BillingPaymentMethod = open(
+  "BillingPaymentMethod",
+  "UNKNOWN",
+  "none",
+  "stripe",
+  "direct_payment",
+  "aws_mp",
+  "azure_mp",
+  "vercel_mp",
+  "staff",
+  "trial",
+  "sponsorship",
+  "shared_payment_token"
+)
+
+/**
+ * A card a billing account pays with (§20): its `last4` digits, `brand` (`amex`, `diners`,
+ * `discover`, `jcb`, `mastercard`, `unionpay`, `unknown`, `visa`: open), and expiry month and
+ * year.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class PaymentCard extends Schema.Class<PaymentCard>("PaymentCard")({
+  last4: Schema.String,
+  brand: Schema.optional(
+    open("PaymentCardBrand", "amex", "diners", "discover", "jcb", "mastercard", "unionpay", "unknown", "visa")
+  ),
+  exp_month: Schema.optional(Schema.Int),
+  exp_year: Schema.optional(Schema.Int)
+}) {}
+
+/**
+ * The billing account of the user the key acts for (§20): its `state`, how it pays
+ * (`payment_source`: its `type`, e.g. `card`, and the `card`; `payment_method`), its
+ * `subscription_type`, `quota_reset_at_last` (when its quota was last reset), who is billed
+ * (`name`, `email`, the address fields, `tax_id` and `tax_id_type`), `orb_portal_url`,
+ * `plan_details` (`name`, `version`) and `spending_limit_cents` (a monthly cap in cents; `null`
+ * read as absent: no cap).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class BillingAccount extends Schema.Class<BillingAccount>("BillingAccount")({
+  state: BillingAccountState,
+  payment_source: Schema.Struct({ type: Schema.String, card: Schema.optional(PaymentCard) }),
+  subscription_type: BillingSubscriptionType,
+  payment_method: BillingPaymentMethod,
+  quota_reset_at_last: Timestamp,
+  name: Schema.String,
+  email: Schema.String,
+  address_city: Schema.String,
+  address_country: Schema.String,
+  address_country_name: Schema.optional(Schema.String),
+  address_line1: Schema.String,
+  address_line2: Schema.String,
+  address_postal_code: Schema.String,
+  address_state: Schema.String,
+  orb_portal_url: Schema.optional(Schema.String),
+  tax_id: Schema.optional(Schema.String),
+  tax_id_type: Schema.optional(Schema.String),
+  plan_details: Schema.optional(
+    Schema.Struct({
+      name: Schema.String,
+      version: Schema.optional(Schema.Struct({ major: Schema.Int, minor: Schema.Int }))
+    })
+  ),
+  spending_limit_cents: Schema.optionalWith(Schema.Int, { nullable: true })
+}) {}
+
 /**
  * Answer of `GET /users/me`: the user the key acts for (§20): `id`, `email`, `name`,
  * `last_name`, `image`, `login` (deprecated: the email), `plan`, `auth_accounts`, and limits:
  * `projects_limit` and `branches_limit` (counts), `active_seconds_limit` and, where sent,
- * `compute_seconds_limit` (seconds), `max_autoscaling_limit` (compute units; 0: none). The
- * billing account the platform may send is not declared (ignored, as every unknown field).
+ * `compute_seconds_limit` (seconds), `max_autoscaling_limit` (compute units; 0: none); since
+ * 0.5.0 `billing_account` ({@link BillingAccount}), where the platform sends it.
  *
  * @since 0.5.0
  * @category schemas
@@ -48,7 +148,8 @@ export class CurrentUser extends Schema.Class<CurrentUser>("CurrentUser")({
   branches_limit: Schema.Int,
   active_seconds_limit: Schema.Int,
   compute_seconds_limit: Schema.optional(Schema.Int),
-  max_autoscaling_limit: Schema.Number
+  max_autoscaling_limit: Schema.Number,
+  billing_account: Schema.optional(BillingAccount)
 }) {}
 
 /**

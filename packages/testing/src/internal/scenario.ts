@@ -14,27 +14,29 @@ import {
   UnknownProject
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
-import { changeSchema, schemaJson, tablesJsonSteps, tablesNow } from "./branchSchema.js"
-import { lsnAt } from "./lsn.js"
-import { databaseOf } from "./databases.js"
-import { applyDdl, applySteps, migrationLimitBytes, overLimit } from "./ddl.js"
-import { branchId, endpointId, randomDice } from "./ids.js"
-import { defaultOrgId, specOf, upsert } from "./kinds.js"
-import { organizationImplied } from "./organizations.js"
-import { pendingAt, rewritten, startOperations, stepAt } from "./operations.js"
-import { hashKey, keyAdded, newKeyValue } from "./routes.js"
+import { changeSchema, schemaJson, tablesJsonSteps, tablesNow } from "../resources/BranchSchema/steps.js"
+import { lsnAt } from "../engine/lsn.js"
+import { applyDdl, applySteps, migrationLimitBytes, overLimit } from "../resources/BranchSchema/ddl.js"
+import { databaseOf } from "../resources/Databases/steps.js"
+import { branchId, endpointId } from "../engine/ids.js"
+import { defaultOrgId, upsert } from "../engine/kinds.js"
+import { organizationImplied } from "../resources/Organizations/steps.js"
+import { pendingAt, rewritten, startOperations, stepAt } from "../engine/operations.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
-import { sliced } from "./slices.js"
 import {
   distinctTime,
   type FakeState,
   get,
-  mutate,
+  type Mutation,
   type State,
   type StoredDatabase,
   type StoredOperation
-} from "./state.js"
-import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "./wire.js"
+} from "../engine/state.js"
+import { sliced } from "../engine/slices.js"
+import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "../engine/wire.js"
+import { specOf } from "./kinds.js"
+import { hashKey, keyAdded, newKeyValue } from "../engine/authentication.js"
+import { change } from "../engine/change.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -64,12 +66,12 @@ const pendingOperation = (
 }
 
 /**
- * The `Scenario` of the fake over `fake`: each call one mutation (`state.mutate`); a migration's
- * SQL is read with `parser` first.
+ * The `Scenario` of the fake over `fake`: each call one change (`engine/change.ts`), as a
+ * request's; a migration's SQL is read with `parser` first.
  */
 export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
   addProject: (project) =>
-    mutate(fake, (state, now) => {
+    change(fake, () => (state, now) => {
       const seeded = seedProject({ age: 0, ...project }, now)
       const stored = { ...seeded, created_at: distinctTime(state, "projects", "", seeded.created_at) }
       const branch = defaultBranchOf(stored)
@@ -92,18 +94,18 @@ export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
 
   addApiKey: (name) => {
     const value = newKeyValue()
-    return mutate(fake, (state, now) => {
+    return change(fake, () => (state, now) => {
       const { changes, key } = keyAdded(state, name, hashKey(value), now)
       return Either.right({ changes, answer: apiKeyCreated(key, value) })
     })
   },
 
   startOperations: (projectId, starts) =>
-    Effect.flatMap(randomDice, (dice) => {
+    change(fake, (dice): Mutation<OperationsStarted, UnknownProject | InvalidSeed> => {
       const branch = branchId(dice)
       const endpoint = endpointId(dice)
       const ids = starts.map((start) => start.id ?? crypto.randomUUID())
-      return mutate<OperationsStarted, UnknownProject | InvalidSeed>(fake, (state, now) => {
+      return (state, now) => {
         if (get(state, "projects", projectId) === undefined) return Either.left(new UnknownProject({ projectId }))
         const found = ids.flatMap((id, i) => {
           const problem = specOf("operations").check?.({ id } as StoredOperation) ?? []
@@ -128,33 +130,37 @@ export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
         })
         const { changes, operations } = startOperations(state, projectId, planned, now)
         return Either.right({ changes, answer: operationsStarted(operations, now) })
-      })
+      }
     }),
 
   failOperation: (projectId, operationId, failure) =>
-    mutate(fake, (state, now) =>
-      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
-        const at = Math.max(now, operation.created_at)
-        const failed = rewritten(operation, now, [{ at, status: failure.status ?? "failed" }], {
-          failures_count: operation.failures_count + 1,
-          error: failure.error,
-          retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+    change(
+      fake,
+      () => (state, now) =>
+        Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
+          const at = Math.max(now, operation.created_at)
+          const failed = rewritten(operation, now, [{ at, status: failure.status ?? "failed" }], {
+            failures_count: operation.failures_count + 1,
+            error: failure.error,
+            retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+          })
+          return { changes: [upsert("operations", failed)], answer: operationAt(failed, now) }
         })
-        return { changes: [upsert("operations", failed)], answer: operationAt(failed, now) }
-      })
     ),
 
   cancelOperation: (projectId, operationId, options = {}) =>
-    mutate(fake, (state, now) =>
-      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
-        const cancellingFor = Duration.toMillis(options.cancellingFor ?? "1 second")
-        const at = Math.max(now, operation.created_at)
-        const cancelled = rewritten(operation, now, [
-          { at, status: "cancelling" },
-          { at: at + cancellingFor, status: "cancelled" }
-        ])
-        return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
-      })
+    change(
+      fake,
+      () => (state, now) =>
+        Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
+          const cancellingFor = Duration.toMillis(options.cancellingFor ?? "1 second")
+          const at = Math.max(now, operation.created_at)
+          const cancelled = rewritten(operation, now, [
+            { at, status: "cancelling" },
+            { at: at + cancellingFor, status: "cancelled" }
+          ])
+          return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
+        })
     ),
 
   migrate: (projectId, branchId, databaseName, sql) =>
@@ -172,30 +178,28 @@ export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
       if (bytes !== undefined) return yield* new MigrationTooLarge({ bytes, limitBytes: migrationLimitBytes })
       const parsed = yield* parser.parse(sql)
       // Applied first to the schema as it is now, in slices, before the state is taken: the
-      // mutation takes that when the schema is still the same, and applies it again otherwise.
+      // change takes that when the schema is still the same, and applies it again otherwise.
       const early = Either.getOrUndefined(known(yield* Ref.get(fake.ref)))
       const base = early === undefined ? undefined : tablesNow(early)
       const applied = base === undefined ? undefined : yield* sliced(applySteps(base, parsed))
       if (applied !== undefined && Either.isRight(applied)) yield* sliced(tablesJsonSteps(applied.right.tables))
-      const { at: from, database } = yield* mutate(fake, (state, now) =>
-        Either.flatMap(known(state), () =>
-          changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
-            projectId,
-            branchId,
-            databaseName,
-            (tables) =>
-              Either.mapLeft(
-                tables === base && applied !== undefined ? applied : applyDdl(tables, parsed),
-                (reason) => new InvalidMigration({ reason })
-              ),
-            () => new UnknownDatabase({ projectId, branchId, databaseName })
-          )(state, now)
-        )
+      const { at: from, database } = yield* change(
+        fake,
+        () => (state, now) =>
+          Either.flatMap(known(state), () =>
+            changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+              projectId,
+              branchId,
+              databaseName,
+              (tables) =>
+                Either.mapLeft(
+                  tables === base && applied !== undefined ? applied : applyDdl(tables, parsed),
+                  (reason) => new InvalidMigration({ reason })
+                ),
+              () => new UnknownDatabase({ projectId, branchId, databaseName })
+            )(state, now)
+          )
       )
-      return {
-        json: schemaJson(tablesNow(database)),
-        timestamp: at(from),
-        lsn: lsnAt(from)
-      }
+      return { json: schemaJson(tablesNow(database)), timestamp: at(from), lsn: lsnAt(from) }
     })
 })

@@ -13,16 +13,14 @@ import {
   type SeedRole
 } from "../Seed.js"
 import type { DdlParser } from "../DdlParser.js"
-import { applyDdl, type Ddl, overLimit, seedSchemaLimitBytes, type Table, tablesOfJson } from "./ddl.js"
-import { branchId, endpointId, hashOf, seededDice, uuid } from "./ids.js"
-import { accountMember, accountUser, defaultPlan, impliedOrganization, memberId } from "./organizations.js"
-import { newPassword } from "./roles.js"
-import { hashKey } from "./routes.js"
-import { type Collections, defaultOrgId, present } from "./kinds.js"
-import { type Life, stepsOf } from "./operations.js"
+import { applyDdl, type Ddl, overLimit, seedSchemaLimitBytes, tablesOfJson } from "../resources/BranchSchema/ddl.js"
+import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
+import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
+import { newPassword } from "../resources/Roles/steps.js"
+import { type Collections, defaultOrgId, present } from "../engine/kinds.js"
+import { type Life, stepsOf } from "../engine/operations.js"
 import {
   firstKeyId,
-  load,
   type State,
   type StoredBranch,
   type StoredDatabase,
@@ -33,7 +31,11 @@ import {
   type StoredOrganization,
   type StoredProject,
   type StoredRole
-} from "./state.js"
+} from "../engine/state.js"
+import { accountUser } from "../engine/caller.js"
+import { hashKey } from "../engine/authentication.js"
+import { load } from "./kinds.js"
+import type { Table } from "../resources/BranchSchema/sql.js"
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
 export const seedProject = (project: SeedProject, now: number): StoredProject =>

@@ -1,0 +1,140 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Body, DecodeIssue } from "@dbplatform/core"
+import * as Effect from "effect/Effect"
+import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
+
+/** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
+export const bodyLimitBytes = 64 * 1024
+
+/** A declared `Content-Length` over the limit, or not a number: refused before reading anything. */
+export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined => {
+  const declared = request.headers["content-length"]
+  if (declared === undefined) return undefined
+  if (!/^\d{1,15}$/.test(declared))
+    return new Refusal({ status: Status.badRequest, message: "Content-Length must be a number of bytes" })
+  return Number(declared) > bodyLimitBytes
+    ? new Refusal({ status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` })
+    : undefined
+}
+
+/** How deeply a request body's JSON may nest arrays and objects: 64 levels. Deeper is refused with 400. */
+export const bodyDepthLimit = 64
+
+/**
+ * The request body's bytes, at most `bodyLimitBytes`: a larger body fails with a 413 `Refusal`.
+ * The rest of a larger body is read and dropped, never kept, so the connection stays usable and
+ * the 413 reaches the client (stopping early would make Node destroy the socket before the
+ * answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot be read is a
+ * 400.
+ */
+const readBodyBytes: Effect.Effect<Uint8Array, Refusal, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request) =>
+    Body.bytes(request.stream, { maxBytes: bodyLimitBytes, past: "drain" }).pipe(
+      Effect.mapError(
+        (error): Refusal =>
+          error._tag === "BodyTooLarge"
+            ? new Refusal({
+                status: Status.payloadTooLarge,
+                message: `request body is larger than ${bodyLimitBytes} bytes`
+              })
+            : new Refusal({ status: Status.badRequest, message: "request body could not be read" })
+      )
+    )
+)
+
+/**
+ * Whether `text` opens more than `limit` arrays or objects without closing them, outside
+ * strings. One pass, no recursion, whatever `text` is (JSON or not).
+ */
+export const nestedDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c)
+        i++ // `\`: the next character is escaped
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) {
+      inString = true
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true
+    } else if (code === 0x5d || code === 0x7d) {
+      depth--
+    }
+  }
+  return false
+}
+
+/** Whether a `Content-Type` value is JSON: `application/json`, any case, parameters allowed. */
+const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value)
+
+/**
+ * The request body parsed as JSON. Refusal, in this order: a body over `bodyLimitBytes` (413),
+ * a `Content-Type` missing or other than `application/json` (415), bytes that are not UTF-8
+ * (400), arrays and objects nested deeper than {@link bodyDepthLimit} (400, checked before
+ * parsing, so nothing downstream recurses that deep), text that is not JSON (400). Duplicate
+ * names in an object keep the last value, as `JSON.parse` does; `__proto__` is an ordinary
+ * name.
+ */
+export const readJsonBody: Effect.Effect<unknown, Refusal, HttpServerRequest.HttpServerRequest> = Effect.gen(
+  function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const bytes = yield* readBodyBytes
+    const contentType = request.headers["content-type"]
+    if (!isJsonContentType(contentType)) {
+      return yield* Effect.fail<Refusal>(
+        new Refusal({
+          status: Status.unsupportedMediaType,
+          message:
+            contentType === undefined
+              ? "Content-Type must be application/json"
+              : `Content-Type must be application/json, not "${DecodeIssue.excerpt(contentType)}"`
+        })
+      )
+    }
+    const text = yield* Body.decodeUtf8(bytes, "fail").pipe(
+      Effect.mapError(() => new Refusal({ status: Status.badRequest, message: "request body is not valid UTF-8" }))
+    )
+    if (nestedDeeperThan(text, bodyDepthLimit)) {
+      return yield* Effect.fail<Refusal>(
+        new Refusal({
+          status: Status.badRequest,
+          message: `request body nests arrays and objects deeper than ${bodyDepthLimit} levels`
+        })
+      )
+    }
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      return yield* Effect.fail<Refusal>(
+        new Refusal({ status: Status.badRequest, message: "request body is not valid JSON" })
+      )
+    }
+  }
+)
+
+/**
+ * A path the fake refuses before routing: malformed percent-encoding, or a segment that is (or
+ * decodes to) `.` or `..`, or holds an encoded `/` or `\` (path traversal in an id).
+ */
+export const pathRefusal = (rawPath: string): Refusal | undefined => {
+  for (const segment of rawPath.split("/")) {
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(segment)
+    } catch {
+      return new Refusal({ status: Status.badRequest, message: "path holds malformed percent-encoding" })
+    }
+    if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) {
+      return new Refusal({
+        status: Status.badRequest,
+        message: "path segments must not be dot segments or hold slashes"
+      })
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,211 @@
+/**
+ * How one route of the fake is built from its entry of core's groups (`Api.Roles.create`...):
+ * decoding, the `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes
+ * (`resources/<Group>/handlers.ts`) are built with {@link route}; `internal/routes.ts` puts them
+ * together.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { type Endpoint } from "@dbplatform/core"
+import * as Arr from "effect/Array"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
+import { readJsonBody } from "./limits.js"
+import { errorBody } from "./wire.js"
+import { badRequest, Refusal } from "./refusal.js"
+
+export const orBadRequest = <A, R>(
+  effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
+): Effect.Effect<A, Refusal, R> =>
+  Effect.catchIf(effect, ParseResult.isParseError, (error) => Effect.fail(badRequest(error.issue)))
+
+/** A route template of the contract (`/api_keys/{key_id}`) as `HttpRouter` spells it (`/api_keys/:key_id`). */
+export const routerPath = (route: string): HttpRouter.PathInput =>
+  route.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput
+
+/** The decoded path parameters, query and body of a request to `E`. */
+export type Input<E> =
+  E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
+    ? { readonly params: P; readonly query: Q; readonly body: B }
+    : never
+
+/** What a route answers for a request to `E`: its decoded answer, or a refusal. */
+export type Handle<E extends Endpoint.Endpoint> = (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>
+
+/**
+ * How the fake answers one endpoint `E`: `handle`, or `handle` and `undeclared`, which adds to the
+ * encoded answer the fields core does not declare but the deployed API sends (`wire.ts`).
+ */
+export type Handler<E extends Endpoint.Endpoint> =
+  | Handle<E>
+  | { readonly handle: Handle<E>; readonly undeclared: (encoded: any) => unknown }
+
+/**
+ * The handlers of a group of core's `Api` (`Api.Roles`...), one per entry: a group's behaviour
+ * module must give every one (a missing handler is a type error, docs/design.md §1.5).
+ */
+export type Handlers<G> = { readonly [K in keyof G]: G[K] extends Endpoint.Endpoint ? Handler<G[K]> : never }
+
+/**
+ * A field no schema of the endpoint declares, in the body or the query, is refused with a 400
+ * naming it: the fake never drops what a client sends without a word (docs/design.md §1.4).
+ */
+const strict = { onExcessProperty: "error" } as const
+
+/**
+ * The query keys of `query` whose decoded value is a list (`metrics`, `project_ids`). The
+ * published reference takes such a parameter repeated (`metrics=a&metrics=b`) or as one
+ * comma-separated value (`metrics=a,b`); core's schemas read the latter (docs/contract.md §23).
+ */
+const listKeys = (query: Schema.Schema.Any): ReadonlySet<string> => {
+  const keys = new Set<string>()
+  for (const signature of SchemaAST.getPropertySignatures(query.ast)) {
+    const type = SchemaAST.typeAST(signature.type)
+    const members = SchemaAST.isUnion(type) ? type.types : [type]
+    if (typeof signature.name === "string" && members.some(SchemaAST.isTupleType)) keys.add(signature.name)
+  }
+  return keys
+}
+
+/** The search parameters with each list parameter in `lists` sent more than once joined with commas. */
+const joinedLists = (
+  params: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  lists: ReadonlySet<string>
+): Readonly<Record<string, string | ReadonlyArray<string>>> => {
+  const joined: Record<string, string | ReadonlyArray<string>> = { ...params }
+  for (const key of lists) {
+    const value = params[key]
+    if (Array.isArray(value)) joined[key] = value.join(",")
+  }
+  return joined
+}
+
+/**
+ * The route of `endpoint`: its method and route template, its path parameters, query and body
+ * decoded with its schemas (400 when they do not decode, or hold a field they do not declare;
+ * the `Access` check runs between the path parameters and the rest),
+ * `handler`'s answer encoded with its `success` schema, then passed to its `undeclared` (fields
+ * core does not declare, see `wire.ts`). The answer goes out with the first success status the
+ * endpoint declares (201 for a create); one that encodes to nothing, with 204 and no body
+ * (docs/contract.md §11.4), or, for an endpoint that does not answer 204, its first status with
+ * no body (a VPC endpoint assigned: 200, docs/contract.md §22.3).
+ */
+export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>) => {
+  const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
+  const querySchema: Schema.Schema<any, any> | undefined = endpoint.query
+  const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
+  // A list parameter may come repeated: joined, it decodes as the one comma-separated value.
+  const readQuery =
+    querySchema === undefined
+      ? noQuery
+      : lists.size === 0
+        ? HttpServerRequest.schemaSearchParams(querySchema, strict)
+        : Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) =>
+            Schema.decodeUnknown(querySchema, strict)(joinedLists(params, lists))
+          )
+  const readBody =
+    endpoint.body === undefined
+      ? undefined
+      : Effect.flatMap(
+          jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
+          Schema.decodeUnknown(endpoint.body, strict)
+        )
+  return HttpRouter.makeRoute(
+    endpoint.method,
+    routerPath(endpoint.route),
+    Effect.gen(function* () {
+      yield* (yield* Gate)(endpoint)
+      const params =
+        endpoint.params === undefined ? undefined : yield* orBadRequest(HttpRouter.schemaPathParams(endpoint.params))
+      // Who may: before the query and body are read, so a key refused learns nothing of them.
+      yield* (yield* Access)(endpoint, params)
+      const query = yield* orBadRequest(readQuery)
+      const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
+      const answer = yield* handle({ params, query, body } as Input<E>)
+      // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
+      const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
+      return encoded === undefined
+        ? HttpServerResponse.empty({ status: emptyStatus(endpoint) })
+        : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
+    })
+  )
+}
+
+/** The status of an answer with no body: 204 when the endpoint answers it, else its first status. */
+const emptyStatus = (endpoint: Endpoint.Endpoint) => (endpoint.statuses.includes(204) ? 204 : endpoint.statuses[0])
+
+/**
+ * The query of an endpoint that takes none: any parameter sent is refused by name (a 400, as a
+ * parameter another endpoint's query does not declare). Not an empty `Schema.Struct`, which takes
+ * any object, whatever its keys.
+ */
+const noQuery = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  // Most requests send no query at all: the search parameters are parsed only when there is one.
+  request.url.includes("?")
+    ? Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) => {
+        const sent = Object.keys(params).map(
+          (key) => new ParseResult.Pointer(key, params, new ParseResult.Unexpected(params[key]))
+        )
+        return Arr.isNonEmptyArray(sent)
+          ? Effect.fail(badRequest(new ParseResult.Composite(Schema.Struct({}).ast, params, sent)))
+          : Effect.succeed({})
+      })
+    : Effect.succeed({})
+)
+
+/**
+ * The request's JSON body; for an endpoint whose body is all optional (`acceptsEmpty`), as
+ * `POST /projects/{project_id}/branches`, a request without one (no `Content-Type`, and no
+ * `Content-Length` or one of 0) reads as `{}` (docs/contract.md §11.4).
+ */
+const jsonBody = (acceptsEmpty: boolean) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const length = request.headers["content-length"]
+    const none = request.headers["content-type"] === undefined && (length === undefined || length === "0")
+    return acceptsEmpty && none ? Effect.succeed({}) : readJsonBody
+  })
+
+/**
+ * What a route runs first, with its endpoint, before reading anything of the request: the
+ * fake's rate limit, which may refuse it. Lets everything through unless provided.
+ */
+export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/internal/Gate", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
+
+/**
+ * What a route runs once its path parameters are decoded, with its endpoint and them, before its
+ * query and body: whether the request's key may act there (`authorization.ts`, docs/contract.md §21),
+ * which may refuse it (404, 403). Lets everything through unless provided.
+ */
+export class Access extends Context.Reference<Access>()("@dbplatform/testing/internal/Access", {
+  defaultValue:
+    () =>
+    (_endpoint: Endpoint.Endpoint, _params: unknown): Effect.Effect<void, Refusal> =>
+      Effect.void
+}) {}
+
+/**
+ * The `GeneralError` response for a refusal, echoing `X-Request-ID` as `request_id`, with the
+ * fields of the refusal's `details` beside them (a 406's `limits`, docs/contract.md §22.4).
+ */
+export const refusalResponse = (refusal: Refusal) =>
+  HttpServerRequest.HttpServerRequest.pipe(
+    Effect.map((request) =>
+      HttpServerResponse.unsafeJson(
+        {
+          ...errorBody({ code: refusal.code, message: refusal.message, requestId: request.headers["x-request-id"] }),
+          ...refusal.details
+        },
+        { status: refusal.status, ...(refusal.headers === undefined ? {} : { headers: refusal.headers }) }
+      )
+    )
+  )

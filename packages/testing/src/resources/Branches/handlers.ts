@@ -1,0 +1,110 @@
+/**
+ * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
+ * `Api.Branches` and runs a mutation or a read of `steps.ts`.
+ */
+import type { Api } from "@dbplatform/core"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import {
+  type BranchChange,
+  branchesPageOf,
+  createBranch,
+  deleteBranch,
+  endpointsOfBranch,
+  matchingBranches,
+  restoreBranch,
+  setDefaultBranch,
+  updateBranch
+} from "./steps.js"
+import { connectionDetails, connectionsOf } from "../Connections/steps.js"
+import { type Handlers } from "../../engine/route.js"
+import type { FakeState } from "../../engine/state.js"
+import {
+  branchCreated,
+  branchEnvelope,
+  branchesCount,
+  branchesPage,
+  branchOperations,
+  computeEndpoints
+} from "../../engine/wire.js"
+import { branchOf, projectOf, withProject } from "../../engine/records.js"
+import { change, read } from "../../engine/change.js"
+
+/** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
+export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
+  list: ({ params, query }) =>
+    read(fake, (state, now) => {
+      const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+      return Either.flatMap(projectOf(state, params.project_id), () =>
+        Either.map(
+          branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
+          ({ page, next }) => branchesPage(page, next, sort, now)
+        )
+      )
+    }),
+  count: ({ params, query }) =>
+    Effect.map(
+      read(fake, (state) => withProject(state, params.project_id)),
+      (state) => branchesCount(matchingBranches(state, params.project_id, query.search).length)
+    ),
+  create: ({ params, body }) =>
+    change(
+      fake,
+      (dice) =>
+        createBranch(
+          params.project_id,
+          {
+            ...body.branch,
+            expires_at: millisOf(body.branch?.expires_at),
+            parent_timestamp: millisOf(body.branch?.parent_timestamp),
+            endpoints: body.endpoints ?? []
+          },
+          dice
+        ),
+      (created, now) =>
+        branchCreated(
+          created,
+          connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
+          now
+        )
+    ),
+  get: ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
+    ),
+  update: ({ params, body }) =>
+    change(
+      fake,
+      () =>
+        updateBranch(params.project_id, params.branch_id, {
+          ...body.branch,
+          expires_at: body.branch.expires_at === null ? null : millisOf(body.branch.expires_at)
+        }),
+      answerOf
+    ),
+  delete: ({ params }) =>
+    change(
+      fake,
+      (dice) => deleteBranch(params.project_id, params.branch_id, dice),
+      (deleted, now) =>
+        deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
+    ),
+  restore: ({ params, body }) =>
+    change(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf),
+  setAsDefault: ({ params }) => change(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
+  listEndpoints: ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
+        computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
+      )
+    )
+})
+
+/** The answer of a branch mutation: the branch and the operations it started, as they are now. */
+const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)
+
+/** A time of a request body as the fake keeps it: epoch ms (absent stays absent). */
+const millisOf = (at: DateTime.Utc | undefined): number | undefined =>
+  at === undefined ? undefined : DateTime.toEpochMillis(at)

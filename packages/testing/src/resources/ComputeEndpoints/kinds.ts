@@ -1,0 +1,43 @@
+/**
+ * The kinds of record of the ComputeEndpoints group the fake keeps (`engine/kinds.ts`): each one's shape as a
+ * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
+ */
+import * as Schema from "effect/Schema"
+import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
+
+/**
+ * A compute endpoint: `active_at` is the end of its last `start_compute`, `suspended_at` the end
+ * of its last `suspend_compute` (never suspended: absent), `last_active` its last connection
+ * (none: absent). Its `current_state` is `init` until it first becomes `active`, then `active`
+ * or `idle` after whichever of the two came last (docs/contract.md §12).
+ */
+export const SnapshotEndpoint = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  branch_id: Schema.String,
+  type: Schema.String,
+  autoscaling_limit_min_cu: Schema.Number,
+  autoscaling_limit_max_cu: Schema.Number,
+  suspend_timeout_seconds: Schema.Number,
+  created_at: SnapshotTime,
+  updated_at: SnapshotTime,
+  active_at: SnapshotTime,
+  suspended_at: Schema.optional(SnapshotTime),
+  last_active: Schema.optional(SnapshotTime)
+}).annotations({ identifier: "SnapshotEndpoint" })
+
+export const endpoints = kind({
+  label: "endpoint",
+  schema: SnapshotEndpoint,
+  id: Schema.String,
+  idOf: (endpoint) => endpoint.id,
+  parent: { kind: "branches", of: (endpoint) => endpoint.branch_id },
+  rank: newestFirst,
+  check: (endpoint) => slugProblem("endpoint", endpoint.id)
+})
+
+declare module "../../engine/kinds.js" {
+  interface Kinds {
+    readonly endpoints: typeof endpoints
+  }
+}
