@@ -201,9 +201,7 @@ export const ComputeEndpointSettingsRequest = Schema.Struct({
 const computeEndpointOptions = {
   ...computeEndpointSettings,
   name: Schema.optional(
-    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)).annotations(
-      withMessage("must be 1 to 64 characters")
-    )
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)).annotations(withMessage("must be 1 to 64 characters"))
   ),
   settings: Schema.optional(ComputeEndpointSettingsRequest),
   provisioner: Schema.optional(Provisioner),

@@ -64,7 +64,7 @@ describe("a field the endpoint does not take", () => {
       )
       const { body, status, unchanged } = yield* refusal(fake, request)
       expect(status).toBe(400)
-      expect(body.message).toBe('branch_ttl: is unexpected, expected: "branch" | "endpoints"')
+      expect(body.message).toBe('branch_ttl: is unexpected, expected: "branch" | "endpoints" | "annotation_value"')
       expect(unchanged).toBe(true)
     })
   )

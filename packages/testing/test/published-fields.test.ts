@@ -1,10 +1,11 @@
 /**
- * Core declares what the platform's published OpenAPI v2 document declares (`docs/design.md`
- * §1.4), for every entry of `Api.endpoints`: every query parameter, every field of the request
- * body and every field of each success answer, at every depth (following `$ref` and `allOf`), and
- * nothing the document does not; and every status the document documents for the operation is
- * one the entry declares (a success status, or the error class of one of its `errors`), or one
- * every endpoint may answer (401, 404, 429, 5xx: `docs/design.md` §1.6).
+ * Core declares what the platform's published OpenAPI v2 document declares
+ * (`docs/design.md` §1.4), for every entry of `Api.endpoints`: every query parameter, every
+ * field of the request body and every field of each success answer, at every depth (following
+ * `$ref` and `allOf`), and nothing the document does not; and every status the document
+ * documents for the operation is one the entry declares (a success status, or the error class of
+ * one of its `errors`), or one every endpoint may answer (401, 404, 429, 5xx:
+ * `docs/design.md` §1.6).
  *
  * The document is read at test time from `@neondatabase/api-client` in `node_modules`
  * (`publishedFields.ts`); nothing of it is copied into this repository. The few differences kept

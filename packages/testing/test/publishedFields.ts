@@ -132,11 +132,12 @@ export const schemaFields = (ast: SchemaAST.AST): Set<string> => {
         for (const rest of node.rest) walk(rest.type, prefix, inside)
         return
       case "Refinement":
-        return walk(node.from, prefix, inside)
       case "Transformation":
-        return walk(node.from, prefix, inside)
+        walk(node.from, prefix, inside)
+        return
       case "Suspend":
-        return walk(node.f(), prefix, inside)
+        walk(node.f(), prefix, inside)
+        return
       case "Declaration":
         for (const parameter of node.typeParameters) walk(parameter, prefix, inside)
         return
@@ -155,7 +156,9 @@ export const coreDeclarations = (endpoint: Endpoint.Endpoint): Declared => {
     query: endpoint.query === undefined ? new Set() : schemaFields(endpoint.query.ast),
     body: endpoint.body === undefined ? new Set() : schemaFields(endpoint.body.ast),
     // Every success status answers with the entry's one answer schema (a 204: none).
-    responses: new Map(endpoint.statuses.map((status) => [String(status), status === 204 ? new Set<string>() : success]))
+    responses: new Map(
+      endpoint.statuses.map((status) => [String(status), status === 204 ? new Set<string>() : success])
+    )
   }
 }
 

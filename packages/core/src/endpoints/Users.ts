@@ -38,7 +38,14 @@ const open = <const Known extends readonly [string, ...Array<string>]>(identifie
  * @since 0.5.0
  * @category schemas
  */
-export const BillingAccountState = open("BillingAccountState", "UNKNOWN", "active", "suspended", "deactivated", "deleted")
+export const BillingAccountState = open(
+  "BillingAccountState",
+  "UNKNOWN",
+  "active",
+  "suspended",
+  "deactivated",
+  "deleted"
+)
 
 /**
  * How a billing account pays (§20), known today: `UNKNOWN`, `none`, `stripe`, `direct_payment`,
