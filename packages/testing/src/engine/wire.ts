@@ -308,6 +308,7 @@ export const branchAt = (
       restore_status: branch.restore_status,
       restored_from: branch.restored_from,
       restored_as: branch.restored_as,
+      last_reset_at: optional(branch.last_reset_at, at),
       recovery:
         branch.deleted_at === undefined
           ? undefined

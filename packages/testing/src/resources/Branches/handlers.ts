@@ -56,7 +56,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
           params.project_id,
           {
             ...body.branch,
-            expires_at: toTheSecond(millisOf(body.branch?.expires_at)),
+            expires_at: expiryOf(body.branch?.expires_at),
             parent_timestamp: millisOf(body.branch?.parent_timestamp),
             annotation_value: body.annotation_value,
             endpoints: body.endpoints ?? []
@@ -80,7 +80,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       () =>
         updateBranch(params.project_id, params.branch_id, {
           ...body.branch,
-          expires_at: body.branch.expires_at === null ? null : toTheSecond(millisOf(body.branch.expires_at))
+          expires_at: body.branch.expires_at === null ? null : expiryOf(body.branch.expires_at)
         }),
       answerOf
     ),
@@ -119,3 +119,7 @@ const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOp
 /** A time of a request body as the fake keeps it: epoch ms (absent stays absent). */
 const millisOf = (at: DateTime.Utc | undefined): number | undefined =>
   at === undefined ? undefined : DateTime.toEpochMillis(at)
+
+/** An expiry of a request body as the fake keeps it: epoch ms, to the second (absent stays absent). */
+const expiryOf = (at: DateTime.Utc | undefined): number | undefined =>
+  at === undefined ? undefined : toTheSecond(DateTime.toEpochMillis(at))

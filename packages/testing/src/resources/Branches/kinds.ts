@@ -38,6 +38,8 @@ export const SnapshotBranch = Schema.Struct({
   restore_status: Schema.optional(Schema.String),
   restored_from: Schema.optional(Schema.String),
   restored_as: Schema.optional(Schema.String),
+  // When it was last restored (docs/contract.md §11.4).
+  last_reset_at: Schema.optional(SnapshotTime),
   annotation_value: BranchCreateRequest.fields.annotation_value
 }).annotations({ identifier: "SnapshotBranch" })
 

@@ -284,11 +284,10 @@ export const createBranch =
     })
 
 /**
- * An expiry the caller sends to the millisecond, as the platform keeps it: to the second (the
- * document: "precision up to seconds"), the fraction dropped (epoch ms; absent stays absent).
+ * An expiry the caller sends to the millisecond (epoch ms), as the platform keeps it: to the
+ * second (the document: "precision up to seconds"), the fraction dropped.
  */
-export const toTheSecond = <A extends number | null | undefined>(expiresAt: A): A =>
-  (typeof expiresAt === "number" ? Math.floor(expiresAt / 1000) * 1000 : expiresAt) as A
+export const toTheSecond = (expiresAt: number): number => Math.floor(expiresAt / 1000) * 1000
 
 /**
  * 400 for a protected branch with an expiry: a protected branch cannot be deleted, and an
@@ -455,7 +454,7 @@ export const restoreBranch =
       const source = get(state, "branches", request.source_branch_id)
       if (source === undefined || source.project_id !== projectId) return yield* notFound("source branch")
       // The same window as a branch's point of its parent's history, named as the restore names it.
-      yield* Either.mapLeft(
+      const point = yield* Either.mapLeft(
         pointInHistory(project, { parent_timestamp: request.source_timestamp, parent_lsn: request.source_lsn }, now),
         (refusal) => ({ ...refusal, message: refusal.message.replaceAll("parent_", "source_") })
       )
@@ -485,8 +484,17 @@ export const restoreBranch =
         starts.push(start("suspend_compute", branchId, endpoint.id), start("start_compute", branchId, endpoint.id))
       }
       const started = startOperations(state, projectId, starts, now)
-      const restored: StoredBranch = { ...branch, updated_at: Math.max(now, branch.updated_at) }
-      const changes: Array<Change> = [upsert("branches", restored)]
+      // Reset now; with a preserved branch, a child of it from the point restored (the platform's CLI
+      // reads the restored branch's parent as the branch that keeps its state before).
+      const restored: StoredBranch = {
+        ...branch,
+        updated_at: Math.max(now, branch.updated_at),
+        last_reset_at: now,
+        ...(preservedId === undefined
+          ? {}
+          : { parent_id: preservedId, parent_timestamp: point, parent_lsn: lsnAt(point) })
+      }
+      const changes: Array<Change> = []
       const taken = new Set<number>()
       if (source.id !== branchId) {
         for (const role of itemsOf(state, "roles", branchId)) changes.push(remove("roles", role.id))
@@ -518,6 +526,8 @@ export const restoreBranch =
           )
         )
       }
+      // After the preserved branch, its parent now.
+      changes.push(upsert("branches", restored))
       return { changes: [...changes, ...started.changes], answer: { branch: restored, operations: started.operations } }
     })
 

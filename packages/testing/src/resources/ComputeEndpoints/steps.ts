@@ -159,10 +159,10 @@ const planned = (state: State, dice: Dice, endpoint: StoredEndpoint, plan: Plan,
   return plan(endpointStateAt(endpoint, now)).map((action) => start(action, endpoint.branch_id, endpoint.id))
 }
 
-/** 409 when branch `branchId` has a `read_write` compute endpoint (other than `except`): a branch has at most one. */
-const noReadWrite = (state: State, branchId: string, except?: string): Either.Either<void, Refused> => {
+/** 409 when branch `branchId` has a `read_write` compute endpoint: a branch has at most one. */
+const noReadWrite = (state: State, branchId: string): Either.Either<void, Refused> => {
   const readWrite = readWriteOf(state, branchId)
-  return readWrite === undefined || readWrite.id === except
+  return readWrite === undefined
     ? Either.void
     : refused(
         Status.conflict,
