@@ -24,6 +24,9 @@ const config: ViteUserConfig = {
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // One turn of the event loop after each test, so that vitest's calls to its main process are
+    // answered in time on a busy machine (see the file).
+    setupFiles: [path.join(root, "vitest.setup.ts")],
     fakeTimers: { toFake: undefined },
     sequence: { concurrent: false },
     // One worker process runs a package's test files one after the other and keeps its module

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Packs the published packages (`@dbplatform/core`, `client`, `testing`), built, into
- * `packed/` at the repository root, as `dbplatform-core.tgz`, `dbplatform-client.tgz` and
- * `dbplatform-testing.tgz` (no version in the name: the README's install lines stay true across
+ * Packs the published packages (`@dbplatform/core`, `client`, `testing`, `emulator`), built, into
+ * `packed/` at the repository root, as `dbplatform-core.tgz`, `dbplatform-client.tgz`,
+ * `dbplatform-testing.tgz` and `dbplatform-emulator.tgz` (no version in the name: the README's install lines stay true across
  * releases), each as `pnpm publish` would send it (`workspace:^` replaced by the version). Then
  * prints the lines that install them into another project with npm, as the README's "Install
  * from a clone" says; the smoke test (scripts/smoke.mjs) runs those README lines.
@@ -16,12 +16,12 @@ import * as path from "node:path"
 import { pnpm, root } from "./lib.mjs"
 
 /** The packages a project installs, in the order they depend on each other. */
-const packed = ["core", "client", "testing"]
+const packed = ["core", "client", "testing", "emulator"]
 
 /** Where the tarballs go. */
 const packedDir = path.join(root, "packed")
 
-/** The tarball of `name` (`core`, `client`, `testing`) in {@link packedDir}. */
+/** The tarball of `name` (`core`, `client`, `testing`, `emulator`) in {@link packedDir}. */
 const tarballOf = (name) => path.join(packedDir, `dbplatform-${name}.tgz`)
 
 fs.mkdirSync(packedDir, { recursive: true })
@@ -43,4 +43,5 @@ for (const name of packed) {
 
 console.log(`packed ${packed.map((name) => `packed/dbplatform-${name}.tgz`).join(", ")}; in your project:
   npm install ${tarballOf("core")} ${tarballOf("client")} effect@^3.22 @effect/platform@^0.97
-  npm install -D ${tarballOf("testing")} @effect/vitest@^0.30 vitest@^3.2`)
+  npm install -D ${tarballOf("testing")} @effect/vitest@^0.30 vitest@^3.2
+  npm install -D ${tarballOf("emulator")}`)

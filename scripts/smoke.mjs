@@ -13,7 +13,11 @@
  *    `moduleResolution: node16` and compiles them;
  * 2. typechecks both with `moduleResolution: bundler` (`module: preserve`);
  * 3. runs the compiled ESM program and the CommonJS one with node, against the fake platform
- *    (`@dbplatform/testing`'s `DbPlatformTest.layer`).
+ *    (`@dbplatform/testing`'s `DbPlatformTest.layer`);
+ * 4. runs the installed emulator's command (`node_modules/.bin/dbplatform-emulator`, from the
+ *    project, not the clone): starts it on a free port, sends it one request (`GET /projects`
+ *    with the key it printed: 200), stops it with SIGTERM (exit code 0); and imports its library
+ *    (`@dbplatform/emulator`) from the project.
  *
  * npm installs with `--prefer-offline`: from its cache when it holds a package, else from the
  * registry (a first run on a machine, or with an empty `HOME`, downloads effect, vitest and
@@ -22,13 +26,14 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { spawn } from "node:child_process"
 import { root, run, runAsync } from "./lib.mjs"
 
 const started = Date.now()
 const fixture = path.join(root, "scripts", "smoke")
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"))
 
-const publishable = ["core", "client", "testing"].map((name) => {
+const publishable = ["core", "client", "testing", "emulator"].map((name) => {
   const pkg = readJson(path.join(root, "packages", name, "package.json"))
   return { name: pkg.name, pkg }
 })
@@ -49,7 +54,7 @@ const readmeInstall = () => {
   const seen = new Map()
   const readmes = [
     "README.md",
-    ...["core", "client", "testing"].map((name) => path.join("packages", name, "README.md"))
+    ...["core", "client", "testing", "emulator"].map((name) => path.join("packages", name, "README.md"))
   ]
   for (const readme of readmes) {
     const text = fs.readFileSync(path.join(root, readme), "utf8")
@@ -183,9 +188,99 @@ try {
   if (!loaded.split(" ").every((file) => file.includes(`${path.sep}dist${path.sep}cjs${path.sep}`))) {
     throw new Error(`require resolved outside dist/cjs: ${loaded}`)
   }
+  await runEmulator(dir, env)
   ok = true
   console.log(`smoke test passed in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 } finally {
   if (ok) fs.rmSync(dir, { recursive: true, force: true })
   else console.error(`smoke test failed; the project is kept in ${dir}`)
+}
+
+/**
+ * The emulator as installed in `dir`: its command, from the project's `node_modules/.bin` (the
+ * package's own `bin`, not the clone's), started on a free port; one request to it with the key it
+ * printed (`GET /projects`, 200); stopped with SIGTERM (exit code 0, `dbplatform-emulator:
+ * stopped` on stderr). Then its library, imported from the project. Gives the start 60 s, the
+ * stop 30 s (a busy machine), then fails.
+ */
+async function runEmulator(dir, env) {
+  const bin = path.join(
+    dir,
+    "node_modules",
+    ".bin",
+    process.platform === "win32" ? "dbplatform-emulator.cmd" : "dbplatform-emulator"
+  )
+  const real = fs.realpathSync(bin)
+  if (!real.startsWith(fs.realpathSync(path.join(dir, "node_modules", "@dbplatform", "emulator")) + path.sep)) {
+    throw new Error(`dbplatform-emulator resolves to ${real}, not to the installed package`)
+  }
+  const child = spawn(bin, ["--port", "0"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding("utf8").on("data", (chunk) => {
+    stderr += chunk
+  })
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)))
+  /** Waits for `ready` or the exit, failing after `ms`. */
+  const within = (promise, ms, what) => {
+    let timer
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the installed emulator did not ${what} within ${ms / 1000} s: ${stderr}`)),
+        ms
+      )
+    })
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+  }
+  try {
+    const printed = await within(
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const baseUrl = /^DBPLATFORM_BASE_URL=(.+)$/m.exec(stdout)?.[1]
+          const apiKey = /^DBPLATFORM_API_KEY=(.+)$/m.exec(stdout)?.[1]
+          if (baseUrl !== undefined && apiKey !== undefined) resolve({ baseUrl, apiKey })
+        }
+        child.stdout.on("data", check)
+        exited.then((code) =>
+          reject(new Error(`the installed emulator exited (${code}) before it was ready: ${stderr}`))
+        )
+      }),
+      60_000,
+      "start"
+    )
+    const response = await fetch(`${printed.baseUrl}/projects`, {
+      headers: { authorization: `Bearer ${printed.apiKey}` }
+    })
+    const body = await response.json()
+    if (response.status !== 200 || !Array.isArray(body.projects)) {
+      throw new Error(`GET /projects on the installed emulator answered ${response.status}: ${JSON.stringify(body)}`)
+    }
+    const version = run(bin, ["--version"], { cwd: dir, capture: true, env }).trim()
+    console.log(
+      `node_modules/.bin/dbplatform-emulator ${version} -> ${printed.baseUrl}; GET /projects: ${response.status}, ${body.projects.length} projects`
+    )
+  } finally {
+    if (child.exitCode === null) child.kill("SIGTERM")
+  }
+  const code = await within(exited, 30_000, "stop after SIGTERM")
+  if (code !== 0 || stderr.trim() !== "dbplatform-emulator: stopped") {
+    throw new Error(`the installed emulator exited with ${code} after SIGTERM: ${stderr}`)
+  }
+  console.log("dbplatform-emulator: stopped with SIGTERM, exit code 0")
+  const exported = run(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import("@dbplatform/emulator").then((m) => console.log(Object.keys(m).sort().join(" ")))`
+    ],
+    { cwd: dir, capture: true, env }
+  ).trim()
+  if (!exported.includes("Emulator") || !exported.includes("StateFile")) {
+    throw new Error(`@dbplatform/emulator, imported from the project, exports ${exported}`)
+  }
+  console.log(`import("@dbplatform/emulator") -> ${exported}`)
 }

@@ -1,22 +1,24 @@
 /**
- * The command, `src/bin.ts` run with tsx (the workspace root's) as a child process, its output
- * piped: its help and version, the line it prints when it fails, and Ctrl-C. Nothing here waits
- * for time to pass: each test waits for the process to print a line or to exit.
+ * The command as it is shipped, `dist/bin.js` (built before the tests by turbo:
+ * apps/demo/turbo.json), run with node as a child process, its output piped: its help and
+ * version, the line it prints when it fails, and Ctrl-C. Nothing here waits for time to pass: each
+ * test waits for the process to print a line or to exit.
  */
 import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 
-const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const packageVersion: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
 
 /** Starts the demo with `args` and `env` (and no DBPLATFORM_API_KEY unless given). */
 const launch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const { DBPLATFORM_API_KEY: _key, ...inherited } = process.env
-  const child = spawn(process.execPath, ["--import", "tsx", bin, ...args], { env: { ...inherited, ...env } })
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, ...env } })
   const output = { stdout: "", stderr: "" }
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     output.stdout += chunk

@@ -192,7 +192,7 @@ const creationServer = (status: Record<string, string>) =>
     }))
     if (url.pathname.endsWith("/operations")) return json(200, { operations, pagination: { cursor: at } })
     if (url.pathname.endsWith(`/branches/${branchId}`)) {
-      return json(200, { branch: branchItem(branchId, { current_state: "ready" }) })
+      return json(200, { branch: branchItem(branchId, { current_state: "ready" }), annotation: annotationOf() })
     }
     const one = operations.find((operation) => url.pathname.endsWith(`/operations/${operation.id}`))
     return one === undefined ? raw(404, null) : json(200, { operation: one })

@@ -16,6 +16,7 @@ import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import { Branches, DbPlatform, type DbPlatformClient, type Operations, type Resource, Roles } from "../src/index.js"
 import {
+  annotationOf,
   baseUrl,
   branchCreated,
   branchId,
@@ -90,7 +91,12 @@ describe("a method called with { wait }", () => {
     const { finish, script } = platform(
       { method: "POST", status: 201, body: branchCreated },
       branchCreated.operations,
-      { [branchPath]: { branch: branchItem(branchId, { current_state: "ready", updated_at: "2022-11-30T19:10:02Z" }) } }
+      {
+        [branchPath]: {
+          branch: branchItem(branchId, { current_state: "ready", updated_at: "2022-11-30T19:10:02Z" }),
+          annotation: annotationOf()
+        }
+      }
     )
     return Effect.gen(function* () {
       const branches = yield* Branches.Branches

@@ -18,7 +18,7 @@ import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Endpoint } from "@dbplatform/core"
-import { ControlApi, ControlledClock, FakePlatform, Seed, type Snapshot } from "@dbplatform/testing"
+import { ControlApi, ControlledClock, FakePlatform, Seed, Snapshot } from "@dbplatform/testing"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -46,7 +46,11 @@ export interface Options {
    * A state file (`StateFile`): loaded at start when it exists (the seed is then not used).
    * Every change (a key created or revoked, a `scenario` change) is on disk before it is
    * answered; a key's `last_used_at` / `last_used_from_addr` are saved with the key's next
-   * change, every 1000 changes and at shutdown (a crash may lose the latest ones).
+   * change, every 1000 changes and at shutdown (a crash may lose the latest ones). The clock is
+   * saved too (since 0.5.0): a move of it (freeze, advance, resume) is on disk before it is
+   * answered, and a restart resumes it where the state left it, frozen at its time or running
+   * with its offset, never before the last change saved (a state file written before 0.5.0 has
+   * no clock: the clock starts on real time).
    */
   readonly statePath?: string | undefined
   /**
@@ -67,11 +71,13 @@ export interface Options {
   readonly bootstrapKey?: Redacted.Redacted<string> | undefined
   /**
    * The value of an organization API key (since 0.5.0, docs/contract.md §21), e.g. from
-   * `DBPLATFORM_EMULATOR_ORG_KEY`: at every start, a key of the account's organization (its
-   * oldest; the one it was made for when it is there already) named `emulator`, valid
-   * (made valid again when the state holds it revoked). It must be one an HTTP header can carry,
-   * and not the bootstrap key (else {@link InvalidOrganizationKey}); the account must have an
-   * organization (the realistic account's is `org-dbplatform-000000`).
+   * `DBPLATFORM_EMULATOR_ORG_KEY`: at every start, a key of the account's organization (one whose
+   * admin the account's user is: `Snapshot.accountOrganization`, the default
+   * `org-dbplatform-000000` when the user is one of its admins, as in the realistic account; the
+   * one it was made for when it is there already) named `emulator`, valid (made valid again when
+   * the state holds it revoked). It must be one an HTTP header can carry, and not the bootstrap
+   * key (else {@link InvalidOrganizationKey}); the account's user must be the admin of an
+   * organization.
    */
   readonly organizationKey?: Redacted.Redacted<string> | undefined
   /**
@@ -87,8 +93,10 @@ export interface Options {
    */
   readonly controlToken?: Redacted.Redacted<string> | undefined
   /**
-   * The clock the fake runs on (since 0.2.0); a new `ControlledClock` over the `Clock` in context
-   * (real time) by default. The control API freezes, advances and resumes it.
+   * The clock the fake runs on (since 0.2.0); by default a new `ControlledClock` over the `Clock`
+   * in context (real time), or the clock saved in the state file (`ControlledClock.restore`,
+   * since 0.5.0). The control API freezes, advances and resumes it. A clock given is used as it
+   * is, a clock saved in the state file then ignored (the given one is saved in its place).
    */
   readonly clock?: ControlledClock.ControlledClock | undefined
 }
@@ -107,8 +115,10 @@ export interface Service {
   readonly restored: boolean
   /**
    * The organization of the account its organization keys are made in (since 0.5.0): the one
-   * `Options.organizationKey` acts for, else the oldest organization of the state; `None` when the
-   * account has none. Create a key of it with `POST /organizations/{org_id}/api_keys`.
+   * `Options.organizationKey` acts for, else `Snapshot.accountOrganization` of the state (one
+   * whose admin the account's user is: `org-dbplatform-000000` in the realistic account); `None`
+   * when the user is the admin of none. Create a key of it with the bootstrap key:
+   * `POST /organizations/{org_id}/api_keys`.
    */
   readonly organizationId: Option.Option<string>
   /**
@@ -118,7 +128,10 @@ export interface Service {
   readonly controlUrl: Option.Option<string>
   /** The control API's token when it is on (since 0.2.0); `None` when it is off. */
   readonly controlToken: Option.Option<Redacted.Redacted<string>>
-  /** The clock the fake runs on (since 0.2.0). */
+  /**
+   * The clock the fake runs on (since 0.2.0). With a state file, a move of it returns once it is
+   * on disk (since 0.5.0).
+   */
   readonly clock: ControlledClock.ControlledClock
   /**
    * Fails once a change could not be written to the state file (e.g. the disk is full); never
@@ -158,11 +171,16 @@ const fakeLayer = (options: Options) =>
       if (options.controlToken !== undefined) {
         yield* checkControlToken(options.controlToken, bootstrapKey ?? options.seed?.bootstrapKey)
       }
-      const loaded = statePath === undefined ? Option.none() : yield* StateFile.load(statePath)
-      const saved =
-        bootstrapKey === undefined ? loaded : Option.map(loaded, (snapshot) => withKeyValid(snapshot, bootstrapKey))
-      const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath)
-      const clock = options.clock ?? (yield* ControlledClock.make)
+      const loaded = statePath === undefined ? Option.none() : yield* StateFile.loadSaved(statePath)
+      const saved = Option.map(loaded, ({ snapshot }) =>
+        bootstrapKey === undefined ? snapshot : withKeyValid(snapshot, bootstrapKey)
+      )
+      // The clock where the state left it (its changes were made on it), else on real time.
+      const savedClock = Option.flatMap(loaded, ({ clock }) => clock)
+      const clock =
+        options.clock ??
+        (Option.isSome(savedClock) ? yield* ControlledClock.restore(savedClock.value) : yield* ControlledClock.make)
+      const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath, { clock })
       const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
       const fake = Option.isSome(saved)
         ? yield* FakePlatform.restore(saved.value, { ...fakeOptions, bootstrapKey })
@@ -173,14 +191,15 @@ const fakeLayer = (options: Options) =>
       if (journal !== undefined) yield* journal.start(fake.snapshot)
       const organizationId =
         options.organizationKey === undefined
-          ? Option.fromNullable(firstOrganization(yield* fake.snapshot))
+          ? Option.fromNullable(Snapshot.accountOrganization(yield* fake.snapshot))
           : Option.some(yield* withOrganizationKey(fake, Redacted.value(options.organizationKey)))
       return Context.make(FakePlatform.FakePlatform, fake).pipe(
         Context.add(Restored, {
           restored: Option.isSome(saved),
           organizationId,
           failed: journal?.failure ?? Effect.never,
-          clock,
+          // The fake's: with a journal, a move of it is durable before it returns.
+          clock: Option.getOrElse(fake.clock, () => clock),
           controlToken:
             (options.control ?? isLoopback(options.host ?? defaultHost))
               ? Option.some(options.controlToken ?? Redacted.make(newToken()))
@@ -226,7 +245,8 @@ export class InvalidBootstrapKey extends Data.TaggedError("InvalidBootstrapKey")
 /**
  * An organization key given in {@link Options} (`organizationKey`, from
  * `DBPLATFORM_EMULATOR_ORG_KEY`) that cannot be one: not sendable in a header, the bootstrap key
- * or another personal key of the state, or given to an account without an organization. The
+ * or another personal key of the state, or given to an account whose user is the admin of no
+ * organization. The
  * reason never holds the key (since 0.5.0).
  *
  * @since 0.5.0
@@ -237,10 +257,6 @@ export class InvalidOrganizationKey extends Data.TaggedError("InvalidOrganizatio
     return `the organization key (DBPLATFORM_EMULATOR_ORG_KEY) ${this.reason}`
   }
 }
-
-/** The id of the account's first organization: the oldest (ties: the first by id); `undefined` when it has none. */
-const firstOrganization = (snapshot: Snapshot.Snapshot): string | undefined =>
-  [...snapshot.organizations].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))[0]?.id
 
 /**
  * Makes the key whose value is `value` a valid key of the account's organization (docs/contract.md
@@ -258,11 +274,11 @@ const withOrganizationKey = (fake: FakePlatform.Service, value: string) =>
     if (existing !== undefined && existing.org_id === undefined) {
       return yield* new InvalidOrganizationKey({ reason: `is the value of a personal key (API key ${existing.id})` })
     }
-    const orgId = existing?.org_id ?? firstOrganization(snapshot)
+    const orgId = existing?.org_id ?? Snapshot.accountOrganization(snapshot)
     if (orgId === undefined) {
       return yield* new InvalidOrganizationKey({
         reason:
-          "has no organization to belong to: the account has none (a project or organizations[] of the seed makes one)"
+          "has no organization to belong to: the account's user is the admin of none (a project, or organizations[] of the seed without members or with you@example.com as an admin, makes one)"
       })
     }
     if (existing !== undefined && !existing.revoked) return orgId

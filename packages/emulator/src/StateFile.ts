@@ -2,9 +2,12 @@
  * The emulator's `--state FILE`: the fake's whole state (`Snapshot` from `@dbplatform/testing`:
  * API keys as SHA-256 hashes, never their values; projects, branches, compute endpoints, roles
  * (with their passwords) and databases; operations with their whole life; written as version 2, a version 1 file still loads)
- * kept across restarts and crashes, in two files:
+ * and, since 0.5.0, the clock it runs on (`ControlledClock`: frozen or running, and how far
+ * ahead of real time), kept across restarts and crashes, in two files:
  *
- * - `FILE`: a whole snapshot, as JSON. It is only ever replaced whole: written to `FILE.tmp`,
+ * - `FILE`: a whole snapshot, as JSON, with the clock as its `clock` field
+ *   (`{ "now": epoch ms, "frozen": boolean, "offset": ms }`, absent in a file written before
+ *   0.5.0 or by a journal without a clock). It is only ever replaced whole: written to `FILE.tmp`,
  *   flushed to disk (`fsync`), renamed over `FILE` (an atomic replace on POSIX file systems),
  *   then the directory is flushed too. A crash mid-write leaves at worst a torn `FILE.tmp`, which
  *   is never read and is overwritten by the next save.
@@ -12,15 +15,19 @@
  *   the whole item of a kind after the change, `Delete` with a kind and an id, or `State` with
  *   the whole state after a reset, a seed loaded or a snapshot restored), one JSON line per
  *   commit: the array of the changes written together, each request's changes whole in one
- *   commit. A change is answered only once its line is flushed to disk; changes made at the same
- *   time share one line and one `fsync` (group commit). At start, at shutdown and every
- *   `compactEvery` changes the journal is folded into `FILE` and emptied.
+ *   commit, and last the clock as it stood when they were written (`{ "_tag": "Clock", ... }`,
+ *   never reading before any change of the line). A change is answered only once its line is
+ *   flushed to disk; changes made at the same time share one line and one `fsync` (group
+ *   commit). A clock moved (frozen, advanced, resumed) with no change is a line of its own,
+ *   flushed before the move is answered. At start, at shutdown and every `compactEvery` changes
+ *   the journal is folded into `FILE` and emptied.
  *
  * Both files are created with mode 0600 (read and write by their owner only; an existing file is
  * narrowed to it when written): the state holds every role's password in clear, since the fake
  * answers `reveal_password` with it (`docs/design.md` §4).
  *
- * Loading reads `FILE` and applies the journal's lines in order; a torn last line (a crash in
+ * Loading reads `FILE` and applies the journal's lines in order, the clock of the last line that
+ * has one winning; a torn last line (a crash in
  * the middle of an append) is ignored, as it was never acknowledged: a commit is applied whole
  * or not at all, never half a request's changes (a default branch moved from one branch but not
  * yet to the other). A line holding one change, not an array (as 0.2 wrote), loads too.
@@ -31,9 +38,10 @@ import { open as openFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { DecodeIssue } from "@dbplatform/core"
-import type { FakePlatform } from "@dbplatform/testing"
+import type { ControlledClock, FakePlatform } from "@dbplatform/testing"
 import { Snapshot } from "@dbplatform/testing"
 import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -43,6 +51,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 
@@ -85,18 +94,65 @@ export const temporaryPath = (path: string): string => `${path}.tmp`
  */
 export const journalPath = (path: string): string => `${path}.journal`
 
-const decode = Schema.decode(Snapshot.SnapshotFromJson, { errors: "all" })
-const encode = Schema.encode(Snapshot.SnapshotFromJson)
+/** The clock a state file keeps (a `ControlledClock.ClockState`): its time, whether frozen, how far ahead of real time. */
+const SavedClock = Schema.Struct({
+  now: Schema.Number.pipe(Schema.finite()),
+  frozen: Schema.Boolean,
+  offset: Schema.Number.pipe(Schema.finite())
+})
+
+/** The clock in a journal line: its last element. */
+const ClockLine = Schema.TaggedStruct("Clock", SavedClock.fields)
+
+/** What `FILE` holds beside the snapshot: the clock, absent before 0.5.0. */
+const FileClock = Schema.Struct({ clock: Schema.optional(SavedClock) })
+
+const parseJson = Schema.decode(Schema.parseJson())
+const decodeSnapshot = Schema.decodeUnknown(Snapshot.Snapshot, { errors: "all" })
+const decodeFileClock = Schema.decodeUnknown(FileClock)
+const encodeSnapshot = Schema.encode(Snapshot.Snapshot)
 const decodeChange = Schema.decodeEither(Schema.parseJson(Snapshot.SnapshotChange))
-const decodeCommit = Schema.decodeEither(Schema.parseJson(Schema.Array(Snapshot.SnapshotChange)))
+const decodeCommit = Schema.decodeEither(
+  Schema.parseJson(Schema.Array(Schema.Union(Snapshot.SnapshotChange, ClockLine)))
+)
 const encodeChange = Schema.encodeSync(Schema.parseJson(Snapshot.SnapshotChange))
 
-/** A journal line: one commit, the JSON array of its changes (each already JSON), and a newline. */
-const commitLine = (changes: Iterable<string>): string => `[${Array.from(changes).join(",")}]\n`
+/**
+ * A journal line: one commit, the JSON array of its changes (each already JSON) and the clock
+ * (when the journal has one), and a newline.
+ */
+const commitLine = (changes: Iterable<string>, clock: ControlledClock.ClockState | undefined): string => {
+  const elements = Array.from(changes)
+  if (clock !== undefined) elements.push(JSON.stringify({ _tag: "Clock", ...clockFields(clock) }))
+  return `[${elements.join(",")}]\n`
+}
 
-/** The changes of a journal line: a commit (an array), or one change alone (as 0.2 wrote them). */
-const decodeLine = (line: string) =>
-  line.startsWith("[") ? decodeCommit(line) : Either.map(decodeChange(line), (change) => [change])
+/** The fields of `clock` a state file keeps, in their order. */
+const clockFields = (clock: ControlledClock.ClockState): typeof SavedClock.Type => ({
+  now: clock.now,
+  frozen: clock.frozen,
+  offset: clock.offset
+})
+
+/** What one journal line holds: its changes, in order, and the clock it was written with, if any. */
+interface Commit {
+  readonly changes: ReadonlyArray<Snapshot.SnapshotChange>
+  readonly clock: ControlledClock.ClockState | undefined
+}
+
+/** A journal line: a commit (an array, maybe ending with the clock), or one change alone (as 0.2 wrote them). */
+const decodeLine = (line: string): Either.Either<Commit, ParseResult.ParseError> =>
+  line.startsWith("[")
+    ? Either.map(decodeCommit(line), (elements) => {
+        const changes: Array<Snapshot.SnapshotChange> = []
+        let clock: ControlledClock.ClockState | undefined
+        for (const element of elements) {
+          if (element._tag === "Clock") clock = clockFields(element)
+          else changes.push(element)
+        }
+        return { changes, clock }
+      })
+    : Either.map(decodeChange(line), (change) => ({ changes: [change], clock: undefined }))
 
 /** What is wrong with a state file or journal line, in core's one formatter of decode issues. */
 const describe = (error: ParseResult.ParseError): string => DecodeIssue.format(error.issue)
@@ -125,10 +181,15 @@ export const applyChanges = (
  */
 export const parseJournal = (
   text: string
-): Either.Either<ReadonlyArray<Snapshot.SnapshotChange>, { readonly line: number; readonly reason: string }> => {
+): Either.Either<ReadonlyArray<Snapshot.SnapshotChange>, { readonly line: number; readonly reason: string }> =>
+  Either.map(readJournal(text), ({ changes }) => changes)
+
+/** {@link parseJournal}, with the clock of the last line that has one. */
+const readJournal = (text: string): Either.Either<Commit, { readonly line: number; readonly reason: string }> => {
   const lines = text.split("\n")
   lines.pop() // the text after the last newline: empty, or a torn append
   const changes: Array<Snapshot.SnapshotChange> = []
+  let clock: ControlledClock.ClockState | undefined
   let bad: { readonly line: number; readonly reason: string } | undefined
   for (let i = 0; i < lines.length; i++) {
     const decoded = decodeLine(lines[i]!)
@@ -137,10 +198,25 @@ export const parseJournal = (
     } else if (bad !== undefined) {
       return Either.left(bad)
     } else {
-      changes.push(...decoded.right)
+      changes.push(...decoded.right.changes)
+      clock = decoded.right.clock ?? clock
     }
   }
-  return Either.right(changes)
+  return Either.right({ changes, clock })
+}
+
+/**
+ * What a state file holds (since 0.5.0): the fake's state, and the clock it ran on when the
+ * file was written with one (`JournalOptions.clock`); `None` for a file written before 0.5.0
+ * or without a clock.
+ *
+ * @since 0.5.0
+ * @category models
+ */
+export interface Saved {
+  readonly snapshot: Snapshot.Snapshot
+  /** Where the clock stood at the last change saved: give it to `ControlledClock.restore`. */
+  readonly clock: Option.Option<ControlledClock.ClockState>
 }
 
 /**
@@ -148,13 +224,25 @@ export const parseJournal = (
  * ignored, and emptied when the emulator starts). Otherwise the snapshot in `path` with the
  * changes of `FILE.journal` applied (a torn last line ignored). Fails with `StateFileError` when
  * either cannot be read or is not what it should be (each problem named); the files are left
- * as they are. `FILE.tmp` is never read.
+ * as they are. `FILE.tmp` is never read. {@link loadSaved} reads the clock too.
  *
  * @since 0.1.0
  */
 export const load = (
   path: string
 ): Effect.Effect<Option.Option<Snapshot.Snapshot>, StateFileError, FileSystem.FileSystem> =>
+  Effect.map(
+    loadSaved(path),
+    Option.map((saved) => saved.snapshot)
+  )
+
+/**
+ * What {@link load} reads, and the clock saved with it (since 0.5.0): the clock of the journal's
+ * last line that has one, else the one in `FILE`, else `None` (a file written before 0.5.0).
+ *
+ * @since 0.5.0
+ */
+export const loadSaved = (path: string): Effect.Effect<Option.Option<Saved>, StateFileError, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const exists = yield* fs
@@ -164,9 +252,11 @@ export const load = (
     const text = yield* fs
       .readFileString(path)
       .pipe(Effect.mapError((error) => new StateFileError({ path, reason: `cannot be read (${error.message})` })))
-    const snapshot = yield* decode(text).pipe(
-      Effect.mapError((error) => new StateFileError({ path, reason: `is not a state file: ${describe(error)}` }))
-    )
+    const notStateFile = (error: ParseResult.ParseError) =>
+      new StateFileError({ path, reason: `is not a state file: ${describe(error)}` })
+    const json = yield* Effect.mapError(parseJson(text), notStateFile)
+    const snapshot = yield* Effect.mapError(decodeSnapshot(json), notStateFile)
+    const fileClock = yield* Effect.mapError(decodeFileClock(json), notStateFile)
     const journal = journalPath(path)
     const journalText = yield* fs.readFileString(journal).pipe(
       Effect.catchTag("SystemError", (error) =>
@@ -174,11 +264,14 @@ export const load = (
       ),
       Effect.mapError((error) => new StateFileError({ path: journal, reason: `cannot be read (${error.message})` }))
     )
-    const changes = yield* Either.mapLeft(
-      parseJournal(journalText),
+    const { changes, clock } = yield* Either.mapLeft(
+      readJournal(journalText),
       ({ line, reason }) => new StateFileError({ path: journal, reason: `line ${line} is not a change: ${reason}` })
     )
-    return Option.some(applyChanges(snapshot, changes))
+    return Option.some({
+      snapshot: applyChanges(snapshot, changes),
+      clock: Option.fromNullable(clock ?? fileClock.clock)
+    })
   })
 
 /** Flushes the directory of `path`, so that a rename or a new file in it survives a power cut. */
@@ -196,7 +289,8 @@ const syncDirectory = (path: string) =>
   })
 
 /**
- * Saves `snapshot` in `path`: writes `FILE.tmp` (mode 0600, {@link fileMode}), flushes it
+ * Saves `snapshot` in `path`, with `clock` when given (since 0.5.0; `ControlledClock.state`):
+ * writes `FILE.tmp` (mode 0600, {@link fileMode}), flushes it
  * (`fsync`), renames it over `FILE`, flushes the directory. Uninterruptible, so an interruption cannot stop it between the write
  * and the rename. Fails with `StateFileError` (the previous `FILE` is then untouched). Leaves
  * `FILE.journal` alone.
@@ -205,11 +299,13 @@ const syncDirectory = (path: string) =>
  */
 export const save = (
   path: string,
-  snapshot: Snapshot.Snapshot
+  snapshot: Snapshot.Snapshot,
+  clock?: ControlledClock.ClockState | undefined
 ): Effect.Effect<void, StateFileError, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const text = yield* Effect.orDie(encode(snapshot))
+    const encoded = yield* Effect.orDie(encodeSnapshot(snapshot))
+    const text = JSON.stringify(clock === undefined ? encoded : { ...encoded, clock: clockFields(clock) })
     const temporary = temporaryPath(path)
     yield* Effect.scoped(
       Effect.gen(function* () {
@@ -241,6 +337,17 @@ export interface JournalOptions {
    * (`save`), which is much slower with a large state; kept to compare the two (README).
    */
   readonly mode?: "journal" | "snapshot" | undefined
+  /**
+   * The clock the fake runs on (`FakePlatform.Options.clock`; since 0.5.0): saved with every
+   * commit and in `FILE`, so that {@link loadSaved} gives it back. A commit's clock never reads
+   * before the changes it holds (the time each was made, read with the `Clock` the fake records
+   * them on), nor before the clock saved before it unless the commit replaces the whole state (a
+   * `reset` moves the clock back). A `sync` writes a line of the clock alone when it moved
+   * (frozen, advanced, resumed) since it was last written, so a move is durable once `sync`
+   * returns (the fake syncs after each, `FakePlatform.Service.clock`). None by default: no clock
+   * is saved.
+   */
+  readonly clock?: ControlledClock.ControlledClock | undefined
 }
 
 /**
@@ -269,7 +376,8 @@ export interface Journal extends FakePlatform.Journal {
  * `sync` waiting for every change queued before it to be on disk.
  */
 type Entry = Data.TaggedEnum<{
-  Change: { readonly json: string }
+  /** A change as JSON; `at`, the time it was made (epoch ms); `replaces`, whether it is a whole new state. */
+  Change: { readonly json: string; readonly at: number; readonly replaces: boolean }
   Sync: { readonly done: Deferred.Deferred<void, StateFileError> }
 }>
 const Entry = Data.taggedEnum<Entry>()
@@ -281,6 +389,30 @@ const changesOf = (batch: Chunk.Chunk<Entry>): Chunk.Chunk<string> =>
 /** The `sync` calls waiting in `batch`. */
 const syncsOf = (batch: Chunk.Chunk<Entry>): Chunk.Chunk<Deferred.Deferred<void, StateFileError>> =>
   Chunk.filterMap(batch, (entry) => (entry._tag === "Sync" ? Option.some(entry.done) : Option.none()))
+
+/**
+ * The earliest time the clock saved with `batch` may read: the latest time a change of it was
+ * made after its last change of the whole state (a reset may move the clock back), and, when it
+ * has none, the time of the clock saved before (`previous`).
+ */
+const floorOf = (batch: Chunk.Chunk<Entry>, previous: ControlledClock.ClockState | undefined): number => {
+  let floor = previous?.now ?? Number.NEGATIVE_INFINITY
+  for (const entry of batch) {
+    if (entry._tag !== "Change") continue
+    floor = entry.replaces ? entry.at : Math.max(floor, entry.at)
+  }
+  return floor
+}
+
+/** `clock`, moved on to `floor` when it reads before it (a running clock's offset grows with it). */
+const atLeast = (clock: ControlledClock.ClockState, floor: number): ControlledClock.ClockState =>
+  clock.now >= floor ? clock : { ...clock, now: floor, offset: clock.offset + (floor - clock.now) }
+
+/** Whether a clock saved as `saved` stands otherwise than `now`: frozen or not, at another time or offset. */
+const moved = (saved: ControlledClock.ClockState | undefined, now: ControlledClock.ClockState): boolean =>
+  saved === undefined ||
+  saved.frozen !== now.frozen ||
+  (now.frozen ? saved.now !== now.now : saved.offset !== now.offset)
 
 /** Answers every `sync` of `syncs` with `exit`. */
 const answer = (syncs: Chunk.Chunk<Deferred.Deferred<void, StateFileError>>, exit: Exit.Exit<void, StateFileError>) =>
@@ -308,6 +440,7 @@ export const journal = (
     const fs = yield* FileSystem.FileSystem
     const mode = options.mode ?? "journal"
     const compactEvery = Math.max(1, options.compactEvery ?? 1000)
+    const clock = options.clock
     const journalFile = journalPath(path)
     const writeError = (error: { readonly message: string }) =>
       new StateFileError({ path: journalFile, reason: `cannot be written (${error.message})` })
@@ -320,19 +453,33 @@ export const journal = (
     const failed = yield* Deferred.make<never, StateFileError>()
     /** How to read the whole state, given by `start`. */
     const started = yield* Deferred.make<Effect.Effect<Snapshot.Snapshot>>()
+    /** The clock last written (in `FILE` or a journal line); `undefined` before `start` or without a clock. */
+    const lastClock = yield* Ref.make<ControlledClock.ClockState | undefined>(undefined)
     const encoder = new TextEncoder()
 
-    const saveNow = (snapshot: Snapshot.Snapshot) =>
-      Effect.provideService(save(path, snapshot), FileSystem.FileSystem, fs)
-    /** `FILE` := the whole state; the journal emptied. */
-    const compact = (snapshot: Snapshot.Snapshot) =>
-      Effect.zipRight(saveNow(snapshot), Effect.mapError(Effect.zipRight(file.truncate(0), file.sync), writeError))
+    /**
+     * The clock to save with `batch` (none without a clock): as it stands now, never before the
+     * changes of `batch` nor, unless `batch` replaces the whole state, the clock saved before.
+     */
+    const clockFor = (batch: Chunk.Chunk<Entry>) =>
+      clock === undefined
+        ? Effect.succeed(undefined)
+        : Effect.map(Effect.zip(clock.state, Ref.get(lastClock)), ([now, previous]) =>
+            atLeast(now, floorOf(batch, previous))
+          )
+
+    /** `FILE` := the whole state and the clock; the journal emptied. */
+    const compact = (snapshot: Snapshot.Snapshot, clockNow: ControlledClock.ClockState | undefined) =>
+      Effect.zipRight(
+        Effect.provideService(save(path, snapshot, clockNow), FileSystem.FileSystem, fs),
+        Effect.mapError(Effect.zipRight(file.truncate(0), file.sync), writeError)
+      ).pipe(Effect.zipRight(Ref.set(lastClock, clockNow)))
 
     /**
-     * Every entry queued, waiting for one. The changes of one request are recorded in one
-     * synchronous run (`FakePlatform.Journal`), before the writer wakes up: a waiting take gets
-     * the first of them alone, and the others are taken with it, so they are written together
-     * and a crash in the middle of the write leaves a torn last line, ignored whole when loading.
+     * Every entry queued, waiting for one. The changes of one mutation are queued in one offer
+     * (`record`), before the writer wakes up: a batch holds them all or none, so they are written
+     * together and a crash in the middle of the write leaves a torn last line, ignored whole when
+     * loading.
      */
     const takeBatch = Effect.map(
       Effect.zip(Queue.takeBetween(entries, 1, Number.MAX_SAFE_INTEGER), Queue.takeAll(entries)),
@@ -340,28 +487,34 @@ export const journal = (
     )
 
     /**
-     * Writes `changes` as one line and flushes once (or, in `"snapshot"` mode, saves the whole
-     * state), folding the journal into `FILE` once `compactEvery` changes were written since the
-     * last fold; answers how many have been written since it. Nothing to write: nothing written.
+     * Writes the changes of `batch` and the clock as one line and flushes once (or, in
+     * `"snapshot"` mode, saves the whole state), folding the journal into `FILE` once
+     * `compactEvery` changes were written since the last fold; answers how many have been written
+     * since it. No change and the clock where it was saved: nothing written.
      */
-    const write = (current: Effect.Effect<Snapshot.Snapshot>, changes: Chunk.Chunk<string>, since: number) =>
+    const write = (current: Effect.Effect<Snapshot.Snapshot>, batch: Chunk.Chunk<Entry>, since: number) =>
       Effect.gen(function* () {
-        if (Chunk.isEmpty(changes)) return since
-        if (mode === "snapshot") {
-          yield* saveNow(yield* current)
+        const changes = changesOf(batch)
+        const clockNow = yield* clockFor(batch)
+        if (Chunk.isEmpty(changes) && (clockNow === undefined || !moved(yield* Ref.get(lastClock), clockNow))) {
           return since
         }
-        yield* file.writeAll(encoder.encode(commitLine(changes))).pipe(Effect.mapError(writeError))
+        if (mode === "snapshot") {
+          yield* compact(yield* current, clockNow)
+          return since
+        }
+        yield* file.writeAll(encoder.encode(commitLine(changes, clockNow))).pipe(Effect.mapError(writeError))
         yield* file.sync.pipe(Effect.mapError(writeError))
+        yield* Ref.set(lastClock, clockNow)
         if (since + changes.length < compactEvery) return since + changes.length
-        yield* compact(yield* current)
+        yield* compact(yield* current, clockNow)
         return 0
       })
 
     /** One commit: a batch taken, written, and its `sync` calls answered (failed with the write). */
     const commit = (current: Effect.Effect<Snapshot.Snapshot>) => (since: number) =>
       Effect.flatMap(takeBatch, (batch) =>
-        write(current, changesOf(batch), since).pipe(
+        write(current, batch, since).pipe(
           Effect.tap(() => answer(syncsOf(batch), Exit.void)),
           Effect.tapError((error) => answer(syncsOf(batch), Exit.fail(error))),
           Effect.uninterruptible
@@ -394,13 +547,18 @@ export const journal = (
     })
 
     /**
-     * Queues `changes` (one mutation's, in order) in one offer, each encoded first: a change that
-     * cannot be encoded (a defect) queues none of them.
+     * Queues `changes` (one mutation's, in order) in one offer, each encoded first and stamped
+     * with the time on the `Clock` (the fake's): a change that cannot be encoded (a defect)
+     * queues none of them. An offer to an unbounded queue never waits.
      */
     const record = (changes: ReadonlyArray<Snapshot.SnapshotChange>): Effect.Effect<void> =>
-      Effect.flatMap(
-        Effect.sync(() => changes.map((change) => Entry.Change({ json: encodeChange(change) }))),
-        (queued) => Queue.offerAll(entries, queued)
+      Effect.flatMap(Clock.currentTimeMillis, (at) =>
+        Effect.flatMap(
+          Effect.sync(() =>
+            changes.map((change) => Entry.Change({ json: encodeChange(change), at, replaces: change._tag === "State" }))
+          ),
+          (queued) => Queue.offerAll(entries, queued)
+        )
       )
 
     yield* Effect.addFinalizer(() =>
@@ -408,7 +566,7 @@ export const journal = (
         if (!(yield* Deferred.isDone(started)) || (yield* Deferred.isDone(failed))) return
         const current = yield* Deferred.await(started)
         yield* sync
-        yield* compact(yield* current)
+        yield* compact(yield* current, yield* clockFor(Chunk.empty()))
       }).pipe(
         Effect.catchAll((error) =>
           Effect.flatMap(Deferred.isDone(failed), (reported) =>
@@ -419,13 +577,11 @@ export const journal = (
     )
 
     return {
-      // `FakePlatform.Journal.record` is a synchronous callback, called inside the fake's state
-      // change: an offer to an unbounded queue never suspends, so it runs to its end here.
-      record: (change) => Effect.runSync(record([change])),
+      record,
       sync,
       start: (current) =>
         Effect.gen(function* () {
-          yield* compact(yield* current)
+          yield* compact(yield* current, clock === undefined ? undefined : yield* clock.state)
           yield* Deferred.succeed(started, current)
         }),
       failure: Deferred.await(failed)

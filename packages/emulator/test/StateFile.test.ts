@@ -1,13 +1,14 @@
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { FakeHttpClient, FakePlatform, Seed } from "@dbplatform/testing"
+import { ControlledClock, FakeHttpClient, FakePlatform, Seed } from "@dbplatform/testing"
 import { describe, expect, it } from "@effect/vitest"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as TestClock from "effect/TestClock"
 import * as StateFile from "../src/StateFile.js"
 
 const seed = Seed.realistic({ projects: 2, operationsPerProject: 10, bootstrapKey: "state-file-test-key" })
@@ -222,6 +223,8 @@ describe("StateFile", () => {
       )
       const loaded = Option.getOrThrow(yield* StateFile.load(path))
       expect(loaded).toMatchObject({ version: 2, branches: [], endpoints: [], operations: [] })
+      // Written before the clock was saved: none (the emulator then starts on real time).
+      expect(Option.map(yield* StateFile.loadSaved(path), (saved) => saved.clock)).toEqual(Option.some(Option.none()))
       expect(loaded.projects.map((p) => p.id)).toEqual([project.id])
       expect(loaded.api_keys.map((k) => k.revoked)).toEqual([true])
       // A fake restored from it writes version 2.
@@ -318,6 +321,72 @@ describe("StateFile", () => {
         // A crash in the middle of the next append: its torn line is ignored.
         yield* fs.writeFileString(StateFile.journalPath(path), '{"_tag":"ApiKey","api_key":{"id":10', { flag: "a" })
         expect(yield* StateFile.load(path)).toEqual(Option.some(loaded))
+      }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+  it.scoped(
+    "the clock is saved with each commit and in the state file, a move of it on disk when it returns; never before a change saved",
+    () =>
+      Effect.gen(function* () {
+        const fs = yield* FileSystem.FileSystem
+        const path = yield* statePath
+        /** The journal's lines, each the JSON array of a commit. */
+        const lines = Effect.map(fs.readFileString(StateFile.journalPath(path)), (text) =>
+          text
+            .split("\n")
+            .filter((line) => line !== "")
+            .map((line) => JSON.parse(line))
+        )
+        const clockOf = Effect.map(StateFile.loadSaved(path), (saved) => Option.getOrThrow(saved).clock)
+        yield* TestClock.adjust("1 hour")
+        const clock = yield* ControlledClock.make
+        const journal = yield* StateFile.journal(path, { clock })
+        const fake = yield* FakePlatform.make(seed, { journal, clock })
+        yield* journal.start(fake.snapshot)
+        // The state file holds the clock as it stood at the start: running on the Clock's time.
+        expect(JSON.parse(yield* fs.readFileString(path)).clock).toEqual({ now: 3_600_000, frozen: false, offset: 0 })
+        expect(yield* clockOf).toEqual(Option.some({ now: 3_600_000, frozen: false, offset: 0 }))
+
+        // Moved through the fake (as the control API does): each move a line of its own, on disk when it returns.
+        const moved = Option.getOrThrow(fake.clock)
+        yield* moved.freeze
+        yield* moved.advance("2 hours")
+        expect(yield* lines).toEqual([
+          [{ _tag: "Clock", now: 3_600_000, frozen: true, offset: 0 }],
+          [{ _tag: "Clock", now: 10_800_000, frozen: true, offset: 7_200_000 }]
+        ])
+        // A change: its line ends with the clock it was made on.
+        const created = yield* fake.scenario.addApiKey("ci")
+        // (The same line may carry the availability checks that the 2 hours made due.)
+        const [changes] = (yield* lines).slice(-1)
+        expect(changes).toContainEqual(
+          expect.objectContaining({ _tag: "Upsert", kind: "api_keys", item: expect.objectContaining({ id: created.id }) })
+        )
+        expect(changes.at(-1)).toMatchObject({ _tag: "Clock", now: 10_800_000, frozen: true })
+        // Read back, the clock stands where it was: frozen 2 hours ahead, as the key's created_at.
+        const saved = Option.getOrThrow(yield* StateFile.loadSaved(path))
+        const restored = yield* ControlledClock.restore(Option.getOrThrow(saved.clock))
+        expect(yield* restored.state).toMatchObject({ now: 10_800_000, frozen: true })
+        expect(saved.snapshot.api_keys.find((key) => key.id === created.id)?.created_at).toBe(10_800_000)
+        // A clock moved back but by a reset of the whole state is saved no earlier than before.
+        yield* clock.reset
+        yield* journal.sync
+        expect((yield* lines).slice(-1)).toEqual([
+          [{ _tag: "Clock", now: 10_800_000, frozen: false, offset: 7_200_000 }]
+        ])
+        // A reset of the fake: the whole state replaced, the clock back on the Clock's time with it.
+        yield* fake.reset
+        expect((yield* lines).slice(-1)[0]).toMatchObject([
+          { _tag: "State" },
+          { _tag: "Clock", now: 3_600_000, frozen: false, offset: 0 }
+        ])
+        // Reads write nothing, the clock running as saved.
+        const before = yield* lines
+        yield* TestClock.adjust("1 minute")
+        yield* FakeHttpClient.make(fake.httpApp).execute(
+          HttpClientRequest.get("http://x/api/v2/projects").pipe(HttpClientRequest.bearerToken(fake.bootstrapKey))
+        )
+        expect(yield* lines).toEqual(before)
       }).pipe(Effect.provide(NodeContext.layer))
   )
 

@@ -1,10 +1,11 @@
 /**
- * A branch's app backend (docs/contract.md §25-§27) against the shipped emulator, driven only by
- * plain `fetch` and no Effect code, as a provisioning script in any language would: the Data API
+ * A branch's app backend (docs/contract.md §25-§27) against the shipped emulator, its platform
+ * routes driven only by plain `fetch`, as a provisioning script in any language would: the Data API
  * of a database (create, read, update with its 201, delete), the branch's auth service (enabled
  * with its keys once, a second enable a 409, trusted domains added and deleted with a body on the
  * DELETE, OAuth providers added, updated and deleted, disabled with `{ delete_data }`), and a
- * project JWKS (added, its `apply_config` polled to its end on the frozen clock, listed,
+ * project JWKS (added, its `apply_config` polled to its end on the clock frozen and moved by the
+ * control API's typed client, listed,
  * deleted). Every answer with a body is validated against the published schema of its operation
  * (`publishedReference.ts`); those the document declares without one come with none.
  */
@@ -16,7 +17,7 @@ const token = "app-backend-control-token"
 const project = "app-backend"
 const main = "br-main-100001"
 
-describe("a branch's Data API, auth and a project's JWKS over the emulator, with fetch alone", () => {
+describe("a branch's Data API, auth and a project's JWKS over the emulator, its platform routes with fetch alone", () => {
   it("provisions them, changes them and takes them down", async () => {
     const seed = {
       projects: [{ id: project, name: "app backend", region_id: "aws-us-east-2" }],
@@ -26,7 +27,7 @@ describe("a branch's Data API, auth and a project's JWKS over the emulator, with
       databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
     }
     await withWorkflow({ apiKey, token, project, seed, params: { branch_id: main } }, async ({ control, call }) => {
-      await control("POST", "/clock/freeze")
+      await control((c) => c.freeze())
 
       // The Data API of `neondb`.
       const dataApi = "/projects/{project_id}/branches/{branch_id}/data-api/{database_name}"
@@ -105,7 +106,7 @@ describe("a branch's Data API, auth and a project's JWKS over the emulator, with
       const operation = "/projects/{project_id}/operations/{operation_id}"
       let status = added.operations[0].status
       for (let round = 0; round < 10 && status !== "finished"; round++) {
-        await control("POST", "/clock/advance", { by: 1_000 })
+        await control((c) => c.advance({ payload: { by: 1_000 } }))
         status = (await call("GET", operation, 200, { params: { operation_id: added.operations[0].id } })).operation
           .status
       }

@@ -97,7 +97,7 @@ const stop = async (running: Running, signal: NodeJS.Signals) => {
 }
 
 describe("dbplatform-emulator", () => {
-  it("prints a loopback base URL and a key; lists projects and operations with it; 401 GeneralError with a bad key; SIGINT exits 0", async () => {
+  it("prints a loopback base URL and a key; lists projects and operations with it; 401 GeneralError with a bad key; the organization key hint works as printed; SIGINT exits 0", async () => {
     const running = await start([])
     expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/)
     expect(running.apiKey).toMatch(/^[0-9a-f]{64}$/)
@@ -110,6 +110,22 @@ describe("dbplatform-emulator", () => {
     const refused = await get(running, "/projects", "not-the-key")
     expect(refused.status).toBe(401)
     expect(refused.body).toEqual({ code: "", message: expect.any(String), request_id: expect.any(String) })
+    // The hint on an organization key, followed as printed: an organization of the account's user.
+    const hint = /an organization API key: POST (\/organizations\/([a-z0-9-]+)\/api_keys) (\{.*?\}) /.exec(
+      running.stdout()
+    )
+    expect(hint?.[2]).toBe("org-dbplatform-000000")
+    const created = await fetch(`${running.baseUrl}${hint![1]}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${running.apiKey}`, "content-type": "application/json" },
+      body: hint![3]
+    })
+    expect(created.status).toBe(200)
+    const { key } = (await created.json()) as { readonly key: string }
+    expect((await get(running, "/auth", key)).body).toEqual({ account_id: hint![2], auth_method: "api_key_org" })
+    const mine = await get(running, "/users/me/organizations")
+    expect(mine.body.organizations.map((organization: any) => organization.id)).toContain(hint![2])
+    expect((await get(running, "/projects", key)).body.projects).toHaveLength(4)
     expect(await stop(running, "SIGINT")).toBe(0)
     expect(running.stderr()).toContain("stopped")
   })

@@ -10,8 +10,8 @@
  * Time: the emulator's clock is frozen and moved through the control API only. A mutation starts
  * operations that hold its project (423 Locked, a refusal that changes nothing) until the clock
  * passes their end: a worker moves it on after each change that started some, and after a 423.
- * A restarted emulator's clock starts from real time again, behind the operations saved: before
- * its checks the test moves it on by everything it ever asked to advance, plus the longest run of
+ * A restarted emulator resumes its clock where the state left it; before its checks the test
+ * moves it on by every advance asked for since the last start, plus the longest run of
  * operations one change starts, so that every saved operation has ended.
  *
  * After each restart: every acknowledged creation is listed, under the name and expiry last
@@ -126,8 +126,7 @@ describe("--state under kill -9: branches", () => {
       adopted: 0
     }
     /** The emulator's time now (epoch ms), from its control API. */
-    const clockOf = async (running: Running): Promise<number> =>
-      (await send("GET", `${running.controlUrl}/clock`, token)).body.now_ms
+    const clockOf = async (running: Running): Promise<number> => (await running.control((c) => c.clock())).now_ms
 
     /** The checks after a restart; resolves what requests without an answer did. */
     const check = async (running: Running) => {

@@ -6,7 +6,7 @@
  * success; a 409 on a taken name.
  *
  * No step waits for time to pass. The emulator's clock is frozen and moved through its control API
- * (`/_emulator/clock/...`), so its operations end when the test says; the client polls and
+ * (its typed client, `ControlApi.client`), so its operations end when the test says; the client polls and
  * retries on short real schedules, and the test waits for events: an answer the client got (seen
  * through `transformClient`), a fiber's end.
  */
@@ -14,6 +14,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { Branches, DbPlatform, Operations } from "@dbplatform/client"
 import { ProjectId } from "@dbplatform/core"
+import { ControlApi } from "@dbplatform/testing"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -30,7 +31,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
-import { send, start } from "./spawned.js"
+import { start } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-branch-workflow-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -69,15 +70,11 @@ describe("branches over the emulator, through the client", () => {
     () =>
       Effect.gen(function* () {
         const running = yield* emulator
-        /** `POST /_emulator/<path>`, expecting a 200. */
-        const control = (path: string, body?: unknown) =>
-          Effect.promise(async () => {
-            const answer = await send("POST", `${running.controlUrl}${path}`, token, body)
-            expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
-            return answer.body
-          })
+        const control = yield* ControlApi.client({ url: running.controlUrl, token: Redacted.make(token) }).pipe(
+          Effect.provide(FetchHttpClient.layer)
+        )
         /** Moves the emulator's clock `ms` forward. */
-        const advance = (ms: number) => control("/clock/advance", { by: ms })
+        const advance = (ms: number) => control.advance({ payload: { by: ms } })
 
         // Every answer the client gets, each attempt of a retried call included.
         const answers = yield* PubSub.unbounded<Seen>()
@@ -107,7 +104,7 @@ describe("branches over the emulator, through the client", () => {
           )
 
         // The operations' end is up to the control clock: frozen, they stay pending.
-        yield* control("/clock/freeze")
+        yield* control.freeze()
 
         yield* Effect.gen(function* () {
           const branches = yield* Branches.Branches

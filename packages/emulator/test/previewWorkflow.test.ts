@@ -1,10 +1,10 @@
 /**
- * The preview-branch workflow (docs/contract.md §13.3) against the shipped emulator, driven only
- * by plain `fetch` and no Effect code, as a CI job in any language would: create a branch with a
+ * The preview-branch workflow (docs/contract.md §13.3) against the shipped emulator, its platform
+ * routes driven only by plain `fetch`, as a CI job in any language would: create a branch with a
  * read_write compute endpoint, wait for its operations by polling (one request a round for all
  * of them), read its connection string, rename it, suspend and start its compute endpoint, delete
- * it and wait for the deletion. The emulator's clock is frozen and moved by its control API, so
- * nothing waits for time to pass. Every answer of the platform's routes is validated against the
+ * it and wait for the deletion. The emulator's clock is frozen and moved by its control API
+ * (through its typed client, `ControlApi.client`), so nothing waits for time to pass. Every answer of the platform's routes is validated against the
  * published schema of its operation (`publishedReference.ts`, a copy of
  * `packages/testing/test/publishedReference.ts`: the emulator's tests do not import another
  * package's tests; the last test checks the copy is the same code).
@@ -19,7 +19,7 @@ const project = "preview-workflow"
 const main = "br-main-100001"
 const password = "npg_Pr3viewFl0w"
 
-describe("the preview-branch workflow over the emulator, with fetch alone", () => {
+describe("the preview-branch workflow over the emulator, its platform routes with fetch alone", () => {
   it("create with a compute endpoint, poll, connection_uri, rename, suspend, start, delete, poll", async () => {
     const seed = {
       projects: [{ id: project, name: "preview workflow", region_id: "aws-us-east-2" }],
@@ -39,30 +39,30 @@ describe("the preview-branch workflow over the emulator, with fetch alone", () =
           if (states.every((state) => state !== undefined && !["scheduling", "running"].includes(state.status))) {
             return { states, rounds: round }
           }
-          await control("POST", "/clock/advance", { by: 1000 })
+          await control((c) => c.advance({ payload: { by: 1000 } }))
         }
         throw new Error(`operations ${ids.join(", ")} still pending after 30 rounds`)
       }
       const idsOf = (answer: Json): Array<string> => answer.operations.map((operation: Json) => operation.id)
 
       // The default branch gets a role and a database (a seed takes none): the snapshot, changed.
-      await control("POST", "/clock/freeze")
-      const snapshot = await control("GET", "/snapshot")
-      const made = { project_id: project, branch_id: main, created_at: snapshot.branches[0].created_at }
-      await control("PUT", "/snapshot", {
-        ...snapshot,
-        roles: [
-          {
-            ...made,
-            id: `${main}/neondb_owner`,
-            name: "neondb_owner",
-            password,
-            protected: false,
-            updated_at: made.created_at
-          }
-        ],
-        databases: [{ ...made, id: 5_000_001, name: "neondb", owner_name: "neondb_owner", updated_at: made.created_at }]
-      })
+      await control((c) => c.freeze())
+      const snapshot = await control((c) => c.snapshot())
+      const made = { project_id: project, branch_id: main, created_at: snapshot.branches[0]!.created_at }
+      const roles = [
+        {
+          ...made,
+          id: `${main}/neondb_owner`,
+          name: "neondb_owner",
+          password,
+          protected: false,
+          updated_at: made.created_at
+        }
+      ]
+      const databases = [
+        { ...made, id: 5_000_001, name: "neondb", owner_name: "neondb_owner", updated_at: made.created_at }
+      ]
+      await control((c) => c.restore({ payload: { ...snapshot, roles, databases } }))
 
       // Create: the branch, its compute endpoint, copies of main's role and database, the
       // connection URI, and the operations that make them.

@@ -9,7 +9,7 @@
  * the same state file: its journal replayed, its state checked by the loader (`state.problems`).
  *
  * Time: the emulator's clock is frozen and moved through the control API only. A restarted
- * emulator's clock starts from real time again: the test moves it past the latest time any
+ * emulator resumes its clock where the state left it; the test moves it past the latest time any
  * earlier run's clock showed, plus the longest run of operations one change starts.
  *
  * After each restart: every acknowledged snapshot is listed (unless its deletion was
@@ -89,9 +89,8 @@ describe("--state under kill -9: snapshots", () => {
     let highest = 0
     const advance = async (running: Running, ms: number, answers: () => boolean) => {
       try {
-        const answer = await send("POST", `${running.controlUrl}/clock/advance`, token, { by: ms })
-        expect(answer.status).toBe(200)
-        highest = Math.max(highest, answer.body.now_ms)
+        const clock = await running.control((c) => c.advance({ payload: { by: ms } }))
+        highest = Math.max(highest, clock.now_ms)
       } catch (error) {
         if (answers()) throw error
         // No answer: it may have moved the clock (a request without an answer may have taken effect).
@@ -102,9 +101,8 @@ describe("--state under kill -9: snapshots", () => {
     let scheduleSet = false
     const restart = async (args: ReadonlyArray<string>) => {
       const running = await start(["--state", state, ...args, "--port", "0"], env)
-      const frozen = await send("POST", `${running.controlUrl}/clock/freeze`, token)
-      expect(frozen.status).toBe(200)
-      await advance(running, Math.max(0, highest - frozen.body.now_ms) + longestChange, () => true)
+      const frozen = await running.control((c) => c.freeze())
+      await advance(running, Math.max(0, highest - frozen.now_ms) + longestChange, () => true)
       if (!scheduleSet) {
         for (const [p, project] of projects.entries()) {
           const answer = await send(
@@ -143,7 +141,7 @@ describe("--state under kill -9: snapshots", () => {
 
     const check = async (running: Running) => {
       const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
-      const now: number = (await send("GET", `${running.controlUrl}/clock`, token)).body.now_ms
+      const now = (await running.control((c) => c.clock())).now_ms
       for (const [p, project] of projects.entries()) {
         const listed = await api(`/projects/${project}/snapshots`)
         expect(listed.status).toBe(200)

@@ -1,10 +1,10 @@
 /**
- * The snapshot workflow (docs/contract.md §19) against the shipped emulator, driven only by plain
- * `fetch`, as `previewWorkflow.test.ts` drives the preview-branch workflow: snapshot a branch,
+ * The snapshot workflow (docs/contract.md §19) against the shipped emulator, its platform routes
+ * driven only by plain `fetch`, as `previewWorkflow.test.ts` drives the preview-branch workflow: snapshot a branch,
  * change it (a database added), restore the snapshot to a new branch and find the old data
  * there, finalize and see the compute endpoint moved and the names swapped; then a backup
  * schedule's snapshot appears when the clock passes its hour and is gone after its retention.
- * The emulator's clock is frozen and moved by its control API. Every answer of the platform's
+ * The emulator's clock is frozen and moved by its control API's typed client. Every answer of the platform's
  * routes is validated against the published schema of its operation (`publishedReference.ts`).
  */
 import { describe, expect, it } from "vitest"
@@ -17,7 +17,7 @@ const main = "br-main-100001"
 const mainEndpoint = "ep-main-100001"
 const hour = 3_600_000
 
-describe("the snapshot workflow over the emulator, with fetch alone", () => {
+describe("the snapshot workflow over the emulator, its platform routes with fetch alone", () => {
   it("snapshot, change, restore, look, finalize; a scheduled snapshot appears at its hour and expires", async () => {
     const seed = {
       projects: [{ id: project, name: "snapshot workflow", region_id: "aws-us-east-2" }],
@@ -36,7 +36,7 @@ describe("the snapshot workflow over the emulator, with fetch alone", () => {
           if (states.every((state) => state !== undefined && !["scheduling", "running"].includes(state.status))) {
             return states.map((state) => `${state.action} ${state.status}`)
           }
-          await control("POST", "/clock/advance", { by: 1000 })
+          await control((c) => c.advance({ payload: { by: 1000 } }))
         }
         throw new Error(`operations ${ids.join(", ")} still pending after 30 rounds`)
       }
@@ -52,8 +52,8 @@ describe("the snapshot workflow over the emulator, with fetch alone", () => {
         (await call("GET", "/projects/{project_id}/branches/{branch_id}", 200, { params: { branch_id: branch } }))
           .branch
 
-      await control("POST", "/clock/freeze")
-      await control("POST", "/clock/advance", { by: 1000 })
+      await control((c) => c.freeze())
+      await control((c) => c.advance({ payload: { by: 1000 } }))
 
       // Snapshot `main` before a migration.
       const taken = await call("POST", "/projects/{project_id}/branches/{branch_id}/snapshot", 200, {
@@ -113,7 +113,7 @@ describe("the snapshot workflow over the emulator, with fetch alone", () => {
       })
 
       // A backup schedule on the restored branch, daily at the next whole hour, kept an hour.
-      const now: number = (await control("GET", "/clock")).now_ms
+      const now = (await control((c) => c.clock())).now_ms
       const nextHour = (Math.floor(now / hour) + 1) * hour
       const schedule = [{ frequency: "daily", hour: new Date(nextHour).getUTCHours(), retention_seconds: 3600 }]
       await call("PUT", "/projects/{project_id}/branches/{branch_id}/backup_schedule", 200, {
@@ -131,14 +131,14 @@ describe("the snapshot workflow over the emulator, with fetch alone", () => {
         (await call("GET", "/projects/{project_id}/snapshots", 200)).snapshots.filter(
           (snapshot: Json) => snapshot.manual === false
         )
-      await control("POST", "/clock/advance", { by: nextHour - now - 1000 })
+      await control((c) => c.advance({ payload: { by: nextHour - now - 1000 } }))
       expect(await scheduled()).toEqual([])
-      await control("POST", "/clock/advance", { by: 2000 })
+      await control((c) => c.advance({ payload: { by: 2000 } }))
       const [taken_] = await scheduled()
       expect(taken_).toMatchObject({ source_branch_id: restoredId, manual: false })
       expect(Date.parse(taken_.created_at)).toBe(nextHour)
       expect(Date.parse(taken_.expires_at)).toBe(nextHour + hour)
-      await control("POST", "/clock/advance", { by: hour })
+      await control((c) => c.advance({ payload: { by: hour } }))
       expect(await scheduled()).toEqual([])
       // The manual snapshot stays.
       expect((await call("GET", "/projects/{project_id}/snapshots", 200)).snapshots.map((s: Json) => s.id)).toEqual([

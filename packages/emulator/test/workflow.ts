@@ -1,16 +1,17 @@
 /**
  * The setup of the workflow tests (`previewWorkflow`, `snapshotWorkflow`, `schemaWorkflow`,
- * `appBackendWorkflow`) that drive the shipped emulator with plain `fetch` alone, as a CI job in
- * any language would: start it on a seed, call its control API, and call its platform routes with
- * every answer validated against the published schema of its operation (`publishedReference.ts`,
- * no body where it declares none); stop it cleanly after.
+ * `appBackendWorkflow`) that drive the shipped emulator over HTTP, as a CI job would: start it on
+ * a seed, call its control API with the typed client (`ControlApi.client`), and call its platform
+ * routes with plain `fetch`, every answer validated against the published schema of its operation
+ * (`publishedReference.ts`, no body where it declares none); stop it cleanly after.
+ * (`http-only.test.mjs` calls every control route with `fetch` alone, as another language would.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "vitest"
 import { loadPublishedReference } from "./publishedReference.js"
-import { type Answer, type Running, send, start } from "./spawned.js"
+import { type Running, send, start } from "./spawned.js"
 
 /** What a validated answer holds. */
 export type Json = any
@@ -20,10 +21,11 @@ const reference = loadPublishedReference()
 /** An emulator started on a seed, for one workflow. */
 export interface Workflow {
   readonly running: Running
-  /** `method path` of the control API (`path` after `/_emulator`) with `body`; expects a 200, answers its body. */
-  readonly control: (method: string, path: string, body?: unknown) => Promise<Json>
-  /** `method path` of the control API with `body`, whatever its status. */
-  readonly controlAnswer: (method: string, path: string, body?: unknown) => Promise<Answer>
+  /**
+   * Runs a call of the control API's typed client (`Running.control`), e.g.
+   * `control((c) => c.advance({ payload: { by: 1000 } }))`; a refusal rejects.
+   */
+  readonly control: Running["control"]
   /**
    * `method route` (a route template of the published document, each `{name}` filled from
    * `params`, else the workflow's own `params`, else its project) with `query` and `body`; expects
@@ -66,16 +68,9 @@ export const withWorkflow = async (
       DBPLATFORM_EMULATOR_TOKEN: token
     })
     try {
-      const controlAnswer = (method: string, path: string, body?: unknown) =>
-        send(method, `${running.controlUrl}${path}`, token, body)
       await workflow({
         running,
-        controlAnswer,
-        control: async (method, path, body) => {
-          const answer = await controlAnswer(method, path, body)
-          expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200)
-          return answer.body
-        },
+        control: running.control,
         call: async (method, route, status, options = {}) => {
           const path = route.replace(
             /\{(\w+)\}/g,

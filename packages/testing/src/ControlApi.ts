@@ -40,10 +40,25 @@
  * materialised, as before a request to the platform's routes (`FakePlatform.Service.catchUp`,
  * docs/contract.md §12): a snapshot read after `clock/advance` holds them.
  *
+ * The routes are declared once, as an `HttpApi` ({@link EmulatorControl}, since 0.5.0): the
+ * server ({@link httpApp}) and a typed Effect client ({@link client}, for a test that runs the
+ * emulator as a process) are both derived from it (docs/design.md §2).
+ *
  * @since 0.2.0
  */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
@@ -52,6 +67,7 @@ import {
   Body,
   ComputeEndpointOperations,
   DecodeIssue,
+  GeneralError,
   Operation,
   OperationsStarted,
   Project,
@@ -60,6 +76,8 @@ import {
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
@@ -70,11 +88,12 @@ import type { PendingFault, Service } from "./FakePlatform.js"
 import * as Fault from "./Fault.js"
 import { ChangeNotSaved } from "./engine/journal.js"
 import { requestLogLimit } from "./engine/requestLog.js"
-import { Refusal, refusalResponse } from "./engine/route.js"
+import { refusalResponse } from "./engine/route.js"
 import { Status } from "./engine/status.js"
-import { fromJson as seedFromJson, SeedDuration, SeedOperationFile, SeedProjectFile } from "./Seed.js"
+import { fromJson as seedFromJson, SeedDuration, SeedFile, SeedOperationFile, SeedProjectFile } from "./Seed.js"
 import { SnapshotFromJson, Snapshot as SnapshotSchema } from "./Snapshot.js"
 import { hashKey } from "./engine/authentication.js"
+import { Refusal } from "./engine/refusal.js"
 
 /**
  * The path prefix of every control route: `/_emulator`. The platform's routes are all under
@@ -236,26 +255,217 @@ export const ClockAdvance = Schema.Struct({ by: SeedDuration })
 
 /**
  * What a state change answers: how many API keys (revoked ones included), projects and
- * operations the fake holds now.
+ * operations the fake holds now (as a schema since 0.5.0).
  *
- * @since 0.2.0
+ * @since 0.5.0
  */
-export interface StateSummary {
-  readonly api_keys: number
-  readonly projects: number
-  readonly operations: number
-}
+export const StateSummary = Schema.Struct({ api_keys: Schema.Int, projects: Schema.Int, operations: Schema.Int })
 
 /**
- * What the clock routes answer: `now` (RFC 3339 UTC), `now_ms` (epoch ms) and `frozen`.
+ * What a state change answers: `api_keys`, `projects`, `operations` (counts).
  *
  * @since 0.2.0
  */
-export interface ClockAnswer {
-  readonly now: string
-  readonly now_ms: number
-  readonly frozen: boolean
-}
+export interface StateSummary extends Schema.Schema.Type<typeof StateSummary> {}
+
+/**
+ * What the clock routes answer: `now` (RFC 3339 UTC), `now_ms` (epoch ms) and `frozen` (as a
+ * schema since 0.5.0).
+ *
+ * @since 0.5.0
+ */
+export const ClockAnswer = Schema.Struct({ now: Schema.String, now_ms: Schema.Number, frozen: Schema.Boolean })
+
+/**
+ * What the clock routes answer: `now`, `now_ms`, `frozen`.
+ *
+ * @since 0.2.0
+ */
+export interface ClockAnswer extends Schema.Schema.Type<typeof ClockAnswer> {}
+
+/**
+ * A pending fault as the fault routes answer it: the `fault` (a `Delay`'s duration in ms), the
+ * `method` (upper case) and `path` it applies to (`null`: any), and how many requests it will
+ * still answer, `remaining` (an integer, or `"unlimited"`).
+ *
+ * @since 0.5.0
+ */
+export const PendingFaultJson = Schema.Struct({
+  fault: FaultJson,
+  method: Schema.NullOr(Schema.String),
+  path: Schema.NullOr(Schema.String),
+  remaining: Schema.Union(Schema.Int, Schema.Literal("unlimited"))
+}).annotations({ identifier: "PendingFault" })
+
+/**
+ * What `GET` and `DELETE /_emulator/faults` answer: `{ faults }`, the pending faults in injection
+ * order (none after a `DELETE`).
+ *
+ * @since 0.5.0
+ */
+export const PendingFaults = Schema.Struct({ faults: Schema.Array(PendingFaultJson) })
+
+/**
+ * One request of the log, as `GET /_emulator/requests` answers it: `method`, `path` (with
+ * `/api/v2`), `query` and `headers` (names lower-cased; credentials redacted, never kept), and
+ * the `_tag` of the fault it got, `fault`, if any.
+ *
+ * @since 0.5.0
+ */
+export const RecordedRequestJson = Schema.Struct({
+  method: Schema.String,
+  path: Schema.String,
+  query: Schema.Record({ key: Schema.String, value: Schema.String }),
+  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  fault: Schema.optional(Schema.String)
+}).annotations({ identifier: "RecordedRequest" })
+
+/**
+ * What `GET /_emulator/requests` answers: `{ requests }`, oldest first.
+ *
+ * @since 0.5.0
+ */
+export const RecordedRequests = Schema.Struct({ requests: Schema.Array(RecordedRequestJson) })
+
+/**
+ * The query of `GET /_emulator/requests`: `limit`, how many of the last requests (1 to 10 000;
+ * 100 when absent).
+ *
+ * @since 0.5.0
+ */
+export const RequestLogQuery = Schema.Struct({
+  limit: Schema.optionalWith(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, requestLogLimit)).annotations({
+      message: () => ({ message: `must be an integer from 1 to ${requestLogLimit}`, override: true })
+    }),
+    { exact: true }
+  )
+})
+
+/**
+ * A refusal of the control API, as its typed client fails with it: the answer's `status` (400
+ * bad input, 401 no control token, 404 an unknown route or record, 409 an ended operation or no
+ * controlled clock, 413 a body over 32 MiB, 500, 503 a change that could not be saved) and its
+ * `GeneralError` body (`code`, `message`, `request_id`).
+ *
+ * @since 0.5.0
+ * @category errors
+ */
+export class ControlError extends Schema.TaggedError<ControlError>()("ControlError", {
+  status: Schema.Int,
+  code: Schema.String,
+  message: Schema.String,
+  request_id: Schema.optional(Schema.String)
+}) {}
+
+/** A `GeneralError` body answered with `status`, decoded as a {@link ControlError} of that status. */
+const refusedWith = (status: number) =>
+  Schema.transform(
+    Schema.Struct(GeneralError.fields),
+    Schema.typeSchema(ControlError).pipe(Schema.filter((error) => error.status === status)),
+    {
+      strict: true,
+      decode: (body) => new ControlError({ status, ...body }),
+      encode: ({ code, message, request_id }) => ({ code, message, request_id })
+    }
+  ).annotations(HttpApiSchema.annotations({ status }))
+
+/**
+ * A path parameter: any string, percent-encoded by the client (`HttpApiClient` puts it into the
+ * path as it is) and decoded once by the server's router.
+ */
+const PathParam = Schema.transform(Schema.String, Schema.String, {
+  strict: true,
+  decode: identity,
+  encode: encodeURIComponent
+})
+
+const ProjectPath = Schema.Struct({ project_id: PathParam })
+const OperationPath = Schema.Struct({ project_id: PathParam, operation_id: PathParam })
+
+/** The control routes, relative to {@link prefix}; every one also answers the refusals of {@link ControlError}. */
+const endpoints = HttpApiGroup.make("control", { topLevel: true })
+  .add(HttpApiEndpoint.post("reset", "/reset").addSuccess(StateSummary))
+  .add(HttpApiEndpoint.post("seed", "/seed").setPayload(SeedFile).addSuccess(StateSummary))
+  .add(HttpApiEndpoint.get("snapshot", "/snapshot").addSuccess(SnapshotSchema))
+  .add(HttpApiEndpoint.put("restore", "/snapshot").setPayload(SnapshotSchema).addSuccess(StateSummary))
+  .add(
+    HttpApiEndpoint.post("addProject", "/projects")
+      .setPayload(SeedProjectFile)
+      .addSuccess(Project, { status: Status.created })
+  )
+  .add(
+    HttpApiEndpoint.post("addApiKey", "/api_keys")
+      .setPayload(ApiKeyToAdd)
+      .addSuccess(ApiKeyCreated, { status: Status.created })
+  )
+  .add(
+    HttpApiEndpoint.post("startOperations", "/projects/:project_id/operations")
+      .setPath(ProjectPath)
+      .setPayload(OperationsToStart)
+      .addSuccess(OperationsStarted, { status: Status.created })
+  )
+  .add(
+    HttpApiEndpoint.post("failOperation", "/projects/:project_id/operations/:operation_id/fail")
+      .setPath(OperationPath)
+      .setPayload(OperationFailureJson)
+      .addSuccess(Operation)
+  )
+  .add(
+    HttpApiEndpoint.post("cancelOperation", "/projects/:project_id/operations/:operation_id/cancel")
+      .setPath(OperationPath)
+      .setPayload(CancellationJson)
+      .addSuccess(Operation)
+  )
+  .add(
+    HttpApiEndpoint.post("injectFault", "/faults")
+      .setPayload(FaultInjection)
+      .addSuccess(PendingFaultJson, { status: Status.created })
+  )
+  .add(HttpApiEndpoint.get("faults", "/faults").addSuccess(PendingFaults))
+  .add(HttpApiEndpoint.del("clearFaults", "/faults").addSuccess(PendingFaults))
+  .add(HttpApiEndpoint.get("clock", "/clock").addSuccess(ClockAnswer))
+  .add(HttpApiEndpoint.post("freeze", "/clock/freeze").addSuccess(ClockAnswer))
+  .add(HttpApiEndpoint.post("advance", "/clock/advance").setPayload(ClockAdvance).addSuccess(ClockAnswer))
+  .add(HttpApiEndpoint.post("resume", "/clock/resume").addSuccess(ClockAnswer))
+  .add(
+    HttpApiEndpoint.post("connect", "/endpoints/:endpoint_id/connect")
+      .setPath(Schema.Struct({ endpoint_id: PathParam }))
+      .addSuccess(ComputeEndpointOperations)
+  )
+  .add(
+    HttpApiEndpoint.post("migrate", "/projects/:project_id/branches/:branch_id/databases/:database_name/migrate")
+      .setPath(Schema.Struct({ project_id: PathParam, branch_id: PathParam, database_name: PathParam }))
+      .setPayload(MigrationJson)
+      .addSuccess(SchemaMigratedJson)
+  )
+  .add(HttpApiEndpoint.get("requests", "/requests").setUrlParams(RequestLogQuery).addSuccess(RecordedRequests))
+
+/**
+ * The control API, declared once with `@effect/platform`'s `HttpApi` (since 0.5.0): every route
+ * of the module's table, under {@link prefix}, with its path parameters, body, query and answer
+ * schemas, and its refusals ({@link ControlError} per status; `HttpApiDecodeError` is HttpApi's
+ * own, which this server answers as a 400 `GeneralError` too). {@link httpApp} serves it,
+ * {@link client} calls it; `HttpApi.reflect` or `OpenApi.fromApi` read it.
+ *
+ * Endpoint names (the client's methods): `reset`, `seed`, `snapshot`, `restore` (`PUT
+ * /snapshot`), `addProject`, `addApiKey`, `startOperations`, `failOperation`, `cancelOperation`,
+ * `injectFault` (`POST /faults`), `faults`, `clearFaults` (`DELETE /faults`), `clock`, `freeze`,
+ * `advance`, `resume`, `connect`, `migrate`, `requests`.
+ *
+ * @since 0.5.0
+ * @category api
+ */
+export class EmulatorControl extends HttpApi.make("EmulatorControl")
+  .add(endpoints)
+  .addError(refusedWith(400))
+  .addError(refusedWith(401))
+  .addError(refusedWith(404))
+  .addError(refusedWith(409))
+  .addError(refusedWith(413))
+  .addError(refusedWith(500))
+  .addError(refusedWith(503))
+  .prefix(prefix) {}
 
 /**
  * Options of {@link httpApp}.
@@ -386,8 +596,22 @@ const pathParam = (name: string) => Effect.map(HttpRouter.params, (params) => pa
 
 const encodeSnapshot = Schema.encode(SnapshotSchema)
 
-/** The routes, relative to nothing: each names its whole path. */
-const routerOf = (fake: Service) => {
+/** The name of an endpoint of {@link EmulatorControl}. */
+type EndpointName = HttpApiEndpoint.HttpApiEndpoint.Name<HttpApiGroup.HttpApiGroup.Endpoints<typeof endpoints>>
+
+/** A route's answer, a refusal included: a raw response, so that the body is exactly what it writes. */
+type Route = Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  never,
+  HttpServerRequest.HttpServerRequest | HttpServerRequest.ParsedSearchParams | HttpRouter.RouteContext
+>
+
+/** A route: its refusal answered as a `GeneralError` with its status. */
+const route = <R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, Refusal, R>) =>
+  Effect.catchTag(handler, "Refusal", refusalResponse)
+
+/** What every endpoint of {@link EmulatorControl} does over `fake`, by the endpoint's name. */
+const routesOf = (fake: Service): { readonly [Name in EndpointName]: Route } => {
   const clock = Effect.flatMap(
     Effect.succeed(fake.clock),
     Option.match({
@@ -411,16 +635,14 @@ const routerOf = (fake: Service) => {
             : Status.notFound,
       message: error.message
     })
-  return HttpRouter.empty.pipe(
-    HttpRouter.post(
-      `${prefix}/reset`,
+  return {
+    reset: route(
       Effect.zipRight(
         fake.reset,
         Effect.flatMap(summaryOf(fake), (summary) => json(summary))
       )
     ),
-    HttpRouter.post(
-      `${prefix}/seed`,
+    seed: route(
       Effect.gen(function* () {
         const seed = yield* Effect.mapError(Effect.flatMap(bodyText, seedFromJson), (error) =>
           error._tag === "InvalidSeed" ? invalidSeed(error) : error
@@ -429,12 +651,10 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* summaryOf(fake))
       })
     ),
-    HttpRouter.get(
-      `${prefix}/snapshot`,
+    snapshot: route(
       Effect.flatMap(fake.snapshot, (snapshot) => Effect.flatMap(Effect.orDie(encodeSnapshot(snapshot)), json))
     ),
-    HttpRouter.put(
-      `${prefix}/snapshot`,
+    restore: route(
       Effect.gen(function* () {
         const snapshot = yield* Effect.flatMap(bodyText, (text) =>
           Schema.decodeUnknown(SnapshotFromJson, { onExcessProperty: "error", errors: "all" })(text).pipe(
@@ -445,24 +665,21 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* summaryOf(fake))
       })
     ),
-    HttpRouter.post(
-      `${prefix}/projects`,
+    addProject: route(
       Effect.gen(function* () {
         const project = yield* body(SeedProjectFile)
         const added = yield* Effect.mapError(fake.scenario.addProject(project), scenarioError)
         return yield* json(yield* Effect.orDie(Schema.encode(Project)(added)), Status.created)
       })
     ),
-    HttpRouter.post(
-      `${prefix}/api_keys`,
+    addApiKey: route(
       Effect.gen(function* () {
         const { name } = yield* body(ApiKeyToAdd)
         const added = yield* fake.scenario.addApiKey(name)
         return yield* json(yield* Effect.orDie(Schema.encode(ApiKeyCreated)(added)), Status.created)
       })
     ),
-    HttpRouter.post(
-      `${prefix}/projects/:project_id/operations`,
+    startOperations: route(
       Effect.gen(function* () {
         const projectId = yield* pathParam("project_id")
         const { operations } = yield* body(OperationsToStart)
@@ -470,8 +687,7 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* Effect.orDie(Schema.encode(OperationsStarted)(started)), Status.created)
       })
     ),
-    HttpRouter.post(
-      `${prefix}/projects/:project_id/operations/:operation_id/fail`,
+    failOperation: route(
       Effect.gen(function* () {
         const projectId = yield* pathParam("project_id")
         const operationId = yield* pathParam("operation_id")
@@ -483,8 +699,7 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* Effect.orDie(Schema.encode(Operation)(failed)))
       })
     ),
-    HttpRouter.post(
-      `${prefix}/projects/:project_id/operations/:operation_id/cancel`,
+    cancelOperation: route(
       Effect.gen(function* () {
         const projectId = yield* pathParam("project_id")
         const operationId = yield* pathParam("operation_id")
@@ -496,8 +711,7 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* Effect.orDie(Schema.encode(Operation)(cancelled)))
       })
     ),
-    HttpRouter.post(
-      `${prefix}/faults`,
+    injectFault: route(
       Effect.gen(function* () {
         const injection = yield* body(FaultInjection)
         const fault = faultOf(injection.fault)
@@ -517,41 +731,26 @@ const routerOf = (fake: Service) => {
         )
       })
     ),
-    HttpRouter.get(
-      `${prefix}/faults`,
-      Effect.flatMap(fake.faults.list, (faults) => json({ faults: faults.map(pendingJson) }))
-    ),
-    HttpRouter.del(`${prefix}/faults`, Effect.zipRight(fake.faults.clear, json({ faults: [] }))),
-    HttpRouter.get(
-      `${prefix}/clock`,
-      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.state, (state) => json(clockAnswer(state))))
-    ),
-    HttpRouter.post(
-      `${prefix}/clock/freeze`,
-      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.freeze, (state) => json(clockAnswer(state))))
-    ),
-    HttpRouter.post(
-      `${prefix}/clock/advance`,
+    faults: route(Effect.flatMap(fake.faults.list, (faults) => json({ faults: faults.map(pendingJson) }))),
+    clearFaults: route(Effect.zipRight(fake.faults.clear, json({ faults: [] }))),
+    clock: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.state, (state) => json(clockAnswer(state))))),
+    freeze: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.freeze, (state) => json(clockAnswer(state))))),
+    advance: route(
       Effect.gen(function* () {
         const controlled = yield* clock
         const { by } = yield* body(ClockAdvance)
         return yield* json(clockAnswer(yield* controlled.advance(by)))
       })
     ),
-    HttpRouter.post(
-      `${prefix}/clock/resume`,
-      Effect.flatMap(clock, (clock) => Effect.flatMap(clock.resume, (state) => json(clockAnswer(state))))
-    ),
-    HttpRouter.post(
-      `${prefix}/endpoints/:endpoint_id/connect`,
+    resume: route(Effect.flatMap(clock, (clock) => Effect.flatMap(clock.resume, (state) => json(clockAnswer(state))))),
+    connect: route(
       Effect.gen(function* () {
         const endpointId = yield* pathParam("endpoint_id")
         const connected = yield* Effect.mapError(fake.connect(endpointId), scenarioError)
         return yield* json(yield* Effect.orDie(Schema.encode(ComputeEndpointOperations)(connected)))
       })
     ),
-    HttpRouter.post(
-      `${prefix}/projects/:project_id/branches/:branch_id/databases/:database_name/migrate`,
+    migrate: route(
       Effect.gen(function* () {
         const projectId = yield* pathParam("project_id")
         const branchId = yield* pathParam("branch_id")
@@ -564,20 +763,84 @@ const routerOf = (fake: Service) => {
         return yield* json(yield* Effect.orDie(Schema.encode(SchemaMigratedJson)(migrated)))
       })
     ),
-    HttpRouter.get(
-      `${prefix}/requests`,
+    requests: route(
       Effect.gen(function* () {
-        const { limit } = yield* HttpServerRequest.schemaSearchParams(
-          Schema.Struct({
-            limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, requestLogLimit)))
-          })
-        ).pipe(Effect.mapError((error) => badRequest(`limit: ${DecodeIssue.format(error.issue)}`)))
+        // Refused with a 400 by the endpoint's declaration (`RequestLogQuery`) before it gets here.
+        const { limit } = yield* Effect.orDie(HttpServerRequest.schemaSearchParams(RequestLogQuery))
         const requests = yield* fake.requests
         return yield* json({ requests: requests.slice(-(limit ?? 100)) })
       })
     )
-  )
+  }
 }
+
+/** The handlers of {@link EmulatorControl} over `fake`: each endpoint answers with its route's own response. */
+const handlersOf = (fake: Service) =>
+  HttpApiBuilder.group(EmulatorControl, "control", (handlers) => {
+    const routes = routesOf(fake)
+    return handlers
+      .handleRaw("reset", () => routes.reset)
+      .handleRaw("seed", () => routes.seed)
+      .handleRaw("snapshot", () => routes.snapshot)
+      .handleRaw("restore", () => routes.restore)
+      .handleRaw("addProject", () => routes.addProject)
+      .handleRaw("addApiKey", () => routes.addApiKey)
+      .handleRaw("startOperations", () => routes.startOperations)
+      .handleRaw("failOperation", () => routes.failOperation)
+      .handleRaw("cancelOperation", () => routes.cancelOperation)
+      .handleRaw("injectFault", () => routes.injectFault)
+      .handleRaw("faults", () => routes.faults)
+      .handleRaw("clearFaults", () => routes.clearFaults)
+      .handleRaw("clock", () => routes.clock)
+      .handleRaw("freeze", () => routes.freeze)
+      .handleRaw("advance", () => routes.advance)
+      .handleRaw("resume", () => routes.resume)
+      .handleRaw("connect", () => routes.connect)
+      .handleRaw("migrate", () => routes.migrate)
+      .handleRaw("requests", () => routes.requests)
+  })
+
+/**
+ * A request the declaration refuses before its handler (a query that does not decode): a 400
+ * `GeneralError` naming the field, as a body that does not decode gets, rather than HttpApi's
+ * own `HttpApiDecodeError` body.
+ */
+const decodeRefusals = HttpApiBuilder.middleware(EmulatorControl, (app) =>
+  Effect.catchAllCause(app, (cause) =>
+    Option.match(Cause.failureOption(cause as Cause.Cause<unknown>), {
+      onNone: () => Effect.failCause(cause),
+      onSome: (error) =>
+        error instanceof HttpApiDecodeError
+          ? refusalResponse(
+              badRequest(error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "))
+            )
+          : Effect.failCause(cause)
+    })
+  )
+)
+
+/**
+ * The HTTP app of {@link EmulatorControl} over `fake`, without the token check (see {@link httpApp}).
+ * Its router fails with `RouteNotFound` for a route no endpoint declares (`HttpApiBuilder.httpApp`'s
+ * type leaves that out).
+ */
+const appOf = (fake: Service): Effect.Effect<HttpApp.Default<HttpServerError.RouteNotFound>> =>
+  Effect.gen(function* () {
+    const app = yield* HttpApiBuilder.httpApp
+    // What HttpApi's router may ask of a request (files, ETags); none of these routes does.
+    const services = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices>()
+    return Effect.provide(app, services)
+  }).pipe(
+    Effect.provide(
+      Layer.mergeAll(
+        HttpApiBuilder.api(EmulatorControl).pipe(Layer.provide(handlersOf(fake))),
+        decodeRefusals,
+        HttpApiBuilder.Middleware.layer,
+        HttpApiBuilder.Router.Live,
+        HttpServer.layerContext
+      )
+    )
+  )
 
 /** Whether `authorization` carries `token` as a bearer credential. */
 const authorized = (authorization: string | undefined, token: Redacted.Redacted<string>): boolean => {
@@ -593,7 +856,7 @@ const authorized = (authorization: string | undefined, token: Redacted.Redacted<
  * @since 0.2.0
  */
 export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.Default> =>
-  Effect.map(HttpRouter.toHttpApp(routerOf(fake)), (routes) =>
+  Effect.map(appOf(fake), (routes) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!authorized(request.headers.authorization, options.token)) {
@@ -625,3 +888,71 @@ export const httpApp = (fake: Service, options: Options): Effect.Effect<HttpApp.
       })
     )
   )
+
+/**
+ * Options of {@link client}.
+ *
+ * @since 0.5.0
+ */
+export interface ClientOptions {
+  /**
+   * The control API's URL as the emulator prints it (`DBPLATFORM_EMULATOR_URL`,
+   * `Emulator.Service.controlUrl`), e.g. `http://127.0.0.1:4010/_emulator`; the server's URL
+   * without {@link prefix} is taken too.
+   */
+  readonly url: string | URL
+  /**
+   * The control token (`DBPLATFORM_EMULATOR_TOKEN`, `Emulator.Service.controlToken`), sent as
+   * `Authorization: Bearer <token>`.
+   */
+  readonly token: Redacted.Redacted<string>
+}
+
+/**
+ * The typed client of {@link EmulatorControl}: one method per route, named as the endpoint, taking
+ * `{ path?, payload?, urlParams? }` as the route needs (nothing for a route without any) and
+ * answering the route's answer decoded, e.g. `advance({ payload: { by: "10 minutes" } })` a
+ * {@link ClockAnswer}. Each fails with a {@link ControlError} (a refusal, with its status),
+ * `HttpApiDecodeError` (in the type only: this server answers a 400 `ControlError`),
+ * `HttpClientError` (no answer, or a status the route does not declare) or `ParseError` (an
+ * answer that does not decode).
+ *
+ * @since 0.5.0
+ */
+export type Client = HttpApiClient.Client<typeof endpoints, ControlError | HttpApiDecodeError, never>
+
+/**
+ * A typed client of the control API of an emulator that runs as a process (or of any server of
+ * {@link httpApp}), over the `HttpClient` in context (e.g. `FetchHttpClient.layer`): the test
+ * in Effect that the curl recipes of the emulator's README are in a shell.
+ *
+ * @example
+ * ```ts
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { ControlApi } from "@dbplatform/testing"
+ * import { Effect, Redacted } from "effect"
+ *
+ * const program = Effect.gen(function* () {
+ *   const control = yield* ControlApi.client({
+ *     url: "http://127.0.0.1:4010/_emulator",
+ *     token: Redacted.make("the-control-token")
+ *   })
+ *   yield* control.freeze()
+ *   const clock = yield* control.advance({ payload: { by: "10 minutes" } })
+ *   console.log(clock.now)
+ * }).pipe(Effect.provide(FetchHttpClient.layer))
+ * ```
+ *
+ * @since 0.5.0
+ */
+export const client = (options: ClientOptions): Effect.Effect<Client, never, HttpClient.HttpClient> =>
+  HttpApiClient.make(EmulatorControl, {
+    baseUrl: serverUrl(options.url),
+    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.token))
+  })
+
+/** The server's URL of a control URL: without a trailing {@link prefix} (and `/`). */
+const serverUrl = (url: string | URL): string => {
+  const text = String(url).replace(/\/+$/, "")
+  return text.endsWith(prefix) ? text.slice(0, -prefix.length) : text
+}

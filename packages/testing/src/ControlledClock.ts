@@ -9,6 +9,11 @@
  * - `sleep` (e.g. a `Fault.delay`) counts this clock's time: while frozen it ends only once
  *   `advance` has moved time past its end; while running it ends after the real time left, or at
  *   once when an `advance` jumps past its end.
+ * - `restore(saved)` makes a clock standing where a saved `state` left it (frozen at its time, or
+ *   running with its offset, never before its time): the emulator keeps its clock in its state
+ *   file so (since 0.5.0).
+ * - Its setting is kept as `TestClock` keeps its time: in one cell read synchronously (a
+ *   `MutableRef`), so that the `Clock`'s synchronous reads need no Effect run.
  *
  * ```ts
  * const clock = yield* ControlledClock.make
@@ -24,8 +29,7 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
+import * as MutableRef from "effect/MutableRef"
 
 /**
  * What the clock reads now: `now` in epoch milliseconds, and whether it is `frozen`.
@@ -38,6 +42,12 @@ export interface ClockState {
   readonly now: number
   /** `true` between `freeze` and `resume`. */
   readonly frozen: boolean
+  /**
+   * How far ahead of the clock it follows (real time) it reads, ms: `now` minus that clock's
+   * time, at the moment it was read (since 0.5.0). It stays the same while the clock runs;
+   * `advance` adds to it; while frozen it shrinks as real time passes.
+   */
+  readonly offset: number
 }
 
 /**
@@ -63,8 +73,9 @@ export interface ControlledClock {
   /** Lets time run again in real time from where it stands (it never goes back); idempotent. */
   readonly resume: Effect.Effect<ClockState>
   /**
-   * Back to the clock it follows, running, as when it was made: time may go back (the fake's
-   * `reset` calls it before it puts its seed back, so that nothing of the time moved stays).
+   * Back to where it stood when it was made: running on the clock it follows (`make`,
+   * `fromClock`), or as the state it was restored from left it (`restore`). Time may go back (the
+   * fake's `reset` calls it before it puts its seed back, so that nothing of the time moved stays).
    */
   readonly reset: Effect.Effect<ClockState>
 }
@@ -82,11 +93,21 @@ type Setting = Standing & { readonly changed: Deferred.Deferred<void> }
 const timeOf = (standing: Standing, underlying: number): number =>
   standing._tag === "Frozen" ? standing.at : underlying + standing.offset
 
-/** What a clock set to `setting` reads when the underlying clock reads `underlying`. */
-const readingOf = (setting: Setting, underlying: number): ClockState => ({
-  now: timeOf(setting, underlying),
-  frozen: setting._tag === "Frozen"
-})
+/** What a clock standing as `standing` reads when the underlying clock reads `underlying`. */
+const readingOf = (standing: Standing, underlying: number): ClockState => {
+  const now = timeOf(standing, underlying)
+  return { now, frozen: standing._tag === "Frozen", offset: now - underlying }
+}
+
+/**
+ * Where a clock saved as `saved` stands again when the underlying clock reads `underlying`:
+ * frozen at its time, or running with its offset, moved on if need be so that it does not read
+ * before its time (the underlying clock may have gone back meanwhile).
+ */
+const standingOf = (saved: ClockState, underlying: number): Standing =>
+  saved.frozen
+    ? { _tag: "Frozen", at: saved.now }
+    : { _tag: "Running", offset: Math.max(saved.offset, saved.now - underlying) }
 
 /**
  * A new clock, running, at the time of the `Clock` in context and following it (real time, or a
@@ -98,18 +119,48 @@ const readingOf = (setting: Setting, underlying: number): ClockState => ({
 export const make: Effect.Effect<ControlledClock> = Effect.flatMap(Effect.clock, (clock) => fromClock(clock))
 
 /**
- * A new clock, running, following `underlying` (Effect's default `Clock` when absent: real
- * time) until it is frozen or advanced. An Effect: it makes the clock's state, in a `Ref`.
+ * A clock standing where `saved` (a `state` read before, e.g. kept in a file) left it, following
+ * the `Clock` in context: frozen at `saved.now` when it was frozen; else running `saved.offset`
+ * ms ahead of that clock, and never reading before `saved.now` (since 0.5.0). Its `reset` comes
+ * back here. Dies with an `IllegalArgumentException` when `now` or `offset` is not a finite number.
+ *
+ * @since 0.5.0
+ * @category constructors
+ */
+export const restore = (saved: ClockState): Effect.Effect<ControlledClock> =>
+  Effect.flatMap(Effect.clock, (clock) => fromClock(clock, saved))
+
+/**
+ * A new clock following `underlying` (Effect's default `Clock` when absent: real time): running
+ * at its time until it is frozen or advanced, or, given `saved` (since 0.5.0), standing where
+ * that state left it (see {@link restore}). An Effect: it makes the clock's setting.
  *
  * @since 0.2.0
  * @category constructors
  */
-export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect<ControlledClock> =>
+export const fromClock = (underlying: Clock.Clock = Clock.make(), saved?: ClockState): Effect.Effect<ControlledClock> =>
   Effect.gen(function* () {
-    const setting = yield* Ref.make<Setting>({ _tag: "Running", offset: 0, changed: yield* Deferred.make<void>() })
+    if (saved !== undefined && !(Number.isFinite(saved.now) && Number.isFinite(saved.offset))) {
+      return yield* Effect.die(
+        new Cause.IllegalArgumentException(
+          `restore: now and offset must be finite numbers, got ${saved.now} and ${saved.offset}`
+        )
+      )
+    }
+    /** Where the clock stood when it was made: where `reset` brings it back. */
+    const initial: Standing =
+      saved === undefined ? { _tag: "Running", offset: 0 } : standingOf(saved, yield* underlying.currentTimeMillis)
+    /**
+     * The setting, in one cell read synchronously, as `TestClock` keeps its time: every change is
+     * one synchronous step (it never waits), so no other fiber sees it half done.
+     */
+    const setting = MutableRef.make<Setting>({ ...initial, changed: yield* Deferred.make<void>() })
 
     /** The setting and the underlying time, read together. */
-    const read = Effect.zip(Ref.get(setting), underlying.currentTimeMillis)
+    const read = Effect.zip(
+      Effect.sync(() => MutableRef.get(setting)),
+      underlying.currentTimeMillis
+    )
     const currentTimeMillis = Effect.map(read, ([current, time]) => timeOf(current, time))
 
     /**
@@ -122,16 +173,16 @@ export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect
         Effect.gen(function* () {
           const time = yield* underlying.currentTimeMillis
           const changed = yield* Deferred.make<void>()
-          const [reading, replaced] = yield* Ref.modify(
-            setting,
-            (current): readonly [readonly [ClockState, Option.Option<Deferred.Deferred<void>>], Setting] => {
+          const [reading, replaced] = yield* Effect.sync(
+            (): readonly [ClockState, Deferred.Deferred<void> | undefined] => {
+              const current = MutableRef.get(setting)
               const standing = step(current, time)
-              if (standing === undefined) return [[readingOf(current, time), Option.none()], current]
-              const next: Setting = { ...standing, changed }
-              return [[readingOf(next, time), Option.some(current.changed)], next]
+              if (standing === undefined) return [readingOf(current, time), undefined]
+              MutableRef.set(setting, { ...standing, changed })
+              return [readingOf(standing, time), current.changed]
             }
           )
-          if (Option.isSome(replaced)) yield* Deferred.succeed(replaced.value, undefined)
+          if (replaced !== undefined) yield* Deferred.succeed(replaced, undefined)
           return reading
         })
       )
@@ -152,9 +203,10 @@ export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect
 
     /**
      * The time now for the `Clock`'s synchronous reads (log timestamps, span times, caches),
-     * which its interface requires: `currentTimeMillis` run at once (it never waits).
+     * which its interface requires: the setting read from its cell, and the underlying clock's
+     * own synchronous read, as `TestClock` reads its time.
      */
-    const timeNow = (): number => Effect.runSync(currentTimeMillis)
+    const timeNow = (): number => timeOf(MutableRef.get(setting), underlying.unsafeCurrentTimeMillis())
 
     const clock: Clock.Clock = {
       [Clock.ClockTypeId]: Clock.ClockTypeId,
@@ -188,6 +240,6 @@ export const fromClock = (underlying: Clock.Clock = Clock.make()): Effect.Effect
       resume: change((current, time) =>
         current._tag === "Frozen" ? { _tag: "Running", offset: current.at - time } : undefined
       ),
-      reset: change(() => ({ _tag: "Running", offset: 0 }))
+      reset: change(() => initial)
     }
   })

@@ -57,12 +57,12 @@ import type { Fault } from "./Fault.js"
 import { lsnAt as lsnAtMillis } from "./engine/lsn.js"
 import { answerWith, ConnectionDropped, PendingFaults } from "./engine/faults.js"
 import { computeEndpointOperations } from "./resources/ComputeEndpoints/handlers.js"
-import { afterControlPlane, controlPlaneStep } from "./engine/controlPlane.js"
+import { controlPlaneStep, change } from "./engine/change.js"
 import { connect } from "./resources/ComputeEndpoints/steps.js"
 import { randomDice } from "./engine/ids.js"
 import { ChangeNotSaved } from "./engine/journal.js"
 import { makeRequestLog, type RecordedRequest, recordOf } from "./engine/requestLog.js"
-import { Access, Gate, Refusal, refusalResponse } from "./engine/route.js"
+import { Access, Gate, refusalResponse } from "./engine/route.js"
 import { Caller } from "./engine/caller.js"
 import { accessOf } from "./engine/authorization.js"
 import { router } from "./internal/routes.js"
@@ -85,11 +85,14 @@ import type { Snapshot, SnapshotChange } from "./Snapshot.js"
 import { controlPlane } from "./internal/duties.js"
 import { authenticate, hashKey, keyAdded, keyWithHash, newKeyValue } from "./engine/authentication.js"
 import { load } from "./internal/kinds.js"
+import { Refusal } from "./engine/refusal.js"
 
 export type {
   /**
    * One request the fake received, as `Service.requests` lists it: `method`, `path` (e.g.
-   * `/api/v2/projects`), `query` (decoded parameters; the value of one named like a credential,
+   * `/api/v2/projects`; since 0.5.0 a segment that is an API key of the account, or looks like a
+   * credential, a JSON Web Token or 32 or more letters and digits maybe after a prefix such as
+   * `ssk_`, is `<redacted>`), `query` (decoded parameters; the value of one named like a credential,
    * e.g. `api_key`, `apiKey`, `key`, `access_token`, `password`, `client_secret`, whatever its
    * case, is `<redacted>`), `headers` (lower-case names, credentials redacted: `authorization`
    * cut to its scheme, `Bearer <redacted>`; a `cookie` to its names, `zenith=<redacted>`;
@@ -224,7 +227,8 @@ export interface Service {
   /**
    * The requests received so far, oldest first, the last 10 000 only (older ones are
    * forgotten, so a long-running fake does not grow without limit). Each has its method,
-   * path (with `/api/v2`), query, every header (names lower-cased; credentials redacted:
+   * path (with `/api/v2`), query, every header (names lower-cased; credentials redacted, in the
+   * path and query too (see `RecordedRequest`):
    * `authorization` keeps its scheme only, `Bearer <redacted>`, a `cookie` its names only: no key
    * value is ever kept) and, when it got one, the
    * `_tag` of its fault. A request is logged when it arrives, so a hanging one is there too.
@@ -286,7 +290,10 @@ export interface Service {
   readonly connect: (endpointId: string) => Effect.Effect<ComputeEndpointOperations, UnknownComputeEndpoint>
   /**
    * The clock the fake runs on when it was built with `Options.clock` (since 0.2.0), to freeze,
-   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`).
+   * advance and resume; `None` otherwise (the `Clock` of the caller, e.g. `TestClock`). With a
+   * `journal`, a change of it returns once `journal.sync` has succeeded, and dies as a `scenario`
+   * call does when it fails (since 0.5.0): the emulator's state file keeps the clock, so a moved
+   * clock is durable before it is answered, as any change.
    */
   readonly clock: Option.Option<ControlledClock>
 }
@@ -349,14 +356,17 @@ export interface Options {
  */
 export interface Journal {
   /**
-   * Called synchronously with each change as it is made in memory, in order, the whole record
-   * after the change (`Snapshot.SnapshotChange`). It must not fail or block. The changes of one
-   * request or `scenario` call (e.g. a branch and its compute endpoints, or a default branch
-   * moved from one branch to another) are recorded in one synchronous run, with nothing else
-   * between them: a journal that writes what was recorded together keeps them together, so a
-   * crash never leaves half of them.
+   * Run once per mutation with all its changes, in order, each the whole record after the
+   * change (`Snapshot.SnapshotChange`), while the fake holds its state: no other mutation comes
+   * between the record of a change and the change itself, so the records come in the order of
+   * the changes. The changes of one request or `scenario` call (e.g. a branch and its compute
+   * endpoints, or a default branch moved from one branch to another) come in one call: a journal
+   * that writes them together keeps them together, so a crash never leaves half of them. It must
+   * not fail, and should not wait (every change of the fake waits for it): queue the changes and
+   * write them elsewhere, as the emulator's `StateFile.journal` does. Runs on the fake's clock.
+   * Since 0.5.0 (a callback of one change before).
    */
-  readonly record: (change: SnapshotChange) => void
+  readonly record: (changes: ReadonlyArray<SnapshotChange>) => Effect.Effect<void>
   /**
    * Succeeds once every change recorded before it ran is durable; fails (with a `message` that
    * says why) when they cannot be made so.
@@ -448,7 +458,7 @@ const serviceOf = (
     const log = yield* makeRequestLog
     const faults = yield* PendingFaults.make
     const limits = rateLimit === undefined ? undefined : yield* makeRateLimits(rateLimit)
-    const fake = yield* makeFakeState(state, journal === undefined ? undefined : recording(journal), controlPlane)
+    const fake = yield* makeFakeState(state, journal?.record, controlPlane)
     const routes = yield* HttpRouter.toHttpApp(router(fake)).pipe(
       Effect.map((app) => (limits === undefined ? app : Effect.provideService(app, Gate, rateLimited(limits))))
     )
@@ -487,7 +497,7 @@ const serviceOf = (
         )
       }
       const fault = Option.getOrUndefined(yield* faults.take(request.method, url.pathname))
-      yield* log.add(recordOf(request, url, fault?._tag))
+      yield* log.add(recordOf(request, url, fault?._tag, isKeyOf(yield* Ref.get(fake.ref))))
       if (fault !== undefined) return yield* answerWith(fault, answer)
       const badPath = pathRefusal(rawPathOf(request.url))
       return yield* badPath === undefined ? answer : refusalResponse(new Refusal(badPath))
@@ -562,17 +572,10 @@ const serviceOf = (
         options,
         Effect.flatMap(caughtUp, (changed) => (changed && journal !== undefined ? notSavedDies(journal) : Effect.void))
       ),
-      connect: (endpointId) =>
-        durably(
-          Effect.flatMap(randomDice, (dice) =>
-            Effect.zipWith(
-              mutate(fake, afterControlPlane(fake.controlPlane, dice, connect(endpointId, dice))),
-              Clock.currentTimeMillis,
-              computeEndpointOperations
-            )
-          )
-        ),
-      clock: Option.fromNullable(options.clock)
+      connect: (endpointId) => durably(change(fake, (dice) => connect(endpointId, dice), computeEndpointOperations)),
+      clock: Option.map(Option.fromNullable(options.clock), (clock) =>
+        journal === undefined ? clock : syncedClock(clock, journal)
+      )
     })
   })
 
@@ -599,17 +602,6 @@ const rateLimited = (limits: RateLimits) => (endpoint: { readonly method: string
     })
   })
 
-/**
- * The internal journal of `journal`: the changes of one mutation told to its `record` in one
- * synchronous run, in order, with nothing else between them (see {@link Journal}).
- */
-const recording =
-  (journal: Journal) =>
-  (changes: ReadonlyArray<SnapshotChange>): Effect.Effect<void> =>
-    Effect.sync(() => {
-      for (const change of changes) journal.record(change)
-    })
-
 /** `response` once `journal` has made every change so far durable; a 503 when it cannot. */
 const durable = (journal: Journal, response: HttpServerResponse.HttpServerResponse) =>
   journal.sync.pipe(
@@ -624,6 +616,36 @@ const durable = (journal: Journal, response: HttpServerResponse.HttpServerRespon
 /** Waits for `journal` to make every change so far durable; dies with `ChangeNotSaved` when it cannot. */
 const notSavedDies = (journal: Journal) =>
   Effect.orDieWith(journal.sync, (error) => new ChangeNotSaved({ reason: error.message }))
+
+/** The hashes of the API keys of each `api_keys` collection (immutable: a change makes another), made once. */
+const keyHashes = new WeakMap<State["api_keys"], ReadonlySet<string>>()
+
+/**
+ * Whether a text is the value of an API key of `state` (revoked or not): its SHA-256 is a key's
+ * hash. For the request log, which keeps `<redacted>` in place of a path segment that is one.
+ */
+const isKeyOf =
+  (state: State) =>
+  (text: string): boolean => {
+    let hashes = keyHashes.get(state.api_keys)
+    if (hashes === undefined) {
+      hashes = new Set(Array.from(itemsOf(state, "api_keys"), (key) => key.hash))
+      keyHashes.set(state.api_keys, hashes)
+    }
+    return hashes.has(hashKey(text))
+  }
+
+/** `clock` whose changes return once `journal` has made everything so far durable, and die when it cannot. */
+const syncedClock = (clock: ControlledClock, journal: Journal): ControlledClock => {
+  const synced = <A>(effect: Effect.Effect<A>) => Effect.tap(effect, () => notSavedDies(journal))
+  return {
+    ...clock,
+    freeze: synced(clock.freeze),
+    advance: (by) => synced(clock.advance(by)),
+    resume: synced(clock.resume),
+    reset: synced(clock.reset)
+  }
+}
 
 /** `scenario` whose calls return once `journal` has made their changes durable, and die when it cannot. */
 const syncedScenario = (scenario: Scenario, journal: Journal): Scenario => {

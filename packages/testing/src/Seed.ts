@@ -12,20 +12,16 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { branchId, endpointId, seededDice, slug, uuid } from "./engine/ids.js"
-import { defaultOrgId } from "./engine/kinds.js"
+import { defaultOrgId, SnapshotOperation } from "./engine/kinds.js"
 import { regions as catalog } from "./resources/Regions.js"
 import { newPassword } from "./resources/Roles/steps.js"
 import { newKeyValue } from "./engine/authentication.js"
-import {
-  SnapshotBranch,
-  SnapshotDatabase,
-  SnapshotEndpoint,
-  SnapshotMember,
-  SnapshotOperation,
-  SnapshotOrganization,
-  SnapshotProject,
-  SnapshotRole
-} from "./Snapshot.js"
+import { SnapshotBranch } from "./resources/Branches/kinds.js"
+import { SnapshotDatabase } from "./resources/Databases/kinds.js"
+import { SnapshotEndpoint } from "./resources/ComputeEndpoints/kinds.js"
+import { SnapshotMember, SnapshotOrganization } from "./resources/Organizations/kinds.js"
+import { SnapshotProject } from "./resources/Projects/kinds.js"
+import { SnapshotRole } from "./resources/Roles/kinds.js"
 
 /** The longest duration a seed takes: 100 years, in ms (a time it makes stays a valid date). */
 const maxSeedMillis = 100 * 365.25 * 24 * 60 * 60 * 1000
@@ -494,12 +490,15 @@ const realisticRoles = ["neondb_owner", "app"] as const
  * cancelled or skipped, with `failures_count` and `error`), and a few operations still
  * running in the first project: a branch being created (`init` until its operation ends) and its
  * endpoint being started. Since 0.5.0 its projects belong to an organization, "Acme Data" (the
- * default organization, `org-dbplatform-000000`), whose members are the account's user (an
- * admin) and four others, and which has two API keys (docs/contract.md §21): `ci`, for all its
- * projects, and one scoped to the first project, their values random unless given
- * (`organizationKey`, `projectKey`); and an organization of another team, `org-partner-…`, of
- * which the account's user is not a member, has one more project, `partner-data`, with its `main`
- * branch (docs/contract.md §20.4). `projects` counts the account's own projects only.
+ * default organization, `org-dbplatform-000000`, on plan `scale_v3`), whose members are the
+ * account's user (an admin) and four others, and which has two API keys (docs/contract.md §21):
+ * `ci`, for all its projects, and one scoped to the first project, their values random unless
+ * given (`organizationKey`, `projectKey`); the account's user has an organization of its own too,
+ * "Personal" (`org-personal-…`, on `free_v3`, the user its only member, an admin, no project yet),
+ * so that a project can move between two organizations of the user; and an organization of
+ * another team, "Partner Labs" (`org-partner-…`, on `launch_v3`), of which the account's user is
+ * not a member, has one more project, `partner-data`, with its `main` branch (docs/contract.md
+ * §20.4). `projects` counts the account's own projects only.
  *
  * @since 0.1.0
  */
@@ -684,12 +683,15 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
     age: partnerProject.age,
     runsFor: "3 seconds"
   })
+  // Since 0.5.0: the account's user's own organization, where a project can be moved to or from
+  // Acme Data (docs/contract.md §22.4). From dice of its own: everything above is as it was.
+  const personalOrg = `org-personal-${seededDice((options.seed ?? 302709) ^ 0x1b873593).below(900_000) + 100_000}`
   const organizations: Array<SeedOrganization> = [
     {
       id: defaultOrgId,
       name: "Acme Data",
       handle: "acme-data",
-      plan: "scale",
+      plan: "scale_v3",
       age: "120 days",
       members: [
         { email: "you@example.com", role: "admin", age: "120 days" },
@@ -708,9 +710,17 @@ export const realistic = (options: RealisticOptions = {}): Seed => {
       ]
     },
     {
+      id: personalOrg,
+      name: "Personal",
+      handle: personalOrg,
+      plan: "free_v3",
+      age: "150 days",
+      members: [{ email: "you@example.com", role: "admin", age: "150 days" }]
+    },
+    {
       id: partnerOrg,
       name: "Partner Labs",
-      plan: "launch",
+      plan: "launch_v3",
       age: "200 days",
       members: [
         { email: "pat@partner.example", role: "admin", age: "200 days" },

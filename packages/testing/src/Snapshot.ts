@@ -15,7 +15,8 @@ import * as ParseResult from "effect/ParseResult"
 import * as Record from "effect/Record"
 import * as Schema from "effect/Schema"
 import type { ParseOptions } from "effect/SchemaAST"
-import type { Change, Collections, Kind } from "./engine/kinds.js"
+import { accountUser } from "./engine/caller.js"
+import { type Change, type Collections, defaultOrgId, type Kind } from "./engine/kinds.js"
 import { applyAll, snapshotOf } from "./engine/state.js"
 import { kindNames, kinds, stateOf } from "./internal/kinds.js"
 
@@ -389,3 +390,27 @@ export type SnapshotChange = Change
  */
 export const applyChanges = (snapshot: Snapshot, changes: ReadonlyArray<SnapshotChange>): Snapshot =>
   changes.length === 0 ? snapshot : snapshotOf(applyAll(stateOf(snapshot), changes))
+
+/**
+ * The organization of `snapshot`'s account that its organization API keys go to (since 0.5.0,
+ * docs/contract.md §20.4, §21): one whose admin the account's user (`you@example.com`) is, the
+ * role that may create an organization's keys. The fake's default organization
+ * (`org-dbplatform-000000`) when the user is one of its admins, else the oldest of the others
+ * (ties: the first by id); `undefined` when the user is the admin of none. The emulator makes
+ * `DBPLATFORM_EMULATOR_ORG_KEY` a key of it and names it in its startup hint.
+ *
+ * @since 0.5.0
+ */
+export const accountOrganization = (snapshot: Snapshot): string | undefined => {
+  const administered = new Set(
+    snapshot.members
+      .filter((member) => member.user_id === accountUser.id && member.role === "admin")
+      .map((member) => member.org_id)
+  )
+  if (administered.has(defaultOrgId) && snapshot.organizations.some((org) => org.id === defaultOrgId)) {
+    return defaultOrgId
+  }
+  return snapshot.organizations
+    .filter((organization) => administered.has(organization.id))
+    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))[0]?.id
+}

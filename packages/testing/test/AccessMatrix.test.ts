@@ -122,19 +122,26 @@ const requestOf = (endpoint: Endpoint.Endpoint, target: Target) => {
   return endpoint.body === undefined ? Effect.succeed(request) : HttpClientRequest.bodyJson(request, {})
 }
 
+/**
+ * The one route under `/users/` an organization's key may call: the published document answers
+ * it with the organization that owns the key (docs/contract.md §20.3).
+ */
+const keyOrganizations = "GET /users/me/organizations"
+
 /** The routes only a personal key may call (docs/contract.md §21). */
 const personalOnly = (endpoint: Endpoint.Endpoint) =>
-  endpoint.route === "/api_keys" ||
-  endpoint.route.startsWith("/api_keys/") ||
-  endpoint.route.startsWith("/users/") ||
-  [
-    "POST /organizations/{org_id}/api_keys",
-    "DELETE /organizations/{org_id}/members/{member_id}",
-    "POST /organizations/{org_id}/invitations"
-  ].includes(`${endpoint.method} ${endpoint.route}`)
+  `${endpoint.method} ${endpoint.route}` !== keyOrganizations &&
+  (endpoint.route === "/api_keys" ||
+    endpoint.route.startsWith("/api_keys/") ||
+    endpoint.route.startsWith("/users/") ||
+    [
+      "POST /organizations/{org_id}/api_keys",
+      "DELETE /organizations/{org_id}/members/{member_id}",
+      "POST /organizations/{org_id}/invitations"
+    ].includes(`${endpoint.method} ${endpoint.route}`))
 
 /** The routes without a project a key scoped to one may call. */
-const projectKeyRoutes = ["GET /projects", "GET /projects/shared", "GET /regions", "GET /auth"]
+const projectKeyRoutes = ["GET /projects", "GET /projects/shared", "GET /regions", "GET /auth", keyOrganizations]
 
 /** What the key reaches of the matrix's projects and organizations. */
 const reach: Readonly<Record<KeyName, { readonly projects: ReadonlyArray<ProjectName>; readonly org: boolean }>> = {

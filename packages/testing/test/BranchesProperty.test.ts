@@ -610,7 +610,7 @@ describe("the branch routes, random requests over the fake's HTTP app", () => {
           if (response.status !== 423) expect(planned.allowed, context).toContain(response.status)
           if (response.status === 423) expect(response.body.message, context).toMatch(/conflicting operations/)
           if (response.status >= 400 || response.status === 204) {
-            // Refused, or nothing to do: nothing changed, so the invariants still hold.
+            // Refusal, or nothing to do: nothing changed, so the invariants still hold.
             expect(withoutLastUse(after), context).toEqual(withoutLastUse(before))
             continue
           }

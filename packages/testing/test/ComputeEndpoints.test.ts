@@ -259,7 +259,7 @@ describe("ComputeEndpoints over the fake", () => {
           branches: [{ project_id: projectId, id: "br-main-000001", default: true }],
           endpoints: [{ branch_id: "br-main-000001", id: "ep-main-000001" }]
         },
-        { journal: { record: (change) => changes.push(change), sync: Effect.void } }
+        { journal: { record: (recorded) => Effect.sync(() => changes.push(...recorded)), sync: Effect.void } }
       )
       const before = yield* fake.snapshot
       // A seed's compute endpoints were active when it was loaded, its branches checked then.

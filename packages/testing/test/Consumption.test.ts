@@ -19,6 +19,8 @@ import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
+import * as SeedModule from "../src/Seed.js"
+import { offers } from "../src/resources/Consumption/steps.js"
 import { read, send } from "./helpers.js"
 
 const hour = 3_600_000
@@ -319,6 +321,60 @@ describe("Consumption over the fake (docs/contract.md §23)", () => {
       expect(stranger._tag).toBe("NotFound")
     }).pipe(at(H))
   )
+
+  it.effect(
+    "the realistic account's organization, on today's Scale (scale_v3), has both v2 histories, not the legacy one",
+    () => {
+      const realistic = SeedModule.realistic({ operationsPerProject: 5, pending: 0 })
+      const acme = realistic.organizations![0]!
+      const first = realistic.projects![0]!.id
+      return Effect.gen(function* () {
+        expect(acme.plan).toBe("scale_v3")
+        const consumption = yield* Consumption.Consumption
+        const range = { org_id: acme.id, from: utc(H - hour), to: utc(H), granularity: "hourly" } as const
+        const branches = yield* consumption.listBranchesPage({
+          ...range,
+          project_ids: [first],
+          metrics: ["root_branch_bytes_month"]
+        })
+        expect(branches.branches.length).toBeGreaterThan(0)
+        expect(branches.branches.every((branch) => branch.project_id === first)).toBe(true)
+        const projects = yield* consumption.listProjectsPage({ ...range, metrics: ["compute_unit_seconds"] })
+        expect(projects.projects.length).toBeGreaterThan(0)
+        const legacy = yield* Effect.flip(consumption.listProjectsLegacyPage(range))
+        expect(legacy._tag).toBe("Forbidden")
+      }).pipe(at(H, realistic))
+    }
+  )
+
+  it("which plan offers which history: the published document's words, for every plan name it lists and Agent", () => {
+    // [plan, v2 projects, v2 branches, legacy]. The document: v2 projects on Launch, Scale, Agent,
+    // Business and Enterprise; v2 branches on the paid usage-based Launch, Scale, Agent and
+    // Enterprise (today's `_v3` plans; `direct_sales` is Enterprise); legacy on the legacy Scale,
+    // Business and Enterprise.
+    const table: ReadonlyArray<readonly [string, boolean, boolean, boolean]> = [
+      ["UNKNOWN", false, false, false],
+      ["free_v2", false, false, false],
+      ["free_v3", false, false, false],
+      ["launch", true, false, false],
+      ["launch_v3", true, true, false],
+      ["scale", true, false, true],
+      ["scale_v3", true, true, false],
+      ["business", true, false, true],
+      ["direct_sales", true, false, true],
+      ["direct_sales_v3", true, true, false],
+      ["agent", true, true, false],
+      ["aws_marketplace", false, false, false],
+      ["vercel_pg_legacy", false, false, false]
+    ]
+    for (const [plan, projects, branches, legacy] of table) {
+      expect([offers("projects", plan), offers("branches", plan), offers("legacy", plan)], plan).toEqual([
+        projects,
+        branches,
+        legacy
+      ])
+    }
+  })
 
   it.effect("the legacy history: fixed columns, the optional ones when asked, on a legacy plan", () =>
     Effect.gen(function* () {

@@ -1,8 +1,11 @@
 /**
  * The control API (`ControlApi.httpApp`) in memory: every route, its refusals, and that it
- * changes the same fake the platform's routes serve. Time moves with TestClock under a
- * `ControlledClock`.
+ * changes the same fake the platform's routes serve; its answers byte for byte as a curl user
+ * reads them; its declaration (`ControlApi.EmulatorControl`) against what the server routes, and
+ * its typed client (`ControlApi.client`). Time moves with TestClock under a `ControlledClock`.
  */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -276,7 +279,7 @@ describe("ControlApi", () => {
         const changes: Array<SnapshotChange> = []
         let syncs = 0
         const journal: FakePlatform.Journal = {
-          record: (change) => changes.push(change),
+          record: (recorded) => Effect.sync(() => changes.push(...recorded)),
           sync: Effect.sync(() => {
             syncs += 1
           })
@@ -289,7 +292,9 @@ describe("ControlApi", () => {
         const last = changes[1]!
         expect(last._tag === "State" && last.snapshot).toEqual(yield* fake.snapshot)
         // A journal that cannot save: the change is not acknowledged.
-        const failing = yield* setup({ journal: { record: () => {}, sync: Effect.fail({ message: "disk full" }) } })
+        const failing = yield* setup({
+          journal: { record: () => Effect.void, sync: Effect.fail({ message: "disk full" }) }
+        })
         const refused = yield* failing.call("POST", "/reset")
         expect(refused.status).toBe(503)
         expect(refused.body.message).toBe("the change could not be saved: disk full")
@@ -309,5 +314,169 @@ describe("ControlApi", () => {
       expect(answer.status).toBe(409)
       expect(answer.body.message).toMatch(/TestClock/)
     })
+  )
+
+  it.effect("answers byte for byte as a curl or Python user reads them: bodies, statuses and content types", () =>
+    Effect.gen(function* () {
+      const { fake } = yield* setup()
+      const client = FakeHttpClient.make(yield* ControlApi.httpApp(fake, { token: Redacted.make(token) }))
+      const raw = (method: "GET" | "POST" | "DELETE", path: string, body?: string, credential = token) =>
+        Effect.gen(function* () {
+          let request = HttpClientRequest.make(method)(`http://x/_emulator${path}`).pipe(
+            HttpClientRequest.bearerToken(credential),
+            HttpClientRequest.setHeader("x-request-id", "req-1")
+          )
+          if (body !== undefined) request = HttpClientRequest.bodyText(request, body, "text/plain")
+          const response = yield* client.execute(request)
+          return [response.status, response.headers["content-type"], yield* response.text]
+        })
+      const json = "application/json"
+      expect(yield* raw("GET", "/clock")).toEqual([
+        200,
+        json,
+        '{"now":"1970-01-01T00:00:00.000Z","now_ms":0,"frozen":false}'
+      ])
+      expect(yield* raw("POST", "/clock/freeze")).toEqual([
+        200,
+        json,
+        '{"now":"1970-01-01T00:00:00.000Z","now_ms":0,"frozen":true}'
+      ])
+      expect(yield* raw("POST", "/clock/advance", '{"by":"6 minutes"}')).toEqual([
+        200,
+        json,
+        '{"now":"1970-01-01T00:06:00.000Z","now_ms":360000,"frozen":true}'
+      ])
+      expect(
+        yield* raw("POST", "/faults", '{"fault":{"_tag":"Delay","duration":"2 seconds"},"times":"unlimited"}')
+      ).toEqual([
+        201,
+        json,
+        '{"fault":{"_tag":"Delay","duration":2000},"method":null,"path":null,"remaining":"unlimited"}'
+      ])
+      expect(yield* raw("DELETE", "/faults")).toEqual([200, json, '{"faults":[]}'])
+      expect(yield* raw("POST", "/seed", '{"projects":[{"id":"first-river-1"}]}')).toEqual([
+        200,
+        json,
+        '{"api_keys":1,"projects":1,"operations":0}'
+      ])
+      expect(yield* raw("POST", "/clock/advance", '{"by":-5}')).toEqual([
+        400,
+        json,
+        '{"code":"","message":"by: expected NonNegative, got -5","request_id":"req-1"}'
+      ])
+      expect(yield* raw("GET", "/requests?limit=0")).toEqual([
+        400,
+        json,
+        '{"code":"","message":"limit: must be an integer from 1 to 10000","request_id":"req-1"}'
+      ])
+      expect(yield* raw("GET", "/faults", undefined, "control-test-key")).toEqual([
+        401,
+        json,
+        '{"code":"","message":"the control API needs its control token (Authorization: Bearer <token>), not an API key","request_id":"req-1"}'
+      ])
+      for (const [method, path] of [
+        ["GET", "/nothing-here"],
+        ["GET", "/reset"],
+        ["GET", ""]
+      ] as const) {
+        expect(yield* raw(method, path)).toEqual([
+          404,
+          json,
+          '{"code":"","message":"control route not found","request_id":"req-1"}'
+        ])
+      }
+    })
+  )
+
+  it.effect("serves every route its declaration (ControlApi.EmulatorControl) names, under /_emulator", () =>
+    Effect.gen(function* () {
+      const { call } = yield* setup()
+      const declared: Array<string> = []
+      HttpApi.reflect(ControlApi.EmulatorControl, {
+        onGroup: () => {},
+        onEndpoint: ({ endpoint }) => declared.push(`${endpoint.method} ${endpoint.path}`)
+      })
+      expect(declared).toHaveLength(19)
+      for (const route of declared) {
+        const [method, template] = route.split(" ") as ["GET" | "POST" | "PUT" | "DELETE", string]
+        expect(template.startsWith(`${ControlApi.prefix}/`)).toBe(true)
+        const path = template.slice(ControlApi.prefix.length).replace(/:(\w+)/g, "x-$1")
+        const answer = yield* call(method, path, method === "GET" || method === "DELETE" ? undefined : "{}")
+        expect([route, answer.body.message]).not.toEqual([route, "control route not found"])
+      }
+    })
+  )
+
+  it.effect(
+    "its typed client (ControlApi.client) freezes and advances the clock, seeds, injects a fault and reads the request log",
+    () =>
+      Effect.gen(function* () {
+        const { fake, api } = yield* setup()
+        const app = yield* ControlApi.httpApp(fake, { token: Redacted.make(token) })
+        const control = yield* ControlApi.client({ url: "http://x/_emulator/", token: Redacted.make(token) }).pipe(
+          Effect.provideService(HttpClient.HttpClient, FakeHttpClient.make(app))
+        )
+        expect(yield* control.freeze()).toEqual({ now: "1970-01-01T00:00:00.000Z", now_ms: 0, frozen: true })
+        expect(yield* control.advance({ payload: { by: "10 minutes" } })).toMatchObject({
+          now_ms: 600_000,
+          frozen: true
+        })
+        expect(yield* control.advance({ payload: { by: 1_000 } })).toMatchObject({ now_ms: 601_000 })
+        const seeded = yield* control.seed({
+          payload: {
+            projects: [{ id: projectId }, { id: "second-river-2" }],
+            operations: [{ project_id: projectId, id: operationId(1), action: "start_compute", runsFor: "1 minute" }]
+          }
+        })
+        expect(seeded).toEqual({ api_keys: 1, projects: 2, operations: 1 })
+        const pending = yield* control.injectFault({
+          payload: { fault: { _tag: "Status", status: 503 }, method: "GET", path: "/projects/{project_id}/operations" }
+        })
+        expect(pending).toMatchObject({ method: "GET", path: "/projects/{project_id}/operations", remaining: 1 })
+        expect((yield* control.faults()).faults).toHaveLength(1)
+        const first = yield* send(fake, HttpClientRequest.get(`/projects/${projectId}/operations`), {
+          key: fake.bootstrapKey
+        })
+        expect(first.status).toBe(503)
+        const log = yield* control.requests({ urlParams: { limit: 1 } })
+        expect(log.requests.map((request) => [request.method, request.path, request.fault])).toEqual([
+          ["GET", `/api/v2/projects/${projectId}/operations`, "Status"]
+        ])
+        expect((yield* control.clearFaults()).faults).toEqual([])
+        // The operation runs on the frozen clock: it ends when the client advances it.
+        const started = yield* control.startOperations({
+          path: { project_id: projectId },
+          payload: { operations: [{ action: "create_branch", runsFor: "1 minute" }] }
+        })
+        expect(started.operations[0]!.status).toBe("scheduling")
+        yield* control.advance({ payload: { by: "10 minutes" } })
+        const operation = started.operations[0]!.id
+        expect((yield* api(`/projects/${projectId}/operations/${operation}`)).body.operation.status).toBe("finished")
+        expect((yield* control.snapshot()).operations.map((stored) => stored.id)).toContain(operation)
+        // Refusals are ControlErrors with the answer's status and GeneralError body.
+        const unknown = yield* Effect.flip(
+          control.cancelOperation({
+            path: { project_id: "no-such-project", operation_id: operationId(9) },
+            payload: {}
+          })
+        )
+        expect(unknown).toMatchObject({ _tag: "ControlError", status: 404 })
+        const ended = yield* Effect.flip(
+          control.failOperation({
+            path: { project_id: projectId, operation_id: started.operations[0]!.id },
+            payload: { error: "too late" }
+          })
+        )
+        expect(ended).toMatchObject({ _tag: "ControlError", status: 409 })
+        const wrong = yield* ControlApi.client({
+          url: "http://x/_emulator",
+          token: Redacted.make("not-the-token")
+        }).pipe(Effect.provideService(HttpClient.HttpClient, FakeHttpClient.make(app)))
+        expect(yield* Effect.flip(wrong.clock())).toMatchObject({ _tag: "ControlError", status: 401 })
+        // A path parameter is sent percent-encoded: the server reads the id as it was given.
+        const odd = yield* Effect.flip(control.connect({ path: { endpoint_id: "ep-none/000000 x" } }))
+        expect(odd).toMatchObject({ status: 404, message: "no compute endpoint ep-none/000000 x in the fake platform" })
+        expect((yield* control.reset()).projects).toBe(1)
+      })
   )
 })

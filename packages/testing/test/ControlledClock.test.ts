@@ -9,25 +9,26 @@ describe("ControlledClock", () => {
   it.effect("follows the Clock it was made on until frozen; advance moves it at once; resume goes on from there", () =>
     Effect.gen(function* () {
       const clock = yield* ControlledClock.make
-      expect(yield* clock.state).toEqual({ now: 0, frozen: false })
+      expect(yield* clock.state).toEqual({ now: 0, frozen: false, offset: 0 })
       yield* TestClock.adjust("5 seconds")
       expect((yield* clock.state).now).toBe(5_000)
-      expect(yield* clock.freeze).toEqual({ now: 5_000, frozen: true })
+      expect(yield* clock.freeze).toEqual({ now: 5_000, frozen: true, offset: 0 })
       yield* TestClock.adjust("1 hour")
-      expect(yield* clock.state).toEqual({ now: 5_000, frozen: true })
-      expect(yield* clock.advance("10 minutes")).toEqual({ now: 605_000, frozen: true })
+      // Frozen, it falls behind the clock it follows.
+      expect(yield* clock.state).toEqual({ now: 5_000, frozen: true, offset: -3_600_000 })
+      expect(yield* clock.advance("10 minutes")).toEqual({ now: 605_000, frozen: true, offset: -3_000_000 })
       // Resumed, it runs from where it stands: time never goes back.
-      expect(yield* clock.resume).toEqual({ now: 605_000, frozen: false })
+      expect(yield* clock.resume).toEqual({ now: 605_000, frozen: false, offset: -3_000_000 })
       yield* TestClock.adjust("1 second")
       expect((yield* clock.state).now).toBe(606_000)
       // Advanced while running: a jump forward, then it goes on running.
       expect((yield* clock.advance(1_000)).now).toBe(607_000)
       yield* TestClock.adjust("1 second")
-      expect(yield* clock.state).toEqual({ now: 608_000, frozen: false })
+      expect(yield* clock.state).toEqual({ now: 608_000, frozen: false, offset: -2_999_000 })
       expect(yield* Effect.exit(clock.advance(-1))).toMatchObject({ _tag: "Failure" })
       // Reset: back on the TestClock's time (an hour ahead: it moved while frozen), running.
       yield* clock.freeze
-      expect(yield* clock.reset).toEqual({ now: 3_607_000, frozen: false })
+      expect(yield* clock.reset).toEqual({ now: 3_607_000, frozen: false, offset: 0 })
     })
   )
 
@@ -80,6 +81,31 @@ describe("ControlledClock", () => {
       yield* clock.advance("10 minutes")
       yield* Fiber.join(second)
       expect((yield* clock.state).now).toBe(610_000)
+    })
+  )
+
+  it.effect("restored from a saved state: frozen at its time, or running with its offset, never before its time", () =>
+    Effect.gen(function* () {
+      yield* TestClock.adjust("1 hour")
+      const frozen = yield* ControlledClock.restore({ now: 7_200_000, frozen: true, offset: 0 })
+      expect(yield* frozen.state).toEqual({ now: 7_200_000, frozen: true, offset: 3_600_000 })
+      yield* TestClock.adjust("1 minute")
+      expect((yield* frozen.state).now).toBe(7_200_000)
+      // Its reset comes back to where it was restored, not to the time of the clock it follows.
+      yield* frozen.resume
+      yield* frozen.advance("1 hour")
+      expect(yield* frozen.reset).toEqual({ now: 7_200_000, frozen: true, offset: 3_540_000 })
+      // Running: the offset kept, so the time it was down counts.
+      const running = yield* ControlledClock.restore({ now: 1_000, frozen: false, offset: 600_000 })
+      expect(yield* running.state).toEqual({ now: 4_260_000, frozen: false, offset: 600_000 })
+      // The clock it follows went back (or the saved offset is short): never before the saved time.
+      const behind = yield* ControlledClock.restore({ now: 9_000_000, frozen: false, offset: 0 })
+      expect(yield* behind.state).toEqual({ now: 9_000_000, frozen: false, offset: 5_340_000 })
+      yield* TestClock.adjust("1 second")
+      expect((yield* behind.state).now).toBe(9_001_000)
+      expect(yield* Effect.exit(ControlledClock.restore({ now: Number.NaN, frozen: true, offset: 0 }))).toMatchObject({
+        _tag: "Failure"
+      })
     })
   )
 })

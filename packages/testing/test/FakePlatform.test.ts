@@ -274,6 +274,39 @@ describe("the request log keeps no credential", () => {
   )
 })
 
+describe("the request log keeps no credential in the path", () => {
+  it.effect(
+    "a path segment that is an API key of the account, or shaped like a key or a token, is redacted as a query credential is",
+    () =>
+      Effect.gen(function* () {
+        // A key of words, which no shape gives away: redacted as a key the fake knows.
+        const fake = yield* FakePlatform.make({ ...seed, bootstrapKey: "plain-words-key" })
+        const serverKey = `ssk_${"0123456789abcdef".repeat(2)}`
+        const token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEyMyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"
+        const paths = [
+          "/nope/plain-words-key",
+          `/nope/${serverKey}`,
+          `/projects/${projectId}/branches/${encodeURIComponent(token)}`,
+          `/projects/${projectId}/branches/br-wispy-meadow-118737`,
+          `/projects/${projectId}/operations/${operationId(1)}`,
+          "/projects/ep-proud-mud-a5x8dq2u/branches/br-x-1/databases/orders_2024_archive"
+        ]
+        for (const path of paths) yield* send(fake, get(path), { key: fake.bootstrapKey })
+        expect((yield* fake.requests).map((request) => request.path)).toEqual([
+          "/api/v2/nope/<redacted>",
+          "/api/v2/nope/<redacted>",
+          `/api/v2/projects/${projectId}/branches/<redacted>`,
+          // The API's ids and names stay.
+          `/api/v2/projects/${projectId}/branches/br-wispy-meadow-118737`,
+          `/api/v2/projects/${projectId}/operations/${operationId(1)}`,
+          "/api/v2/projects/ep-proud-mud-a5x8dq2u/branches/br-x-1/databases/orders_2024_archive"
+        ])
+        const log = JSON.stringify(yield* fake.requests)
+        for (const secret of ["plain-words-key", serverKey, token.slice(0, 20)]) expect(log).not.toContain(secret)
+      })
+  )
+})
+
 describe("seeds", () => {
   it.effect("a seed with bad, repeated or orphan ids fails with InvalidSeed naming each problem", () =>
     Effect.gen(function* () {

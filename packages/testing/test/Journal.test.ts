@@ -15,14 +15,23 @@ const seed = { bootstrapKey: "journal-test-key", projects: [{ id: projectId }] }
 /** A journal that keeps the changes it is told, and whose `sync` waits for `durable` when set. */
 const recording = (sync: Effect.Effect<void, { readonly message: string }> = Effect.void) => {
   const changes: Array<SnapshotChange> = []
-  const journal: FakePlatform.Journal = { record: (change) => changes.push(change), sync }
-  return { changes, journal }
+  /** The changes of each `record` call. */
+  const commits: Array<ReadonlyArray<SnapshotChange>> = []
+  const journal: FakePlatform.Journal = {
+    record: (recorded) =>
+      Effect.sync(() => {
+        commits.push(recorded)
+        changes.push(...recorded)
+      }),
+    sync
+  }
+  return { changes, commits, journal }
 }
 
 describe("FakePlatform journal", () => {
   it.effect("is told each change with the whole record after it, in order; reads are not changes", () =>
     Effect.gen(function* () {
-      const { changes, journal } = recording()
+      const { changes, commits, journal } = recording()
       const fake = yield* FakePlatform.make(seed, { journal })
       expect(changes).toEqual([])
       const created = yield* read(
@@ -59,6 +68,8 @@ describe("FakePlatform journal", () => {
       expect(changes[5]).toMatchObject({
         item: { id: operationId, failures_count: 1, error: "boom", retry_at: expect.any(Number) }
       })
+      // One `record` per mutation, with all its changes: the project and its default branch together.
+      expect(commits.map((commit) => commit.length)).toEqual([1, 1, 2, 1, 1])
       const snapshot = yield* fake.snapshot
       expect(snapshot.operations.find((operation) => operation.id === operationId)).toEqual(
         (changes[5] as Extract<SnapshotChange, { _tag: "Upsert" }>).item

@@ -269,7 +269,7 @@ describe("snapshots", () => {
       const changes: Array<Snapshot.SnapshotChange> = []
       const fake = yield* FakePlatform.make(
         {},
-        { journal: { record: (change) => changes.push(change), sync: Effect.void } }
+        { journal: { record: (recorded) => Effect.sync(() => changes.push(...recorded)), sync: Effect.void } }
       )
       const start = yield* fake.snapshot
       yield* fake.scenario.addProject({ id: "late-river-118737" })

@@ -13,6 +13,7 @@ import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Seed from "../src/Seed.js"
+import * as Snapshot from "../src/Snapshot.js"
 import { accountUser } from "../src/engine/caller.js"
 
 const acme = "org-acme-302709"
@@ -293,7 +294,7 @@ describe("Organizations (docs/contract.md §20)", () => {
 
 describe("the realistic account's organizations (docs/contract.md §20.4)", () => {
   it.effect(
-    "its projects are Acme Data's, which has members; another team's organization and project stay out of reach",
+    "its projects are Acme Data's, which has members; the user has an organization of its own; another team's organization and project stay out of reach",
     () =>
       Effect.gen(function* () {
         const users = yield* Users.Users
@@ -301,8 +302,17 @@ describe("the realistic account's organizations (docs/contract.md §20.4)", () =
         const projects = yield* Projects.Projects
         const fake = yield* FakePlatform.FakePlatform
         const listed = Chunk.toReadonlyArray(yield* Stream.runCollect(users.listOrganizations()))
-        expect(listed.map((organization) => organization.name)).toEqual(["Acme Data"])
+        // Two organizations of the user, on plans of today: a project can move between them.
+        expect(listed.map((organization) => [organization.name, organization.plan])).toEqual([
+          ["Acme Data", "scale_v3"],
+          ["Personal", "free_v3"]
+        ])
         const acmeData = listed[0]!.id
+        expect(acmeData).toBe("org-dbplatform-000000")
+        const personal = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(organizations.listMembers({ org_id: listed[1]!.id }))
+        )
+        expect(personal.map((item) => [item.user.email, item.member.role])).toEqual([[you, "admin"]])
         const members = Chunk.toReadonlyArray(yield* Stream.runCollect(organizations.listMembers({ org_id: acmeData })))
         expect(members.map((item) => item.member.role).sort()).toEqual(["admin", "admin", "editor", "member", "viewer"])
         // Four projects listed, all Acme Data's; the snapshot holds a fifth, of the partner's organization.
@@ -323,5 +333,34 @@ describe("the realistic account's organizations (docs/contract.md §20.4)", () =
           "spring-river-887036"
         ])
       }).pipe(Effect.provide(DbPlatformTest.layer({ seed: Seed.realistic() })))
+  )
+
+  it.effect("its organization keys go to Acme Data; elsewhere, to the oldest organization the user administers", () =>
+    Effect.gen(function* () {
+      const accountOrganization = (seed: Seed.Seed) =>
+        Effect.flatMap(
+          Effect.flatMap(FakePlatform.make(seed), (fake) => fake.snapshot),
+          (snapshot) => Effect.succeed(Snapshot.accountOrganization(snapshot))
+        )
+      expect(yield* accountOrganization(Seed.realistic({ operationsPerProject: 0, pending: 0 }))).toBe(
+        "org-dbplatform-000000"
+      )
+      // The user only a member of the default organization: the oldest it administers.
+      const elsewhere = yield* accountOrganization({
+        organizations: [
+          { id: "org-dbplatform-000000", members: [{ email: "lead@example.com", role: "admin" }, { email: you }] },
+          { id: "org-young-100001", age: "1 day" },
+          { id: "org-old-100002", age: "300 days" },
+          { id: "org-other-100003", age: "900 days", members: [{ email: "lead@example.com", role: "admin" }] }
+        ]
+      })
+      expect(elsewhere).toBe("org-old-100002")
+      // An admin of none: none.
+      expect(
+        yield* accountOrganization({
+          organizations: [{ id: "org-other-100003", members: [{ email: "lead@example.com", role: "admin" }] }]
+        })
+      ).toBeUndefined()
+    })
   )
 })

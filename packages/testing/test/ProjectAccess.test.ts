@@ -240,6 +240,38 @@ describe("transfers (docs/contract.md §22.4)", () => {
     }).pipe(Effect.provide(layer))
   )
 
+  it.effect("plans compare by family whatever their version; direct_sales is the document's Enterprise", () =>
+    Effect.gen(function* () {
+      const transfers = yield* ProjectTransfers.ProjectTransfers
+      const move = (source_org_id: string, destination_org_id: string, id: string) =>
+        transfers.transfer({ source_org_id, destination_org_id, project_ids: [id] })
+      // Out of Enterprise to Scale: a lower plan, 406 naming it.
+      const lower = yield* Effect.flip(move("org-enterprise-100001", "org-scale-100002", "enterprise-one-100001"))
+      expect([lower._tag, lower.message]).toEqual(["NotAcceptable", expect.stringContaining("subscription_type")])
+      // Legacy Scale to today's Scale: the same family, it moves; and today's Launch to Scale.
+      expect(yield* move("org-legacy-100003", "org-scale-100002", "legacy-two-100002")).toEqual({})
+      expect(yield* move("org-launch-100004", "org-scale-100002", "launch-three-100003")).toEqual({})
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            organizations: [
+              { id: "org-enterprise-100001", plan: "direct_sales_v3" },
+              { id: "org-scale-100002", plan: "scale_v3" },
+              { id: "org-legacy-100003", plan: "scale" },
+              { id: "org-launch-100004", plan: "launch_v3" }
+            ],
+            projects: [
+              { id: "enterprise-one-100001", org_id: "org-enterprise-100001" },
+              { id: "legacy-two-100002", org_id: "org-legacy-100003" },
+              { id: "launch-three-100003", org_id: "org-launch-100004" }
+            ]
+          }
+        })
+      )
+    )
+  )
+
   it.effect("the 422 names the projects with an integration; the 406 the destination's project count", () =>
     Effect.gen(function* () {
       const crowded: Seed = {

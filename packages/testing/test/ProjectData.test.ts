@@ -162,7 +162,7 @@ describe("roles and databases in seeds, snapshots, the control API and the journ
       Effect.gen(function* () {
         const changes: Array<Snapshot.SnapshotChange> = []
         const fake = yield* FakePlatform.make(seed, {
-          journal: { record: (change) => changes.push(change), sync: Effect.void }
+          journal: { record: (recorded) => Effect.sync(() => changes.push(...recorded)), sync: Effect.void }
         })
         const start = yield* fake.snapshot
         const created = yield* read(

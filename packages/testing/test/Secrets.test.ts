@@ -675,7 +675,7 @@ describe("organization keys (docs/contract.md §21)", () => {
       for (const key of [created.key, scoped.key, Redacted.make(seeded)]) {
         const page = withValue(key)(Effect.flatMap(Projects.Projects, (projects) => projects.listPage()))
         yield* page
-        // Refused: a personal key's route (403), another organization's project (404).
+        // Refusal: a personal key's route (403), another organization's project (404).
         yield* failing(
           withValue(key)(Effect.flatMap(ApiKeys.ApiKeys, (apiKeys) => apiKeys.listPage())),
           "UnexpectedStatus"

@@ -226,16 +226,63 @@ const givenLastAdmin =
       return yield* request(members.find((member) => member.org_id === acme && member.email === "you@example.com")!.id)
     })
 
+/**
+ * `request` sent with a new key of the seed's organization (`project_id`: scoped to that project),
+ * created with the bootstrap key.
+ */
+const withOrganizationKey =
+  (request: Effect.Effect<HttpClientRequest.HttpClientRequest>, project_id?: string) => (fixture: Fixture) =>
+    Effect.zipWith(
+      organizationKey(fixture, { key_name: "identity", ...(project_id === undefined ? {} : { project_id }) }),
+      request,
+      (created, sent) => HttpClientRequest.bearerToken(sent, created.key)
+    )
+
 /** The identity and organization cases (docs/contract.md §20). */
 const organizationCases: ReadonlyArray<Case> = [
   { endpoint: Api.Users.me, label: "the account's user", status: 200, request: () => get("/users/me") },
+  {
+    endpoint: Api.Users.me,
+    label: "an organization's key, tied to no user",
+    status: 403,
+    anonymous: true,
+    request: withOrganizationKey(get("/users/me"))
+  },
   {
     endpoint: Api.Users.listOrganizations,
     label: "the user's organizations",
     status: 200,
     request: givenOrganizations(() => get("/users/me/organizations"))
   },
+  {
+    endpoint: Api.Users.listOrganizations,
+    label: "an organization's key: the one that owns it",
+    status: 200,
+    anonymous: true,
+    request: withOrganizationKey(get("/users/me/organizations"))
+  },
+  {
+    endpoint: Api.Users.listOrganizations,
+    label: "a key scoped to one project: the organization that owns it",
+    status: 200,
+    anonymous: true,
+    request: withOrganizationKey(get("/users/me/organizations"), project)
+  },
   { endpoint: Api.Users.auth, label: "a personal key", status: 200, request: () => get("/auth") },
+  {
+    endpoint: Api.Users.auth,
+    label: "an organization's key",
+    status: 200,
+    anonymous: true,
+    request: withOrganizationKey(get("/auth"))
+  },
+  {
+    endpoint: Api.Users.auth,
+    label: "a key scoped to one project",
+    status: 200,
+    anonymous: true,
+    request: withOrganizationKey(get("/auth"), project)
+  },
   {
     endpoint: Api.Organizations.get,
     label: "an organization of the user's",

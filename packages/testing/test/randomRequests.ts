@@ -28,15 +28,23 @@ export const withoutLastUse = (snapshot: Snapshot.Snapshot) => ({
 })
 
 /**
+ * One turn of the event loop. A property run on the fake in memory runs on promises alone
+ * (microtasks): without a turn between runs, a whole property test would go without the worker
+ * reading vitest's answers to it (see vitest.setup.ts).
+ */
+const eventLoopTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+
+/**
  * A fake made from `seed` that keeps its journal: `key` is the value of its bootstrap key, `first`
  * its first snapshot, and `replays` expects the journal applied to `first` to give its snapshot now
- * (the keys' last use aside).
+ * (the keys' last use aside). Each property run starts with one (after a turn of the event loop).
  */
 export const journaled = (seed: Seed.Seed) =>
   Effect.gen(function* () {
+    yield* eventLoopTurn
     const journal: Array<Snapshot.SnapshotChange> = []
     const fake = yield* FakePlatform.make(seed, {
-      journal: { record: (change) => journal.push(change), sync: Effect.void }
+      journal: { record: (recorded) => Effect.sync(() => journal.push(...recorded)), sync: Effect.void }
     })
     const first = yield* fake.snapshot
     const replays = Effect.map(fake.snapshot, (last) =>

@@ -9,9 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type Change, upsert } from "./kinds.js"
-import { Refusal } from "./route.js"
 import { type FakeState, itemsOf, mutateUnrecorded, type State, type StoredKey } from "./state.js"
 import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
 
 /** SHA-256 of a key value, hex: all the fake keeps of a key. Synchronous, so `TestClock` drives the fake. */
 export const hashKey = (value: string): string => bytesToHex(sha256(utf8ToBytes(value)))

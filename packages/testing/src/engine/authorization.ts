@@ -6,16 +6,19 @@
  *   organization whose member the user is (the `members` kind), and those shared with it.
  * - An **organization** key (`org_id`) acts for its organization's projects only, and for the
  *   organization itself, but not where the platform wants a person: the personal keys
- *   (`/api_keys`), the user (`/users/...`), and creating keys, removing members and inviting.
+ *   (`/api_keys`), the user (`/users/...`, but `GET /users/me/organizations`, which the published
+ *   document answers for such a key with the one organization that owns it), and creating keys,
+ *   removing members and inviting.
  * - A **project-scoped** organization key (`org_id` and `project_id`) acts for that one project
  *   only, and may not delete it, nor act for the organization (a route without a project), but
- *   for the lists that show what it reaches, the regions and `GET /auth`.
+ *   for the lists that show what it reaches, the regions, `GET /auth` and
+ *   `GET /users/me/organizations` (its organization).
  *
  * The rule, from the route's path parameters (and an `org_id` in its query): a project
  * (`project_id`) or organization (`org_id`, `source_org_id`) that exists but the key does not
  * reach is a 404, as for one that does not exist (the published document says so of an
  * organization whose member the account is not); then an action the key's kind may not take is a
- * 403. A revoked key never gets this far: it is a 401 (`routes.ts`, `authenticate`). A refused
+ * 403. A revoked key never gets this far: it is a 401 (`authentication.ts`, `authenticate`). A refused
  * request changes nothing.
  */
 import type { Endpoint } from "@dbplatform/core"
@@ -23,9 +26,9 @@ import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import { defaultOrgId } from "./kinds.js"
 import { roleIn } from "./caller.js"
-import { notFound, Refusal } from "./route.js"
 import { type FakeState, get, type State, type StoredKey, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
 
 /** The kind of a key: personal, an organization's, or an organization's scoped to one project. */
 export type KeyKind = "personal" | "organization" | "project"
@@ -44,22 +47,24 @@ export const reachesProject = (state: State, key: StoredKey | undefined, project
   return orgId === key.org_id && (key.project_id === undefined || key.project_id === project.id)
 }
 
+/** What a key outside its reach gets: the 404 of what does not exist (docs/contract.md §21). */
+const organizationNotFound = new Refusal({ status: Status.notFound, message: "organization not found" })
+const projectNotFound = new Refusal({ status: Status.notFound, message: "project not found" })
+
 /**
  * A 404 for an organization `orgId` that exists but `key` does not act for; `undefined` when it
  * does, or when there is none (a route answers that itself; a project created in an organization
  * nobody declared implies it, docs/contract.md §20). An organization key acts for its own only.
  */
 export const organizationRefusal = (state: State, key: StoredKey | undefined, orgId: string): Refusal | undefined => {
-  if (key?.org_id !== undefined) return key.org_id === orgId ? undefined : notFound("organization")
-  return get(state, "organizations", orgId) === undefined || isMember(state, orgId)
-    ? undefined
-    : notFound("organization")
+  if (key?.org_id !== undefined) return key.org_id === orgId ? undefined : organizationNotFound
+  return get(state, "organizations", orgId) === undefined || isMember(state, orgId) ? undefined : organizationNotFound
 }
 
 /** A 404 for a project `projectId` that exists but `key` does not act for (one that does not exist: its route says). */
 const projectRefusal = (state: State, key: StoredKey | undefined, projectId: string): Refusal | undefined => {
   const project = get(state, "projects", projectId)
-  return project === undefined || reachesProject(state, key, project) ? undefined : notFound("project")
+  return project === undefined || reachesProject(state, key, project) ? undefined : projectNotFound
 }
 
 /** The path parameters that name an organization. */
@@ -67,8 +72,8 @@ const organizationParams = ["org_id", "source_org_id"] as const
 
 /**
  * The routes only a personal key may call (`METHOD route`), beyond every route under `/api_keys`
- * and `/users/`: creating an organization's keys, removing a member, inviting (the platform's
- * documentation on organization keys marks these as a person's).
+ * and `/users/` but {@link keyOrganizationRoute}: creating an organization's keys, removing a
+ * member, inviting (the platform's documentation on organization keys marks these as a person's).
  */
 export const personalRoutes: ReadonlySet<string> = new Set([
   "POST /organizations/{org_id}/api_keys",
@@ -76,22 +81,37 @@ export const personalRoutes: ReadonlySet<string> = new Set([
   "POST /organizations/{org_id}/invitations"
 ])
 
+/**
+ * The one route under `/users/` an organization's key (scoped to a project or not) may call: the
+ * published document answers it, for a key "not tied to a user", with the single organization
+ * that owns the key (docs/contract.md §20.3). `GET /users/me` stays a person's: such a key has no
+ * user to answer.
+ */
+export const keyOrganizationRoute = "GET /users/me/organizations"
+
 /** Whether only a personal key may call `endpoint`. */
-const personalOnly = (endpoint: Endpoint.Endpoint): boolean =>
-  endpoint.route === "/api_keys" ||
-  endpoint.route.startsWith("/api_keys/") ||
-  endpoint.route.startsWith("/users/") ||
-  personalRoutes.has(`${endpoint.method} ${endpoint.route}`)
+const personalOnly = (endpoint: Endpoint.Endpoint): boolean => {
+  const route = `${endpoint.method} ${endpoint.route}`
+  if (route === keyOrganizationRoute) return false
+  return (
+    endpoint.route === "/api_keys" ||
+    endpoint.route.startsWith("/api_keys/") ||
+    endpoint.route.startsWith("/users/") ||
+    personalRoutes.has(route)
+  )
+}
 
 /**
  * The routes without a project that a key scoped to one project may still call: the project
- * lists (they show what it reaches: its one project), the regions, and who the key is.
+ * lists (they show what it reaches: its one project), the regions, who the key is, and the
+ * organization that owns it.
  */
 export const projectKeyRoutes: ReadonlySet<string> = new Set([
   "GET /projects",
   "GET /projects/shared",
   "GET /regions",
-  "GET /auth"
+  "GET /auth",
+  keyOrganizationRoute
 ])
 
 /** The routes a key scoped to one project may not call on its project: deleting it. */

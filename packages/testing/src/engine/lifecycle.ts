@@ -1,7 +1,7 @@
 /**
  * A branch's and a project's lifecycle in the fake (docs/contract.md §18): the pure rules the
- * branch mutations (`branches.ts`), the project mutations (`projects.ts`) and the control plane
- * (`endpoints.ts`) share.
+ * branch mutations (`resources/Branches`), the project mutations (`resources/Projects`) and the
+ * control plane (`internal/duties.ts`) share.
  *
  * - **Expiry.** A branch with `expires_at` is deleted by the control plane at the first sweep at
  *   or after that time: the sweep runs every {@link expirySweep} (10 minutes, on the clock's
@@ -17,10 +17,10 @@
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
-import type { Refused } from "./limits.js"
 import { timeOfLsn } from "./lsn.js"
 import { get, itemsOf, type State, type StoredBranch, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
 
 /** How often the control plane's sweep deletes expired branches: every 10 minutes. */
 export const expirySweep = Duration.toMillis("10 minutes")
@@ -28,7 +28,7 @@ export const expirySweep = Duration.toMillis("10 minutes")
 /** How long a deleted project can be recovered: 7 days (the platform's window). */
 export const recoveryWindow = Duration.toMillis("7 days")
 
-/** The history retention of a project that states none: a day (as `projects.ts` gives a new one). */
+/** The history retention of a project that states none: a day (as `resources/Projects/steps.ts` gives a new one). */
 const defaultRetentionSeconds = 86_400
 
 /** When the control plane's sweep deletes a branch expiring at `expiresAt`: the first sweep at or after it. */
@@ -86,9 +86,11 @@ export const pointInHistory = (
   project: StoredProject,
   point: HistoryPoint,
   now: number
-): Either.Either<number, Refused> => {
+): Either.Either<number, Refusal> => {
   if (point.parent_timestamp !== undefined && point.parent_lsn !== undefined) {
-    return Either.left({ status: Status.badRequest, message: "give parent_timestamp or parent_lsn, not both" })
+    return Either.left(
+      new Refusal({ status: Status.badRequest, message: "give parent_timestamp or parent_lsn, not both" })
+    )
   }
   // None named: the parent's head, now (a project's first branch may be created a millisecond
   // after `now`, when another project took that millisecond: it is not checked).
@@ -98,10 +100,12 @@ export const pointInHistory = (
   const oldest = historyStart(project, now)
   if (at > now || at < oldest) {
     const what = point.parent_lsn === undefined ? "parent_timestamp" : "parent_lsn"
-    return Either.left({
-      status: Status.badRequest,
-      message: `${what} is outside the project's history window (history_retention_seconds: ${retention}): from ${new Date(oldest).toISOString()} to now`
-    })
+    return Either.left(
+      new Refusal({
+        status: Status.badRequest,
+        message: `${what} is outside the project's history window (history_retention_seconds: ${retention}): from ${new Date(oldest).toISOString()} to now`
+      })
+    )
   }
   return Either.right(at)
 }
@@ -110,10 +114,10 @@ export const pointInHistory = (
  * 400 unless `expiresAt` (epoch ms) is after `now`: an expiry in the past would delete the branch
  * at the next sweep, which is never what a caller means.
  */
-export const expiryInFuture = (expiresAt: number, now: number): Either.Either<void, Refused> =>
+export const expiryInFuture = (expiresAt: number, now: number): Either.Either<void, Refusal> =>
   expiresAt > now
     ? Either.void
-    : Either.left({ status: Status.badRequest, message: "expires_at must be in the future" })
+    : Either.left(new Refusal({ status: Status.badRequest, message: "expires_at must be in the future" }))
 
 /** The TTL of an expiry set at `now`: whole seconds from `now` to `expiresAt`. */
 export const ttlOf = (expiresAt: number, now: number): number => Math.round((expiresAt - now) / 1000)

@@ -2,27 +2,19 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Body, DecodeIssue } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import { Status } from "./status.js"
+import { Refusal } from "./refusal.js"
 
 /** The largest request body the fake accepts: 64 KiB. A larger one is refused with 413. */
 export const bodyLimitBytes = 64 * 1024
 
-/** Why a request is refused before it reaches a route: its status and message. */
-export interface Refused {
-  readonly status: number
-  readonly message: string
-  readonly headers?: Readonly<Record<string, string>>
-  /** Fields the answer's body has beside `code` and `message` (a 406's `limits`, docs/contract.md §22.4). */
-  readonly details?: Readonly<Record<string, unknown>>
-}
-
 /** A declared `Content-Length` over the limit, or not a number: refused before reading anything. */
-export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerRequest): Refused | undefined => {
+export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined => {
   const declared = request.headers["content-length"]
   if (declared === undefined) return undefined
   if (!/^\d{1,15}$/.test(declared))
-    return { status: Status.badRequest, message: "Content-Length must be a number of bytes" }
+    return new Refusal({ status: Status.badRequest, message: "Content-Length must be a number of bytes" })
   return Number(declared) > bodyLimitBytes
-    ? { status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` }
+    ? new Refusal({ status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` })
     : undefined
 }
 
@@ -30,21 +22,24 @@ export const declaredLengthRefusal = (request: HttpServerRequest.HttpServerReque
 export const bodyDepthLimit = 64
 
 /**
- * The request body's bytes, at most `bodyLimitBytes`: a larger body fails with a 413 `Refused`.
+ * The request body's bytes, at most `bodyLimitBytes`: a larger body fails with a 413 `Refusal`.
  * The rest of a larger body is read and dropped, never kept, so the connection stays usable and
  * the 413 reaches the client (stopping early would make Node destroy the socket before the
  * answer; Node's `HttpServer` itself fails a body past 10 MiB). A body that cannot be read is a
  * 400.
  */
-const readBodyBytes: Effect.Effect<Uint8Array, Refused, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+const readBodyBytes: Effect.Effect<Uint8Array, Refusal, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
   HttpServerRequest.HttpServerRequest,
   (request) =>
     Body.bytes(request.stream, { maxBytes: bodyLimitBytes, past: "drain" }).pipe(
       Effect.mapError(
-        (error): Refused =>
+        (error): Refusal =>
           error._tag === "BodyTooLarge"
-            ? { status: Status.payloadTooLarge, message: `request body is larger than ${bodyLimitBytes} bytes` }
-            : { status: Status.badRequest, message: "request body could not be read" }
+            ? new Refusal({
+                status: Status.payloadTooLarge,
+                message: `request body is larger than ${bodyLimitBytes} bytes`
+              })
+            : new Refusal({ status: Status.badRequest, message: "request body could not be read" })
       )
     )
 )
@@ -78,40 +73,46 @@ const isJsonContentType = (value: string | undefined): boolean =>
   value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value)
 
 /**
- * The request body parsed as JSON. Refused, in this order: a body over `bodyLimitBytes` (413),
+ * The request body parsed as JSON. Refusal, in this order: a body over `bodyLimitBytes` (413),
  * a `Content-Type` missing or other than `application/json` (415), bytes that are not UTF-8
  * (400), arrays and objects nested deeper than {@link bodyDepthLimit} (400, checked before
  * parsing, so nothing downstream recurses that deep), text that is not JSON (400). Duplicate
  * names in an object keep the last value, as `JSON.parse` does; `__proto__` is an ordinary
  * name.
  */
-export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.HttpServerRequest> = Effect.gen(
+export const readJsonBody: Effect.Effect<unknown, Refusal, HttpServerRequest.HttpServerRequest> = Effect.gen(
   function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const bytes = yield* readBodyBytes
     const contentType = request.headers["content-type"]
     if (!isJsonContentType(contentType)) {
-      return yield* Effect.fail<Refused>({
-        status: Status.unsupportedMediaType,
-        message:
-          contentType === undefined
-            ? "Content-Type must be application/json"
-            : `Content-Type must be application/json, not "${DecodeIssue.excerpt(contentType)}"`
-      })
+      return yield* Effect.fail<Refusal>(
+        new Refusal({
+          status: Status.unsupportedMediaType,
+          message:
+            contentType === undefined
+              ? "Content-Type must be application/json"
+              : `Content-Type must be application/json, not "${DecodeIssue.excerpt(contentType)}"`
+        })
+      )
     }
     const text = yield* Body.decodeUtf8(bytes, "fail").pipe(
-      Effect.mapError((): Refused => ({ status: Status.badRequest, message: "request body is not valid UTF-8" }))
+      Effect.mapError(() => new Refusal({ status: Status.badRequest, message: "request body is not valid UTF-8" }))
     )
     if (nestedDeeperThan(text, bodyDepthLimit)) {
-      return yield* Effect.fail<Refused>({
-        status: Status.badRequest,
-        message: `request body nests arrays and objects deeper than ${bodyDepthLimit} levels`
-      })
+      return yield* Effect.fail<Refusal>(
+        new Refusal({
+          status: Status.badRequest,
+          message: `request body nests arrays and objects deeper than ${bodyDepthLimit} levels`
+        })
+      )
     }
     try {
       return JSON.parse(text) as unknown
     } catch {
-      return yield* Effect.fail<Refused>({ status: Status.badRequest, message: "request body is not valid JSON" })
+      return yield* Effect.fail<Refusal>(
+        new Refusal({ status: Status.badRequest, message: "request body is not valid JSON" })
+      )
     }
   }
 )
@@ -120,16 +121,19 @@ export const readJsonBody: Effect.Effect<unknown, Refused, HttpServerRequest.Htt
  * A path the fake refuses before routing: malformed percent-encoding, or a segment that is (or
  * decodes to) `.` or `..`, or holds an encoded `/` or `\` (path traversal in an id).
  */
-export const pathRefusal = (rawPath: string): Refused | undefined => {
+export const pathRefusal = (rawPath: string): Refusal | undefined => {
   for (const segment of rawPath.split("/")) {
     let decoded: string
     try {
       decoded = decodeURIComponent(segment)
     } catch {
-      return { status: Status.badRequest, message: "path holds malformed percent-encoding" }
+      return new Refusal({ status: Status.badRequest, message: "path holds malformed percent-encoding" })
     }
     if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) {
-      return { status: Status.badRequest, message: "path segments must not be dot segments or hold slashes" }
+      return new Refusal({
+        status: Status.badRequest,
+        message: "path segments must not be dot segments or hold slashes"
+      })
     }
   }
   return undefined

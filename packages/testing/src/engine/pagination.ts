@@ -8,8 +8,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { Kind } from "./kinds.js"
-import { badRequest, type Refusal } from "./route.js"
 import { itemsBefore, type itemsOf, type State, take } from "./state.js"
+import { badRequest, type Refusal } from "./refusal.js"
 
 /**
  * A cursor of the fake: the `created_at` of the last item of the previous page

@@ -4,12 +4,16 @@ import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 
 /**
- * One request the fake served, as a test may assert it: method, path (with `/api/v2`), query
- * (credentials redacted), every header (names lower-cased, credentials redacted) and the `_tag`
- * of the fault it got, if any.
+ * One request the fake served, as a test may assert it: method, path (with `/api/v2`; credentials
+ * redacted), query (credentials redacted), every header (names lower-cased, credentials redacted)
+ * and the `_tag` of the fault it got, if any.
  */
 export interface RecordedRequest {
   readonly method: string
+  /**
+   * The path as sent (percent-encoded), each segment that is a credential `<redacted>`: one that
+   * {@link looksLikeCredential}, or one the fake knows as a secret (an API key of its account).
+   */
   readonly path: string
   /**
    * The query's parameters, decoded (the last value of a repeated name), credentials redacted:
@@ -104,6 +108,51 @@ export const isCredentialName = (name: string): boolean => {
     .some((word) => credentialWords.has(word))
 }
 
+/** A JSON Web Token: three base64url parts joined by `.`, the first an encoded `{"`. */
+const jsonWebToken = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
+
+/**
+ * An opaque token: 32 or more letters and digits, with at least one of each, after an optional
+ * prefix of lower-case words each ending in `_` (`ssk_`, `napi_`, `sk_live_`).
+ */
+const opaqueToken = /^(?:[a-z]+_)*(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}$/
+
+/**
+ * Whether a path segment (decoded) looks like a credential, so that the log keeps `<redacted>` in
+ * its place: a JSON Web Token (`eyJ...`, three parts joined by `.`), or an opaque token of 32 or
+ * more letters and digits, with both, maybe after a prefix such as `ssk_` or `napi_` (the fake's
+ * API keys, 64 hex digits; a branch auth's `pck_` and `ssk_` keys). The API's ids are not: words
+ * and digits joined by `-` (`br-wispy-meadow-118737`, `ep-proud-mud-a5x8dq2u`), UUIDs, numbers,
+ * and names shorter than 32 characters (a longer name of letters and digits only is kept
+ * `<redacted>` too).
+ */
+export const looksLikeCredential = (segment: string): boolean =>
+  segment.length >= 32 && (opaqueToken.test(segment) || jsonWebToken.test(segment))
+
+/** `segment` percent-decoded, or as it is when it does not decode. */
+const decodedSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/**
+ * The path of `url`, each segment that is a credential `<redacted>`: it {@link looksLikeCredential}
+ * or `isSecret` says so (both given the segment decoded), as a query parameter named like a
+ * credential is. A caller who puts a key in the path (`GET /projects/<key>`) does not leave it in the log.
+ */
+const pathOf = (url: URL, isSecret: (segment: string) => boolean): string =>
+  url.pathname
+    .split("/")
+    .map((segment) => {
+      if (segment === "") return segment
+      const decoded = decodedSegment(segment)
+      return looksLikeCredential(decoded) || isSecret(decoded) ? "<redacted>" : segment
+    })
+    .join("/")
+
 /** The query of `url`, decoded, each credential's value (see {@link isCredentialName}) `<redacted>`. */
 const queryOf = (url: URL): Record<string, string> => {
   const query: Record<string, string> = {}
@@ -111,11 +160,15 @@ const queryOf = (url: URL): Record<string, string> => {
   return query
 }
 
-/** The record of `request`, whose URL is `url`, that got the fault tagged `fault`. */
+/**
+ * The record of `request`, whose URL is `url`, that got the fault tagged `fault`; `isSecret` says
+ * which path segments (decoded) the fake knows as secrets (none by default).
+ */
 export const recordOf = (
   request: HttpServerRequest.HttpServerRequest,
   url: URL,
-  fault: string | undefined
+  fault: string | undefined,
+  isSecret: (segment: string) => boolean = () => false
 ): RecordedRequest => {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(request.headers)) {
@@ -125,7 +178,7 @@ export const recordOf = (
   }
   return {
     method: request.method,
-    path: url.pathname,
+    path: pathOf(url, isSecret),
     query: queryOf(url),
     headers,
     ...(fault === undefined ? {} : { fault })

@@ -1,45 +1,23 @@
 /**
  * How one route of the fake is built from its entry of core's groups (`Api.Roles.create`...):
  * decoding, the `Gate`, refusals and the answer (docs/design.md §1.2). Each resource's routes
- * (`branchRoutes.ts` and the like) are built with {@link route}; `routes.ts` puts them together.
+ * (`resources/<Group>/handlers.ts`) are built with {@link route}; `internal/routes.ts` puts them
+ * together.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { DecodeIssue, type Endpoint } from "@dbplatform/core"
+import { type Endpoint } from "@dbplatform/core"
 import * as Arr from "effect/Array"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import { identity } from "effect/Function"
 import * as ParseResult from "effect/ParseResult"
-import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { type Dice, randomDice } from "./ids.js"
-import { isDeleted } from "./lifecycle.js"
-import { afterControlPlane } from "./controlPlane.js"
-import { readJsonBody, type Refused } from "./limits.js"
-import { type FakeState, get, type Mutation, mutate, type State } from "./state.js"
-import { Status } from "./status.js"
+import { readJsonBody } from "./limits.js"
 import { errorBody } from "./wire.js"
-
-/** A refusal: answered with `status` and a `GeneralError` body (docs/contract.md §10.1). */
-export class Refusal extends Data.TaggedError("Refusal")<{
-  readonly status: number
-  readonly message: string
-  readonly code?: string
-  /** Headers of the answer, e.g. `retry-after`. */
-  readonly headers?: Readonly<Record<string, string>> | undefined
-  /** Fields of the body beside the `GeneralError`'s, e.g. a 406's `limits` (docs/contract.md §22.4). */
-  readonly details?: Readonly<Record<string, unknown>> | undefined
-}> {}
-
-/** A request's input that does not decode is a 400 saying why, in core's words (docs/contract.md §10.1, §10.2). */
-export const badRequest = (issue: ParseResult.ParseIssue) =>
-  new Refusal({ status: Status.badRequest, message: DecodeIssue.format(issue) })
+import { badRequest, Refusal } from "./refusal.js"
 
 export const orBadRequest = <A, R>(
   effect: Effect.Effect<A, ParseResult.ParseError | Refusal, R>
@@ -145,10 +123,7 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
     endpoint.body === undefined
       ? undefined
       : Effect.flatMap(
-          Effect.mapError(
-            jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
-            (refused) => new Refusal(refused)
-          ),
+          jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
           Schema.decodeUnknown(endpoint.body, strict)
         )
   return HttpRouter.makeRoute(
@@ -206,41 +181,6 @@ const jsonBody = (acceptsEmpty: boolean) =>
     return acceptsEmpty && none ? Effect.succeed({}) : readJsonBody
   })
 
-/** A 404 for `what` (`project`, `branch`). */
-export const notFound = (what: string) => new Refusal({ status: Status.notFound, message: `${what} not found` })
-
-const mutateWithDice = <A>(fake: FakeState, dice: Dice, mutation: Mutation<A, Refused>) =>
-  Effect.mapError(mutate(fake, afterControlPlane(fake.controlPlane, dice, mutation)), (refused) => new Refusal(refused))
-
-/**
- * Runs the mutation `make` builds from fresh dice (`randomDice`: `TestRandom` decides ids and
- * passwords) after the control plane's operations due by now, in the same step
- * (`afterControlPlane`), and answers what `answer` makes of its result at the time now; a refusal
- * is answered with its status and a `GeneralError`.
- */
-export const mutateAnswering = <A, B>(
-  fake: FakeState,
-  make: (dice: Dice) => Mutation<A, Refused>,
-  answer: (result: A, now: number) => B
-) =>
-  Effect.flatMap(randomDice, (dice) =>
-    Effect.zipWith(mutateWithDice(fake, dice, make(dice)), Clock.currentTimeMillis, answer)
-  )
-
-/** A read of the state now (`branches.ts` and the like) that may be refused. */
-export const read = <A>(fake: FakeState, query: (state: State, now: number) => Either.Either<A, Refused>) =>
-  Effect.flatMap(Effect.zip(Ref.get(fake.ref), Clock.currentTimeMillis), ([state, now]) =>
-    Either.mapLeft(query(state, now), (refused) => new Refusal(refused))
-  )
-
-/** The state now, and a 404 unless it has the project `projectId` (not deleted: docs/contract.md §18). */
-export const withProject = (fake: FakeState, projectId: string) =>
-  Effect.flatMap(Ref.get(fake.ref), (state) =>
-    isDeleted(get(state, "projects", projectId)) || get(state, "projects", projectId) === undefined
-      ? Effect.fail(notFound("project"))
-      : Effect.succeed(state)
-  )
-
 /**
  * What a route runs first, with its endpoint, before reading anything of the request: the
  * fake's rate limit, which may refuse it. Lets everything through unless provided.
@@ -254,7 +194,7 @@ export class Gate extends Context.Reference<Gate>()("@dbplatform/testing/interna
 
 /**
  * What a route runs once its path parameters are decoded, with its endpoint and them, before its
- * query and body: whether the request's key may act there (`access.ts`, docs/contract.md §21),
+ * query and body: whether the request's key may act there (`authorization.ts`, docs/contract.md §21),
  * which may refuse it (404, 403). Lets everything through unless provided.
  */
 export class Access extends Context.Reference<Access>()("@dbplatform/testing/internal/Access", {

@@ -327,8 +327,8 @@ export const branchAt = (
 
 /**
  * A compute endpoint as a real server sends it at `now` (docs/contract.md §11, §12): `init` until
- * its first `start_compute` operation ends, then `active` or `idle` (`endpoints.ts`
- * `endpointStateAt`), with `pending_state` while an operation changes it; its host is its id
+ * its first `start_compute` operation ends, then `active` or `idle` (
+ * {@link endpointStateAt}), with `pending_state` while an operation changes it; its host is its id
  * under the project's region host.
  */
 export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProject, now: number): ComputeEndpoint => {

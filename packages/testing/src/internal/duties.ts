@@ -181,7 +181,7 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
 /**
  * The changes that carry out everything due by `now` in `state`, one after another; again while
  * what was done made more due (a branch whose last child expired may expire in turn); then the
- * snapshots the backup schedules take and those that expire (`snapshots.ts`, docs/contract.md §19).
+ * snapshots the backup schedules take and those that expire (`resources/Snapshots/steps.ts`, docs/contract.md §19).
  */
 const catchUp = (state: State, now: number, dice: Dice): ReadonlyArray<Change> => {
   const changes: Array<Change> = []

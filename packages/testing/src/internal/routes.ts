@@ -1,3 +1,8 @@
+/**
+ * The fake's router: every group of core's `Api.groups` answered by its resource's handlers
+ * (`resources/<Group>`). The one module that names every resource's handlers; the engine does not
+ * import it.
+ */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Api, Endpoint } from "@dbplatform/core"
 import { permissionHandlers } from "../resources/ProjectPermissions/handlers.js"
@@ -6,7 +11,7 @@ import { branchHandlers } from "../resources/Branches/handlers.js"
 import { branchSchemaHandlers } from "../resources/BranchSchema/handlers.js"
 import { dataApiHandlers } from "../resources/DataApi/handlers.js"
 import { databaseHandlers } from "../resources/Databases/handlers.js"
-import { endpointHandlers } from "../resources/ComputeEndpoints/handlers.js"
+import { computeEndpointHandlers } from "../resources/ComputeEndpoints/handlers.js"
 import { connectionHandlers } from "../resources/Connections/handlers.js"
 import { consumptionHandlers } from "../resources/Consumption/handlers.js"
 import { organizationKeyHandlers } from "../resources/OrganizationApiKeys.js"
@@ -33,7 +38,7 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Projects: projectHandlers(fake, groups.Projects),
   Operations: operationHandlers(fake, groups.Operations),
   Branches: branchHandlers(fake, groups.Branches),
-  ComputeEndpoints: endpointHandlers(fake, groups.ComputeEndpoints),
+  ComputeEndpoints: computeEndpointHandlers(fake, groups.ComputeEndpoints),
   Connections: connectionHandlers(fake, groups.Connections),
   Databases: databaseHandlers(fake, groups.Databases),
   Roles: roleHandlers(fake, groups.Roles),
@@ -56,8 +61,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
  * The routes of the control API v2, over `fake`, under `/api/v2`: one per endpoint of every
  * group of `groups` (core's `Api.groups` by default; a test may pass them with an endpoint
  * changed), routed, checked and answered as it declares (docs/contract.md §4, docs/design.md §1);
- * each runs the `Gate` first. A route reads the state with `Ref.get` and changes it only by
- * running a mutation with `mutate` (`state.ts`).
+ * each runs the `Gate` first. A route reads the state with `read` and changes it only with
+ * `change` (`engine/change.ts`), which runs the control plane first.
  */
 export const router = (fake: FakeState, groups: Api.Groups = Api.groups) => {
   const all: Readonly<Record<string, Readonly<Record<string, Handler<Endpoint.Endpoint>>>>> = handlers(fake, groups)

@@ -13,16 +13,18 @@ import {
 import { InvalidSeed } from "../Seed.js"
 import { changeSchema, schemaJson } from "../resources/BranchSchema/steps.js"
 import { lsnAt } from "../engine/lsn.js"
-import { loadParser, migrate } from "../resources/BranchSchema/ddl.js"
-import { branchId, endpointId, randomDice } from "../engine/ids.js"
+import { migrate } from "../resources/BranchSchema/ddl.js"
+import { branchId, endpointId } from "../engine/ids.js"
 import { defaultOrgId, upsert } from "../engine/kinds.js"
 import { organizationImplied } from "../resources/Organizations/steps.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "../engine/operations.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
-import { distinctTime, type FakeState, get, mutate, type State, type StoredOperation } from "../engine/state.js"
+import { distinctTime, type FakeState, get, type State, type StoredOperation, type Mutation } from "../engine/state.js"
 import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "../engine/wire.js"
 import { specOf } from "./kinds.js"
 import { hashKey, keyAdded, newKeyValue } from "../engine/authentication.js"
+import { change } from "../engine/change.js"
+import { loadParser } from "../resources/BranchSchema/sql.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -51,10 +53,10 @@ const pendingOperation = (
     : Either.left(new OperationNotPending({ operationId, status: stepAt(operation, now).status }))
 }
 
-/** The `Scenario` of the fake over `fake`: each call one mutation (`state.mutate`). */
+/** The `Scenario` of the fake over `fake`: each call one change (`engine/change.ts`), as a request's. */
 export const scenarioOf = (fake: FakeState): Scenario => ({
   addProject: (project) =>
-    mutate(fake, (state, now) => {
+    change(fake, () => (state, now) => {
       const seeded = seedProject({ age: 0, ...project }, now)
       const stored = { ...seeded, created_at: distinctTime(state, "projects", "", seeded.created_at) }
       const branch = defaultBranchOf(stored)
@@ -77,18 +79,18 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
 
   addApiKey: (name) => {
     const value = newKeyValue()
-    return mutate(fake, (state, now) => {
+    return change(fake, () => (state, now) => {
       const { changes, key } = keyAdded(state, name, hashKey(value), now)
       return Either.right({ changes, answer: apiKeyCreated(key, value) })
     })
   },
 
   startOperations: (projectId, starts) =>
-    Effect.flatMap(randomDice, (dice) => {
+    change(fake, (dice): Mutation<OperationsStarted, UnknownProject | InvalidSeed> => {
       const branch = branchId(dice)
       const endpoint = endpointId(dice)
       const ids = starts.map((start) => start.id ?? crypto.randomUUID())
-      return mutate<OperationsStarted, UnknownProject | InvalidSeed>(fake, (state, now) => {
+      return (state, now) => {
         if (get(state, "projects", projectId) === undefined) return Either.left(new UnknownProject({ projectId }))
         const found = ids.flatMap((id, i) => {
           const problem = specOf("operations").check?.({ id } as StoredOperation) ?? []
@@ -113,48 +115,55 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
         })
         const { changes, operations } = startOperations(state, projectId, planned, now)
         return Either.right({ changes, answer: operationsStarted(operations, now) })
-      })
+      }
     }),
 
   failOperation: (projectId, operationId, failure) =>
-    mutate(fake, (state, now) =>
-      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
-        const at = Math.max(now, operation.created_at)
-        const failed = rewritten(operation, now, [{ at, status: failure.status ?? "failed" }], {
-          failures_count: operation.failures_count + 1,
-          error: failure.error,
-          retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+    change(
+      fake,
+      () => (state, now) =>
+        Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
+          const at = Math.max(now, operation.created_at)
+          const failed = rewritten(operation, now, [{ at, status: failure.status ?? "failed" }], {
+            failures_count: operation.failures_count + 1,
+            error: failure.error,
+            retry_at: failure.retryIn === undefined ? undefined : at + Duration.toMillis(failure.retryIn)
+          })
+          return { changes: [upsert("operations", failed)], answer: operationAt(failed, now) }
         })
-        return { changes: [upsert("operations", failed)], answer: operationAt(failed, now) }
-      })
     ),
 
   cancelOperation: (projectId, operationId, options = {}) =>
-    mutate(fake, (state, now) =>
-      Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
-        const cancellingFor = Duration.toMillis(options.cancellingFor ?? "1 second")
-        const at = Math.max(now, operation.created_at)
-        const cancelled = rewritten(operation, now, [
-          { at, status: "cancelling" },
-          { at: at + cancellingFor, status: "cancelled" }
-        ])
-        return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
-      })
+    change(
+      fake,
+      () => (state, now) =>
+        Either.map(pendingOperation(state, projectId, operationId, now), (operation) => {
+          const cancellingFor = Duration.toMillis(options.cancellingFor ?? "1 second")
+          const at = Math.max(now, operation.created_at)
+          const cancelled = rewritten(operation, now, [
+            { at, status: "cancelling" },
+            { at: at + cancellingFor, status: "cancelled" }
+          ])
+          return { changes: [upsert("operations", cancelled)], answer: operationAt(cancelled, now) }
+        })
     ),
 
   migrate: (projectId, branchId, databaseName, sql) =>
     Effect.map(
       Effect.flatMap(loadParser, (parser) =>
-        mutate(fake, (state, now) =>
-          get(state, "projects", projectId) === undefined
-            ? Either.left(new UnknownProject({ projectId }))
-            : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
-                projectId,
-                branchId,
-                databaseName,
-                (tables) => Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
-                () => new UnknownDatabase({ projectId, branchId, databaseName })
-              )(state, now)
+        change(
+          fake,
+          () => (state, now) =>
+            get(state, "projects", projectId) === undefined
+              ? Either.left(new UnknownProject({ projectId }))
+              : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+                  projectId,
+                  branchId,
+                  databaseName,
+                  (tables) =>
+                    Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
+                  () => new UnknownDatabase({ projectId, branchId, databaseName })
+                )(state, now)
         )
       ),
       ({ at: from, database }) => ({

@@ -13,7 +13,7 @@ import {
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
-import { loadParser, migrate, type Parser, type Table, tablesOfJson } from "../resources/BranchSchema/ddl.js"
+import { migrate, tablesOfJson } from "../resources/BranchSchema/ddl.js"
 import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
@@ -35,6 +35,7 @@ import {
 import { accountUser } from "../engine/caller.js"
 import { hashKey } from "../engine/authentication.js"
 import { load } from "./kinds.js"
+import { loadParser, type Parser, type Table } from "../resources/BranchSchema/sql.js"
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
 export const seedProject = (project: SeedProject, now: number): StoredProject =>

@@ -2,19 +2,19 @@
  * The fake's organization API keys (docs/contract.md §21): kept as the account's keys are (the
  * `api_keys` kind, one id sequence, one hash lookup when a request authenticates), with the
  * `org_id` of their organization and, for one scoped to a project, its `project_id`. Pure steps
- * of the `OrganizationApiKeys` routes (`routes.ts`) and their answers.
+ * of the `OrganizationApiKeys` routes (below) and their answers.
  */
 import { Api, ApiKeyCreator, ApiKeyId, ProjectId } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { defaultOrgId, upsert } from "../engine/kinds.js"
-import { notFound, type Refusal, type Handlers } from "../engine/route.js"
-import { get, itemsOf, type Outcome, type State, type StoredKey, type FakeState, mutate } from "../engine/state.js"
+import { type Handlers } from "../engine/route.js"
+import { get, itemsOf, type Outcome, type State, type StoredKey, type FakeState } from "../engine/state.js"
 import { at, userId } from "../engine/wire.js"
-import * as Effect from "effect/Effect"
-import * as Ref from "effect/Ref"
 import { hashKey, newKeyValue } from "../engine/authentication.js"
+import { notFound, type Refusal } from "../engine/refusal.js"
+import { read, change } from "../engine/change.js"
 
 /** The user who creates an organization's keys in the fake: the account's own, as for its personal keys. */
 const creator = new ApiKeyCreator({ id: userId, name: "Ada Lovelace", image: "" })
@@ -24,7 +24,7 @@ const scopeOf = (key: StoredKey) => (key.project_id === undefined ? {} : { proje
 
 /** The organization `orgId`, or a 404 when the state has none. */
 const organization = (state: State, orgId: string): Either.Either<string, Refusal> =>
-  get(state, "organizations", orgId) === undefined ? Either.left(notFound("organization")) : Either.right(orgId)
+  get(state, "organizations", orgId) === undefined ? notFound("organization") : Either.right(orgId)
 
 /**
  * A new key of organization `orgId` named `name`, with the hash `hash` of its value, created at
@@ -42,7 +42,7 @@ export const organizationKeyAdded = (
   Either.flatMap(organization(state, orgId), () => {
     if (projectId !== undefined) {
       const project = get(state, "projects", projectId)
-      if (project === undefined || (project.org_id ?? defaultOrgId) !== orgId) return Either.left(notFound("project"))
+      if (project === undefined || (project.org_id ?? defaultOrgId) !== orgId) return notFound("project")
     }
     const key: StoredKey = {
       id: state.next_key_id,
@@ -76,7 +76,7 @@ export const organizationKeyRevoked = (
 ): Either.Either<Outcome<StoredKey>, Refusal> =>
   Either.flatMap(organization(state, orgId), () => {
     const key = get(state, "api_keys", keyId)
-    if (key === undefined || key.org_id !== orgId || key.revoked) return Either.left(notFound("API key"))
+    if (key === undefined || key.org_id !== orgId || key.revoked) return notFound("API key")
     const revoked: StoredKey = { ...key, revoked: true }
     return Either.right({ changes: [upsert("api_keys", revoked)], answer: revoked })
   })
@@ -120,24 +120,22 @@ export const organizationKeyRevokedAnswer = (key: StoredKey): Api.OrgApiKeyRevok
 /** How the fake answers the organization API key endpoints, over `fake`. */
 export const organizationKeyHandlers = (fake: FakeState): Handlers<typeof Api.OrganizationApiKeys> => ({
   list: ({ params }) =>
-    Effect.flatMap(Ref.get(fake.ref), (state) =>
-      Either.match(organizationKeys(state, params.org_id), {
-        onLeft: Effect.fail,
-        onRight: (keys) => Effect.succeed(keys.map(organizationKeyListed))
-      })
+    read(fake, (state) =>
+      Either.map(organizationKeys(state, params.org_id), (keys) => keys.map(organizationKeyListed))
     ),
   create: ({ body, params }) => {
     const value = newKeyValue()
-    return Effect.map(
-      mutate(fake, (state, now) =>
-        organizationKeyAdded(state, params.org_id, body.key_name, body.project_id, hashKey(value), now)
-      ),
+    return change(
+      fake,
+      () => (state, now) =>
+        organizationKeyAdded(state, params.org_id, body.key_name, body.project_id, hashKey(value), now),
       (key) => organizationKeyCreated(key, value)
     )
   },
   revoke: ({ params }) =>
-    Effect.map(
-      mutate(fake, (state) => organizationKeyRevoked(state, params.org_id, params.key_id)),
+    change(
+      fake,
+      () => (state) => organizationKeyRevoked(state, params.org_id, params.key_id),
       organizationKeyRevokedAnswer
     )
 })

@@ -1,6 +1,6 @@
 /**
  * The fake's branch auth routes (docs/contract.md §26): each decodes with its entry of core's
- * `Api.BranchAuth` and runs a mutation or a read of `branchAuth.ts`. Secrets reach the answer as
+ * `Api.BranchAuth` and runs a mutation or a read of `steps.ts`. Secrets reach the answer as
  * `Redacted` (the keys of an enable, an OAuth provider's client secret) and are encoded only by
  * the route, on the wire.
  */
@@ -23,9 +23,10 @@ import {
   usersSchema,
   usersTable
 } from "./steps.js"
-import { mutateAnswering, read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** An OAuth provider as a real server sends it, its client secret `Redacted` until encoded. */
 const oauthProviderAt = (provider: StoredOAuthProvider) =>
@@ -74,7 +75,7 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
       )
     ),
   create: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => enableAuth(params.project_id, params.branch_id, body, dice),
       ({ auth, project, pub_client_key, secret_server_key }) =>
@@ -93,7 +94,7 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
         )
     ),
   disable: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => disableAuth(params.project_id, params.branch_id),
       () => undefined
@@ -110,13 +111,13 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
       )
     ),
   addDomain: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => addDomain(params.project_id, params.branch_id, body.domain, body.auth_provider),
       () => undefined
     ),
   deleteDomains: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () =>
         deleteDomains(
@@ -135,19 +136,19 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
       )
     ),
   addOAuthProvider: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => addOAuthProvider(params.project_id, params.branch_id, body.id, credentialsOf(body)),
       oauthProviderAt
     ),
   updateOAuthProvider: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => updateOAuthProvider(params.project_id, params.branch_id, params.oauth_provider_id, credentialsOf(body)),
       oauthProviderAt
     ),
   deleteOAuthProvider: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => deleteOAuthProvider(params.project_id, params.branch_id, params.oauth_provider_id),
       () => undefined

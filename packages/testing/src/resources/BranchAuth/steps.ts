@@ -20,10 +20,10 @@
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { get, itemsOf, type Mutation, type State, type StoredDatabase, type StoredProject } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** An auth service as the fake keeps it. */
 export type StoredBranchAuth = Item<"branch_auths">
@@ -73,7 +73,7 @@ export const authOf = (
   state: State,
   projectId: string,
   branchId: string
-): Either.Either<readonly [StoredProject, StoredBranchAuth], Refused> =>
+): Either.Either<readonly [StoredProject, StoredBranchAuth], Refusal> =>
   Either.flatMap(branchOf(state, projectId, branchId), ([project]) => {
     const auth = get(state, "branch_auths", branchId)
     return auth === undefined ? notFound("auth for this branch") : Either.right([project, auth] as const)
@@ -84,7 +84,7 @@ const usersDatabase = (
   state: State,
   branchId: string,
   name: string | undefined
-): Either.Either<StoredDatabase, Refused> => {
+): Either.Either<StoredDatabase, Refusal> => {
   let oldest: StoredDatabase | undefined
   for (const database of itemsOf(state, "databases", branchId)) {
     if (name !== undefined && database.name === name) return Either.right(database)
@@ -109,7 +109,7 @@ export const enableAuth =
     branchId: string,
     request: { readonly auth_provider: string; readonly database_name?: string | undefined },
     dice: Dice
-  ): Mutation<AuthEnabled, Refused> =>
+  ): Mutation<AuthEnabled, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project] = yield* branchOf(state, projectId, branchId)
@@ -138,7 +138,7 @@ export const enableAuth =
 
 /** Disables the auth service of a branch (docs/contract.md §26); the fake keeps no users, so `delete_data` changes nothing more. */
 export const disableAuth =
-  (projectId: string, branchId: string): Mutation<void, Refused> =>
+  (projectId: string, branchId: string): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, auth] = yield* authOf(state, projectId, branchId)
@@ -151,8 +151,8 @@ const changingAuth =
   <A>(
     projectId: string,
     branchId: string,
-    change: (auth: StoredBranchAuth) => Either.Either<readonly [StoredBranchAuth, A], Refused>
-  ): Mutation<A, Refused> =>
+    change: (auth: StoredBranchAuth) => Either.Either<readonly [StoredBranchAuth, A], Refusal>
+  ): Mutation<A, Refusal> =>
   (state) =>
     Either.flatMap(authOf(state, projectId, branchId), ([, auth]) =>
       Either.map(change(auth), ([changed, answer]) => ({
@@ -202,7 +202,7 @@ export interface OAuthCredentials {
 const withCredentials = (
   provider: StoredOAuthProvider,
   credentials: OAuthCredentials
-): Either.Either<StoredOAuthProvider, Refused> => {
+): Either.Either<StoredOAuthProvider, Refusal> => {
   if (credentials.microsoft_tenant_id !== undefined && provider.id !== "microsoft") {
     return refused(Status.badRequest, "microsoft_tenant_id is for the microsoft provider only")
   }

@@ -2,7 +2,7 @@
  * What the fake's branch schema routes do (docs/contract.md §24): reads of a database's schema on
  * a branch at a point in its history, the unified diff of two of them (computed by the `diff`
  * library from the SQL text of each), and the migration a test or the control API applies. The
- * schema lives on the database record as its history (`schema_history`, `kinds.ts`); a branch's
+ * schema lives on the database record as its history (`schema_history`, `resources/Databases/kinds.ts`); a branch's
  * copy of a database keeps the history, so a branch starts with its parent's schema and reads
  * the parent's past from before it was created.
  *
@@ -16,15 +16,15 @@ import { createTwoFilesPatch } from "diff"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import { databaseOf } from "../Databases/steps.js"
-import { renderSql, type Table } from "./ddl.js"
 import { upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { get, type Mutation, type State, type StoredDatabase, type StoredProject } from "../../engine/state.js"
 import { retentionMillis } from "../../engine/lifecycle.js"
 import { lsnAt, timeOfLsn } from "../../engine/lsn.js"
 import { Status } from "../../engine/status.js"
 import { at } from "../../engine/wire.js"
-import { branchOf, notFound, refused } from "../../engine/refusals.js"
+import { notFound, refused, Refusal } from "../../engine/refusal.js"
+import { branchOf } from "../../engine/records.js"
+import { renderSql, type Table } from "./sql.js"
 
 /** The tables of `database` in force at `at` (epoch ms): none before its first version. */
 export const tablesAt = (database: StoredDatabase, at: number): ReadonlyArray<Table> => {
@@ -66,7 +66,7 @@ export const timeOf = (
   point: Point,
   now: number,
   names: { readonly lsn: string; readonly timestamp: string }
-): Either.Either<number, Refused> => {
+): Either.Either<number, Refusal> => {
   if (point.lsn !== undefined && point.timestamp !== undefined) {
     return refused(Status.badRequest, `${names.lsn} and ${names.timestamp} cannot be specified at the same time`)
   }
@@ -137,7 +137,7 @@ export const readSchema = (
   projectId: string,
   branchId: string,
   query: SchemaQuery
-): Either.Either<Api.BranchSchemaDefinition, Refused> =>
+): Either.Either<Api.BranchSchemaDefinition, Refusal> =>
   Either.gen(function* () {
     const [project] = yield* branchOf(state, projectId, branchId)
     const database = yield* databaseOf(state, projectId, branchId, query.db_name)
@@ -171,7 +171,7 @@ export const compareSchemas = (
   projectId: string,
   branchId: string,
   query: CompareQuery
-): Either.Either<Api.BranchSchemaComparison, Refused> =>
+): Either.Either<Api.BranchSchemaComparison, Refusal> =>
   Either.gen(function* () {
     const [project, branch] = yield* branchOf(state, projectId, branchId)
     const database = yield* databaseOf(state, projectId, branchId, query.db_name)
@@ -184,10 +184,14 @@ export const compareSchemas = (
     }
     const base = get(state, "branches", baseId)
     if (base === undefined || base.project_id !== projectId) return yield* notFound("base branch")
-    const baseDatabase = yield* Either.mapLeft(databaseOf(state, projectId, baseId, query.db_name), () => ({
-      status: Status.notFound,
-      message: `database ${JSON.stringify(query.db_name)} not found on base branch ${baseId}`
-    }))
+    const baseDatabase = yield* Either.mapLeft(
+      databaseOf(state, projectId, baseId, query.db_name),
+      () =>
+        new Refusal({
+          status: Status.notFound,
+          message: `database ${JSON.stringify(query.db_name)} not found on base branch ${baseId}`
+        })
+    )
     const at = yield* timeOf(project, query, now, { lsn: "lsn", timestamp: "timestamp" })
     const baseAt = yield* timeOf(project, { lsn: query.base_lsn, timestamp: query.base_timestamp }, now, {
       lsn: "base_lsn",
@@ -241,7 +245,7 @@ export interface SchemaChanged {
 /**
  * Changes the schema of the database `databaseName` of a branch with `change` (the tables now to
  * the tables after, or a refusal), as a migration run on it would: a new version of its schema
- * history at the time now, recorded in the journal as an upsert of the database. Refused with
+ * history at the time now, recorded in the journal as an upsert of the database. Refusal with
  * `unknown` for an unknown project, branch or database, with what `change` refuses otherwise.
  */
 export const changeSchema =
@@ -250,7 +254,7 @@ export const changeSchema =
     branchId: string,
     databaseName: string,
     change: (tables: ReadonlyArray<Table>) => Either.Either<ReadonlyArray<Table>, E>,
-    unknown: (refused: Refused) => E
+    unknown: (refused: Refusal) => E
   ): Mutation<SchemaChanged, E> =>
   (state, now) =>
     Either.gen(function* () {

@@ -1,6 +1,6 @@
 /**
  * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
- * `Api.Branches` and runs a mutation or a read of `branches.ts`.
+ * `Api.Branches` and runs a mutation or a read of `steps.ts`.
  */
 import type { Api } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
@@ -20,7 +20,7 @@ import {
   updateBranch
 } from "./steps.js"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
-import { mutateAnswering, read, withProject, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import {
   branchCreated,
@@ -30,7 +30,8 @@ import {
   branchOperations,
   computeEndpoints
 } from "../../engine/wire.js"
-import { branchOf, projectOf } from "../../engine/refusals.js"
+import { branchOf, projectOf, withProject } from "../../engine/records.js"
+import { change, read } from "../../engine/change.js"
 
 /** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
 export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
@@ -45,11 +46,12 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       )
     }),
   count: ({ params, query }) =>
-    Effect.map(withProject(fake, params.project_id), (state) =>
-      branchesCount(matchingBranches(state, params.project_id, query.search).length)
+    Effect.map(
+      read(fake, (state) => withProject(state, params.project_id)),
+      (state) => branchesCount(matchingBranches(state, params.project_id, query.search).length)
     ),
   create: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) =>
         createBranch(
@@ -75,7 +77,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       Either.map(branchOf(state, params.project_id, params.branch_id), ([, branch]) => branchEnvelope(branch, now))
     ),
   update: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       () =>
         updateBranch(params.project_id, params.branch_id, {
@@ -85,14 +87,14 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       answerOf
     ),
   delete: ({ params, query }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteBranch(params.project_id, params.branch_id, dice, query.hard_delete === true),
       (deleted, now) =>
         deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
     ),
   restore: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) =>
         restoreBranch(
@@ -103,8 +105,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
         ),
       answerOf
     ),
-  setAsDefault: ({ params }) =>
-    mutateAnswering(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
+  setAsDefault: ({ params }) => change(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
   listEndpoints: ({ params }) =>
     read(fake, (state, now) =>
       Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>

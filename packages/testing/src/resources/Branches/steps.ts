@@ -5,7 +5,6 @@ import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId } from "../../engine/ids.js"
 import { type Change, type Item, present, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { expiryInFuture, pointInHistory, recoveryWindow, ttlOf } from "../../engine/lifecycle.js"
 import { lsnAt } from "../../engine/lsn.js"
 import { endOf, type OperationToStart, startOperations, starter } from "../../engine/operations.js"
@@ -26,7 +25,8 @@ import {
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
 import { type BranchCreation, endpointDefaultsOf } from "../../engine/wire.js"
-import { branchOf, notFound, projectOf, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 import type { EndpointOptions } from "../ComputeEndpoints/kinds.js"
 
 /** A branch deleted within its recovery window, as the fake keeps it. */
@@ -159,7 +159,7 @@ export const newEndpoint = (
 }
 
 /** The compute endpoint, or a 400 when its minimum compute units are more than its maximum. */
-export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEndpoint, Refused> =>
+export const limitsInOrder = (endpoint: StoredEndpoint): Either.Either<StoredEndpoint, Refusal> =>
   endpoint.autoscaling_limit_min_cu > endpoint.autoscaling_limit_max_cu
     ? refused(
         Status.badRequest,
@@ -205,7 +205,7 @@ const dataChanges = (copies: ReturnType<typeof copiesOf>): ReadonlyArray<Change>
  * within the project's history window (400 outside it, or for both); `archived`.
  */
 export const createBranch =
-  (projectId: string, request: BranchToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
+  (projectId: string, request: BranchToCreate, dice: Dice): Mutation<BranchCreation, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* unlockedProject(state, projectId, now)
@@ -325,7 +325,7 @@ export const updateBranch =
       readonly protected?: boolean | undefined
       readonly expires_at?: number | null | undefined
     }
-  ): Mutation<BranchChange, Refused> =>
+  ): Mutation<BranchChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, branch] = yield* branchOf(state, projectId, branchId)
@@ -392,7 +392,7 @@ export const recoverable = (branch: StoredDeletedBranch, now: number): boolean =
  * recovery window ({@link branchDeletion}) unless `hard` (`hard_delete=true`).
  */
 export const deleteBranch =
-  (projectId: string, branchId: string, dice: Dice, hard = false): Mutation<BranchChange | undefined, Refused> =>
+  (projectId: string, branchId: string, dice: Dice, hard = false): Mutation<BranchChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)
@@ -446,7 +446,7 @@ export const restoreBranch =
       readonly source_lsn?: string | undefined
     },
     dice: Dice
-  ): Mutation<BranchChange, Refused> =>
+  ): Mutation<BranchChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, branch] = yield* branchOf(state, projectId, branchId)
@@ -533,7 +533,7 @@ export const restoreBranch =
 
 /** Makes a branch the project's default (docs/contract.md §11.4): the previous default is no longer; no operation. */
 export const setDefaultBranch =
-  (projectId: string, branchId: string): Mutation<BranchChange, Refused> =>
+  (projectId: string, branchId: string): Mutation<BranchChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, branch] = yield* branchOf(state, projectId, branchId)
@@ -619,7 +619,7 @@ export const branchesPageOf = (
   sort: BranchSort,
   cursor: string | undefined,
   limit: number | undefined
-): Either.Either<{ readonly page: ReadonlyArray<StoredBranch>; readonly next: string | undefined }, Refused> => {
+): Either.Either<{ readonly page: ReadonlyArray<StoredBranch>; readonly next: string | undefined }, Refusal> => {
   const after = cursor === undefined ? undefined : positionOfCursor(cursor)
   if (cursor !== undefined && after === undefined) {
     return refused(Status.badRequest, "cursor must be a pagination.next of a previous page")

@@ -1,6 +1,6 @@
 /**
  * The fake's compute endpoint routes (docs/contract.md §12): each decodes with its entry of core's
- * `Api.ComputeEndpoints` and runs a mutation or a read of `endpoints.ts`.
+ * `Api.ComputeEndpoints` and runs a mutation or a read of `steps.ts`.
  */
 import { ComputeEndpointEnvelope, ComputeEndpointOperations, type Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -18,11 +18,12 @@ import {
   updateEndpoint
 } from "./steps.js"
 import { type Dice } from "../../engine/ids.js"
-import { mutateAnswering, read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState, Mutation } from "../../engine/state.js"
-import type { Refused } from "../../engine/limits.js"
 import { computeEndpointAt, computeEndpoints, operationAt } from "../../engine/wire.js"
-import { projectOf } from "../../engine/refusals.js"
+import { type Refusal } from "../../engine/refusal.js"
+import { projectOf } from "../../engine/records.js"
+import { change, read } from "../../engine/change.js"
 
 /** What a compute endpoint mutation answers: the compute endpoint and the operations it started, as they are `now`. */
 export const computeEndpointOperations = ({ project, endpoint, operations }: EndpointChange, now: number) =>
@@ -35,11 +36,11 @@ export const computeEndpointOperations = ({ project, endpoint, operations }: End
   )
 
 /** Runs the mutation `make` builds with fresh dice, and answers what it changed as it is now. */
-const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointChange, Refused>) =>
-  mutateAnswering(fake, make, computeEndpointOperations)
+const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointChange, Refusal>) =>
+  change(fake, make, computeEndpointOperations)
 
 /** How the fake answers each entry of `group` (core's `Api.ComputeEndpoints`), over `fake`. */
-export const endpointHandlers = (
+export const computeEndpointHandlers = (
   fake: FakeState,
   group: typeof Api.ComputeEndpoints
 ): Handlers<typeof Api.ComputeEndpoints> => ({
@@ -61,7 +62,7 @@ export const endpointHandlers = (
   update: ({ params, body }) =>
     answerChange(fake, (dice) => updateEndpoint(params.project_id, params.endpoint_id, body.endpoint, dice)),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteEndpoint(params.project_id, params.endpoint_id, dice),
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(computeEndpointOperations(deleted, now)))

@@ -1,6 +1,7 @@
 /**
- * What the fake's compute endpoint routes do, and the control plane's own operations
- * (docs/contract.md §12): each mutation a pure step over the state (`state.ts` `Mutation`).
+ * What the fake's compute endpoint routes do, and what the control plane does to compute
+ * endpoints (docs/contract.md §12): each mutation a pure step over the state (`engine/state.ts`
+ * `Mutation`).
  *
  * - A compute endpoint is `init` until its first `start_compute` ends, then `active` or `idle`
  *   after whichever came last of its last `start_compute`'s end (`active_at`) and its last
@@ -11,17 +12,13 @@
  *   one `suspend_compute` (it is gone at once). Starting a running one, or suspending one that
  *   is not, starts nothing. A branch has at most one `read_write` compute endpoint: a second is
  *   a 409. A mutation of a project with a pending operation answers 423 and changes nothing.
- * - The control plane ({@link controlPlane}): an `active` compute endpoint with no activity
+ * - The control plane (`internal/duties.ts`): an `active` compute endpoint with no activity
  *   (the end of its last `start_compute`, or its last connection) for its suspend timeout is
  *   suspended; every branch with a compute endpoint has a `check_availability` every
  *   {@link availabilityPeriod}. These are materialised when they are due, as operations
  *   created at the time they happened, before any request is served (docs/design.md §4).
  * - A connection ({@link connect}) to an `idle` compute endpoint starts it (`start_compute`);
  *   any connection is activity.
- * - The control plane also deletes a branch at the sweep after its `expires_at`
- *   (`suspend_compute` per compute endpoint, then `delete_timeline`, as a request's delete), and
- *   purges a deleted project once its 7 days of recovery have passed (`lifecycle.ts`,
- *   docs/contract.md §18). Nothing of a deleted project is suspended, checked or expired.
  */
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
@@ -30,7 +27,6 @@ import { type EndpointToCreate as BranchEndpointToCreate, limitsInOrder, newEndp
 import { type Dice, endpointId as newEndpointId } from "../../engine/ids.js"
 import { present, remove, upsert } from "../../engine/kinds.js"
 import { isDeleted } from "../../engine/lifecycle.js"
-import type { Refused } from "../../engine/limits.js"
 import { endOf, type OperationToStart, startOperations, runsFor, starter } from "../../engine/operations.js"
 import {
   distinctTime,
@@ -45,8 +41,9 @@ import {
   freshId
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, projectOf, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
 import { type EndpointState, endpointStateAt } from "../../engine/wire.js"
+import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 
 /** The platform's suspend timeout, used for a compute endpoint whose `suspend_timeout_seconds` is 0: 300 s. */
 export const defaultSuspendTimeout = Duration.toMillis("5 minutes")
@@ -75,7 +72,7 @@ export const endpointOf = (
   state: State,
   projectId: string,
   endpointId: string
-): Either.Either<readonly [StoredProject, StoredEndpoint], Refused> =>
+): Either.Either<readonly [StoredProject, StoredEndpoint], Refusal> =>
   Either.flatMap(projectOf(state, projectId), (project) => {
     const endpoint = get(state, "endpoints", endpointId)
     return endpoint === undefined || endpoint.project_id !== projectId
@@ -160,7 +157,7 @@ const planned = (state: State, dice: Dice, endpoint: StoredEndpoint, plan: Plan,
 }
 
 /** 409 when branch `branchId` has a `read_write` compute endpoint: a branch has at most one. */
-const noReadWrite = (state: State, branchId: string): Either.Either<void, Refused> => {
+const noReadWrite = (state: State, branchId: string): Either.Either<void, Refusal> => {
   const readWrite = readWriteOf(state, branchId)
   return readWrite === undefined
     ? Either.void
@@ -179,7 +176,7 @@ const noReadWrite = (state: State, branchId: string): Either.Either<void, Refuse
  * `provisioner`, `passwordless_access`, `pooler_enabled`, `pooler_mode`) are answered as given.
  */
 export const createEndpoint =
-  (projectId: string, request: EndpointToCreate, dice: Dice): Mutation<EndpointChange, Refused> =>
+  (projectId: string, request: EndpointToCreate, dice: Dice): Mutation<EndpointChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, branch] = yield* branchOf(state, projectId, request.branch_id)
@@ -225,7 +222,7 @@ export interface EndpointUpdate extends Omit<BranchEndpointToCreate, "type"> {
  * `suspend_compute` (it stays `idle` until enabled again and started).
  */
 export const updateEndpoint =
-  (projectId: string, endpointId: string, update: EndpointUpdate, dice: Dice): Mutation<EndpointChange, Refused> =>
+  (projectId: string, endpointId: string, update: EndpointUpdate, dice: Dice): Mutation<EndpointChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, endpoint] = yield* endpointOf(state, projectId, endpointId)
@@ -264,7 +261,7 @@ export const updateEndpoint =
     })
 
 /** 400 for a start of a disabled compute endpoint: only enabling it again (`disabled: false`) lets it start. */
-const enabled = (endpoint: StoredEndpoint, plan: Plan): Either.Either<void, Refused> =>
+const enabled = (endpoint: StoredEndpoint, plan: Plan): Either.Either<void, Refusal> =>
   endpoint.disabled === true && plan !== suspendPlan
     ? refused(
         Status.badRequest,
@@ -274,7 +271,7 @@ const enabled = (endpoint: StoredEndpoint, plan: Plan): Either.Either<void, Refu
 
 /** Starts, suspends or restarts a compute endpoint (docs/contract.md §12), as `plan` says. */
 export const changeEndpointState =
-  (projectId: string, endpointId: string, plan: Plan, dice: Dice): Mutation<EndpointChange, Refused> =>
+  (projectId: string, endpointId: string, plan: Plan, dice: Dice): Mutation<EndpointChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, endpoint] = yield* endpointOf(state, projectId, endpointId)
@@ -293,7 +290,7 @@ export const changeEndpointState =
  * such compute endpoint; otherwise it is gone at once, and an `active` one gets a `suspend_compute`.
  */
 export const deleteEndpoint =
-  (projectId: string, endpointId: string, dice: Dice): Mutation<EndpointChange | undefined, Refused> =>
+  (projectId: string, endpointId: string, dice: Dice): Mutation<EndpointChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* projectOf(state, projectId)

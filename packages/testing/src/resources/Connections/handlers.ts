@@ -1,11 +1,12 @@
 /**
  * The fake's connection route (docs/contract.md §13.1): `GET /projects/{project_id}/connection_uri`,
- * decoded with its entry of core's `Api.Connections`, a read of `connections.ts`.
+ * decoded with its entry of core's `Api.Connections`, a read of `steps.ts`.
  */
 import type { Api } from "@dbplatform/core"
 import { connectionUri } from "./steps.js"
-import { read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
+import { read } from "../../engine/change.js"
 
 /** How the fake answers the entry of `group` (core's `Api.Connections`), over `fake`. */
 export const connectionHandlers = (

@@ -9,7 +9,6 @@ import { ConnectionDetails, ConnectionParameters, ConnectionUri } from "@dbplatf
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import { defaultBranch } from "../Branches/steps.js"
-import type { Refused } from "../../engine/limits.js"
 import {
   get,
   itemsOf,
@@ -20,7 +19,8 @@ import {
   type StoredRole
 } from "../../engine/state.js"
 import { endpointHost, unchecked } from "../../engine/wire.js"
-import { branchOf, notFound, projectOf } from "../../engine/refusals.js"
+import { notFound, type Refusal } from "../../engine/refusal.js"
+import { branchOf, projectOf } from "../../engine/records.js"
 
 /** Where a connection goes: the compute endpoint, the role and the database, of one project. */
 export interface Connection {
@@ -107,7 +107,7 @@ export const connectionUri = (
   state: State,
   projectId: string,
   query: ConnectionQuery
-): Either.Either<ConnectionUri, Refused> =>
+): Either.Either<ConnectionUri, Refusal> =>
   Either.gen(function* () {
     const project = yield* projectOf(state, projectId)
     const asked = query.endpoint_id === undefined ? undefined : get(state, "endpoints", query.endpoint_id)

@@ -1,6 +1,6 @@
 /**
  * The fake's consumption routes (docs/contract.md §23): each decodes with its entry of core's
- * `Api.Consumption` and answers a read of `consumption.ts` at the time now. None changes the
+ * `Api.Consumption` and answers a read of `steps.ts` at the time now. None changes the
  * state or starts an operation: reading consumption wakes no compute endpoint.
  */
 import { Api, Pagination } from "@dbplatform/core"
@@ -17,14 +17,15 @@ import {
   rangeOf,
   unknownMetric
 } from "./steps.js"
-import type { Refused } from "../../engine/limits.js"
-import { type Handlers, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import { type FakeState, itemsOf, type State, type StoredBranch } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
 import { at } from "../../engine/wire.js"
+import { Refusal } from "../../engine/refusal.js"
+import { read } from "../../engine/change.js"
 
 /** A cursor that is not the key of an item of this list: a 400. */
-const badCursor: Refused = { status: Status.badRequest, message: "cursor: must be a cursor from a previous page" }
+const badCursor = new Refusal({ status: Status.badRequest, message: "cursor: must be a cursor from a previous page" })
 
 /** The items of `items` after the one whose key is `cursor` (from the first without one), at most `limit`. */
 const pageAfter = <A>(
@@ -32,7 +33,7 @@ const pageAfter = <A>(
   key: (item: A) => string,
   cursor: string | undefined,
   limit: number
-): Either.Either<ReadonlyArray<A>, Refused> => {
+): Either.Either<ReadonlyArray<A>, Refusal> => {
   if (cursor === undefined) return Either.right(items.slice(0, limit))
   const index = items.findIndex((item) => key(item) === cursor)
   return index < 0 ? Either.left(badCursor) : Either.right(items.slice(index + 1, index + 1 + limit))

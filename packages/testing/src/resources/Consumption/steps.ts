@@ -23,7 +23,6 @@ import { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { hashOf, seededDice, uuid } from "../../engine/ids.js"
 import { defaultOrgId } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { endOf, stepAt } from "../../engine/operations.js"
 import {
   get,
@@ -36,6 +35,7 @@ import {
 import { Status } from "../../engine/status.js"
 import { endpointStateAt } from "../../engine/wire.js"
 import { accountUser } from "../../engine/caller.js"
+import { Refusal } from "../../engine/refusal.js"
 
 /** 403: the organization's plan does not offer this history. */
 const forbidden = 403
@@ -83,21 +83,23 @@ export const legacyColumns = metricsOf.legacy.slice(0, 4)
  * Whether `plan` offers `history` (the fake's rule, from the published reference's words): the
  * v2 project history on the Launch, Scale, Agent, Business and Enterprise plans (`launch`,
  * `launch_v3`, `scale`, `scale_v3`, `business`, `agent…`, `enterprise…`, `direct_sales…`); the
- * v2 branch history on the paid usage-based ones only (`launch_v3`, `scale_v3`,
+ * v2 branch history on the paid usage-based ones only, today's plans (`launch_v3`, `scale_v3`,
  * `direct_sales_v3`, `agent…`, `enterprise…`); the legacy history on the legacy Scale, Business
- * and Enterprise plans (`scale`, `business`, `direct_sales`, `enterprise…`). Free plans
- * (`free_v2`, `free_v3`) have none.
+ * and Enterprise plans (`scale`, `business`, `direct_sales`, `enterprise`: not Agent, a plan of
+ * today, nor a `_v3` one). Free plans (`free_v2`, `free_v3`) and the others the document names
+ * (`UNKNOWN`, `aws_marketplace`, `vercel_pg_legacy`) have none.
  */
 export const offers = (history: History, plan: string): boolean => {
   const family = plan.replace(/_v\d+$/, "")
-  if (family === "agent" || family === "enterprise") return true
   switch (history) {
     case "projects":
-      return ["launch", "scale", "business", "direct_sales"].includes(family)
+      return ["launch", "scale", "business", "direct_sales", "agent", "enterprise"].includes(family)
     case "branches":
-      return ["launch_v3", "scale_v3", "direct_sales_v3"].includes(plan)
+      return (
+        ["launch_v3", "scale_v3", "direct_sales_v3"].includes(plan) || family === "agent" || family === "enterprise"
+      )
     case "legacy":
-      return ["scale", "business", "direct_sales"].includes(plan)
+      return ["scale", "business", "direct_sales", "enterprise"].includes(plan)
   }
 }
 
@@ -151,33 +153,37 @@ export interface Range {
  * know or a `to` before `from`; 406 for more timeframes than the granularity allows (168 hours,
  * 60 days, 12 months).
  */
-export const rangeOf = (granularity: string, from: number, to: number): Either.Either<Range, Refused> => {
+export const rangeOf = (granularity: string, from: number, to: number): Either.Either<Range, Refusal> => {
   if (granularity !== "hourly" && granularity !== "daily" && granularity !== "monthly") {
-    return Either.left({ status: Status.badRequest, message: "granularity: must be hourly, daily or monthly" })
+    return Either.left(
+      new Refusal({ status: Status.badRequest, message: "granularity: must be hourly, daily or monthly" })
+    )
   }
-  if (to < from) return Either.left({ status: Status.badRequest, message: "to: must not be before from" })
+  if (to < from) return Either.left(new Refusal({ status: Status.badRequest, message: "to: must not be before from" }))
   const start = floorTo(granularity, from)
   const end = floorTo(granularity, to)
   let count = 0
   for (let at = start; at < end && count <= most[granularity]; at = nextOf(granularity, at)) count++
   if (count > most[granularity]) {
-    return Either.left({
-      status: notAcceptable,
-      message: `the range from ${new Date(start).toISOString()} to ${new Date(end).toISOString()} is longer than ${window[granularity]}, the most ${granularity} history one request answers`
-    })
+    return Either.left(
+      new Refusal({
+        status: notAcceptable,
+        message: `the range from ${new Date(start).toISOString()} to ${new Date(end).toISOString()} is longer than ${window[granularity]}, the most ${granularity} history one request answers`
+      })
+    )
   }
   return Either.right({ granularity, from: start, to: end })
 }
 
 /** The metrics of `asked` that `history` does not report: a 400 naming the first. */
-export const unknownMetric = (history: History, asked: ReadonlyArray<string>): Refused | undefined => {
+export const unknownMetric = (history: History, asked: ReadonlyArray<string>): Refusal | undefined => {
   const metric = asked.find((name) => !metricsOf[history].includes(name))
   return metric === undefined
     ? undefined
-    : {
+    : new Refusal({
         status: Status.badRequest,
         message: `metrics: ${JSON.stringify(metric)} is not one this endpoint reports (${metricsOf[history].join(", ")})`
-      }
+      })
 }
 
 /**
@@ -188,21 +194,25 @@ export const organizationFor = (
   state: State,
   orgId: string,
   history: History
-): Either.Either<StoredOrganization, Refused> => {
+): Either.Either<StoredOrganization, Refusal> => {
   const organization = get(state, "organizations", orgId)
   let member = false
   if (organization !== undefined) {
     for (const item of itemsOf(state, "members", orgId)) if (item.user_id === accountUser.id) member = true
   }
   if (organization === undefined || !member) {
-    return Either.left({ status: Status.notFound, message: `the account is not a member of organization ${orgId}` })
+    return Either.left(
+      new Refusal({ status: Status.notFound, message: `the account is not a member of organization ${orgId}` })
+    )
   }
   return offers(history, organization.plan)
     ? Either.right(organization)
-    : Either.left({
-        status: forbidden,
-        message: `the ${history === "branches" ? "branch" : "project"} consumption history is not available on the ${organization.plan} plan`
-      })
+    : Either.left(
+        new Refusal({
+          status: forbidden,
+          message: `the ${history === "branches" ? "branch" : "project"} consumption history is not available on the ${organization.plan} plan`
+        })
+      )
 }
 
 /** The organization the legacy history reads when no `org_id` is sent: the account's own, the fake's default. */

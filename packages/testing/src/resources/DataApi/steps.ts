@@ -14,10 +14,10 @@
 import * as Either from "effect/Either"
 import { databaseOf } from "../Databases/steps.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { get, type Mutation, type State, type StoredDatabase, type StoredProject } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** A Data API as the fake keeps it. */
 export type StoredDataApi = Item<"data_apis">
@@ -98,7 +98,7 @@ export const dataApiOf = (
   projectId: string,
   branchId: string,
   name: string
-): Either.Either<DataApiRead, Refused> =>
+): Either.Either<DataApiRead, Refusal> =>
   Either.map(existing(state, projectId, branchId, name), ({ dataApi, database, project }) => ({
     dataApi,
     database,
@@ -126,7 +126,7 @@ const providerRefusal = (state: State, branchId: string, request: DataApiRequest
  * Creates the Data API of database `name` of a branch (docs/contract.md §25); answers its URL.
  */
 export const createDataApi =
-  (projectId: string, branchId: string, name: string, request: DataApiRequest): Mutation<string, Refused> =>
+  (projectId: string, branchId: string, name: string, request: DataApiRequest): Mutation<string, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const { database, dataApi, project } = yield* located(state, projectId, branchId, name)
@@ -154,7 +154,7 @@ export const createDataApi =
 
 /** Updates the settings of the Data API of database `name` of a branch (docs/contract.md §25). */
 export const updateDataApi =
-  (projectId: string, branchId: string, name: string, settings: DataApiSettings | undefined): Mutation<void, Refused> =>
+  (projectId: string, branchId: string, name: string, settings: DataApiSettings | undefined): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const { dataApi } = yield* existing(state, projectId, branchId, name)
@@ -169,7 +169,7 @@ export const updateDataApi =
 
 /** Deletes the Data API of database `name` of a branch (docs/contract.md §25). */
 export const deleteDataApi =
-  (projectId: string, branchId: string, name: string): Mutation<void, Refused> =>
+  (projectId: string, branchId: string, name: string): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const { dataApi } = yield* existing(state, projectId, branchId, name)

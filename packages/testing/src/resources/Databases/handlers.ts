@@ -1,6 +1,6 @@
 /**
  * The fake's database routes (docs/contract.md §15.1): each decodes with its entry of core's
- * `Api.Databases` and runs a mutation or a read of `databases.ts`.
+ * `Api.Databases` and runs a mutation or a read of `steps.ts`.
  */
 import { DatabaseEnvelope, DatabaseList, DatabaseOperations, type Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -13,9 +13,10 @@ import {
   deleteDatabase,
   updateDatabase
 } from "./steps.js"
-import { mutateAnswering, read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { databaseAt, operationAt, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** What a database mutation answers: the database and the operations it started, as they are now. */
 const answer = ({ database, operations }: DatabaseChange, now: number) =>
@@ -34,7 +35,7 @@ export const databaseHandlers = (fake: FakeState, group: typeof Api.Databases): 
       )
     ),
   create: ({ params, body }) =>
-    mutateAnswering(fake, (dice) => createDatabase(params.project_id, params.branch_id, body.database, dice), answer),
+    change(fake, (dice) => createDatabase(params.project_id, params.branch_id, body.database, dice), answer),
   get: ({ params }) =>
     read(fake, (state) =>
       Either.map(
@@ -43,13 +44,13 @@ export const databaseHandlers = (fake: FakeState, group: typeof Api.Databases): 
       )
     ),
   update: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => updateDatabase(params.project_id, params.branch_id, params.database_name, body.database, dice),
       answer
     ),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteDatabase(params.project_id, params.branch_id, params.database_name, dice),
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(answer(deleted, now)))

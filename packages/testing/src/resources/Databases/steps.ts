@@ -1,7 +1,6 @@
 import * as Either from "effect/Either"
 import { databaseId, type Dice } from "../../engine/ids.js"
 import { type Change, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { applyConfig, roleId } from "../Roles/steps.js"
 import {
   cascade,
@@ -15,7 +14,8 @@ import {
   freshId
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** The database of branch `branchId` named `name`, if any. */
 const named = (state: State, branchId: string, name: string): StoredDatabase | undefined => {
@@ -29,7 +29,7 @@ export const databaseOf = (
   projectId: string,
   branchId: string,
   name: string
-): Either.Either<StoredDatabase, Refused> =>
+): Either.Either<StoredDatabase, Refusal> =>
   Either.flatMap(branchOf(state, projectId, branchId), () => {
     const database = named(state, branchId, name)
     return database === undefined ? notFound("database") : Either.right(database)
@@ -84,7 +84,7 @@ export const createDatabase =
     branchId: string,
     request: { readonly name: string; readonly owner_name: string },
     dice: Dice
-  ): Mutation<DatabaseChange, Refused> =>
+  ): Mutation<DatabaseChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -117,7 +117,7 @@ export const updateDatabase =
     name: string,
     update: { readonly name?: string | undefined; readonly owner_name?: string | undefined },
     dice: Dice
-  ): Mutation<DatabaseChange, Refused> =>
+  ): Mutation<DatabaseChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const database = yield* databaseOf(state, projectId, branchId, name)
@@ -139,7 +139,7 @@ export const updateDatabase =
  * locked; starts `apply_config`.
  */
 export const deleteDatabase =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<DatabaseChange | undefined, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<DatabaseChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)

@@ -1,13 +1,14 @@
 /**
  * The fake's JWKS routes (docs/contract.md §27): each decodes with its entry of core's `Api.Jwks`
- * and runs a mutation or a read of `jwks.ts`.
+ * and runs a mutation or a read of `steps.ts`.
  */
 import { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { addJwks, deleteJwks, jwksOfProject, type StoredJwks } from "./steps.js"
-import { mutateAnswering, read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, operationAt, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** A JWKS as a real server sends it. */
 const jwksAt = (jwks: StoredJwks) =>
@@ -36,7 +37,7 @@ export const jwksHandlers = (fake: FakeState): Handlers<typeof Api.Jwks> => ({
       )
     ),
   add: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => addJwks(params.project_id, body, dice),
       ({ jwks, operations }, now) =>
@@ -45,5 +46,5 @@ export const jwksHandlers = (fake: FakeState): Handlers<typeof Api.Jwks> => ({
           unchecked
         )
     ),
-  delete: ({ params }) => mutateAnswering(fake, () => deleteJwks(params.project_id, params.jwks_id), jwksAt)
+  delete: ({ params }) => change(fake, () => deleteJwks(params.project_id, params.jwks_id), jwksAt)
 })

@@ -13,7 +13,6 @@
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { type Item, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { startOperations, starter } from "../../engine/operations.js"
 import {
   distinctTime,
@@ -24,7 +23,8 @@ import {
   type StoredOperation,
   freshId
 } from "../../engine/state.js"
-import { branchOf, notFound, projectOf, unlockedProject } from "../../engine/refusals.js"
+import { notFound, type Refusal } from "../../engine/refusal.js"
+import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 
 /** A JWKS as the fake keeps it. */
 export type StoredJwks = Item<"jwks">
@@ -54,7 +54,7 @@ export const jwksOfProject = (state: State, projectId: string) =>
 
 /** Adds a JWKS to a project (docs/contract.md §27). */
 export const addJwks =
-  (projectId: string, request: JwksRequest, dice: Dice): Mutation<JwksAdded, Refused> =>
+  (projectId: string, request: JwksRequest, dice: Dice): Mutation<JwksAdded, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)
@@ -89,7 +89,7 @@ export const addJwks =
 
 /** Deletes the JWKS `jwksId` of a project (docs/contract.md §27); answers it. */
 export const deleteJwks =
-  (projectId: string, jwksId: string): Mutation<StoredJwks, Refused> =>
+  (projectId: string, jwksId: string): Mutation<StoredJwks, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { Caller } from "../../engine/caller.js"
 import { invite, memberIn, membersPageOf, reachable, removeMember, updateMember } from "./steps.js"
-import { type Handlers, mutateAnswering, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import {
   type FakeState,
   itemsOf,
@@ -17,6 +17,7 @@ import {
   type StoredOrganization
 } from "../../engine/state.js"
 import { at, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** An organization as the API answers it. */
 export const organizationOf = (organization: StoredOrganization): Api.Organization =>
@@ -96,7 +97,7 @@ export const organizationHandlers = (fake: FakeState): Handlers<typeof Api.Organ
     ),
   updateMember: ({ params, body }) =>
     Effect.flatMap(Caller, (key) =>
-      mutateAnswering(
+      change(
         fake,
         () => updateMember(key, params.org_id, params.member_id, body.role),
         (member) => memberOf(member)
@@ -104,7 +105,7 @@ export const organizationHandlers = (fake: FakeState): Handlers<typeof Api.Organ
     ),
   removeMember: ({ params }) =>
     Effect.flatMap(Caller, (key) =>
-      mutateAnswering(
+      change(
         fake,
         () => removeMember(key, params.org_id, params.member_id),
         () => ({})
@@ -125,7 +126,7 @@ export const organizationHandlers = (fake: FakeState): Handlers<typeof Api.Organ
     ),
   createInvitations: ({ params, body }) =>
     Effect.flatMap(Caller, (key) =>
-      mutateAnswering(
+      change(
         fake,
         (dice) => invite(key, params.org_id, body.invitations, dice),
         ({ invitations }) => new Api.Invitations({ invitations: invitations.map(invitationOf) }, unchecked)

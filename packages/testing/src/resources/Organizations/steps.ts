@@ -14,7 +14,6 @@ import * as Schema from "effect/Schema"
 import { roleIn, accountUser } from "../../engine/caller.js"
 import { type Dice, hashOf, seededDice, uuid } from "../../engine/ids.js"
 import { type Change, defaultOrgId, remove, upsert, type Collections } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import {
   get,
   itemsOf,
@@ -26,6 +25,7 @@ import {
   type StoredOrganization
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
+import { type Refusal, refused } from "../../engine/refusal.js"
 
 /** The plan of an organization the fake makes when nothing names one. */
 export const defaultPlan = "free_v3"
@@ -91,8 +91,6 @@ const knownUser = (state: State, email: string): string | undefined => {
   return undefined
 }
 
-const refused = (status: number, message: string): Either.Either<never, Refused> => Either.left({ status, message })
-
 /** An organization the caller may read, and the role it acts with there. */
 export interface Reachable {
   readonly organization: StoredOrganization
@@ -108,7 +106,7 @@ export const reachable = (
   state: State,
   key: StoredKey | undefined,
   orgId: string
-): Either.Either<Reachable, Refused> => {
+): Either.Either<Reachable, Refusal> => {
   const organization = get(state, "organizations", orgId)
   const role = organization === undefined ? undefined : roleIn(state, key, orgId)
   return organization === undefined || role === undefined
@@ -125,7 +123,7 @@ const administered = (state: State, key: StoredKey | undefined, orgId: string) =
   )
 
 /** Member `memberId` of organization `orgId`: 404 when it is not one. */
-export const memberIn = (state: State, orgId: string, memberId: string): Either.Either<StoredMember, Refused> => {
+export const memberIn = (state: State, orgId: string, memberId: string): Either.Either<StoredMember, Refusal> => {
   const member = get(state, "members", memberId)
   return member === undefined || member.org_id !== orgId
     ? refused(Status.notFound, "member not found")
@@ -133,7 +131,7 @@ export const memberIn = (state: State, orgId: string, memberId: string): Either.
 }
 
 /** A role the organizations of the fake have, or a 400 naming it. */
-const knownRole = (role: string): Either.Either<string, Refused> =>
+const knownRole = (role: string): Either.Either<string, Refusal> =>
   memberRoles.includes(role)
     ? Either.right(role)
     : refused(Status.badRequest, `role ${JSON.stringify(role)} is not a role of the organization`)
@@ -146,7 +144,7 @@ const adminsOf = (state: State, orgId: string): number => {
 }
 
 /** A 400 when `member` is its organization's last admin: an organization always keeps one. */
-const notLastAdmin = (state: State, member: StoredMember, what: string): Either.Either<StoredMember, Refused> =>
+const notLastAdmin = (state: State, member: StoredMember, what: string): Either.Either<StoredMember, Refusal> =>
   member.role === "admin" && adminsOf(state, member.org_id) === 1
     ? refused(Status.badRequest, `the last admin of an organization cannot be ${what}`)
     : Either.right(member)
@@ -157,7 +155,7 @@ const notLastAdmin = (state: State, member: StoredMember, what: string): Either.
  * demoting its last admin).
  */
 export const updateMember =
-  (key: StoredKey | undefined, orgId: string, memberId: string, role: string): Mutation<StoredMember, Refused> =>
+  (key: StoredKey | undefined, orgId: string, memberId: string, role: string): Mutation<StoredMember, Refusal> =>
   (state) =>
     Either.gen(function* () {
       yield* administered(state, key, orgId)
@@ -174,7 +172,7 @@ export const updateMember =
  * answering it. 404 (organization, member), 403 (not an admin), 400 (its last admin).
  */
 export const removeMember =
-  (key: StoredKey | undefined, orgId: string, memberId: string): Mutation<StoredMember, Refused> =>
+  (key: StoredKey | undefined, orgId: string, memberId: string): Mutation<StoredMember, Refusal> =>
   (state) =>
     Either.gen(function* () {
       yield* administered(state, key, orgId)
@@ -205,7 +203,7 @@ export const invite =
     orgId: string,
     requested: ReadonlyArray<{ readonly email: string; readonly role: string }>,
     dice: Dice
-  ): Mutation<Invited, Refused> =>
+  ): Mutation<Invited, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* administered(state, key, orgId)
@@ -275,7 +273,7 @@ export const membersPageOf = (
   sort: MemberSort,
   cursor: string | undefined,
   limit: number | undefined
-): Either.Either<{ readonly page: ReadonlyArray<StoredMember>; readonly next: string | undefined }, Refused> => {
+): Either.Either<{ readonly page: ReadonlyArray<StoredMember>; readonly next: string | undefined }, Refusal> => {
   let after: Position | undefined
   if (cursor !== undefined) {
     const text = Encoding.decodeBase64UrlString(cursor)

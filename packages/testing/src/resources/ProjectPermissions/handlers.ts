@@ -5,9 +5,10 @@
 import { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { grantPermission, permissionsOf, revokePermission, type StoredPermission } from "./steps.js"
-import { type Handlers, mutateAnswering, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -35,13 +36,13 @@ export const permissionHandlers = (fake: FakeState): Handlers<typeof Api.Project
       )
     ),
   grant: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => grantPermission(params.project_id, body.email, dice),
       (permission) => permissionOf(permission)
     ),
   revoke: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => revokePermission(params.project_id, params.permission_id),
       ({ permission, revoked_at }) => permissionOf(permission, revoked_at)

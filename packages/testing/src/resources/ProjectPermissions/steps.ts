@@ -7,10 +7,10 @@
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { get, itemsOf, type Mutation, type State } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { projectOf, refused } from "../../engine/refusals.js"
+import { refused, type Refusal } from "../../engine/refusal.js"
+import { projectOf } from "../../engine/records.js"
 
 /** An access to a project as the fake keeps it. */
 export type StoredPermission = NonNullable<ReturnType<typeof get<"permissions">>>
@@ -21,7 +21,7 @@ export const permissionsOf = (state: State, projectId: string) =>
 
 /** Grants access to project `projectId` to `email`; one it has already is answered as it is. */
 export const grantPermission =
-  (projectId: string, email: string, dice: Dice): Mutation<StoredPermission, Refused> =>
+  (projectId: string, email: string, dice: Dice): Mutation<StoredPermission, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)
@@ -41,7 +41,7 @@ export const revokePermission =
   (
     projectId: string,
     permissionId: string
-  ): Mutation<{ readonly permission: StoredPermission; readonly revoked_at: number }, Refused> =>
+  ): Mutation<{ readonly permission: StoredPermission; readonly revoked_at: number }, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)

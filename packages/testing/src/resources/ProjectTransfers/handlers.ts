@@ -5,9 +5,10 @@
 import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import { acceptTransferRequest, createTransferRequest, transferProjects } from "./steps.js"
-import { type Handlers, mutateAnswering } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { at } from "../../engine/wire.js"
+import { change } from "../../engine/change.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -15,13 +16,13 @@ const unchecked = true
 /** How the fake answers the project transfer endpoints, over `fake`. */
 export const transferHandlers = (fake: FakeState): Handlers<typeof Api.ProjectTransfers> => ({
   transfer: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => transferProjects(params.source_org_id, body.destination_org_id, body.project_ids),
       () => new Api.ProjectsTransferred({}, unchecked)
     ),
   createRequest: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => createTransferRequest(params.project_id, body.ttl_seconds, dice),
       (request) =>
@@ -37,7 +38,7 @@ export const transferHandlers = (fake: FakeState): Handlers<typeof Api.ProjectTr
     ),
   acceptRequest: ({ body, params }) =>
     Effect.asVoid(
-      mutateAnswering(
+      change(
         fake,
         () => acceptTransferRequest(params.project_id, params.request_id, body.org_id),
         () => undefined

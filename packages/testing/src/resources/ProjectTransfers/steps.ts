@@ -9,11 +9,11 @@
 import * as Either from "effect/Either"
 import { type Dice, uuid } from "../../engine/ids.js"
 import { type Change, defaultOrgId, present, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { organizationImplied } from "../Organizations/steps.js"
 import { applyAll, get, itemsOf, type Mutation, type State, type StoredProject } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { projectOf, refused, unlockedProject, memberOrganization } from "../../engine/refusals.js"
+import { refused, Refusal } from "../../engine/refusal.js"
+import { projectOf, unlockedProject, memberOrganization } from "../../engine/records.js"
 
 /** A transfer request as the fake keeps it. */
 export type StoredTransferRequest = NonNullable<ReturnType<typeof get<"transfer_requests">>>
@@ -32,8 +32,14 @@ export const planProjectLimits: Readonly<Record<string, number>> = {
 /** The plans from the lowest, by family: a transfer may not go to a lower one. */
 const planOrder: ReadonlyArray<string> = ["free", "launch", "scale", "business", "enterprise"]
 
-/** The family of a plan: `free_v3` is `free`. */
-const familyOf = (plan: string) => plan.split("_")[0]!
+/**
+ * The family of a plan: its name without the version (`free_v3` is `free`, `scale_v3` `scale`);
+ * `direct_sales` and `direct_sales_v3`, the published document's Enterprise, are `enterprise`.
+ */
+const familyOf = (plan: string) => {
+  const family = plan.replace(/_v\d+$/, "")
+  return family === "direct_sales" ? "enterprise" : family
+}
 
 /** One limit the destination does not meet: its `name`, what was `expected` and the `actual` value. */
 export interface Limit {
@@ -86,7 +92,7 @@ const moved = (state: State, project: StoredProject, orgId: string, now: number)
  * the destination does not meet, 423 while a project has an operation running.
  */
 export const transferProjects =
-  (fromOrg: string, toOrg: string, projectIds: ReadonlyArray<string>): Mutation<void, Refused> =>
+  (fromOrg: string, toOrg: string, projectIds: ReadonlyArray<string>): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const source = yield* memberOrganization(state, fromOrg)
@@ -105,19 +111,23 @@ export const transferProjects =
       }
       const integrated = projects.filter((project) => project.integration !== undefined)
       if (integrated.length > 0) {
-        return yield* Either.left<Refused>({
-          status: unprocessable,
-          message: "projects with an integration cannot be transferred",
-          details: { projects: integrated.map((project) => ({ id: project.id, integration: project.integration })) }
-        })
+        return yield* Either.left<Refusal>(
+          new Refusal({
+            status: unprocessable,
+            message: "projects with an integration cannot be transferred",
+            details: { projects: integrated.map((project) => ({ id: project.id, integration: project.integration })) }
+          })
+        )
       }
       const limits = limitsUnmet(state, toOrg, projects.length, source.plan)
       if (limits.length > 0) {
-        return yield* Either.left<Refused>({
-          status: notAcceptable,
-          message: `the destination organization cannot take the projects: ${limits.map((limit) => limit.name).join(", ")}`,
-          details: { limits }
-        })
+        return yield* Either.left<Refusal>(
+          new Refusal({
+            status: notAcceptable,
+            message: `the destination organization cannot take the projects: ${limits.map((limit) => limit.name).join(", ")}`,
+            details: { limits }
+          })
+        )
       }
       for (const project of projects) yield* unlockedProject(state, project.id, now)
       return { changes: projects.flatMap((project) => moved(state, project, toOrg, now)), answer: undefined }
@@ -128,7 +138,7 @@ export const defaultTransferTtlSeconds = 86_400
 
 /** A request to transfer project `projectId`, which expires `ttlSeconds` (a day by default) after `now`. */
 export const createTransferRequest =
-  (projectId: string, ttlSeconds: number | undefined, dice: Dice): Mutation<StoredTransferRequest, Refused> =>
+  (projectId: string, ttlSeconds: number | undefined, dice: Dice): Mutation<StoredTransferRequest, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)
@@ -151,7 +161,7 @@ export const createTransferRequest =
  * is used up.
  */
 export const acceptTransferRequest =
-  (projectId: string, requestId: string, orgId: string | undefined): Mutation<void, Refused> =>
+  (projectId: string, requestId: string, orgId: string | undefined): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* projectOf(state, projectId)
@@ -168,16 +178,18 @@ export const acceptTransferRequest =
       const target = applyAll(state, implied)
       const limits = limitsUnmet(target, destination, destination === project.org_id ? 0 : 1, from?.plan)
       if (limits.length > 0) {
-        return yield* Either.left<Refused>({
-          status: notAcceptable,
-          message: "the organization does not satisfy the plan requirements to own the project",
-          details: {
-            reasons: limits.map((limit) => ({
-              code: limit.name,
-              message: `${limit.name}: expected ${limit.expected}, actual ${limit.actual}`
-            }))
-          }
-        })
+        return yield* Either.left<Refusal>(
+          new Refusal({
+            status: notAcceptable,
+            message: "the organization does not satisfy the plan requirements to own the project",
+            details: {
+              reasons: limits.map((limit) => ({
+                code: limit.name,
+                message: `${limit.name}: expected ${limit.expected}, actual ${limit.actual}`
+              }))
+            }
+          })
+        )
       }
       return {
         changes: [...implied, ...moved(state, project, destination, now), remove("transfer_requests", requestId)],

@@ -1,7 +1,6 @@
 /**
  * The fake's project routes (docs/contract.md §14): each decodes with its entry of core's
- * `Api.Projects` and runs a mutation of `projects.ts`, or reads the project. The two project
- * lists are in `routes.ts`.
+ * `Api.Projects` and runs a mutation of `steps.ts`, or reads the project or the project lists.
  */
 import {
   type Api,
@@ -15,17 +14,17 @@ import {
 import * as Either from "effect/Either"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, recoverProject, updateProject } from "./steps.js"
-import { type Handlers, mutateAnswering, read, type Handle, type Handler } from "../../engine/route.js"
+import { type Handlers, type Handle, type Handler } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { branchAt, createdParts, operationAt, projectsPage, sharedProjectsPage } from "../../engine/wire.js"
-import { projectOf } from "../../engine/refusals.js"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Ref from "effect/Ref"
 import { Caller } from "../../engine/caller.js"
 import { isDeleted } from "../../engine/lifecycle.js"
 import { organizationRefusal, reachesProject } from "../../engine/authorization.js"
 import { pageOf } from "../../engine/pagination.js"
+import { projectOf } from "../../engine/records.js"
+import { change, read } from "../../engine/change.js"
 
 /** The answer's operations, as they are at `now`. */
 const operationsAt = (change: ProjectChange, now: number) =>
@@ -34,7 +33,7 @@ const operationsAt = (change: ProjectChange, now: number) =>
 /** How the fake answers the project endpoints but the lists, over `fake`. */
 const ownHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list" | "listShared"> => ({
   create: ({ body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => createProject(body.project, dice),
       (made, now) =>
@@ -58,7 +57,7 @@ const ownHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list
       )
     ),
   update: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => updateProject(params.project_id, body.project, dice),
       (changed, now) =>
@@ -68,14 +67,14 @@ const ownHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list
         )
     ),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteProject(params.project_id, dice),
       (deleted, now) =>
         new ProjectDeleted({ project: projectAt(deleted.project, now), operations: operationsAt(deleted, now) }, true)
     ),
   recover: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => recoverProject(params.project_id),
       (recovered, now) =>
@@ -107,7 +106,7 @@ export const projectHandlers = (fake: FakeState, group: typeof Api.Projects): Ha
       const key = yield* Caller
       const named = input.body.project.org_id
       if (named !== undefined) {
-        const refused = organizationRefusal(yield* Ref.get(fake.ref), key, named)
+        const refused = organizationRefusal(yield* read(fake, Either.right), key, named)
         if (refused !== undefined) return yield* refused
       }
       const orgId = named ?? key?.org_id
@@ -118,7 +117,7 @@ export const projectHandlers = (fake: FakeState, group: typeof Api.Projects): Ha
     Effect.gen(function* () {
       const { org_id, recoverable, search } = query
       const key = yield* Caller
-      const state = yield* Ref.get(fake.ref)
+      const state = yield* read(fake, Either.right)
       // The account's own projects: those shared with it are listed by `GET /projects/shared` only (§10.6),
       // and only those the key acts for (§20.4, §21); with `recoverable=true`, the deleted ones (§18).
       // `timeout` is checked by its entry's query schema and needs nothing more: the fake reads
@@ -144,7 +143,7 @@ export const projectHandlers = (fake: FakeState, group: typeof Api.Projects): Ha
     Effect.gen(function* () {
       const { search } = query
       const key = yield* Caller
-      const state = yield* Ref.get(fake.ref)
+      const state = yield* read(fake, Either.right)
       const { page, next } = yield* pageOf(
         group.listShared,
         state,

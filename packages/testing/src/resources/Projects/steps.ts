@@ -1,6 +1,6 @@
 /**
  * What the fake's project routes do (docs/contract.md §14): each mutation a pure step over the
- * state (`state.ts` `Mutation`), its changes, its answer and the operations it starts following
+ * state (`engine/state.ts` `Mutation`), its changes, its answer and the operations it starts following
  * from the same step; and the project as those routes answer it.
  *
  * - Creating a project makes its default branch (`main`) with a read_write compute endpoint (with
@@ -15,7 +15,7 @@
  *   roles, databases, operations), so every later read of it answers 404; its compute endpoints
  *   are suspended. It is kept, with `deleted_at`, for the 7 days it can be recovered (listed by
  *   `GET /projects?recoverable=true`, brought back by `POST /projects/{project_id}/recover`), then
- *   the control plane purges it (`state.ts` `cascade`; docs/contract.md §18). The delete's answer
+ *   the control plane purges it (`engine/state.ts` `cascade`; docs/contract.md §18). The delete's answer
  *   carries a `delete_tenant` operation, which no read can reach: it is of a project that is
  *   gone, so it is not kept.
  */
@@ -27,7 +27,6 @@ import { type Dice, databaseId, slug } from "../../engine/ids.js"
 import { type Change, defaultOrgId, present, upsert } from "../../engine/kinds.js"
 import { organizationImplied } from "../Organizations/steps.js"
 import { isDeleted } from "../../engine/lifecycle.js"
-import type { Refused } from "../../engine/limits.js"
 import { type OperationToStart, startOperations, starter } from "../../engine/operations.js"
 import {
   apply,
@@ -45,7 +44,8 @@ import {
 import { newPassword } from "../Roles/steps.js"
 import { Status } from "../../engine/status.js"
 import { projectOf, type BranchCreation } from "../../engine/wire.js"
-import { refused, unlockedProject } from "../../engine/refusals.js"
+import { refused, type Refusal } from "../../engine/refusal.js"
+import { unlockedProject } from "../../engine/records.js"
 
 /**
  * What a project created without them gets (docs/contract.md §14): its region, Postgres major
@@ -79,7 +79,7 @@ const auditLogLevels: ReadonlyArray<string> = ["base", "extended", "full"]
 export const settingsAfter = (
   before: Settings | undefined,
   given: Settings | undefined
-): Either.Either<Settings | undefined, Refused> => {
+): Either.Either<Settings | undefined, Refusal> => {
   if (given === undefined) return Either.right(before)
   const level = given.audit_log_level
   if (level !== undefined && !auditLogLevels.includes(level)) {
@@ -139,7 +139,7 @@ const endpointSettingsOf = (request: ProjectToCreate): EndpointSettings | undefi
 }
 
 /** 400 when the settings' minimum is above their maximum (compute units). */
-const checkSettings = (settings: EndpointSettings | undefined): Either.Either<void, Refused> => {
+const checkSettings = (settings: EndpointSettings | undefined): Either.Either<void, Refusal> => {
   const min = settings?.autoscaling_limit_min_cu
   const max = settings?.autoscaling_limit_max_cu
   return min !== undefined && max !== undefined && min > max
@@ -156,7 +156,7 @@ const checkSettings = (settings: EndpointSettings | undefined): Either.Either<vo
  * role and database; 400 for default endpoint settings whose minimum is above their maximum.
  */
 export const createProject =
-  (request: ProjectToCreate, dice: Dice): Mutation<BranchCreation, Refused> =>
+  (request: ProjectToCreate, dice: Dice): Mutation<BranchCreation, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const endpointSettings = endpointSettingsOf(request)
@@ -257,7 +257,7 @@ const retentionOf = (project: StoredProject): number =>
  * §14). A new retention starts `apply_storage_config` (on the default branch); the rest none.
  */
 export const updateProject =
-  (projectId: string, update: ProjectToUpdate, dice: Dice): Mutation<ProjectChange, Refused> =>
+  (projectId: string, update: ProjectToUpdate, dice: Dice): Mutation<ProjectChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* unlockedProject(state, projectId, now)
@@ -294,7 +294,7 @@ export const updateProject =
  * its `delete_tenant` operation, as it is at the deletion (not kept: its project is gone).
  */
 export const deleteProject =
-  (projectId: string, dice: Dice): Mutation<ProjectChange, Refused> =>
+  (projectId: string, dice: Dice): Mutation<ProjectChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* unlockedProject(state, projectId, now)
@@ -325,7 +325,7 @@ export interface ProjectRecovery {
  * purged after its window), 409 for one that is not deleted.
  */
 export const recoverProject =
-  (projectId: string): Mutation<ProjectRecovery, Refused> =>
+  (projectId: string): Mutation<ProjectRecovery, Refusal> =>
   (state, now) => {
     const project = get(state, "projects", projectId)
     if (project === undefined) return refused(Status.notFound, "project not found")
@@ -346,7 +346,7 @@ const monthOf = (now: number) => {
 
 /**
  * A project as a real server answers it alone (`GET /projects/{project_id}` and the other
- * project endpoints, docs/contract.md §14): as listed (`wire.ts` `projectOf`), with the usage
+ * project endpoints, docs/contract.md §14): as listed (`engine/wire.ts` `projectOf`), with the usage
  * of the current consumption period (the calendar month of `now`; all 0 in the fake).
  */
 export const projectAt = (project: StoredProject, now: number): Project => {

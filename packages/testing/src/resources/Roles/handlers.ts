@@ -1,6 +1,6 @@
 /**
  * The fake's role routes (docs/contract.md §15.2): each decodes with its entry of core's
- * `Api.Roles` and runs a mutation or a read of `roles.ts`. A role's password is answered by a
+ * `Api.Roles` and runs a mutation or a read of `steps.ts`. A role's password is answered by a
  * create, a reset and `reveal_password` only.
  */
 import { type Api, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "@dbplatform/core"
@@ -17,9 +17,10 @@ import {
   roleOf,
   rolesOfBranch
 } from "./steps.js"
-import { mutateAnswering, read, type Handlers } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { operationAt, roleAt, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** What a role mutation answers at `now`: the role (with its password when `withPassword`) and the operations it started. */
 const answer =
@@ -40,7 +41,7 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
       )
     ),
   create: ({ params, body }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => createRole(params.project_id, params.branch_id, body.role.name, dice, body.role.no_login === true),
       answer(true)
@@ -53,7 +54,7 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
       )
     ),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) => deleteRole(params.project_id, params.branch_id, params.role_name, dice),
       (deleted, now) => (deleted === undefined ? Option.none() : Option.some(answer(false)(deleted, now)))
@@ -68,9 +69,5 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
       })
     ),
   resetPassword: ({ params }) =>
-    mutateAnswering(
-      fake,
-      (dice) => resetRolePassword(params.project_id, params.branch_id, params.role_name, dice),
-      answer(true)
-    )
+    change(fake, (dice) => resetRolePassword(params.project_id, params.branch_id, params.role_name, dice), answer(true))
 })

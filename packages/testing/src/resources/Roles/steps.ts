@@ -1,7 +1,6 @@
 import * as Either from "effect/Either"
 import type { Dice } from "../../engine/ids.js"
 import { type Change, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { startOperations, starter } from "../../engine/operations.js"
 import {
   distinctTime,
@@ -13,7 +12,8 @@ import {
   type StoredRole
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** The characters of a new password. */
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -34,7 +34,7 @@ export const roleOf = (
   projectId: string,
   branchId: string,
   name: string
-): Either.Either<StoredRole, Refused> =>
+): Either.Either<StoredRole, Refusal> =>
   Either.flatMap(branchOf(state, projectId, branchId), () => {
     const role = get(state, "roles", roleId(branchId, name))
     return role === undefined ? notFound("role") : Either.right(role)
@@ -80,7 +80,7 @@ const changing = (state: State, projectId: string, dice: Dice, now: number, role
  * in: it has no password.
  */
 export const createRole =
-  (projectId: string, branchId: string, name: string, dice: Dice, noLogin = false): Mutation<RoleChange, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice, noLogin = false): Mutation<RoleChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -107,7 +107,7 @@ export const createRole =
  * 400 for a password of a role that cannot log in (`no_login`): it has none to reveal or reset
  * (docs/contract.md §15.2).
  */
-export const canLogIn = (role: StoredRole, what: string): Either.Either<void, Refused> =>
+export const canLogIn = (role: StoredRole, what: string): Either.Either<void, Refusal> =>
   role.no_login === true
     ? refused(Status.badRequest, `role ${JSON.stringify(role.name)} cannot log in (no_login): ${what}`)
     : Either.void
@@ -116,7 +116,7 @@ export const canLogIn = (role: StoredRole, what: string): Either.Either<void, Re
  * 412 for a reveal of a role's password in a project created with `store_passwords: false`: the
  * platform keeps no password to reveal (the document's "Storing passwords is disabled").
  */
-export const passwordsStored = (state: State, role: StoredRole): Either.Either<void, Refused> =>
+export const passwordsStored = (state: State, role: StoredRole): Either.Either<void, Refusal> =>
   get(state, "projects", role.project_id)?.store_passwords === false
     ? refused(Status.preconditionFailed, "storing passwords is disabled for this project (store_passwords: false)")
     : Either.void
@@ -131,7 +131,7 @@ const unprotected = (role: StoredRole, what: string) =>
  * that owns a database of the branch; starts `apply_config`.
  */
 export const deleteRole =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange | undefined, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -155,7 +155,7 @@ export const deleteRole =
  * project, branch or role; 400 for a protected role; starts `apply_config`.
  */
 export const resetRolePassword =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refused> =>
+  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const role = yield* roleOf(state, projectId, branchId, name)

@@ -1,13 +1,13 @@
 /**
  * The fake's snapshot routes (docs/contract.md §19): each decodes with its entry of core's
- * `Api.Snapshots` and runs a mutation or a read of `snapshots.ts` or `snapshotRestores.ts`.
+ * `Api.Snapshots` and runs a mutation or a read of `steps.ts` or `restores.ts`.
  */
 import { Api, BranchId } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { present } from "../../engine/kinds.js"
-import { type Handlers, mutateAnswering, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import { finalizeRestore, restoreSnapshot } from "./restores.js"
 import {
   createSnapshot,
@@ -20,6 +20,7 @@ import {
 } from "./steps.js"
 import type { FakeState } from "../../engine/state.js"
 import { at, branchAt, computeEndpointAt, operationAt, operationsStarted, unchecked } from "../../engine/wire.js"
+import { change, read } from "../../engine/change.js"
 
 /** A snapshot as a real server sends it (docs/contract.md §19): its data stays in the fake. */
 export const snapshotAt = (snapshot: StoredBranchSnapshot): Api.Snapshot =>
@@ -48,7 +49,7 @@ const millis = (time: DateTime.Utc | undefined) => (time === undefined ? undefin
 /** How the fake answers each entry of core's `Api.Snapshots`. */
 export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots> => ({
   create: ({ params, query }) =>
-    mutateAnswering(
+    change(
       fake,
       (dice) =>
         createSnapshot(
@@ -76,7 +77,7 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
       )
     ),
   update: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () =>
         updateSnapshot(params.project_id, params.snapshot_id, {
@@ -86,12 +87,12 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
       (snapshot) => new Api.SnapshotEnvelope({ snapshot: snapshotAt(snapshot) }, unchecked)
     ),
   delete: ({ params }) =>
-    mutateAnswering(fake, (dice) => deleteSnapshot(params.project_id, params.snapshot_id, dice), operationsStarted),
+    change(fake, (dice) => deleteSnapshot(params.project_id, params.snapshot_id, dice), operationsStarted),
   restore: {
     // The deprecated query `name` the document still declares (core does not: docs/design.md §1.4).
     query: DeprecatedRestoreQuery,
     handle: ({ body, params, query }) =>
-      mutateAnswering(
+      change(
         fake,
         (dice) =>
           restoreSnapshot(
@@ -113,17 +114,13 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
       )
   },
   finalizeRestore: ({ body, params }) =>
-    mutateAnswering(
-      fake,
-      (dice) => finalizeRestore(params.project_id, params.branch_id, body, dice),
-      operationsStarted
-    ),
+    change(fake, (dice) => finalizeRestore(params.project_id, params.branch_id, body, dice), operationsStarted),
   getBackupSchedule: ({ params }) =>
     read(fake, (state) =>
       Either.map(scheduleOf(state, params.project_id, params.branch_id), (schedule) => ({ schedule }))
     ),
   setBackupSchedule: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => setBackupSchedule(params.project_id, params.branch_id, body.schedule),
       () => new Api.BackupScheduleSet({}, unchecked)

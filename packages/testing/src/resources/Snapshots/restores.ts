@@ -1,6 +1,6 @@
 /**
  * Restoring a snapshot to a new branch, and finalizing that restore (docs/contract.md §19): each
- * a pure step over the state (`state.ts` `Mutation`).
+ * a pure step over the state (`engine/state.ts` `Mutation`).
  *
  * - A restore makes a new branch beside the branch it stands in for (the target: the snapshot's
  *   source branch unless `target_branch_id` says otherwise; same parent), holding the snapshot's
@@ -17,7 +17,6 @@
 import * as Either from "effect/Either"
 import { branchId as newBranchId, databaseId, type Dice, uuid } from "../../engine/ids.js"
 import { type Change, present, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { endOf, type OperationToStart, startOperations, runsFor } from "../../engine/operations.js"
 import { secondsIso, snapshotOf } from "./steps.js"
 import {
@@ -34,8 +33,9 @@ import {
   freshId
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
 import { endpointStateAt } from "../../engine/wire.js"
+import { branchOf, unlockedProject } from "../../engine/records.js"
 
 /** What a restore answers: the restored branch, its compute endpoints and the operations started. */
 export interface SnapshotRestore {
@@ -103,7 +103,7 @@ const finalize = (
   start: ReturnType<typeof operationStarter>,
   before: ReadonlyArray<OperationToStart>,
   settle: (branch: StoredBranch, operations: ReadonlyArray<StoredOperation>) => StoredBranch
-): Either.Either<Finalization, Refused> =>
+): Either.Either<Finalization, Refusal> =>
   Either.gen(function* () {
     const renamed = name ?? `${target.name}_old_${secondsIso(now)}`.slice(0, nameLength)
     if (renamed === target.name || branchNamed(state, projectId, renamed, target.id) !== undefined) {
@@ -184,7 +184,7 @@ export const restoreSnapshot =
     snapshotId: string,
     request: SnapshotRestoreRequest,
     dice: Dice
-  ): Mutation<SnapshotRestore, Refused> =>
+  ): Mutation<SnapshotRestore, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, snapshot] = yield* snapshotOf(state, projectId, snapshotId)
@@ -265,7 +265,7 @@ export const finalizeRestore =
     branchId: string,
     request: { readonly name?: string | undefined },
     dice: Dice
-  ): Mutation<ReadonlyArray<StoredOperation>, Refused> =>
+  ): Mutation<ReadonlyArray<StoredOperation>, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, restored] = yield* branchOf(state, projectId, branchId)

@@ -1,7 +1,7 @@
 /**
  * What the fake's snapshot routes do, and the snapshots its control plane takes and deletes on
- * its own (docs/contract.md §19): each mutation a pure step over the state (`state.ts`
- * `Mutation`). Restoring a snapshot and finalizing a restore are in `snapshotRestores.ts`.
+ * its own (docs/contract.md §19): each mutation a pure step over the state (`engine/state.ts`
+ * `Mutation`). Restoring a snapshot and finalizing a restore are in `restores.ts`.
  *
  * - A snapshot holds the fake's notion of a branch's data at a point of its history (now, a
  *   `timestamp` or an `lsn` within the project's history window and after the branch's
@@ -22,7 +22,6 @@ import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import { type Dice, slug, uuid } from "../../engine/ids.js"
 import { type Change, type Item, present, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { historyStart } from "../../engine/lifecycle.js"
 import { lsnAt, timeOfLsn } from "../../engine/lsn.js"
 import { type OperationToStart, startOperations, runsFor } from "../../engine/operations.js"
@@ -39,7 +38,8 @@ import {
   freshId
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { branchOf, notFound, projectOf, refused, unlockedProject } from "../../engine/refusals.js"
+import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 
 /** A snapshot of a branch as the fake keeps it (kind `branch_snapshots`, not the fake's own `Snapshot`). */
 export type StoredBranchSnapshot = Item<"branch_snapshots">
@@ -54,7 +54,7 @@ export type ScheduleItem = StoredBackupSchedule["schedule"][number]
  * The operations of snapshots: the published reference's action enum has no snapshot action, so
  * the fake takes a snapshot with `create_timeline` (a snapshot is a point of the branch's
  * timeline the platform keeps) and deletes one with `delete_timeline`, each running as long as
- * the branch operations of the same name (`branches.ts` `runsFor`).
+ * the branch operations of the same name (`engine/operations.ts` `runsFor`).
  */
 export const snapshotActions = { take: "create_timeline", remove: "delete_timeline" } as const
 
@@ -160,7 +160,7 @@ export interface SnapshotToCreate {
  * that is not after now; starts `create_timeline`.
  */
 export const createSnapshot =
-  (projectId: string, branchId: string, request: SnapshotToCreate, dice: Dice): Mutation<SnapshotTaken, Refused> =>
+  (projectId: string, branchId: string, request: SnapshotToCreate, dice: Dice): Mutation<SnapshotTaken, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, branch] = yield* branchOf(state, projectId, branchId)
@@ -192,7 +192,7 @@ export const snapshotOf = (
   state: State,
   projectId: string,
   snapshotId: string
-): Either.Either<readonly [StoredProject, StoredBranchSnapshot], Refused> =>
+): Either.Either<readonly [StoredProject, StoredBranchSnapshot], Refusal> =>
   Either.flatMap(projectOf(state, projectId), (project) => {
     const snapshot = get(state, "branch_snapshots", snapshotId)
     return snapshot === undefined || snapshot.project_id !== projectId
@@ -204,7 +204,7 @@ export const snapshotOf = (
 export const snapshotsOf = (
   state: State,
   projectId: string
-): Either.Either<ReadonlyArray<StoredBranchSnapshot>, Refused> =>
+): Either.Either<ReadonlyArray<StoredBranchSnapshot>, Refusal> =>
   Either.map(projectOf(state, projectId), () => Array.from(itemsOf(state, "branch_snapshots", projectId)))
 
 /**
@@ -217,7 +217,7 @@ export const updateSnapshot =
     projectId: string,
     snapshotId: string,
     update: { readonly name?: string | undefined; readonly expires_at?: number | null | undefined }
-  ): Mutation<StoredBranchSnapshot, Refused> =>
+  ): Mutation<StoredBranchSnapshot, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, snapshot] = yield* snapshotOf(state, projectId, snapshotId)
@@ -236,7 +236,7 @@ export const updateSnapshot =
 
 /** Deletes a snapshot (docs/contract.md §19): it is gone at once; starts `delete_timeline`. */
 export const deleteSnapshot =
-  (projectId: string, snapshotId: string, dice: Dice): Mutation<ReadonlyArray<StoredOperation>, Refused> =>
+  (projectId: string, snapshotId: string, dice: Dice): Mutation<ReadonlyArray<StoredOperation>, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, snapshot] = yield* snapshotOf(state, projectId, snapshotId)
@@ -255,7 +255,7 @@ export const scheduleOf = (
   state: State,
   projectId: string,
   branchId: string
-): Either.Either<ReadonlyArray<ScheduleItem>, Refused> =>
+): Either.Either<ReadonlyArray<ScheduleItem>, Refusal> =>
   Either.map(
     branchOf(state, projectId, branchId),
     ([, branch]) => get(state, "backup_schedules", branch.id)?.schedule ?? []
@@ -281,7 +281,7 @@ const itemProblem = (item: ScheduleItem, index: number): string | undefined => {
  * taken from now on (none for times already past). No operation.
  */
 export const setBackupSchedule =
-  (projectId: string, branchId: string, schedule: ReadonlyArray<ScheduleItem>): Mutation<void, Refused> =>
+  (projectId: string, branchId: string, schedule: ReadonlyArray<ScheduleItem>): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, branch] = yield* branchOf(state, projectId, branchId)

@@ -14,8 +14,9 @@ import {
   vpcRestrictionsOf,
   vpcStateAt
 } from "./steps.js"
-import { type Handlers, mutateAnswering, read } from "../../engine/route.js"
+import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
+import { change, read } from "../../engine/change.js"
 
 /** Skips the checks of the answers' constructors: the fake builds them from its own state. */
 const unchecked = true
@@ -75,13 +76,13 @@ export const vpcHandlers = (fake: FakeState): Handlers<typeof Api.VpcEndpoints> 
       )
     ),
   assign: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => assignVpcEndpoint(params.org_id, params.region_id, params.vpc_endpoint_id, body.label),
       () => undefined
     ),
   delete: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => deleteVpcEndpoint(params.org_id, params.region_id, params.vpc_endpoint_id),
       () => undefined
@@ -106,13 +107,13 @@ export const vpcHandlers = (fake: FakeState): Handlers<typeof Api.VpcEndpoints> 
       )
     ),
   setRestriction: ({ body, params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => setVpcRestriction(params.project_id, params.vpc_endpoint_id, body.label),
       () => undefined
     ),
   deleteRestriction: ({ params }) =>
-    mutateAnswering(
+    change(
       fake,
       () => deleteVpcRestriction(params.project_id, params.vpc_endpoint_id),
       () => undefined

@@ -7,11 +7,11 @@
  */
 import * as Either from "effect/Either"
 import { defaultOrgId, remove, upsert } from "../../engine/kinds.js"
-import type { Refused } from "../../engine/limits.js"
 import { regions } from "../Regions.js"
 import { get, itemsOf, type Mutation, type State } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
-import { projectOf, refused, memberOrganization } from "../../engine/refusals.js"
+import { refused, type Refusal } from "../../engine/refusal.js"
+import { projectOf, memberOrganization } from "../../engine/records.js"
 
 /** A VPC endpoint of an organization as the fake keeps it. */
 export type StoredVpcEndpoint = NonNullable<ReturnType<typeof get<"vpc_endpoints">>>
@@ -32,7 +32,7 @@ export const vpcEndpointKey = (orgId: string, regionId: string, vpcEndpointId: s
 const memberRegion = (state: State, orgId: string, regionId: string) =>
   Either.flatMap(
     memberOrganization(state, orgId),
-    (): Either.Either<void, Refused> =>
+    (): Either.Either<void, Refusal> =>
       regions.some((region) => region.region_id === regionId)
         ? Either.void
         : refused(Status.notFound, "region not found")
@@ -43,7 +43,7 @@ export const vpcEndpointsOf = (
   state: State,
   orgId: string,
   regionId?: string
-): Either.Either<ReadonlyArray<StoredVpcEndpoint>, Refused> =>
+): Either.Either<ReadonlyArray<StoredVpcEndpoint>, Refusal> =>
   Either.map(
     regionId === undefined
       ? Either.map(memberOrganization(state, orgId), () => undefined)
@@ -92,7 +92,7 @@ export const vpcEndpointDetails = (state: State, orgId: string, regionId: string
  * from the organization (it cannot be added back).
  */
 export const assignVpcEndpoint =
-  (orgId: string, regionId: string, vpcEndpointId: string, label: string): Mutation<void, Refused> =>
+  (orgId: string, regionId: string, vpcEndpointId: string, label: string): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* memberRegion(state, orgId, regionId)
@@ -116,7 +116,7 @@ export const assignVpcEndpoint =
 
 /** Deletes the organization's VPC endpoint for good; 400 while projects are restricted to it. */
 export const deleteVpcEndpoint =
-  (orgId: string, regionId: string, vpcEndpointId: string): Mutation<void, Refused> =>
+  (orgId: string, regionId: string, vpcEndpointId: string): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const endpoint = yield* liveVpcEndpoint(state, orgId, regionId, vpcEndpointId)
@@ -139,7 +139,7 @@ export const vpcRestrictionsOf = (state: State, projectId: string) =>
  * label): 400 unless the endpoint is assigned to the project's organization in its region.
  */
 export const setVpcRestriction =
-  (projectId: string, vpcEndpointId: string, label: string): Mutation<void, Refused> =>
+  (projectId: string, vpcEndpointId: string, label: string): Mutation<void, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const project = yield* projectOf(state, projectId)
@@ -162,7 +162,7 @@ export const setVpcRestriction =
 
 /** Removes project `projectId`'s restriction to `vpcEndpointId`; 404 when it has none. */
 export const deleteVpcRestriction =
-  (projectId: string, vpcEndpointId: string): Mutation<void, Refused> =>
+  (projectId: string, vpcEndpointId: string): Mutation<void, Refusal> =>
   (state) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)

@@ -1,28 +1,21 @@
 /**
- * The refusals every resource's steps share, as a mutation's or a read's `Left` (`Refused`): a
+ * The records every resource's steps look up, or the refusal when they may not act on them: a
  * 404 for what is not there (a deleted project too, docs/contract.md §18), a 423 while a project
  * has a pending operation (§11.6).
  */
 import * as Either from "effect/Either"
 import { roleIn } from "./caller.js"
 import { isDeleted } from "./lifecycle.js"
-import type { Refused } from "./limits.js"
 import { lockedBy } from "./operations.js"
+import { notFound, type Refusal, refused } from "./refusal.js"
 import { get, type State, type StoredBranch, type StoredProject } from "./state.js"
 import { Status } from "./status.js"
-
-/** A refusal with `status` and `message`, as a mutation's `Left`. */
-export const refused = (status: number, message: string): Either.Either<never, Refused> =>
-  Either.left({ status, message })
-
-/** A 404 for `what` (`project`, `branch`), as a mutation's `Left`. */
-export const notFound = (what: string) => refused(Status.notFound, `${what} not found`)
 
 /** 423: the project has a pending operation; nothing is done (docs/contract.md §11.6). */
 const locked = refused(423, "project already has running conflicting operations")
 
 /** The project `projectId`, or a 404 (also for a deleted one, kept for recovery: docs/contract.md §18). */
-export const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refused> => {
+export const projectOf = (state: State, projectId: string): Either.Either<StoredProject, Refusal> => {
   const project = get(state, "projects", projectId)
   return project === undefined || isDeleted(project) ? notFound("project") : Either.right(project)
 }
@@ -32,7 +25,7 @@ export const branchOf = (
   state: State,
   projectId: string,
   branchId: string
-): Either.Either<readonly [StoredProject, StoredBranch], Refused> =>
+): Either.Either<readonly [StoredProject, StoredBranch], Refusal> =>
   Either.flatMap(projectOf(state, projectId), (project) => {
     const branch = get(state, "branches", branchId)
     return branch === undefined || branch.project_id !== projectId
@@ -57,3 +50,7 @@ export const memberOrganization = (state: State, orgId: string) => {
     ? refused(Status.notFound, "organization not found")
     : Either.right(organization)
 }
+
+/** `state`, or a 404 unless it has the project `projectId` (not deleted: docs/contract.md §18). */
+export const withProject = (state: State, projectId: string): Either.Either<State, Refusal> =>
+  Either.map(projectOf(state, projectId), () => state)
