@@ -34,11 +34,20 @@ export {
    * since 0.3.0), the time of the control plane's last `check_availability` on it (§12); and,
    * optional, since 0.5.0, for a branch restored from a snapshot (§19): `restore_status`
    * (`restored` or `finalized`), `restored_from` (the snapshot's id), `restored_as` (the id of the
-   * branch it stands in for).
+   * branch it stands in for); `annotation_value` (its annotation's values, strings by name, as its
+   * creation gave them; docs/contract.md §11.4).
    *
    * @since 0.3.0
    */
   SnapshotBranch,
+  /**
+   * A branch deleted within its 7 days of recovery (since 0.5.0; docs/contract.md §18.1): the
+   * fields of {@link SnapshotBranch} as it was, `deleted_at`, and `deletion_method` (`user`, a
+   * request; `ttl`, its expiry). `GET .../branches?include_deleted=true` lists it.
+   *
+   * @since 0.5.0
+   */
+  SnapshotDeletedBranch,
   /**
    * A snapshot of a branch's data, the platform's resource (since 0.5.0; docs/contract.md §19),
    * not to be confused with {@link Snapshot}, the fake's whole state: `id`, `project_id`,
@@ -67,7 +76,8 @@ export {
    * `start_compute`), and, optional, `suspended_at` (the end of its last `suspend_compute`) and
    * `last_active` (its last connection): its `current_state` is `init` until `active_at`, then
    * `active` or `idle` after whichever of `active_at` and `suspended_at` came last
-   * (docs/contract.md §12).
+   * (docs/contract.md §12). Since 0.5.0, optional, as a request gave them: `name`, `settings`,
+   * `provisioner`, `disabled`, `passwordless_access`, `pooler_enabled`, `pooler_mode`.
    *
    * @since 0.3.0
    */
@@ -84,6 +94,7 @@ export {
    * A role of a branch (since 0.3.0): `id` (`{branch_id}/{name}`), `project_id`, `branch_id`,
    * `name`, `password`, `protected`, `created_at`, `updated_at` (docs/contract.md §15.2). It holds
    * the role's password in clear, so the fake can reveal it: a snapshot with roles is a secret.
+   * Since 0.5.0, `no_login` (optional): a role that cannot log in, with no password (empty).
    *
    * @since 0.3.0
    */
@@ -159,7 +170,9 @@ export {
    * (docs/contract.md §10.6); absent (or `false`) for one of the account's own. Since 0.3.0, also
    * optional (an older snapshot gets the defaults): `updated_at`, `history_retention_seconds`
    * (86 400 s) and `default_endpoint_settings` (docs/contract.md §14). Since 0.5.0, also
-   * optional: `settings` (docs/contract.md §22.2) and `integration` (docs/contract.md §22.4).
+   * optional: `settings` (docs/contract.md §22.2), `integration` (docs/contract.md §22.4),
+   * `store_passwords` (absent: `true`), and `pg_settings` and `pgbouncer_settings` in
+   * `default_endpoint_settings` (docs/contract.md §14.2).
    *
    * @since 0.1.0
    */
@@ -246,7 +259,8 @@ const SnapshotV1 = Schema.transform(
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
  * `roles`, `databases`, `operations`, `organizations`, `members`, `invitations`, `permissions`,
  * `vpc_endpoints`, `vpc_restrictions`, `transfer_requests`, `branch_snapshots`, `backup_schedules`,
- * `data_apis`, `branch_auths`, `jwks` (a kind added after version 2 began may be absent: none).
+ * `data_apis`, `branch_auths`, `jwks`, `deleted_branches` (a kind added after version 2 began may
+ * be absent: none).
  * A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *

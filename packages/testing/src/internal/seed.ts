@@ -422,6 +422,8 @@ export const collectionsOfSeed = (
     // A seed takes no snapshots nor backup schedules (docs/contract.md §19): the API makes them.
     branch_snapshots: [],
     backup_schedules: [],
+    // Nor deleted branches (docs/contract.md §18.1): only a deletion keeps one.
+    deleted_branches: [],
     data_apis: [],
     branch_auths: [],
     jwks: []
