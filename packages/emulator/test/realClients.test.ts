@@ -72,7 +72,7 @@ describe("the platform's published clients over the emulator", () => {
         const neon = async (...args: ReadonlyArray<string>): Promise<Json> => {
           const ran = await cli(running.baseUrl, apiKey, args)
           expect(ran.code, `neonctl ${args.join(" ")}: ${ran.stderr}`).toBe(0)
-          await control("POST", "/clock/advance", { by: 60_000 })
+          await control((c) => c.advance({ payload: { by: 60_000 } }))
           return JSON.parse(ran.stdout)
         }
         const inProject = ["--project-id", project]
