@@ -51,7 +51,7 @@ export const program = Effect.gen(function* () {
   // Read back: what the platform kept of what was asked.
   const read = yield* computeEndpoints.get({ project_id: project.id, endpoint_id: endpoint.id })
   return [
-    `branch ${branch.name} (${branch.id}), expires ${DateTime.formatIso(expires_at)}`,
+    `branch ${branch.name} (${branch.id}), expires ${branch.expires_at === undefined ? "never" : DateTime.formatIso(branch.expires_at)} (kept to the second)`,
     `compute endpoint ${read.endpoint.id} on ${read.endpoint.branch_id}: ${read.endpoint.current_state}`,
     `  name: ${read.endpoint.name}`,
     `  pooler: ${read.endpoint.pooler_enabled ? "enabled" : "disabled"}, mode ${read.endpoint.pooler_mode}`,
