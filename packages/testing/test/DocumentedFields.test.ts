@@ -245,11 +245,16 @@ describe("every documented field over the fake", () => {
         const noName = yield* Effect.flip(branches.restore({ ...self, source_lsn }))
         expect(noName._tag).toBe("BadRequest")
         expect(noName.message).toContain("preserve_under_name is required")
+        // After now (FF/0 is some 49 days after the epoch the test clock starts at; an LSN before the
+        // project's creation cannot be written here: the fixture's project is older than the epoch).
         const outside = yield* Effect.flip(
-          branches.restore({ ...self, source_lsn: "0/1", preserve_under_name: "main-before" })
+          branches.restore({ ...self, source_lsn: "FF/0", preserve_under_name: "main-before" })
         )
         expect(outside._tag).toBe("BadRequest")
         expect(outside.message).toContain("source_lsn is outside the project's history window")
+        // Refused: nothing preserved.
+        const before = yield* branches.listPage(project)
+        expect(before.branches.map((branch) => branch.name)).not.toContain("main-before")
 
         const restored = yield* branches.restore({ ...self, source_lsn, preserve_under_name: "main-before" })
         yield* awaitAll(restored)

@@ -25,7 +25,7 @@ import {
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
 import { type BranchCreation, endpointDefaultsOf } from "../../engine/wire.js"
-import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { notFound, Refusal, refused } from "../../engine/refusal.js"
 import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 import type { EndpointOptions } from "../ComputeEndpoints/kinds.js"
 
@@ -456,7 +456,7 @@ export const restoreBranch =
       // The same window as a branch's point of its parent's history, named as the restore names it.
       const point = yield* Either.mapLeft(
         pointInHistory(project, { parent_timestamp: request.source_timestamp, parent_lsn: request.source_lsn }, now),
-        (refusal) => ({ ...refusal, message: refusal.message.replaceAll("parent_", "source_") })
+        (refusal) => new Refusal({ status: refusal.status, message: refusal.message.replaceAll("parent_", "source_") })
       )
       const self = source.id === branchId
       if (self && request.source_timestamp === undefined && request.source_lsn === undefined) {
