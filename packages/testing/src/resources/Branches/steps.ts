@@ -26,6 +26,8 @@ import {
 import { Status } from "../../engine/status.js"
 import { type BranchCreation, endpointDefaultsOf } from "../../engine/wire.js"
 import { notFound, Refusal, refused } from "../../engine/refusal.js"
+import { schemaVersionAt, tablesAt, tablesNow } from "../BranchSchema/steps.js"
+import { changesBetween } from "../Databases/kinds.js"
 import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 import type { EndpointOptions } from "../ComputeEndpoints/kinds.js"
 
@@ -433,7 +435,9 @@ export const deleteBranch =
  * The point of the source's history, `source_timestamp` or `source_lsn` (its head when neither),
  * must lie within the project's history window (400 outside it, or for both), and is required
  * (400) to restore a branch from itself; `preserve_under_name` is required (400) then, and for a
- * branch with children, which move to the preserved branch (as the document says).
+ * branch with children, which move to the preserved branch (as the document says). Restored from
+ * itself, the schema of each of its databases becomes, from now on, the one at that point (a new
+ * version of its history); from another branch, the copies are of the source's head.
  */
 export const restoreBranch =
   (
@@ -503,6 +507,19 @@ export const restoreBranch =
           changes.push(...cascade(state, "databases", database.id))
         }
         changes.push(...dataChanges(copiesOf(state, source.id, restored, now, dice, taken)))
+      } else {
+        // From its own history: each database's schema is, from now on, the one at the point (the
+        // preserved branch's copies keep the one before).
+        for (const database of itemsOf(state, "databases", branchId)) {
+          const applied = changesBetween(tablesNow(database), tablesAt(database, point))
+          if (applied.changed.length === 0 && applied.dropped.length === 0) continue
+          changes.push({
+            _tag: "Patch",
+            kind: "databases",
+            id: database.id,
+            patch: schemaVersionAt(project, database, applied, now)
+          })
+        }
       }
       if (preservedId !== undefined && preserve !== undefined) {
         const created = distinctTime(state, "branches", projectId, now)
