@@ -5,15 +5,18 @@
  * `dist/esm/bin/emulator.js`, over the one `tsc` wrote. Node then reads and compiles one file
  * instead of resolving and loading some 900 modules: the command starts in about a third of the
  * time (`pnpm bench` prints it). No source map (it would weigh 9 MB); the library modules
- * (`Emulator`, `StateFile`, `Load`) are not bundled.
+ * (`Emulator`, `StateFile`, `Load`) are not bundled. The entry of the SQL parser's worker thread
+ * (`src/internal/ddlWorker.ts`) is bundled the same way next to it, as `dist/esm/bin/ddlWorker.js`,
+ * where the bundled command's `internal/ddlThread.ts` looks for it (`./ddlWorker.js` from its own
+ * file).
  */
 import * as fs from "node:fs"
 import * as esbuild from "esbuild"
 
-const outfile = "dist/esm/bin/emulator.js"
+const outdir = "dist/esm/bin"
 await esbuild.build({
-  entryPoints: ["src/bin/emulator.ts"],
-  outfile,
+  entryPoints: { emulator: "src/bin/emulator.ts", ddlWorker: "src/internal/ddlWorker.ts" },
+  outdir,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -23,4 +26,4 @@ await esbuild.build({
   // The CommonJS modules in the bundle (`ws`, `yaml`...) `require` Node's own modules.
   banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' }
 })
-fs.rmSync(`${outfile}.map`, { force: true })
+for (const name of ["emulator", "ddlWorker"]) fs.rmSync(`${outdir}/${name}.js.map`, { force: true })

@@ -199,9 +199,11 @@ try {
 /**
  * The emulator as installed in `dir`: its command, from the project's `node_modules/.bin` (the
  * package's own `bin`, not the clone's), started on a free port; one request to it with the key it
- * printed (`GET /projects`, 200); stopped with SIGTERM (exit code 0, `dbplatform-emulator:
- * stopped` on stderr). Then its library, imported from the project. Gives the start 60 s, the
- * stop 30 s (a busy machine), then fails.
+ * printed (`GET /projects`, 200); a migration through its control API (200: the SQL parser's
+ * worker thread, `ddlWorker.js`, is there next to the command and the library modules that start
+ * it); stopped with SIGTERM (exit code 0, `dbplatform-emulator: stopped` on stderr). Then its
+ * library, imported from the project. Gives the start 60 s, the stop 30 s (a busy machine), then
+ * fails.
  */
 async function runEmulator(dir, env) {
   const bin = path.join(
@@ -241,7 +243,11 @@ async function runEmulator(dir, env) {
         const check = () => {
           const baseUrl = /^DBPLATFORM_BASE_URL=(.+)$/m.exec(stdout)?.[1]
           const apiKey = /^DBPLATFORM_API_KEY=(.+)$/m.exec(stdout)?.[1]
-          if (baseUrl !== undefined && apiKey !== undefined) resolve({ baseUrl, apiKey })
+          const controlUrl = /^DBPLATFORM_EMULATOR_URL=(.+)$/m.exec(stdout)?.[1]
+          const token = /^DBPLATFORM_EMULATOR_TOKEN=(.+)$/m.exec(stdout)?.[1]
+          if (baseUrl !== undefined && apiKey !== undefined && controlUrl !== undefined && token !== undefined) {
+            resolve({ baseUrl, apiKey, controlUrl, token })
+          }
         }
         child.stdout.on("data", check)
         exited.then((code) =>
@@ -258,6 +264,29 @@ async function runEmulator(dir, env) {
     if (response.status !== 200 || !Array.isArray(body.projects)) {
       throw new Error(`GET /projects on the installed emulator answered ${response.status}: ${JSON.stringify(body)}`)
     }
+    // A migration: parsed in the worker thread the package ships next to the command and the library.
+    const installed = path.join(dir, "node_modules", "@dbplatform", "emulator", "dist")
+    for (const worker of ["esm/bin/ddlWorker.js", "esm/internal/ddlWorker.js", "cjs/internal/ddlWorker.js"]) {
+      if (!fs.existsSync(path.join(installed, worker))) throw new Error(`the installed emulator has no dist/${worker}`)
+    }
+    const get = async (url) =>
+      (await fetch(url, { headers: { authorization: `Bearer ${printed.apiKey}` } })).json()
+    const project = body.projects[0].id
+    const branch = (await get(`${printed.baseUrl}/projects/${project}/branches`)).branches.find((b) => b.default).id
+    const database = (await get(`${printed.baseUrl}/projects/${project}/branches/${branch}/databases`)).databases[0]
+      .name
+    const migrated = await fetch(
+      `${printed.controlUrl}/projects/${project}/branches/${branch}/databases/${encodeURIComponent(database)}/migrate`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${printed.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ sql: "CREATE TABLE smoke (id bigint PRIMARY KEY)" })
+      }
+    )
+    if (migrated.status !== 200) {
+      throw new Error(`a migration on the installed emulator answered ${migrated.status}: ${await migrated.text()}`)
+    }
+    console.log(`a migration through the installed emulator's control API: ${migrated.status}`)
     const version = run(bin, ["--version"], { cwd: dir, capture: true, env }).trim()
     console.log(
       `node_modules/.bin/dbplatform-emulator ${version} -> ${printed.baseUrl}; GET /projects: ${response.status}, ${body.projects.length} projects`

@@ -26,6 +26,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as DdlThread from "./internal/ddlThread.js"
 import { isLoopback } from "./internal/host.js"
 import { httpServer } from "./internal/nodeServer.js"
 import * as StateFile from "./StateFile.js"
@@ -181,7 +182,7 @@ const fakeLayer = (options: Options) =>
         options.clock ??
         (Option.isSome(savedClock) ? yield* ControlledClock.restore(savedClock.value) : yield* ControlledClock.make)
       const journal = statePath === undefined ? undefined : yield* StateFile.journal(statePath, { clock })
-      const fakeOptions = { rateLimit: options.rateLimit, journal, clock }
+      const fakeOptions = { rateLimit: options.rateLimit, journal, clock, ddlParser: yield* DdlThread.make }
       const fake = Option.isSome(saved)
         ? yield* FakePlatform.restore(saved.value, { ...fakeOptions, bootstrapKey })
         : yield* FakePlatform.make(

@@ -10,9 +10,12 @@
  * `Content-Type`; an empty body is `{}`); an unknown field is refused. Refusals are 4xx with a
  * `GeneralError` body (`{ code, message, request_id }`), never a 5xx for bad input: 400 a body
  * that does not decode or a seed or snapshot with problems, 404 an unknown route, project,
- * operation, compute endpoint or database, 400 a migration the database refuses, 409 an operation that has ended or a clock route on a fake without a controlled
- * clock, 413 a body over 32 MiB; 503 a change its journal could not save (the emulator's
- * `--state`), as the platform's routes answer it.
+ * operation, compute endpoint or database, 400 a migration the database refuses (or that would
+ * leave more than `DdlParser.tableLimit` tables), 409 an operation that has ended or a clock route
+ * on a fake without a controlled clock, 413 a body over 32 MiB or a migration's `sql` over
+ * `DdlParser.migrationLimitBytes` (1 MiB; a seed's SQL schemas over `DdlParser.seedSchemaLimitBytes`
+ * are a 400 of the seed); 503 a change its journal could not save (the emulator's `--state`), as
+ * the platform's routes answer it.
  *
  * | Route | Body | Answer |
  * | --- | --- | --- |
@@ -34,7 +37,7 @@
  * | `POST /_emulator/clock/resume` | none | `ClockAnswer` |
  * | `GET /_emulator/requests?limit=N` | none | `{ requests: [RecordedRequest] }`, the last N (100 by default) |
  * | `POST /_emulator/endpoints/{endpoint_id}/connect` | none | `{ endpoint, operations }`: a connection arrived (an `idle` compute endpoint is started, `start_compute`) |
- * | `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate` | `{ sql }` | `{ json, timestamp, lsn }`: SQL DDL run on the database now, as a migration would (`Scenario.migrate`, docs/contract.md §24.3) |
+ * | `POST /_emulator/projects/{project_id}/branches/{branch_id}/databases/{database_name}/migrate` | `{ sql }` | `{ json, timestamp, lsn }`: SQL DDL run on the database now, as a migration would (`Scenario.migrate`, docs/contract.md §24.3); 413 past 1 MiB of `sql` |
  *
  * Before any route, the control plane's own operations due by the fake's time now are
  * materialised, as before a request to the platform's routes (`FakePlatform.Service.catchUp`,

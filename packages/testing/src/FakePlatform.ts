@@ -51,6 +51,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type { ControlledClock } from "./ControlledClock.js"
+import * as DdlParser from "./DdlParser.js"
 import { lsnAt as lsnAtMillis } from "./engine/lsn.js"
 import { type Faults, PendingFaults } from "./engine/faults.js"
 import { computeEndpointOperations } from "./resources/ComputeEndpoints/handlers.js"
@@ -66,7 +67,7 @@ import { router } from "./internal/routes.js"
 import { declaredLengthRefusal } from "./engine/limits.js"
 import { type RateLimit, makeRateLimits, rateLimited, rateLimitProblem, unlimited } from "./engine/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
-import { seedState } from "./internal/seed.js"
+import { seedSchemas, stateOfSeed } from "./internal/seed.js"
 import { makeFakeState, mutate, type State, snapshotOf } from "./engine/state.js"
 import { Status } from "./engine/status.js"
 import type { Scenario, UnknownComputeEndpoint } from "./Scenario.js"
@@ -310,6 +311,12 @@ export interface Options {
    * tests move time with `TestClock`.
    */
   readonly clock?: ControlledClock | undefined
+  /**
+   * Reads the SQL DDL of migrations and of a seed's schemas (since 0.6.0; `DdlParser`):
+   * `DdlParser.inProcess` by default, in the calling thread. The emulator gives one that parses
+   * in a worker thread, so that a long parse does not hold up other requests.
+   */
+  readonly ddlParser?: DdlParser.DdlParser | undefined
 }
 
 /**
@@ -348,7 +355,14 @@ export interface Journal {
  * @since 0.1.0
  */
 export const make = (seed: Seed = {}, options: Options = {}): Effect.Effect<Service, InvalidSeed> =>
-  started(seedState(seed), seed.bootstrapKey, options)
+  // The seed's SQL is read once: `reset` builds the state again from what was read.
+  Effect.flatMap(seedSchemas(seed, options.ddlParser ?? DdlParser.inProcess), (schemas) =>
+    started(
+      Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, schemas)),
+      seed.bootstrapKey,
+      options
+    )
+  )
 
 /**
  * A fake account in the state `snapshot` saved (`Service.snapshot`): the same keys (their
@@ -439,7 +453,7 @@ const serviceOf = (
         clear: faults.clear,
         list: faults.list
       },
-      scenario: clockedScenario(options, syncedScenario(scenarioOf(fake), journal)),
+      scenario: clockedScenario(options, syncedScenario(scenarioOf(fake, options.ddlParser ?? DdlParser.inProcess), journal)),
       snapshot: Effect.map(Ref.get(fake.ref), snapshotOf),
       revision: Effect.map(Ref.get(fake.ref), (now) => now.revision),
       ...replacements(fake, bootstrapValue, baseline, options, forget),

@@ -184,6 +184,23 @@ export class InvalidMigration extends Data.TaggedError("InvalidMigration")<{ rea
 }
 
 /**
+ * A migration larger than the fake applies (`Scenario.migrate`; since 0.6.0): its SQL is `bytes`
+ * bytes of UTF-8, more than `limitBytes` (`DdlParser.migrationLimitBytes`, 1 MiB). Nothing of it is
+ * read or applied; the control API answers it 413. Split the migration.
+ *
+ * @since 0.6.0
+ * @category errors
+ */
+export class MigrationTooLarge extends Data.TaggedError("MigrationTooLarge")<{
+  readonly bytes: number
+  readonly limitBytes: number
+}> {
+  override get message(): string {
+    return `migration refused: its SQL is ${this.bytes} bytes, more than the fake's limit of ${this.limitBytes} bytes for one migration`
+  }
+}
+
+/**
  * What {@link Scenario.migrate} answers (since 0.5.0): the database's schema after the migration as
  * `GET .../schema?format=json` answers it, and the point from which it is in force, as a time
  * (`timestamp`) and as the fake's LSN (`lsn`, docs/contract.md §24.3): a read at an earlier point
@@ -257,13 +274,17 @@ export interface Scenario {
    * The new schema is in force from the `Clock`'s time now: `GET .../schema` at an earlier
    * `timestamp` or `lsn` reads the one before, and `GET .../compare_schema` shows the change
    * against the parent. Answers the schema after it and the point it is in force from. Fails with
-   * `UnknownProject`, `UnknownDatabase` (for an unknown branch too), or `InvalidMigration` (the
-   * schema is then unchanged).
+   * `UnknownProject`, `UnknownDatabase` (for an unknown branch too), `MigrationTooLarge` (since
+   * 0.6.0: more than `DdlParser.migrationLimitBytes` of SQL), or `InvalidMigration` (SQL that does
+   * not parse, a statement Postgres refuses, or, since 0.6.0, more than `DdlParser.tableLimit`
+   * tables after it); the schema is then unchanged. The SQL is parsed before the fake's state is
+   * taken (with `FakePlatform.Options.ddlParser`, in another thread), and the change is then
+   * applied at once: its cost grows with the migration, not with the schema.
    */
   readonly migrate: (
     projectId: string,
     branchId: string,
     databaseName: string,
     sql: string
-  ) => Effect.Effect<SchemaMigrated, UnknownProject | UnknownDatabase | InvalidMigration>
+  ) => Effect.Effect<SchemaMigrated, UnknownProject | UnknownDatabase | InvalidMigration | MigrationTooLarge>
 }

@@ -34,11 +34,20 @@ export {
    * since 0.3.0), the time of the control plane's last `check_availability` on it (§12); and,
    * optional, since 0.5.0, for a branch restored from a snapshot (§19): `restore_status`
    * (`restored` or `finalized`), `restored_from` (the snapshot's id), `restored_as` (the id of the
-   * branch it stands in for).
+   * branch it stands in for); `annotation_value` (its annotation's values, strings by name, as its
+   * creation gave them; docs/contract.md §11.4).
    *
    * @since 0.3.0
    */
   SnapshotBranch,
+  /**
+   * A branch deleted within its 7 days of recovery (since 0.5.0; docs/contract.md §18.1): the
+   * fields of {@link SnapshotBranch} as it was, `deleted_at`, and `deletion_method` (`user`, a
+   * request; `ttl`, its expiry). `GET .../branches?include_deleted=true` lists it.
+   *
+   * @since 0.5.0
+   */
+  SnapshotDeletedBranch,
   /**
    * A snapshot of a branch's data, the platform's resource (since 0.5.0; docs/contract.md §19),
    * not to be confused with {@link Snapshot}, the fake's whole state: `id`, `project_id`,
@@ -67,7 +76,8 @@ export {
    * `start_compute`), and, optional, `suspended_at` (the end of its last `suspend_compute`) and
    * `last_active` (its last connection): its `current_state` is `init` until `active_at`, then
    * `active` or `idle` after whichever of `active_at` and `suspended_at` came last
-   * (docs/contract.md §12).
+   * (docs/contract.md §12). Since 0.5.0, optional, as a request gave them: `name`, `settings`,
+   * `provisioner`, `disabled`, `passwordless_access`, `pooler_enabled`, `pooler_mode`.
    *
    * @since 0.3.0
    */
@@ -84,6 +94,7 @@ export {
    * A role of a branch (since 0.3.0): `id` (`{branch_id}/{name}`), `project_id`, `branch_id`,
    * `name`, `password`, `protected`, `created_at`, `updated_at` (docs/contract.md §15.2). It holds
    * the role's password in clear, so the fake can reveal it: a snapshot with roles is a secret.
+   * Since 0.5.0, `no_login` (optional): a role that cannot log in, with no password (empty).
    *
    * @since 0.3.0
    */
@@ -159,7 +170,9 @@ export {
    * (docs/contract.md §10.6); absent (or `false`) for one of the account's own. Since 0.3.0, also
    * optional (an older snapshot gets the defaults): `updated_at`, `history_retention_seconds`
    * (86 400 s) and `default_endpoint_settings` (docs/contract.md §14). Since 0.5.0, also
-   * optional: `settings` (docs/contract.md §22.2) and `integration` (docs/contract.md §22.4).
+   * optional: `settings` (docs/contract.md §22.2), `integration` (docs/contract.md §22.4),
+   * `store_passwords` (absent: `true`), and `pg_settings` and `pgbouncer_settings` in
+   * `default_endpoint_settings` (docs/contract.md §14.2).
    *
    * @since 0.1.0
    */
@@ -246,7 +259,8 @@ const SnapshotV1 = Schema.transform(
  * key gets) and one array per kind of record: `api_keys`, `projects`, `branches`, `endpoints`,
  * `roles`, `databases`, `operations`, `organizations`, `members`, `invitations`, `permissions`,
  * `vpc_endpoints`, `vpc_restrictions`, `transfer_requests`, `branch_snapshots`, `backup_schedules`,
- * `data_apis`, `branch_auths`, `jwks` (a kind added after version 2 began may be absent: none).
+ * `data_apis`, `branch_auths`, `jwks`, `deleted_branches` (a kind added after version 2 began may
+ * be absent: none).
  * A version 1 snapshot (0.1.0 to 0.2.x: no `branches` nor `endpoints`) still
  * decodes, as version 2 with none; a snapshot is always encoded as version 2.
  *
@@ -273,25 +287,29 @@ export const SnapshotFromJson = Schema.parseJson(Snapshot)
 const KindName = Schema.Literal(...kindNames)
 
 /**
- * A change of a kind's item (`Upsert`: `item`) or id (`Delete`: `id`): `kind` decoded first, then
- * the `field` with that kind's schema from the table, so a bad line is named by its field.
+ * A change of a kind's item (`Upsert`: `item`), id (`Delete`: `id`) or part (`Patch`: `id` and
+ * `patch`): `kind` decoded first, then each field with that kind's schema for it from the table,
+ * so a bad line is named by its field.
  */
 const kindChange = <Tag extends string>(
   tag: Tag,
-  field: "item" | "id",
-  schemaOf: (kind: Kind) => Schema.Schema.AnyNoContext
+  schemas: { readonly [field: string]: (kind: Kind) => Schema.Schema.AnyNoContext }
 ) => {
-  const Encoded = Schema.TaggedStruct(tag, { kind: KindName, [field]: Schema.Unknown })
+  const Encoded = Schema.TaggedStruct(tag, {
+    kind: KindName,
+    ...Record.map(schemas, () => Schema.Unknown)
+  })
   const convert =
     (direction: "decode" | "encode") =>
-    (change: any, options: ParseOptions): Effect.Effect<any, ParseResult.ParseIssue> => {
-      const schema = schemaOf(change.kind as Kind)
-      const convert = direction === "decode" ? ParseResult.decodeUnknown(schema) : ParseResult.encodeUnknown(schema)
-      return Effect.mapBoth(convert(change[field], options), {
-        onFailure: (issue) => new ParseResult.Pointer(field, change, issue),
-        onSuccess: (value) => ({ ...change, [field]: value })
+    (change: any, options: ParseOptions): Effect.Effect<any, ParseResult.ParseIssue> =>
+      Effect.reduce(Object.entries(schemas), change, (converted, [field, schemaOf]) => {
+        const schema = schemaOf(change.kind as Kind)
+        const convert = direction === "decode" ? ParseResult.decodeUnknown(schema) : ParseResult.encodeUnknown(schema)
+        return Effect.mapBoth(convert(change[field], options), {
+          onFailure: (issue) => new ParseResult.Pointer(field, change, issue),
+          onSuccess: (value) => ({ ...converted, [field]: value })
+        })
       })
-    }
   return Schema.transformOrFail(Encoded, Schema.typeSchema(Encoded), {
     strict: false,
     decode: convert("decode"),
@@ -299,10 +317,18 @@ const kindChange = <Tag extends string>(
   })
 }
 
-/** `Upsert` and `Delete`, for every kind of the table. */
+/** The patch of a kind that declares none: refused. */
+const noPatch = Schema.Unknown.pipe(Schema.filter(() => "this kind of record takes no Patch"))
+
+/** `Upsert`, `Delete` and `Patch` (for a kind with a `patch`; refused for another), for every kind of the table. */
 const kindChanges = [
-  kindChange("Upsert", "item", (kind) => kinds[kind].schema),
-  kindChange("Delete", "id", (kind) => kinds[kind].id)
+  kindChange("Upsert", { item: (kind) => kinds[kind].schema }),
+  kindChange("Delete", { id: (kind) => kinds[kind].id }),
+  kindChange("Patch", {
+    id: (kind) => kinds[kind].id,
+    patch: (kind): Schema.Schema.AnyNoContext =>
+      (kinds[kind] as { readonly patch?: { readonly schema: Schema.Schema.AnyNoContext } }).patch?.schema ?? noPatch
+  })
 ]
 
 /** The changes a version 1 journal holds (0.1.0 to 0.2.x), read as today's. */
@@ -339,6 +365,7 @@ type ChangeEncoded =
       }
     }[Kind]
   | { readonly _tag: "State"; readonly snapshot: Schema.Schema.Encoded<typeof Snapshot> }
+  | { readonly _tag: "Patch"; readonly kind: Kind; readonly id: string | number; readonly patch: unknown }
 
 /**
  * One change of a fake's state as it is made, for a journal (`FakePlatform.Options.journal`),
@@ -346,7 +373,13 @@ type ChangeEncoded =
  * after the change) in place of the item of `kind` with its id, or adds it; `Delete { kind, id }`
  * removes the item of `kind` with `id` (a cascade is one `Delete` per item: a project's branches,
  * endpoints and operations, a branch's endpoints); `State { snapshot }` replaces the whole state
- * (`FakePlatform.Service.reset`, `load`, `restore`). `kind` is `api_keys`, `projects`,
+ * (`FakePlatform.Service.reset`, `load`, `restore`); `Patch { kind, id, patch }` (since 0.6.0)
+ * changes part of the item of `kind` with `id` as its kind says, for a kind whose items are large
+ * and change a little at a time: a `databases` patch is a new version of the database's schema as
+ * the change a migration made (docs/contract.md §24.3): `{ at, from, changed, dropped }`, the
+ * tables added or changed (whole) and dropped (`{ schema, name }`) from its last version, in force
+ * from `at`, the versions before `from` dropped; its record grows with the migration, not with the
+ * schema. `kind` is `api_keys`, `projects`,
  * `branches`, `endpoints` or `operations`. Applying a journal's changes in order to the snapshot
  * it started from gives the state ({@link applyChanges}); applying one twice changes nothing.
  * The changes of version 1 (`ApiKey`, `Project`, `Operation`) still decode, as `Upsert`s.

@@ -26,6 +26,13 @@ export * as ControlledClock from "./ControlledClock.js"
  */
 export * as DbPlatformTest from "./DbPlatformTest.js"
 /**
+ * How the fake reads SQL DDL (migrations, seeds' schemas): in the calling thread by default, or
+ * with a parser given (the emulator's runs in a worker thread); and the limits on what it reads.
+ *
+ * @since 0.6.0
+ */
+export * as DdlParser from "./DdlParser.js"
+/**
  * An `HttpClient` answered in memory by an `HttpApp` (the fake's), no sockets.
  *
  * @since 0.1.0

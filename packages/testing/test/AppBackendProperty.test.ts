@@ -14,6 +14,7 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as TestClock from "effect/TestClock"
@@ -74,7 +75,13 @@ type Step =
   | { readonly _tag: "AddJwks"; readonly project: number; readonly branch: BranchName | undefined }
   | { readonly _tag: "DeleteJwks"; readonly project: number; readonly pick: number }
   | { readonly _tag: "DeleteBranch"; readonly project: number; readonly branch: BranchName }
-  | { readonly _tag: "RestoreBranch"; readonly project: number; readonly branch: BranchName }
+  | {
+      readonly _tag: "RestoreBranch"
+      readonly project: number
+      readonly branch: BranchName
+      /** Whether it names a point (now) and a name that keeps the branch's state before: required from its own history, or with children. */
+      readonly keep: boolean
+    }
   | { readonly _tag: "Wait"; readonly seconds: number }
 
 const project = fc.nat(1)
@@ -126,7 +133,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ _tag: fc.constant("DeleteJwks" as const), project, pick: fc.nat(5) }) },
   { weight: 1, arbitrary: onBranch("DeleteBranch" as const) },
-  { weight: 1, arbitrary: onBranch("RestoreBranch" as const) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ _tag: fc.constant("RestoreBranch" as const), project, branch, keep: fc.boolean() })
+  },
   { weight: 4, arbitrary: fc.record({ _tag: fc.constant("Wait" as const), seconds: fc.integer({ min: 1, max: 4 }) }) }
 )
 
@@ -150,8 +160,11 @@ const outcome = (success: number, refusals: ReadonlyArray<readonly [applies: boo
   return applying.length > 0 ? applying : [success]
 }
 
-/** The request `step` makes of the state `snapshot`. */
-const plan = (step: Exclude<Step, { _tag: "Wait" }>, snapshot: Snapshot.Snapshot): Planned => {
+/** How many branches restores have preserved: each under a name of its own. */
+let preserved = 0
+
+/** The request `step` makes of the state `snapshot` at `now` (epoch ms). */
+const plan = (step: Exclude<Step, { _tag: "Wait" }>, snapshot: Snapshot.Snapshot, now: number): Planned => {
   const i = step.project
   const project = projectIds[i]!
   const branchIdOf = (name: BranchName) => (name === "none" ? "br-none-000000" : `br-${name}-40000${i}`)
@@ -313,11 +326,21 @@ const plan = (step: Exclude<Step, { _tag: "Wait" }>, snapshot: Snapshot.Snapshot
     case "RestoreBranch": {
       // From the project's default branch: the branch's databases (and their Data APIs) are replaced.
       const source = `br-main-40000${i}`
+      const children = snapshot.branches.some((child) => child.parent_id === branchId)
       return {
         project,
         endpoint: Api.Branches.restore,
-        request: json(HttpClientRequest.post(`${base}/restore`), { source_branch_id: source }),
-        allowed: branch === undefined ? [404] : [200],
+        request: json(HttpClientRequest.post(`${base}/restore`), {
+          source_branch_id: source,
+          ...(step.keep
+            ? {
+                source_timestamp: new Date(now).toISOString(),
+                preserve_under_name: `${step.branch}-kept-${++preserved}`
+              }
+            : {})
+        }),
+        // From its own history: a point and a name to keep its state before; with children: the name (§11.5).
+        allowed: branch === undefined ? [404] : outcome(200, [[(branchId === source || children) && !step.keep, 400]]),
         lockable: branch !== undefined
       }
     }
@@ -368,7 +391,7 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
             continue
           }
           const before = yield* fake.snapshot
-          const planned = plan(step, before)
+          const planned = plan(step, before, yield* Clock.currentTimeMillis)
           const locked = yield* pending(planned.project)
           const request = yield* planned.request
           const response = yield* exchange(fake, request, key)
@@ -426,7 +449,8 @@ describe("the Data API, branch auth and JWKS routes, random requests over the fa
       "AddJwks 423",
       "DeleteJwks 200",
       "DeleteBranch 200",
-      "RestoreBranch 200"
+      "RestoreBranch 200",
+      "RestoreBranch 400"
     ]) {
       expect([...seen].sort().join(", "), covered).toContain(covered)
     }

@@ -61,7 +61,15 @@ const ddl = [
 type Step =
   | { readonly _tag: "Migrate"; readonly branch: number; readonly ddl: number }
   | { readonly _tag: "Create"; readonly parent: number }
-  | { readonly _tag: "Restore"; readonly branch: number; readonly source: number }
+  | {
+      readonly _tag: "Restore"
+      readonly branch: number
+      readonly source: number
+      /** Which of the branch's past reads a restore from itself goes back to. */
+      readonly point: number
+      /** Whether a restore from another branch keeps the branch's state under a name (required with children). */
+      readonly preserve: boolean
+    }
   | { readonly _tag: "Wait"; readonly millis: number }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -76,7 +84,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ _tag: fc.constant("Create" as const), parent: fc.nat(10) }) },
   {
     weight: 1,
-    arbitrary: fc.record({ _tag: fc.constant("Restore" as const), branch: fc.nat(10), source: fc.nat(10) })
+    arbitrary: fc.record({
+      _tag: fc.constant("Restore" as const),
+      branch: fc.nat(10),
+      source: fc.nat(10),
+      point: fc.nat(30),
+      preserve: fc.boolean()
+    })
   },
   {
     weight: 2,
@@ -85,7 +99,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 )
 
 /** What the runs did, over all of them: each kind of outcome must have come up. */
-const seen = { migrated: 0, refused: 0, created: 0, restored: 0, diffs: 0 }
+const seen = { migrated: 0, refused: 0, created: 0, restored: 0, rewound: 0, preserved: 0, diffs: 0 }
 
 describe("branch schemas, random migrations, creations and restores", () => {
   it.effect.prop(
@@ -119,6 +133,8 @@ describe("branch schemas, random migrations, creations and restores", () => {
           }
         })
         const branchAt = (i: number) => Array.from(parents.keys())[i % parents.size]!
+        /** How many restores have preserved a branch: each under a name of its own. */
+        let kept = 0
 
         yield* record
         for (const step of steps) {
@@ -160,18 +176,48 @@ describe("branch schemas, random migrations, creations and restores", () => {
           } else if (step._tag === "Restore") {
             const branch = branchAt(step.branch)
             const source = branchAt(step.source)
+            const self = source === branch
+            const children = Array.from(parents).filter(([, parent]) => parent === branch)
+            // From its own history: a point (one of its past reads) and a name that keeps its state
+            // before; with children, the name (§11.5).
+            const reads = past.get(branch) ?? []
+            const [pointAt, pointSql] = reads[step.point % reads.length]!
+            const preserve = self || children.length > 0 || step.preserve ? `kept-${++kept}` : undefined
+            const headBefore = yield* schemaOf(branch)
             const restored = yield* call(
               yield* Effect.orDie(
                 HttpClientRequest.bodyJson(
                   HttpClientRequest.post(`/projects/${projectId}/branches/${branch}/restore`),
-                  { source_branch_id: source }
+                  {
+                    source_branch_id: source,
+                    ...(self ? { source_timestamp: DateTime.formatIso(DateTime.unsafeMake(pointAt)) } : {}),
+                    ...(preserve === undefined ? {} : { preserve_under_name: preserve })
+                  }
                 )
               )
             )
             expect([200, 423], context).toContain(restored.status)
-            // Restored from another branch: it reads the source's past (from itself: its own).
-            if (restored.status === 200) seen.restored += 1
-            if (restored.status === 200 && source !== branch) past.set(branch, [...(past.get(source) ?? [])])
+            if (restored.status === 200) {
+              seen.restored += 1
+              // Restored from another branch: it reads the source's past; from itself, its own
+              // past, and from now on what it read at the point.
+              if (self) {
+                seen.rewound += 1
+                expect(yield* schemaOf(branch), context).toBe(pointSql)
+              } else past.set(branch, [...(past.get(source) ?? [])])
+              if (preserve !== undefined) {
+                seen.preserved += 1
+                // The preserved branch keeps the state before (and its past), in the branch's
+                // place: its children and the restored branch are its children.
+                const preservedId: string = restored.body.branch.parent_id
+                expect(preservedId, context).not.toBe(parents.get(branch))
+                expect(yield* schemaOf(preservedId), context).toBe(headBefore)
+                parents.set(preservedId, parents.get(branch))
+                past.set(preservedId, [...reads])
+                for (const [child] of children) parents.set(child, preservedId)
+                parents.set(branch, preservedId)
+              }
+            }
           }
           const loaded = load(yield* fake.snapshot)
           expect(Either.isLeft(loaded) ? loaded.left : [], context).toEqual([])

@@ -104,6 +104,8 @@ type Step =
       readonly source: Target
       readonly sourcePick: number
       readonly preserve: Name
+      /** Whether it names a point of the source's history (now, as `source_timestamp`): required to restore a branch from itself. */
+      readonly point: boolean
     }
   | { readonly _tag: "Wait"; readonly seconds: number }
 
@@ -186,7 +188,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       pick,
       source: target,
       sourcePick: pick,
-      preserve: maybeName
+      preserve: maybeName,
+      point: fc.boolean()
     })
   },
   { weight: 4, arbitrary: fc.record({ _tag: fc.constant("Wait" as const), seconds: fc.integer({ min: 1, max: 8 }) }) },
@@ -368,6 +371,8 @@ const planLive = (
         [parent !== undefined && byId(parent) === undefined, 404],
         [step.endpoints.filter((type) => type === "read_write").length > 1, 400],
         [expiresIn !== undefined && expiresIn <= 0, 400],
+        // A protected branch cannot expire (§18).
+        [step.protected === true && expiresIn !== undefined, 400],
         [nameTaken(name), 409]
       ])
     }
@@ -393,7 +398,14 @@ const planLive = (
           expect(answer.branch).toMatchObject({ id: branchId, ...body.branch })
           expect(answer.operations).toEqual([])
         },
-        allowed: branch === undefined ? [404] : outcome(200, [[nameTaken(name, branchId), 409]])
+        allowed:
+          branch === undefined
+            ? [404]
+            : outcome(200, [
+                [nameTaken(name, branchId), 409],
+                // A protected branch cannot expire: an expiring one is not protected (§18).
+                [step._tag === "Protect" && step.protected && branch.expires_at !== undefined, 400]
+              ])
       }
     }
     case "Expire": {
@@ -417,7 +429,9 @@ const planLive = (
             ? [404]
             : outcome(200, [
                 [expiresIn !== null && expiresIn <= 0, 400],
-                [expiresIn !== null && branch.default, 400]
+                [expiresIn !== null && branch.default, 400],
+                // A protected branch cannot expire (§18).
+                [expiresIn !== null && branch.protected, 400]
               ])
       }
     }
@@ -460,13 +474,15 @@ const planLive = (
     case "Restore": {
       const source = choose(branches, elsewhere, goneHere, step.source, step.sourcePick)
       const preserve = nameOf(branches, step.preserve, step.sourcePick + 1)
+      const children = branches.filter((child) => child.parent_id === branchId).map((child) => child.id)
       return {
         project,
         branchId,
         endpoint: Api.Branches.restore,
         request: json(HttpClientRequest.post(`${path}/restore`), {
           source_branch_id: source,
-          ...(preserve === undefined ? {} : { preserve_under_name: preserve })
+          ...(preserve === undefined ? {} : { preserve_under_name: preserve }),
+          ...(step.point ? { source_timestamp: new Date(now).toISOString() } : {})
         }),
         lockable: branch !== undefined,
         succeeded: (answer, after) => {
@@ -482,6 +498,10 @@ const planLive = (
             // Kept beside the branch: the same parent (none for a root).
             expect(preserved?.default).toBe(false)
             expect(preserved?.parent_id).toBe(branch?.parent_id)
+            // The restored branch is a child of the preserved one, which takes its children.
+            expect(answer.branch.parent_id).toBe(preserved?.id)
+            const moved = after.branches.filter((kept) => children.includes(kept.id))
+            expect(moved.map((child) => child.parent_id)).toEqual(children.map(() => preserved?.id))
           }
         },
         allowed:
@@ -489,7 +509,10 @@ const planLive = (
             ? [404]
             : outcome(200, [
                 [byId(source) === undefined, 404],
-                [nameTaken(preserve), 409]
+                [nameTaken(preserve), 409],
+                // From its own history: a point and a name to keep its state before; with children: the name (§11.5).
+                [source === branchId && !step.point, 400],
+                [(source === branchId || children.length > 0) && preserve === undefined, 400]
               ])
       }
     }

@@ -163,11 +163,23 @@ describe("a branch creation copies its parent's roles and databases", () => {
         expect(copied.roles).toEqual(parentBefore.roles)
 
         // The parent restored from `dev` (no roles, no databases): its own become copies of dev's,
-        // none; the child's stay as they were.
-        yield* branches.restore({ ...params, branch_id: main, source_branch_id: dev })
+        // none; the child's stay as they were. It has children: its state before is kept under a
+        // name (required), with copies of its roles and databases.
+        yield* branches.restore({
+          ...params,
+          branch_id: main,
+          source_branch_id: dev,
+          preserve_under_name: "main-before"
+        })
         yield* settle
         expect(yield* ofBranch(main)).toEqual({ roles: [], databases: [] })
         expect(yield* ofBranch(child)).toEqual(copied)
+        const mainBefore = (yield* fake.snapshot).branches.find((branch) => branch.name === "main-before")!
+        const keptOfMain = yield* ofBranch(mainBefore.id)
+        expect(keptOfMain.roles).toEqual(parentBefore.roles)
+        expect(keptOfMain.databases.map(({ name, owner_name }) => ({ name, owner_name }))).toEqual(
+          parentBefore.databases.map(({ name, owner_name }) => ({ name, owner_name }))
+        )
 
         // The child restored from `dev`, its data before kept under another name: the preserved
         // branch holds copies of what the child had (new database ids), the child none.
@@ -188,10 +200,16 @@ describe("a branch creation copies its parent's roles and databases", () => {
         for (const database of kept.databases) expect(copied.databases.map(({ id }) => id)).not.toContain(database.id)
         expect(yield* ofBranch(child)).toEqual({ roles: [], databases: [] })
 
-        // Deleting the preserved branch takes its copies, and nothing of another branch.
+        // The restored child is a child of the preserved branch: it goes first. Deleting the
+        // preserved branch then takes its copies, and nothing of another branch.
+        const blocked = yield* Effect.flip(branches.delete({ ...params, branch_id: BranchId.make(preserved.id) }))
+        expect(blocked._tag).toBe("BadRequest")
+        yield* branches.delete({ ...params, branch_id: child })
+        yield* settle
         yield* branches.delete({ ...params, branch_id: BranchId.make(preserved.id) })
         expect(yield* ofBranch(preserved.id)).toEqual({ roles: [], databases: [] })
-        expect((yield* fake.snapshot).roles).toEqual([])
+        expect(yield* ofBranch(mainBefore.id)).toEqual(keptOfMain)
+        expect((yield* fake.snapshot).roles.filter((role) => role.branch_id !== mainBefore.id)).toEqual([])
       }).pipe(provideFake)
   )
 })

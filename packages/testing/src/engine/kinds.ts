@@ -93,6 +93,18 @@ export interface KindSpec<S extends Schema.Schema.AnyNoContext, Id extends strin
   readonly check?: ((item: Schema.Schema.Type<S>) => ReadonlyArray<string>) | undefined
   /** The item as the fake keeps it, from one saved by an older version. */
   readonly upgrade?: ((item: Schema.Schema.Type<S>) => Schema.Schema.Type<S>) | undefined
+  /**
+   * How a change of part of an item is recorded and made (a `Patch` change), for a kind whose
+   * items are large and change a little at a time (a database and its schema's history):
+   * `schema`, the patch as a journal holds it; `apply`, the item after it, the same when applied
+   * twice.
+   */
+  readonly patch?:
+    | {
+        readonly schema: Schema.Schema.AnyNoContext
+        readonly apply: (item: Schema.Schema.Type<S>, patch: never) => Schema.Schema.Type<S>
+      }
+    | undefined
 }
 
 /** A kind's entry, as declared (its `P`: the kind of its parent, checked against {@link Kinds}). */
@@ -169,8 +181,17 @@ export interface Replace {
   readonly snapshot: Collections & { readonly version: 2 }
 }
 
+/**
+ * One change of the state: the item of a kind with this id changed by `patch`, as its kind's
+ * `patch` makes it (a database's schema: a new version, as the tables it changed), so that the
+ * record grows with the change and not with the item.
+ */
+export type Patch = {
+  readonly [K in Kind]: { readonly _tag: "Patch"; readonly kind: K; readonly id: Id<K>; readonly patch: unknown }
+}[Kind]
+
 /** One change record: what the journal, snapshots, seeds and restore all use. */
-export type Change = Upsert | Delete | Replace
+export type Change = Upsert | Delete | Replace | Patch
 
 /** An `Upsert` of `item`, of kind `kind`. */
 export const upsert = <K extends Kind>(kind: K, item: Item<K>): Change => ({ _tag: "Upsert", kind, item }) as Change

@@ -50,10 +50,11 @@ export const hasChildren = (state: State, projectId: string, branchId: string): 
 /**
  * When the control plane deletes `branch` for its expiry (epoch ms), or `undefined`: it has no
  * `expires_at`, its project is deleted (kept for recovery), or it cannot be deleted now (the
- * default branch, or one with children).
+ * default branch, one with children, or a protected one: a request cannot make a protected
+ * branch expire, but a state saved before 0.5.0 may hold one).
  */
 export const expiryDue = (state: State, branch: StoredBranch): number | undefined => {
-  if (branch.expires_at === undefined || branch.default) return undefined
+  if (branch.expires_at === undefined || branch.default || branch.protected) return undefined
   if (isDeleted(get(state, "projects", branch.project_id))) return undefined
   if (hasChildren(state, branch.project_id, branch.id)) return undefined
   return sweepAfter(branch.expires_at)

@@ -41,11 +41,18 @@ export type Handle<E extends Endpoint.Endpoint> = (input: Input<E>) => Effect.Ef
 
 /**
  * How the fake answers one endpoint `E`: `handle`, or `handle` and `undeclared`, which adds to the
- * encoded answer the fields core does not declare but the deployed API sends (`wire.ts`).
+ * encoded answer the fields core does not declare but the deployed API sends (`wire.ts`), and/or
+ * `query`, the query the route decodes in place of the endpoint's, for a parameter the published
+ * document declares that core does not (the deprecated `name` of a snapshot restore, which one
+ * flat input cannot hold beside the body's, docs/design.md §1.4).
  */
 export type Handler<E extends Endpoint.Endpoint> =
   | Handle<E>
-  | { readonly handle: Handle<E>; readonly undeclared: (encoded: any) => unknown }
+  | {
+      readonly handle: Handle<E>
+      readonly undeclared?: ((encoded: any) => unknown) | undefined
+      readonly query?: Schema.Schema<any, any> | undefined
+    }
 
 /**
  * The handlers of a group of core's `Api` (`Api.Roles`...), one per entry: a group's behaviour
@@ -99,8 +106,12 @@ const joinedLists = (
  * no body (a VPC endpoint assigned: 200, docs/contract.md §22.3).
  */
 export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler<E>, authorization: Authorization) => {
-  const { handle, undeclared } = typeof handler === "function" ? { handle: handler, undeclared: identity } : handler
-  const querySchema: Schema.Schema<any, any> | undefined = endpoint.query
+  const {
+    handle,
+    undeclared = identity,
+    query: ownQuery
+  } = typeof handler === "function" ? { handle: handler } : handler
+  const querySchema: Schema.Schema<any, any> | undefined = ownQuery ?? endpoint.query
   const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
   // A list parameter may come repeated: joined, it decodes as the one comma-separated value.
   const readQuery =

@@ -130,7 +130,8 @@ const withItem = <K extends Kind>(kinds: Kinds, collection: Collection<K>, kind:
 /**
  * `state` after `change`: an `Upsert` puts its item in place of the one with its id (or adds
  * it; a key's id keeps `next_key_id` above it), a `Delete` removes the item with its id (if
- * any), a `State` replaces everything. `revision` is left to the caller.
+ * any), a `Patch` puts in its place the item its kind's `patch` makes of it (nothing when there is
+ * none), a `State` replaces everything. `revision` is left to the caller.
  */
 export const apply = (state: State, change: Change): State => {
   switch (change._tag) {
@@ -151,6 +152,15 @@ export const apply = (state: State, change: Change): State => {
       const collection = state[kind] as Collection<Kind>
       const old = HashMap.get(collection.byId, change.id as Id<Kind>)
       return Option.isNone(old) ? state : { ...state, [kind]: without(state.kinds, collection, kind, old.value) }
+    }
+    case "Patch": {
+      const kind = change.kind as Kind
+      const collection = state[kind] as Collection<Kind>
+      const patch = specIn(state.kinds, kind).patch
+      const old = HashMap.get(collection.byId, change.id as Id<Kind>)
+      return Option.isNone(old) || patch === undefined
+        ? state
+        : { ...state, [kind]: withItem(state.kinds, collection, kind, patch.apply(old.value, change.patch as never)) }
     }
   }
 }

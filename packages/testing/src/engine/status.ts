@@ -10,6 +10,7 @@ export const Status = {
   forbidden: 403,
   notFound: 404,
   conflict: 409,
+  preconditionFailed: 412,
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
   tooManyRequests: 429,

@@ -29,6 +29,7 @@ import {
   BranchesCount,
   BranchesPage,
   BranchOperations,
+  BranchRecovery,
   ComputeEndpoint,
   ComputeEndpoints,
   ComputeEndpointSettings,
@@ -44,7 +45,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { present } from "./kinds.js"
-import { recoverableUntil } from "./lifecycle.js"
+import { recoverableUntil, recoveryWindow } from "./lifecycle.js"
 import { stepAt } from "./operations.js"
 import type {
   StoredBranch,
@@ -130,13 +131,20 @@ export const projectOf = (project: StoredProject): Project =>
       created_at: at(project.created_at),
       updated_at: at(project.updated_at ?? project.created_at),
       active_time: 0,
-      store_passwords: true,
+      store_passwords: project.store_passwords ?? true,
       creation_source: "console",
       owner_id: project.shared === true ? sharingUserId : userId,
       org_id: project.org_id,
       // A project kept before 0.3.0 has the platform's default: a day.
       history_retention_seconds: project.history_retention_seconds ?? 86400,
-      default_endpoint_settings: new DefaultEndpointSettings(endpointDefaultsOf(project), unchecked),
+      default_endpoint_settings: new DefaultEndpointSettings(
+        present({
+          ...endpointDefaultsOf(project),
+          pg_settings: project.default_endpoint_settings?.pg_settings,
+          pgbouncer_settings: project.default_endpoint_settings?.pgbouncer_settings
+        }),
+        unchecked
+      ),
       // What a project without settings of its own has (docs/contract.md §22.2), then its own.
       settings: settingsOf({ ...settingsDefaults, ...project.settings }),
       // A deleted project, listed with `recoverable=true` (docs/contract.md §18).
@@ -261,9 +269,13 @@ export const endpointHost = (endpointId: string, project: StoredProject, pooled 
 
 /**
  * A branch as a real server sends it at `now` (docs/contract.md §11): `init` until its
- * `create_branch` operation ends (`ready_at`), `ready` from then on; usage counters at 0.
+ * `create_branch` operation ends (`ready_at`), `ready` from then on; usage counters at 0. A
+ * deleted one (with `deleted_at`, listed with `include_deleted`, §18.1) has its `recovery`.
  */
-export const branchAt = (branch: StoredBranch, now: number): Branch => {
+export const branchAt = (
+  branch: StoredBranch & { readonly deleted_at?: number; readonly deletion_method?: string },
+  now: number
+): Branch => {
   const ready = now >= branch.ready_at
   // Created archived: in archival storage once made (docs/contract.md §18).
   const settled = branch.archived === true ? "archived" : "ready"
@@ -295,7 +307,19 @@ export const branchAt = (branch: StoredBranch, now: number): Branch => {
       // Restored from a snapshot (docs/contract.md §19).
       restore_status: branch.restore_status,
       restored_from: branch.restored_from,
-      restored_as: branch.restored_as
+      restored_as: branch.restored_as,
+      last_reset_at: optional(branch.last_reset_at, at),
+      recovery:
+        branch.deleted_at === undefined
+          ? undefined
+          : new BranchRecovery(
+              {
+                deleted_at: at(branch.deleted_at),
+                recoverable_until: at(branch.deleted_at + recoveryWindow),
+                deletion_method: branch.deletion_method ?? "user"
+              },
+              unchecked
+            )
     }),
     unchecked
   )
@@ -329,10 +353,11 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
       autoscaling_limit_min_cu: endpoint.autoscaling_limit_min_cu,
       autoscaling_limit_max_cu: endpoint.autoscaling_limit_max_cu,
       suspend_timeout_seconds: endpoint.suspend_timeout_seconds,
-      pooler_enabled: false,
-      pooler_mode: "transaction",
-      disabled: false,
-      passwordless_access: true,
+      // Kept as a request gave them (docs/contract.md §12); the platform's defaults otherwise.
+      pooler_enabled: endpoint.pooler_enabled ?? false,
+      pooler_mode: endpoint.pooler_mode ?? "transaction",
+      disabled: endpoint.disabled ?? false,
+      passwordless_access: endpoint.passwordless_access ?? true,
       creation_source: "console",
       created_at: at(endpoint.created_at),
       updated_at: at(endpoint.updated_at),
@@ -340,18 +365,30 @@ export const computeEndpointAt = (endpoint: StoredEndpoint, project: StoredProje
       suspended_at: optional(suspended, at),
       last_active: lastActive === 0 ? undefined : at(lastActive),
       proxy_host: proxyHost(project),
-      provisioner: project.provisioner,
-      settings: new ComputeEndpointSettings({}, unchecked)
+      provisioner: endpoint.provisioner ?? project.provisioner,
+      settings: new ComputeEndpointSettings(endpoint.settings ?? {}, unchecked),
+      name: endpoint.name
     }),
     unchecked
   )
 }
 
 /**
- * A branch's annotation (docs/contract.md §11.4): the fake keeps none, so its `value` is empty.
+ * A branch's annotation (docs/contract.md §11.4): the values its creation gave
+ * (`annotation_value`), made with it; a branch created without one has none, answered empty.
  */
 const annotationOf = (branch: StoredBranch) =>
-  new Annotation({ object: { type: "console/branch", id: branch.id }, value: {} }, unchecked)
+  new Annotation(
+    branch.annotation_value === undefined
+      ? { object: { type: "console/branch", id: branch.id }, value: {} }
+      : {
+          object: { type: "console/branch", id: branch.id },
+          value: branch.annotation_value,
+          created_at: at(branch.created_at),
+          updated_at: at(branch.created_at)
+        },
+    unchecked
+  )
 
 /** The answer of `GET /projects/{project_id}/branches/{branch_id}`: the branch and its annotation. */
 export const branchEnvelope = (branch: StoredBranch, now: number) =>
@@ -373,8 +410,10 @@ export const roleAt = (role: StoredRole, withPassword: boolean): Role =>
     {
       branch_id: BranchId.make(role.branch_id, unchecked),
       name: role.name,
-      ...(withPassword ? { password: Redacted.make(role.password) } : {}),
+      // A role that cannot log in has no password (docs/contract.md §15.2).
+      ...(withPassword && role.no_login !== true ? { password: Redacted.make(role.password) } : {}),
       protected: role.protected,
+      authentication_method: role.no_login === true ? "no_login" : "password",
       created_at: at(role.created_at),
       updated_at: at(role.updated_at)
     },
@@ -422,7 +461,7 @@ export const branchCreated = (created: BranchCreation, connections: ReadonlyArra
 
 /** A page of `GET /projects/{project_id}/branches`; `next` is the cursor of the page after it, if any. */
 export const branchesPage = (
-  branches: ReadonlyArray<StoredBranch>,
+  branches: ReadonlyArray<Parameters<typeof branchAt>[0]>,
   next: string | undefined,
   sort: { readonly sort_by: string; readonly sort_order: string },
   now: number
@@ -430,8 +469,12 @@ export const branchesPage = (
   new BranchesPage(
     {
       branches: branches.map((branch) => branchAt(branch, now)),
-      // The annotations of the page's branches by id: the fake keeps none (docs/contract.md §11.4).
-      annotations: {},
+      // The annotations of the page's branches that have one, by id (docs/contract.md §11.4).
+      annotations: Object.fromEntries(
+        branches.flatMap((branch) =>
+          branch.annotation_value === undefined ? [] : [[branch.id, annotationOf(branch)] as const]
+        )
+      ),
       pagination: new CursorPagination(present({ next, ...sort }), unchecked)
     },
     unchecked

@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import { hashKey, keyAdded, keyWithHash } from "../engine/authentication.js"
 import { notSavedDies, type Syncing } from "../engine/journal.js"
 import { applyAll, type FakeState, replace, type State } from "../engine/state.js"
+import * as DdlParser from "../DdlParser.js"
 import { InvalidSeed, type Seed } from "../Seed.js"
 import type { Snapshot } from "../Snapshot.js"
 import { type OnClock, onClock } from "./clocked.js"
@@ -49,7 +50,7 @@ export const replacements = (
   fake: FakeState,
   bootstrapValue: string,
   baseline: Effect.Effect<State, InvalidSeed>,
-  options: OnClock & { readonly journal?: Syncing | undefined },
+  options: OnClock & { readonly journal?: Syncing | undefined; readonly ddlParser?: DdlParser.DdlParser | undefined },
   forget: Effect.Effect<void>
 ) => {
   const { journal } = options
@@ -77,7 +78,7 @@ export const replacements = (
                 "bootstrapKey differs from the running fake's: the bootstrap key stays the same while it runs, leave it out"
               ]
             })
-          : replaceState(seedState(seed))
+          : replaceState(seedState(seed, options.ddlParser ?? DdlParser.inProcess))
       ),
     restore: (snapshot: Snapshot): Effect.Effect<void, InvalidSeed> =>
       onClock(options, replaceState(stateOfSnapshot(snapshot)))

@@ -29,6 +29,7 @@ import { type Dice } from "../engine/ids.js"
 import { availabilityPeriod, suspensionDue, suspendedAfter } from "../resources/ComputeEndpoints/steps.js"
 import { expiryDue, isDeleted, recoverableUntil } from "../engine/lifecycle.js"
 import { scheduledSnapshots, snapshotsDueAt } from "../resources/Snapshots/steps.js"
+import { branchDeletion } from "../resources/Branches/steps.js"
 import { startOperations, starter } from "../engine/operations.js"
 /**
  * One thing the control plane does at a time: suspend a compute endpoint, check a branch, delete
@@ -152,7 +153,8 @@ const carriedOut = (state: State, due: Due, dice: Dice): ReadonlyArray<Change> =
       ],
       due.at
     )
-    return [...cascade(state, "branches", branch.id), ...started.changes]
+    // Kept for its recovery window, deleted by its expiry (`ttl`, docs/contract.md §18.1).
+    return [...branchDeletion(state, branch, due.at, "ttl"), ...started.changes]
   }
   const endpoint = get(state, "endpoints", due.endpoint.id)
   if (endpoint === undefined || deletedProject(state, endpoint.project_id)) return []

@@ -17,7 +17,7 @@ import {
 import { emptyState, loadState, makeState, type State, stateProblems } from "../engine/state.js"
 import { branch_auths } from "../resources/BranchAuth/kinds.js"
 import { branchTreeProblems } from "../resources/Branches/invariants.js"
-import { branches } from "../resources/Branches/kinds.js"
+import { branches, deleted_branches } from "../resources/Branches/kinds.js"
 import { endpoints } from "../resources/ComputeEndpoints/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
@@ -33,7 +33,7 @@ import { vpc_endpoints, vpc_restrictions } from "../resources/VpcEndpoints/kinds
 
 export { SnapshotApiKey, SnapshotOperation, SnapshotStep, SnapshotTime } from "../engine/kinds.js"
 export { SnapshotBranchAuth } from "../resources/BranchAuth/kinds.js"
-export { SnapshotBranch } from "../resources/Branches/kinds.js"
+export { SnapshotBranch, SnapshotDeletedBranch } from "../resources/Branches/kinds.js"
 export { SnapshotEndpoint } from "../resources/ComputeEndpoints/kinds.js"
 export { SnapshotDataApi } from "../resources/DataApi/kinds.js"
 export {
@@ -75,7 +75,8 @@ export const kinds: Kinds = {
   vpc_restrictions,
   transfer_requests,
   branch_snapshots,
-  backup_schedules
+  backup_schedules,
+  deleted_branches
 }
 
 /** The kinds' names, in table order. */

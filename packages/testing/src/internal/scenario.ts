@@ -2,8 +2,11 @@ import type { OperationsStarted } from "@dbplatform/core"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Ref from "effect/Ref"
+import type { DdlParser } from "../DdlParser.js"
 import {
   InvalidMigration,
+  MigrationTooLarge,
   OperationNotPending,
   type Scenario,
   UnknownDatabase,
@@ -11,20 +14,29 @@ import {
   UnknownProject
 } from "../Scenario.js"
 import { InvalidSeed } from "../Seed.js"
-import { changeSchema, schemaJson } from "../resources/BranchSchema/steps.js"
+import { changeSchema, schemaJson, tablesJsonSteps, tablesNow } from "../resources/BranchSchema/steps.js"
 import { lsnAt } from "../engine/lsn.js"
-import { migrate } from "../resources/BranchSchema/ddl.js"
+import { applyDdl, applySteps, migrationLimitBytes, overLimit } from "../resources/BranchSchema/ddl.js"
+import { databaseOf } from "../resources/Databases/steps.js"
 import { branchId, endpointId } from "../engine/ids.js"
 import { defaultOrgId, upsert } from "../engine/kinds.js"
 import { organizationImplied } from "../resources/Organizations/steps.js"
 import { pendingAt, rewritten, startOperations, stepAt } from "../engine/operations.js"
 import { defaultBranchOf, defaultRunsFor, seedProject } from "./seed.js"
-import { distinctTime, type FakeState, get, type State, type StoredOperation, type Mutation } from "../engine/state.js"
+import {
+  distinctTime,
+  type FakeState,
+  get,
+  type Mutation,
+  type State,
+  type StoredDatabase,
+  type StoredOperation
+} from "../engine/state.js"
+import { sliced } from "../engine/slices.js"
 import { apiKeyCreated, at, operationAt, operationsStarted, projectOf } from "../engine/wire.js"
 import { specOf } from "./kinds.js"
 import { hashKey, keyAdded, newKeyValue } from "../engine/authentication.js"
 import { change } from "../engine/change.js"
-import { loadParser } from "../resources/BranchSchema/sql.js"
 
 /** Actions that involve a compute endpoint, so a started one gets an `endpoint_id` (§2.5). */
 const computeActions: ReadonlySet<string> = new Set([
@@ -53,8 +65,11 @@ const pendingOperation = (
     : Either.left(new OperationNotPending({ operationId, status: stepAt(operation, now).status }))
 }
 
-/** The `Scenario` of the fake over `fake`: each call one change (`engine/change.ts`), as a request's. */
-export const scenarioOf = (fake: FakeState): Scenario => ({
+/**
+ * The `Scenario` of the fake over `fake`: each call one change (`engine/change.ts`), as a
+ * request's; a migration's SQL is read with `parser` first.
+ */
+export const scenarioOf = (fake: FakeState, parser: DdlParser): Scenario => ({
   addProject: (project) =>
     change(fake, () => (state, now) => {
       const seeded = seedProject({ age: 0, ...project }, now)
@@ -149,27 +164,42 @@ export const scenarioOf = (fake: FakeState): Scenario => ({
     ),
 
   migrate: (projectId, branchId, databaseName, sql) =>
-    Effect.map(
-      Effect.flatMap(loadParser, (parser) =>
-        change(
-          fake,
-          () => (state, now) =>
-            get(state, "projects", projectId) === undefined
-              ? Either.left(new UnknownProject({ projectId }))
-              : changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
-                  projectId,
-                  branchId,
-                  databaseName,
-                  (tables) =>
-                    Either.mapLeft(migrate(tables, sql, parser), (reason) => new InvalidMigration({ reason })),
-                  () => new UnknownDatabase({ projectId, branchId, databaseName })
-                )(state, now)
-        )
-      ),
-      ({ at: from, database }) => ({
-        json: schemaJson(database.schema_history?.[database.schema_history.length - 1]?.tables ?? []),
-        timestamp: at(from),
-        lsn: lsnAt(from)
-      })
-    )
+    Effect.gen(function* () {
+      const known = (state: State): Either.Either<StoredDatabase, UnknownProject | UnknownDatabase> =>
+        get(state, "projects", projectId) === undefined
+          ? Either.left(new UnknownProject({ projectId }))
+          : Either.mapLeft(
+              databaseOf(state, projectId, branchId, databaseName),
+              () => new UnknownDatabase({ projectId, branchId, databaseName })
+            )
+      // The names first, then the size, then the parse (the costly step, before the state is taken).
+      yield* known(yield* Ref.get(fake.ref))
+      const bytes = overLimit(sql, migrationLimitBytes)
+      if (bytes !== undefined) return yield* new MigrationTooLarge({ bytes, limitBytes: migrationLimitBytes })
+      const parsed = yield* parser.parse(sql)
+      // Applied first to the schema as it is now, in slices, before the state is taken: the
+      // change takes that when the schema is still the same, and applies it again otherwise.
+      const early = Either.getOrUndefined(known(yield* Ref.get(fake.ref)))
+      const base = early === undefined ? undefined : tablesNow(early)
+      const applied = base === undefined ? undefined : yield* sliced(applySteps(base, parsed))
+      if (applied !== undefined && Either.isRight(applied)) yield* sliced(tablesJsonSteps(applied.right.tables))
+      const { at: from, database } = yield* change(
+        fake,
+        () => (state, now) =>
+          Either.flatMap(known(state), () =>
+            changeSchema<UnknownProject | UnknownDatabase | InvalidMigration>(
+              projectId,
+              branchId,
+              databaseName,
+              (tables) =>
+                Either.mapLeft(
+                  tables === base && applied !== undefined ? applied : applyDdl(tables, parsed),
+                  (reason) => new InvalidMigration({ reason })
+                ),
+              () => new UnknownDatabase({ projectId, branchId, databaseName })
+            )(state, now)
+          )
+      )
+      return { json: schemaJson(tablesNow(database)), timestamp: at(from), lsn: lsnAt(from) }
+    })
 })

@@ -2,7 +2,6 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import {
   InvalidSeed,
   type Seed,
@@ -13,7 +12,8 @@ import {
   type SeedProject,
   type SeedRole
 } from "../Seed.js"
-import { migrate, tablesOfJson } from "../resources/BranchSchema/ddl.js"
+import type { DdlParser } from "../DdlParser.js"
+import { applyDdl, type Ddl, overLimit, seedSchemaLimitBytes, tablesOfJson } from "../resources/BranchSchema/ddl.js"
 import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
@@ -35,7 +35,7 @@ import {
 import { accountUser } from "../engine/caller.js"
 import { hashKey } from "../engine/authentication.js"
 import { load } from "./kinds.js"
-import { loadParser, type Parser, type Table } from "../resources/BranchSchema/sql.js"
+import type { Table } from "../resources/BranchSchema/sql.js"
 
 /** A seed's project with its defaults, created `age` (30 days by default) before `now`. */
 export const seedProject = (project: SeedProject, now: number): StoredProject =>
@@ -194,7 +194,7 @@ const seedData = (
   branches: ReadonlyArray<StoredBranch>,
   now: number,
   problems: Array<string>,
-  parser: Parser | undefined
+  schemas: SeedSchemas
 ): { readonly roles: ReadonlyArray<StoredRole>; readonly databases: ReadonlyArray<StoredDatabase> } => {
   const byId = new Map(branches.map((branch) => [branch.id, branch]))
   const times = new Map<string, Set<number>>()
@@ -227,7 +227,7 @@ const seedData = (
       while (ids.has(id))
       ids.add(id)
     }
-    const tables = seedSchema(database.schema, parser)
+    const tables = seedSchema(database.schema, schemas)
     if (Either.isLeft(tables))
       problems.push(`database ${database.name} of branch ${database.branch_id}: ${tables.left}`)
     const history = Either.isRight(tables) && tables.right.length > 0 ? [{ at: created, tables: tables.right }] : []
@@ -245,25 +245,55 @@ const seedData = (
   return { roles, databases }
 }
 
+/** The SQL schemas of a seed's databases read (by text), or why each cannot be: see {@link seedSchemas}. */
+export type SeedSchemas = ReadonlyMap<string, Either.Either<Ddl, string>>
+
 /**
- * The tables of a seed database's `schema`: SQL DDL applied to no tables (with `parser`), or a
- * JSON table list; none when absent.
+ * The tables of a seed database's `schema`: SQL DDL (read by {@link seedSchemas}) applied to no
+ * tables, or a JSON table list; none when absent.
  */
 const seedSchema = (
   schema: SeedDatabase["schema"],
-  parser: Parser | undefined
+  schemas: SeedSchemas
 ): Either.Either<ReadonlyArray<Table>, string> => {
   if (schema === undefined) return Either.right([])
   if (typeof schema !== "string") return tablesOfJson(schema.tables)
-  return parser === undefined
-    ? Either.left("a schema as SQL needs the SQL parser (seedState loads it)")
-    : migrate([], schema, parser)
+  const parsed = schemas.get(schema)
+  return parsed === undefined
+    ? Either.left("a schema as SQL needs the SQL parser (seedState reads it)")
+    : Either.map(
+        Either.flatMap(parsed, (ddl) => applyDdl([], ddl)),
+        (applied) => applied.tables
+      )
 }
 
-/** Whether a seed gives a database's schema as SQL, which needs the parser. */
-const needsParser = (seed: Seed): boolean =>
-  (seed.databases ?? []).some((database) => typeof database.schema === "string")
-
+/**
+ * The schemas a seed's databases give as SQL, each distinct text read once with `parser` (a text
+ * that cannot be read is kept with why, a problem of each database that gives it). `InvalidSeed`
+ * when the distinct texts are more than `seedSchemaLimitBytes` together (nothing is read then).
+ */
+export const seedSchemas = (seed: Seed, parser: DdlParser): Effect.Effect<SeedSchemas, InvalidSeed> =>
+  Effect.gen(function* () {
+    const texts = new Set<string>()
+    for (const database of seed.databases ?? []) if (typeof database.schema === "string") texts.add(database.schema)
+    const schemas = new Map<string, Either.Either<Ddl, string>>()
+    if (texts.size === 0) return schemas
+    const bytes = overLimit(Array.from(texts).join(""), seedSchemaLimitBytes)
+    if (bytes !== undefined) {
+      return yield* new InvalidSeed({
+        problems: [
+          `the SQL of the databases' schemas is ${bytes} bytes, more than the fake's limit of ${seedSchemaLimitBytes} bytes for a seed`
+        ]
+      })
+    }
+    for (const text of texts) {
+      schemas.set(
+        text,
+        Either.mapLeft(yield* Effect.either(parser.parse(text)), (error) => error.reason)
+      )
+    }
+    return schemas
+  })
 /** A seed's operation with its defaults, its times relative to `now`, created at `created`. */
 const seedOperation = (operation: SeedOperation, created: number, now: number): StoredOperation => {
   const life: Life = {
@@ -357,7 +387,7 @@ export const collectionsOfSeed = (
   seed: Seed,
   now: number,
   problems: Array<string> = [],
-  parser?: Parser
+  schemas: SeedSchemas = new Map()
 ): Collections => {
   const projectTimes = new Set<number>()
   const projects = (seed.projects ?? []).map((project) => {
@@ -365,7 +395,7 @@ export const collectionsOfSeed = (
     return { ...stored, created_at: distinct(projectTimes, stored.created_at) }
   })
   const branches = seedBranches(seed, projects, now)
-  const { databases, roles } = seedData(seed, branches, now, problems, parser)
+  const { databases, roles } = seedData(seed, branches, now, problems, schemas)
   const operationTimes = new Map<string, Set<number>>()
   const operations = (seed.operations ?? []).map((operation) => {
     const taken = operationTimes.get(operation.project_id) ?? new Set<number>()
@@ -392,6 +422,8 @@ export const collectionsOfSeed = (
     // A seed takes no snapshots nor backup schedules (docs/contract.md §19): the API makes them.
     branch_snapshots: [],
     backup_schedules: [],
+    // Nor deleted branches (docs/contract.md §18.1): only a deletion keeps one.
+    deleted_branches: [],
     data_apis: [],
     branch_auths: [],
     jwks: []
@@ -399,13 +431,18 @@ export const collectionsOfSeed = (
 }
 
 /**
- * The state a seed describes, its times relative to `now` (epoch ms), or every problem found in
- * it (`InvalidSeed`): a bad or repeated id, a bad `org_id` or `shared`, an item of an unknown
- * parent, a branch tree or endpoints the platform could not have (see `state.problems`).
+ * The state a seed describes, its times relative to `now` (epoch ms), its SQL schemas read
+ * (`schemas`, {@link seedSchemas}), or every problem found in it (`InvalidSeed`): a bad or
+ * repeated id, a bad `org_id` or `shared`, an item of an unknown parent, a branch tree or
+ * endpoints the platform could not have (see `state.problems`).
  */
-export const stateOfSeed = (seed: Seed, now: number, parser?: Parser): Either.Either<State, InvalidSeed> => {
+export const stateOfSeed = (
+  seed: Seed,
+  now: number,
+  schemas: SeedSchemas = new Map()
+): Either.Either<State, InvalidSeed> => {
   const problems: Array<string> = []
-  const loaded = load(collectionsOfSeed(seed, now, problems, parser))
+  const loaded = load(collectionsOfSeed(seed, now, problems, schemas))
   if (problems.length > 0) {
     return Either.left(new InvalidSeed({ problems: [...problems, ...(Either.isLeft(loaded) ? loaded.left : [])] }))
   }
@@ -413,10 +450,10 @@ export const stateOfSeed = (seed: Seed, now: number, parser?: Parser): Either.Ei
 }
 
 /**
- * {@link stateOfSeed} at the `Clock`'s time now, with the SQL parser loaded first when the seed
- * gives a database's schema as SQL (docs/contract.md §24.3).
+ * {@link stateOfSeed} at the `Clock`'s time now, the seed's SQL schemas read with `parser` first
+ * (docs/contract.md §24.3).
  */
-export const seedState = (seed: Seed): Effect.Effect<State, InvalidSeed> =>
-  Effect.flatMap(needsParser(seed) ? Effect.asSome(loadParser) : Effect.succeedNone, (parser) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, Option.getOrUndefined(parser)))
+export const seedState = (seed: Seed, parser: DdlParser): Effect.Effect<State, InvalidSeed> =>
+  Effect.flatMap(seedSchemas(seed, parser), (schemas) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => stateOfSeed(seed, now, schemas))
   )

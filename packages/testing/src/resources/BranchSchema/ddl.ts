@@ -1,3 +1,14 @@
+/**
+ * SQL DDL as a migration runs it on the fake's model of a schema (docs/contract.md §24.3), in two
+ * steps. {@link parseDdl} parses the text with `pgsql-ast-parser` and keeps of it only what changes
+ * tables, as plain data ({@link Ddl}: names, types and expressions already printed), so that it can
+ * run in a worker thread and cross to the thread that keeps the state at the cost of the change,
+ * not of the parse tree. {@link applyDdl} then applies it statement by statement as Postgres would,
+ * refusing what Postgres refuses (a table that exists, a column that does not), in time that grows
+ * with the migration, not with the schema (the foreign keys that point at a table are indexed while
+ * a migration runs). The limits on what the fake reads and keeps are here too. Pure functions: no
+ * state, no time.
+ */
 import * as Either from "effect/Either"
 import type {
   AlterColumn,
@@ -5,45 +16,396 @@ import type {
   CreateColumnDef,
   QName,
   Statement,
+  TableAlteration,
   TableConstraint
 } from "pgsql-ast-parser"
+import { finish, type Steps } from "../../engine/slices.js"
+import { type TableKey, withChanges } from "../Databases/kinds.js"
 import {
   type Column,
   type Constraint,
-  type Parser,
-  type Table,
   defaultSchema,
   exprOf,
+  ident,
   keyOf,
-  qualifiedName,
+  type Parser,
+  serials,
   sorted,
-  typeOf,
-  serials
+  type Table,
+  typeOf
 } from "./sql.js"
 
 /** Why a migration is refused, in Postgres's words (`relation "users" already exists`). */
 type Reason = string
 
-/** The SQL statements of `sql`, or why they do not parse. */
-export const parseDdl = (sql: string, parser: Parser): Either.Either<ReadonlyArray<Statement>, Reason> =>
+/**
+ * The largest migration the fake applies (`Scenario.migrate`, the control API's `migrate`), in
+ * bytes of UTF-8: 1 MiB. Parsing is the costly part of a migration (about 100 to 250 kB a second
+ * on a 2-core machine, slower for long expressions); this bounds it to seconds.
+ */
+export const migrationLimitBytes = 1024 * 1024
+
+/**
+ * The most SQL a seed's databases may give as their `schema`, in bytes of UTF-8, each distinct
+ * text counted once (a text given for several databases is parsed once): 4 MiB.
+ */
+export const seedSchemaLimitBytes = 4 * 1024 * 1024
+
+/** The most tables a database of the fake holds: 5,000. A migration or seed past it is refused. */
+export const tableLimit = 5000
+
+/** The most columns a table holds, as in Postgres: 1,600. */
+const columnLimit = 1600
+
+/** The size of `text` in bytes of UTF-8, counted only as far as needed to tell whether it is over `limit`. */
+export const overLimit = (text: string, limit: number): number | undefined => {
+  if (text.length <= limit / 3) return undefined
+  if (text.length > limit) return new TextEncoder().encode(text).length
+  const bytes = new TextEncoder().encode(text).length
+  return bytes > limit ? bytes : undefined
+}
+
+/** A table as a statement names it: its schema when given (`public` otherwise). */
+export interface TableName {
+  readonly schema?: string | undefined
+  readonly name: string
+}
+
+/** A table that a foreign key refers to, and the columns it names (its primary key when none). */
+export interface Reference {
+  readonly foreignTable: TableName
+  readonly foreignColumns: ReadonlyArray<string>
+}
+
+/** A column constraint of a statement, with its expressions printed. */
+export type ColumnConstraintDdl =
+  | { readonly type: "not null" | "null" | "check" }
+  | { readonly type: "default"; readonly default: string }
+  /** `GENERATED ALWAYS AS (expression) STORED`, or an identity column without one. */
+  | { readonly type: "add generated"; readonly expression?: string | undefined }
+  | { readonly type: "primary key" | "unique"; readonly name?: string | undefined }
+  | ({ readonly type: "reference"; readonly name?: string | undefined } & Reference)
+
+/** A column as a statement defines it: its type as the catalog prints it, and whether it is a `serial`. */
+export interface ColumnDdl {
+  readonly name: string
+  readonly type: string
+  readonly serial: boolean
+  readonly constraints: ReadonlyArray<ColumnConstraintDdl>
+}
+
+/** A table constraint of a statement (a `CHECK` is kept only as such: the model has no checks). */
+export type TableConstraintDdl =
+  | { readonly type: "check" }
+  | {
+      readonly type: "primary key" | "unique"
+      readonly name?: string | undefined
+      readonly columns: ReadonlyArray<string>
+    }
+  | ({
+      readonly type: "foreign key"
+      readonly name?: string | undefined
+      readonly columns: ReadonlyArray<string>
+    } & Reference)
+
+/** A change of `ALTER COLUMN`. */
+export type AlterColumnDdl =
+  | { readonly type: "set type"; readonly dataType: string }
+  | { readonly type: "set default"; readonly default: string }
+  | { readonly type: "drop default" | "set not null" | "drop not null" }
+  | { readonly type: "add generated"; readonly expression?: string | undefined }
+
+/** A change of `ALTER TABLE` (a change of owner, which the model does not keep, is left out). */
+export type AlterDdl =
+  | { readonly type: "add column"; readonly column: ColumnDdl; readonly ifNotExists: boolean }
+  | { readonly type: "drop column"; readonly column: string; readonly ifExists: boolean; readonly cascade: boolean }
+  | { readonly type: "alter column"; readonly column: string; readonly alter: AlterColumnDdl }
+  | { readonly type: "add constraint"; readonly constraint: TableConstraintDdl }
+  | { readonly type: "drop constraint"; readonly constraint: string; readonly ifExists: boolean }
+  | { readonly type: "rename column"; readonly column: string; readonly to: string }
+  | { readonly type: "rename constraint"; readonly constraint: string; readonly to: string }
+  | { readonly type: "rename"; readonly to: string }
+
+/** A statement that changes tables; `like` marks a `CREATE TABLE ... (LIKE ...)`, which the model refuses. */
+export type StatementDdl =
+  | {
+      readonly type: "create table"
+      readonly name: TableName
+      readonly ifNotExists: boolean
+      readonly like: boolean
+      readonly columns: ReadonlyArray<ColumnDdl>
+      readonly constraints: ReadonlyArray<TableConstraintDdl>
+    }
+  | {
+      readonly type: "alter table"
+      readonly table: TableName
+      readonly ifExists: boolean
+      readonly changes: ReadonlyArray<AlterDdl>
+    }
+  | {
+      readonly type: "drop table"
+      readonly names: ReadonlyArray<TableName>
+      readonly ifExists: boolean
+      readonly cascade: boolean
+    }
+
+/**
+ * SQL DDL as the model reads it: the statements that change tables, in order, as plain data
+ * (what `structuredClone` copies: a worker thread can send it). Statements that change no table
+ * (data, indexes, comments, extensions, transactions) are left out.
+ */
+export interface Ddl {
+  readonly statements: ReadonlyArray<StatementDdl>
+}
+
+const tableNameOf = (name: QName): TableName =>
+  name.schema === undefined ? { name: name.name } : { schema: name.schema, name: name.name }
+
+const referenceOf = (reference: {
+  readonly foreignTable: QName
+  readonly foreignColumns: ReadonlyArray<{ readonly name: string }>
+}): Reference => ({
+  foreignTable: tableNameOf(reference.foreignTable),
+  foreignColumns: reference.foreignColumns.map((column) => column.name)
+})
+
+const columnConstraintOf = (constraint: ColumnConstraint, print: Parser["print"]): ColumnConstraintDdl => {
+  const name = constraint.constraintName?.name
+  switch (constraint.type) {
+    case "not null":
+    case "null":
+    case "check":
+      return { type: constraint.type }
+    case "default":
+      return { type: "default", default: exprOf(constraint.default, print) }
+    case "add generated":
+      return {
+        type: "add generated",
+        expression: constraint.expression === undefined ? undefined : exprOf(constraint.expression, print)
+      }
+    case "primary key":
+    case "unique":
+      return { type: constraint.type, name }
+    case "reference":
+      return { type: "reference", name, ...referenceOf(constraint) }
+  }
+}
+
+const columnOfDef = (definition: CreateColumnDef, print: Parser["print"]): ColumnDdl => {
+  const type = definition.dataType
+  return {
+    name: definition.name.name,
+    type: typeOf(type),
+    serial: type.kind !== "array" && type.schema === undefined && serials.has(type.name),
+    constraints: (definition.constraints ?? []).map((constraint) => columnConstraintOf(constraint, print))
+  }
+}
+
+const tableConstraintOf = (constraint: TableConstraint): TableConstraintDdl => {
+  const name = constraint.constraintName?.name
+  switch (constraint.type) {
+    case "check":
+      return { type: "check" }
+    case "primary key":
+    case "unique":
+      return { type: constraint.type, name, columns: constraint.columns.map((column) => column.name) }
+    case "foreign key":
+      return {
+        type: "foreign key",
+        name,
+        columns: constraint.localColumns.map((column) => column.name),
+        ...referenceOf(constraint)
+      }
+  }
+}
+
+const alterColumnOf = (alter: AlterColumn, print: Parser["print"]): AlterColumnDdl => {
+  switch (alter.type) {
+    case "set type":
+      return { type: "set type", dataType: typeOf(alter.dataType) }
+    case "set default":
+      return { type: "set default", default: exprOf(alter.default, print) }
+    case "add generated":
+      return {
+        type: "add generated",
+        expression: alter.expression === undefined ? undefined : exprOf(alter.expression, print)
+      }
+    default:
+      return { type: alter.type }
+  }
+}
+
+const alterationOf = (change: TableAlteration, print: Parser["print"]): AlterDdl | undefined => {
+  switch (change.type) {
+    case "add column":
+      return { type: "add column", column: columnOfDef(change.column, print), ifNotExists: change.ifNotExists === true }
+    case "drop column":
+      return {
+        type: "drop column",
+        column: change.column.name,
+        ifExists: change.ifExists === true,
+        cascade: change.behaviour === "cascade"
+      }
+    case "alter column":
+      return { type: "alter column", column: change.column.name, alter: alterColumnOf(change.alter, print) }
+    case "add constraint":
+      return { type: "add constraint", constraint: tableConstraintOf(change.constraint) }
+    case "drop constraint":
+      return { type: "drop constraint", constraint: change.constraint.name, ifExists: change.ifExists === true }
+    case "rename column":
+      return { type: "rename column", column: change.column.name, to: change.to.name }
+    case "rename constraint":
+      return { type: "rename constraint", constraint: change.constraint.name, to: change.to.name }
+    case "rename":
+      return { type: "rename", to: change.to.name }
+    case "owner":
+      return undefined
+  }
+}
+
+/** `statement` as the model reads it, or `undefined` for a statement that changes no table. */
+const statementOf = (statement: Statement, print: Parser["print"]): StatementDdl | undefined => {
+  switch (statement.type) {
+    case "create table": {
+      const like = statement.columns.some((definition) => definition.kind !== "column")
+      return {
+        type: "create table",
+        name: tableNameOf(statement.name),
+        ifNotExists: statement.ifNotExists === true,
+        like,
+        columns: like
+          ? []
+          : statement.columns.flatMap((definition) =>
+              definition.kind === "column" ? [columnOfDef(definition, print)] : []
+            ),
+        constraints: (statement.constraints ?? []).map(tableConstraintOf)
+      }
+    }
+    case "alter table":
+      return {
+        type: "alter table",
+        table: tableNameOf(statement.table),
+        ifExists: statement.ifExists === true,
+        changes: statement.changes.flatMap((change) => {
+          const lowered = alterationOf(change, print)
+          return lowered === undefined ? [] : [lowered]
+        })
+      }
+    case "drop table":
+      return {
+        type: "drop table",
+        names: statement.names.map(tableNameOf),
+        ifExists: statement.ifExists === true,
+        cascade: statement.cascade === "cascade"
+      }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The SQL DDL `sql` as the model reads it ({@link Ddl}), or why not: it does not parse, or an
+ * expression in it is nested deeper than the printer can follow. The costly step of a migration,
+ * proportional to the text; no table is read.
+ */
+export const parseDdl = (sql: string, parser: Parser): Either.Either<Ddl, Reason> =>
   Either.try({
     try: () => parser.parse(sql),
     catch: (error) =>
       `the SQL does not parse: ${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""}`
-  })
+  }).pipe(
+    Either.flatMap((statements) =>
+      Either.try({
+        try: (): Ddl => ({
+          statements: statements.flatMap((statement) => {
+            const lowered = statementOf(statement, parser.print)
+            return lowered === undefined ? [] : [lowered]
+          })
+        }),
+        catch: (error) =>
+          error instanceof RangeError
+            ? "the SQL does not parse: an expression is nested too deeply"
+            : `the SQL does not parse: ${error instanceof Error ? error.message : String(error)}`
+      })
+    )
+  )
 
-/** The tables, mutable while one migration is applied, and how to print an expression. */
+/**
+ * The tables while one migration is applied: by key, with the keys changed so far (and what each
+ * held before), and, once a statement needs it, the index of the foreign keys that point at each
+ * table, kept up to date by {@link put} and {@link del}.
+ */
 interface Tables {
   readonly map: Map<string, Table>
-  readonly print: Parser["print"]
+  /** The keys set or deleted, with the table each held before the migration (`undefined`: none). */
+  readonly before: Map<string, Table | undefined>
+  /** By the key of a table, the keys of the tables with a foreign key to it (built when first needed). */
+  referrers: Map<string, Set<string>> | undefined
 }
 
-const tableKey = (name: QName) => keyOf(name.schema ?? defaultSchema, name.name)
+const tableKey = (name: TableName) => keyOf(name.schema ?? defaultSchema, name.name)
 
-const relationMissing = (name: QName) => `relation "${qualifiedName(name)}" does not exist`
+/** The keys of the tables `table`'s foreign keys point at. */
+const targetsOf = (table: Table): ReadonlyArray<string> =>
+  table.constraints.flatMap((constraint) =>
+    constraint.referenced_table === undefined
+      ? []
+      : [keyOf(constraint.referenced_table.schema, constraint.referenced_table.table)]
+  )
+
+const indexAdd = (referrers: Map<string, Set<string>>, key: string, table: Table) => {
+  for (const target of targetsOf(table)) {
+    const set = referrers.get(target)
+    if (set === undefined) referrers.set(target, new Set([key]))
+    else set.add(key)
+  }
+}
+
+const indexRemove = (referrers: Map<string, Set<string>>, key: string, table: Table) => {
+  for (const target of targetsOf(table)) referrers.get(target)?.delete(key)
+}
+
+/** Remembers what `key` held before the migration, the first time it changes. */
+const touch = (tables: Tables, key: string) => {
+  if (!tables.before.has(key)) tables.before.set(key, tables.map.get(key))
+}
+
+/** Sets the table of `key`, keeping the index of foreign keys. */
+const put = (tables: Tables, key: string, table: Table) => {
+  touch(tables, key)
+  const old = tables.map.get(key)
+  if (tables.referrers !== undefined) {
+    if (old !== undefined) indexRemove(tables.referrers, key, old)
+    indexAdd(tables.referrers, key, table)
+  }
+  tables.map.set(key, table)
+}
+
+/** Removes the table of `key`, keeping the index of foreign keys. */
+const del = (tables: Tables, key: string) => {
+  touch(tables, key)
+  const old = tables.map.get(key)
+  if (old !== undefined && tables.referrers !== undefined) indexRemove(tables.referrers, key, old)
+  tables.map.delete(key)
+}
+
+/** The keys of the tables with a foreign key to the table of `key`, in key order (the index built on first use). */
+const referrersOf = (tables: Tables, key: string): ReadonlyArray<string> => {
+  if (tables.referrers === undefined) {
+    const referrers = new Map<string, Set<string>>()
+    for (const [other, table] of tables.map) indexAdd(referrers, other, table)
+    tables.referrers = referrers
+  }
+  return Array.from(tables.referrers.get(key) ?? []).sort()
+}
+
+const qualified = (name: TableName): string =>
+  name.schema === undefined ? ident(name.name) : `${ident(name.schema)}.${ident(name.name)}`
+
+const relationMissing = (name: TableName) => `relation "${qualified(name)}" does not exist`
 
 /** The table named `name`, or why not. */
-const tableNamed = (tables: Tables, name: QName): Either.Either<Table, Reason> => {
+const tableNamed = (tables: Tables, name: TableName): Either.Either<Table, Reason> => {
   const table = tables.map.get(tableKey(name))
   return table === undefined ? Either.left(relationMissing(name)) : Either.right(table)
 }
@@ -53,15 +415,11 @@ const constraintName = (table: string, columns: ReadonlyArray<string>, type: Con
   type === "primary_key" ? `${table}_pkey` : `${table}_${columns.join("_")}_${type === "unique" ? "key" : "fkey"}`
 
 /** The columns a foreign key to `target` refers to: those it names, else the target's primary key. */
-const referenced = (
-  tables: Tables,
-  target: QName,
-  named: ReadonlyArray<{ readonly name: string }>
-): Either.Either<Constraint["referenced_table"], Reason> =>
-  Either.flatMap(tableNamed(tables, target), (table) => {
+const referenced = (tables: Tables, reference: Reference): Either.Either<Constraint["referenced_table"], Reason> =>
+  Either.flatMap(tableNamed(tables, reference.foreignTable), (table) => {
     const columns =
-      named.length > 0
-        ? named.map((column) => column.name)
+      reference.foreignColumns.length > 0
+        ? reference.foreignColumns
         : (table.constraints.find((constraint) => constraint.type === "primary_key")?.columns ?? [])
     if (columns.length === 0) return Either.left(`there is no primary key for referenced table "${table.name}"`)
     const missing = columns.find((column) => !table.columns.some((existing) => existing.name === column))
@@ -76,7 +434,7 @@ const referenced = (
         constraint.columns.every((column) => columns.includes(column))
     )
     return key
-      ? Either.right({ schema: table.schema, table: table.name, columns })
+      ? Either.right({ schema: table.schema, table: table.name, columns: [...columns] })
       : Either.left(`there is no unique constraint matching given keys for referenced table "${table.name}"`)
   })
 
@@ -84,7 +442,7 @@ const referenced = (
 const tableConstraint = (
   tables: Tables,
   table: Table,
-  constraint: TableConstraint
+  constraint: TableConstraintDdl
 ): Either.Either<Constraint | undefined, Reason> => {
   switch (constraint.type) {
     case "check":
@@ -92,18 +450,18 @@ const tableConstraint = (
     case "primary key":
     case "unique": {
       const type = constraint.type === "unique" ? "unique" : "primary_key"
-      const columns = constraint.columns.map((column) => column.name)
+      const columns = [...constraint.columns]
       return Either.right({
         type,
-        name: constraint.constraintName?.name ?? constraintName(table.name, columns, type),
+        name: constraint.name ?? constraintName(table.name, columns, type),
         columns: columns as [string, ...Array<string>]
       })
     }
     case "foreign key": {
-      const columns = constraint.localColumns.map((column) => column.name)
-      return Either.map(referenced(tables, constraint.foreignTable, constraint.foreignColumns), (referenced_table) => ({
+      const columns = [...constraint.columns]
+      return Either.map(referenced(tables, constraint), (referenced_table) => ({
         type: "foreign_key" as const,
-        name: constraint.constraintName?.name ?? constraintName(table.name, columns, "foreign_key"),
+        name: constraint.name ?? constraintName(table.name, columns, "foreign_key"),
         columns: columns as [string, ...Array<string>],
         referenced_table
       }))
@@ -115,20 +473,19 @@ const tableConstraint = (
 const columnOf = (
   tables: Tables,
   table: Table,
-  definition: CreateColumnDef
+  definition: ColumnDdl
 ): Either.Either<{ readonly column: Column; readonly constraints: ReadonlyArray<Constraint> }, Reason> =>
   Either.gen(function* () {
-    const name = definition.name.name
-    const type = definition.dataType
-    const serial = type.kind !== "array" && type.schema === undefined && serials.has(type.name)
+    const name = definition.name
+    const serial = definition.serial
     let column: Column = {
       name,
-      type: typeOf(type),
+      type: definition.type,
       nullable: !serial,
       ...(serial ? { default: `nextval('${table.name}_${name}_seq'::regclass)` } : {})
     }
     const constraints: Array<Constraint> = []
-    for (const constraint of definition.constraints ?? []) {
+    for (const constraint of definition.constraints) {
       column = yield* withColumnConstraint(tables, table, column, constraint, constraints)
     }
     return { column, constraints }
@@ -139,32 +496,35 @@ const withColumnConstraint = (
   tables: Tables,
   table: Table,
   column: Column,
-  constraint: ColumnConstraint,
+  constraint: ColumnConstraintDdl,
   constraints: Array<Constraint>
 ): Either.Either<Column, Reason> => {
-  const named = constraint.constraintName?.name
   switch (constraint.type) {
     case "not null":
       return Either.right({ ...column, nullable: false })
     case "null":
       return Either.right({ ...column, nullable: true })
     case "default":
-      return Either.right({ ...column, default: exprOf(constraint.default, tables.print) })
+      return Either.right({ ...column, default: constraint.default })
     case "check":
       return Either.right(column)
     case "add generated":
-      return Either.right(generatedColumn(column, constraint, tables.print))
+      return Either.right(generatedColumn(column, constraint.expression))
     case "primary key":
     case "unique": {
       const type = constraint.type === "unique" ? "unique" : "primary_key"
-      constraints.push({ type, name: named ?? constraintName(table.name, [column.name], type), columns: [column.name] })
+      constraints.push({
+        type,
+        name: constraint.name ?? constraintName(table.name, [column.name], type),
+        columns: [column.name]
+      })
       return Either.right(type === "primary_key" ? { ...column, nullable: false } : column)
     }
     case "reference":
-      return Either.map(referenced(tables, constraint.foreignTable, constraint.foreignColumns), (referenced_table) => {
+      return Either.map(referenced(tables, constraint), (referenced_table) => {
         constraints.push({
           type: "foreign_key",
-          name: named ?? constraintName(table.name, [column.name], "foreign_key"),
+          name: constraint.name ?? constraintName(table.name, [column.name], "foreign_key"),
           columns: [column.name],
           referenced_table
         })
@@ -174,38 +534,31 @@ const withColumnConstraint = (
 }
 
 /** A generated column (`GENERATED ALWAYS AS (expr) STORED`) or an identity column (not null, no expression kept). */
-const generatedColumn = (
-  column: Column,
-  generated: Extract<AlterColumn, { type: "add generated" }>,
-  print: Parser["print"]
-): Column => {
+const generatedColumn = (column: Column, expression: string | undefined): Column => {
   const { default: _, ...rest } = column
-  return generated.expression === undefined
-    ? { ...rest, nullable: false }
-    : { ...rest, generated: exprOf(generated.expression, print) }
+  return expression === undefined ? { ...rest, nullable: false } : { ...rest, generated: expression }
 }
 
-/** The tables after `statement`; statements that change no table (DML, indexes, comments...) leave them as they are. */
-const applyStatement = (tables: Tables, statement: Statement): Either.Either<void, Reason> => {
+/** The tables after `statement`. */
+const applyStatement = (tables: Tables, statement: StatementDdl): Either.Either<void, Reason> => {
   switch (statement.type) {
     case "create table":
       return createTable(tables, statement)
     case "alter table":
       return alterTable(tables, statement)
     case "drop table":
-      return dropTables(tables, statement.names, statement.ifExists === true, statement.cascade === "cascade")
-    default:
-      return Either.void
+      return dropTables(tables, statement.names, statement.ifExists, statement.cascade)
   }
 }
 
-const createTable = (tables: Tables, statement: Extract<Statement, { type: "create table" }>) =>
+const createTable = (tables: Tables, statement: Extract<StatementDdl, { type: "create table" }>) =>
   Either.gen(function* () {
     const key = tableKey(statement.name)
     if (tables.map.has(key)) {
-      if (statement.ifNotExists === true) return
+      if (statement.ifNotExists) return
       return yield* Either.left(`relation "${statement.name.name}" already exists`)
     }
+    if (statement.like) return yield* Either.left("CREATE TABLE ... (LIKE ...) is not modelled by the fake")
     let table: Table = {
       schema: statement.name.schema ?? defaultSchema,
       name: statement.name.name,
@@ -214,24 +567,21 @@ const createTable = (tables: Tables, statement: Extract<Statement, { type: "crea
     }
     // The table is there while its own columns are read: a foreign key may refer to it.
     for (const definition of statement.columns) {
-      if (definition.kind !== "column") {
-        return yield* Either.left("CREATE TABLE ... (LIKE ...) is not modelled by the fake")
-      }
       table = yield* addColumn(tables, table, definition, false)
-      tables.map.set(key, table)
+      put(tables, key, table)
     }
-    tables.map.set(key, table)
-    for (const constraint of statement.constraints ?? []) table = yield* addConstraint(tables, table, constraint)
-    tables.map.set(key, table)
+    for (const constraint of statement.constraints) table = yield* addConstraint(tables, table, constraint)
+    put(tables, key, table)
   })
 
 /** `table` with the column `definition` added (refused when it has one of that name, unless `ifNotExists`). */
-const addColumn = (tables: Tables, table: Table, definition: CreateColumnDef, ifNotExists: boolean) =>
+const addColumn = (tables: Tables, table: Table, definition: ColumnDdl, ifNotExists: boolean) =>
   Either.gen(function* () {
-    if (table.columns.some((column) => column.name === definition.name.name)) {
+    if (table.columns.some((column) => column.name === definition.name)) {
       if (ifNotExists) return table
-      return yield* Either.left(`column "${definition.name.name}" of relation "${table.name}" already exists`)
+      return yield* Either.left(`column "${definition.name}" of relation "${table.name}" already exists`)
     }
+    if (table.columns.length >= columnLimit) return yield* Either.left(`tables can have at most ${columnLimit} columns`)
     const { column, constraints } = yield* columnOf(tables, table, definition)
     let next: Table = { ...table, columns: [...table.columns, column] }
     for (const constraint of constraints) next = yield* withConstraint(next, constraint)
@@ -257,23 +607,30 @@ const withConstraint = (table: Table, constraint: Constraint): Either.Either<Tab
   return Either.right({ ...table, columns, constraints: [...table.constraints, constraint] })
 }
 
-const addConstraint = (tables: Tables, table: Table, constraint: TableConstraint) =>
+const addConstraint = (tables: Tables, table: Table, constraint: TableConstraintDdl) =>
   Either.flatMap(tableConstraint(tables, table, constraint), (made) =>
     made === undefined ? Either.right(table) : withConstraint(table, made)
   )
 
+/** Whether `constraint` is a foreign key to `target`. */
+const pointsAt = (constraint: Constraint, target: Table) =>
+  constraint.referenced_table !== undefined &&
+  constraint.referenced_table.schema === target.schema &&
+  constraint.referenced_table.table === target.name
+
 /**
  * The foreign keys that refer to `target` (to its `column`, when given; without a column, those of
- * other tables only: the table's own go with it).
+ * other tables only: the table's own go with it), by table key and then as the table lists them.
  */
 const dependents = (tables: Tables, target: Table, column?: string) => {
   const found: Array<readonly [Table, Constraint]> = []
-  for (const table of tables.map.values()) {
+  const targetKey = keyOf(target.schema, target.name)
+  for (const key of referrersOf(tables, targetKey)) {
+    if (key === targetKey && column === undefined) continue
+    const table = tables.map.get(key)!
     for (const constraint of table.constraints) {
-      const to = constraint.referenced_table
-      if (to === undefined || to.schema !== target.schema || to.table !== target.name) continue
-      if (table.schema === target.schema && table.name === target.name && column === undefined) continue
-      if (column === undefined || to.columns.includes(column)) found.push([table, constraint])
+      if (!pointsAt(constraint, target)) continue
+      if (column === undefined || constraint.referenced_table!.columns.includes(column)) found.push([table, constraint])
     }
   }
   return found
@@ -282,15 +639,13 @@ const dependents = (tables: Tables, target: Table, column?: string) => {
 /** Drops the constraints `found` (a `CASCADE`), from their tables. */
 const dropDependents = (tables: Tables, found: ReadonlyArray<readonly [Table, Constraint]>) => {
   for (const [table, constraint] of found) {
-    const now = tables.map.get(keyOf(table.schema, table.name))!
-    tables.map.set(keyOf(table.schema, table.name), {
-      ...now,
-      constraints: now.constraints.filter((existing) => existing.name !== constraint.name)
-    })
+    const key = keyOf(table.schema, table.name)
+    const now = tables.map.get(key)!
+    put(tables, key, { ...now, constraints: now.constraints.filter((existing) => existing.name !== constraint.name) })
   }
 }
 
-const dropTables = (tables: Tables, names: ReadonlyArray<QName>, ifExists: boolean, cascade: boolean) =>
+const dropTables = (tables: Tables, names: ReadonlyArray<TableName>, ifExists: boolean, cascade: boolean) =>
   Either.gen(function* () {
     for (const name of names) {
       const table = tables.map.get(tableKey(name))
@@ -305,43 +660,66 @@ const dropTables = (tables: Tables, names: ReadonlyArray<QName>, ifExists: boole
         )
       }
       dropDependents(tables, found)
-      tables.map.delete(tableKey(name))
+      del(tables, tableKey(name))
     }
   })
 
 const columnMissing = (table: Table, name: string) => `column "${name}" of relation "${table.name}" does not exist`
 
-const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter table" }>) =>
+/**
+ * Rewrites the foreign keys that point at `target` (and, with `own`, the constraints of `target`'s
+ * own table too) with `rewrite`: after a rename of the table or of one of its columns.
+ */
+const rewriteReferrers = (
+  tables: Tables,
+  target: Table,
+  targetKey: string,
+  rewrite: (constraint: Constraint, own: boolean) => Constraint
+) => {
+  const keys = new Set([...referrersOf(tables, targetKey), targetKey])
+  for (const key of keys) {
+    const other = tables.map.get(key)
+    if (other === undefined) continue
+    const own = key === targetKey
+    put(tables, key, {
+      ...other,
+      constraints: other.constraints.map((constraint) =>
+        own || pointsAt(constraint, target) ? rewrite(constraint, own) : constraint
+      )
+    })
+  }
+}
+
+const alterTable = (tables: Tables, statement: Extract<StatementDdl, { type: "alter table" }>) =>
   Either.gen(function* () {
     const key = tableKey(statement.table)
     if (!tables.map.has(key)) {
-      if (statement.ifExists === true) return
+      if (statement.ifExists) return
       return yield* Either.left(relationMissing(statement.table))
     }
     // The table's key: a rename changes it for the changes after it.
-    let target = key
+    let current = key
     for (const change of statement.changes) {
-      const table = tables.map.get(target)!
-      const current = keyOf(table.schema, table.name)
+      const table = tables.map.get(current)!
       switch (change.type) {
         case "add column":
-          tables.map.set(current, yield* addColumn(tables, table, change.column, change.ifNotExists === true))
+          put(tables, current, yield* addColumn(tables, table, change.column, change.ifNotExists))
           break
         case "drop column": {
-          const name = change.column.name
+          const name = change.column
           if (!table.columns.some((column) => column.name === name)) {
-            if (change.ifExists === true) break
+            if (change.ifExists) break
             return yield* Either.left(columnMissing(table, name))
           }
           const found = dependents(tables, table, name).filter(([other]) => other !== table)
-          if (found.length > 0 && change.behaviour !== "cascade") {
+          if (found.length > 0 && !change.cascade) {
             return yield* Either.left(
               `cannot drop column ${name} of table ${table.name} because other objects depend on it (constraint ${found[0]![1].name} on table ${found[0]![0].name})`
             )
           }
           dropDependents(tables, found)
           const now = tables.map.get(current)!
-          tables.map.set(current, {
+          put(tables, current, {
             ...now,
             columns: now.columns.filter((column) => column.name !== name),
             // Postgres drops the keys the column is part of with it.
@@ -350,106 +728,96 @@ const alterTable = (tables: Tables, statement: Extract<Statement, { type: "alter
           break
         }
         case "alter column": {
-          const name = change.column.name
+          const name = change.column
           const column = table.columns.find((existing) => existing.name === name)
           if (column === undefined) return yield* Either.left(columnMissing(table, name))
-          const altered = alteredColumn(column, change.alter, tables.print)
-          tables.map.set(current, {
+          const altered = alteredColumn(column, change.alter)
+          put(tables, current, {
             ...table,
             columns: table.columns.map((existing) => (existing.name === name ? altered : existing))
           })
           break
         }
         case "add constraint":
-          tables.map.set(current, yield* addConstraint(tables, table, change.constraint))
+          put(tables, current, yield* addConstraint(tables, table, change.constraint))
           break
         case "drop constraint": {
-          const name = change.constraint.name
+          const name = change.constraint
           if (!table.constraints.some((constraint) => constraint.name === name)) {
-            if (change.ifExists === true) break
+            if (change.ifExists) break
             return yield* Either.left(`constraint "${name}" of relation "${table.name}" does not exist`)
           }
-          tables.map.set(current, {
+          put(tables, current, {
             ...table,
             constraints: table.constraints.filter((constraint) => constraint.name !== name)
           })
           break
         }
         case "rename column": {
-          const from = change.column.name
-          const to = change.to.name
+          const from = change.column
+          const to = change.to
           if (!table.columns.some((column) => column.name === from))
             return yield* Either.left(columnMissing(table, from))
           if (table.columns.some((column) => column.name === to)) {
             return yield* Either.left(`column "${to}" of relation "${table.name}" already exists`)
           }
           const rename = (name: string) => (name === from ? to : name)
-          for (const [key, other] of Array.from(tables.map)) {
-            tables.map.set(key, {
-              ...other,
-              constraints: other.constraints.map((constraint) => {
-                const ref = constraint.referenced_table
-                const pointsHere = ref !== undefined && ref.schema === table.schema && ref.table === table.name
-                return {
-                  ...constraint,
-                  ...(other === table ? { columns: constraint.columns.map(rename) as [string, ...Array<string>] } : {}),
-                  ...(pointsHere ? { referenced_table: { ...ref, columns: ref.columns.map(rename) } } : {})
-                }
-              })
-            })
-          }
+          rewriteReferrers(tables, table, current, (constraint, own) => {
+            const ref = constraint.referenced_table
+            const pointsHere = ref !== undefined && ref.schema === table.schema && ref.table === table.name
+            return {
+              ...constraint,
+              ...(own ? { columns: constraint.columns.map(rename) as [string, ...Array<string>] } : {}),
+              ...(pointsHere ? { referenced_table: { ...ref, columns: ref.columns.map(rename) } } : {})
+            }
+          })
           const now = tables.map.get(current)!
-          tables.map.set(current, {
+          put(tables, current, {
             ...now,
             columns: now.columns.map((column) => (column.name === from ? { ...column, name: to } : column))
           })
           break
         }
         case "rename constraint": {
-          const from = change.constraint.name
+          const from = change.constraint
           if (!table.constraints.some((constraint) => constraint.name === from)) {
             return yield* Either.left(`constraint "${from}" for table "${table.name}" does not exist`)
           }
-          tables.map.set(current, {
+          put(tables, current, {
             ...table,
             constraints: table.constraints.map((constraint) =>
-              constraint.name === from ? { ...constraint, name: change.to.name } : constraint
+              constraint.name === from ? { ...constraint, name: change.to } : constraint
             )
           })
           break
         }
         case "rename": {
-          const to = change.to.name
+          const to = change.to
           const next = keyOf(table.schema, to)
           if (tables.map.has(next)) return yield* Either.left(`relation "${to}" already exists`)
-          tables.map.delete(current)
-          tables.map.set(next, { ...table, name: to })
-          for (const [key, other] of Array.from(tables.map)) {
-            tables.map.set(key, {
-              ...other,
-              constraints: other.constraints.map((constraint) => {
-                const ref = constraint.referenced_table
-                return ref !== undefined && ref.schema === table.schema && ref.table === table.name
-                  ? { ...constraint, referenced_table: { ...ref, table: to } }
-                  : constraint
-              })
-            })
-          }
-          target = next
+          // The foreign keys to it first, by its old name (its own among them), then the table under its new key.
+          rewriteReferrers(tables, table, current, (constraint) => {
+            const ref = constraint.referenced_table
+            return ref !== undefined && ref.schema === table.schema && ref.table === table.name
+              ? { ...constraint, referenced_table: { ...ref, table: to } }
+              : constraint
+          })
+          const renamed = tables.map.get(current)!
+          del(tables, current)
+          put(tables, next, { ...renamed, name: to })
+          current = next
           break
         }
-        case "owner":
-          break
       }
     }
   })
 
-const alteredColumn = (column: Column, alter: AlterColumn, print: Parser["print"]): Column => {
+const alteredColumn = (column: Column, alter: AlterColumnDdl): Column => {
   switch (alter.type) {
     case "set type":
-      return { ...column, type: typeOf(alter.dataType) }
+      return { ...column, type: alter.dataType }
     case "set default":
-      return { ...column, default: exprOf(alter.default, print) }
+      return { ...column, default: alter.default }
     case "drop default": {
       const { default: _, ...rest } = column
       return rest
@@ -459,33 +827,76 @@ const alteredColumn = (column: Column, alter: AlterColumn, print: Parser["print"
     case "drop not null":
       return { ...column, nullable: true }
     case "add generated":
-      return generatedColumn(column, alter, print)
+      return generatedColumn(column, alter.expression)
   }
 }
 
 /**
- * `tables` after the SQL DDL `sql`, statement by statement (docs/contract.md §24.3): `CREATE
- * TABLE`, `ALTER TABLE` (add, drop, alter and rename columns; add, drop and rename constraints;
- * rename the table) and `DROP TABLE` change them; other statements (data, indexes, comments,
- * extensions, transactions) leave them as they are. Reason, with Postgres's words, where
- * Postgres would refuse; then nothing of `sql` is applied.
+ * What a migration made: the tables after it (by schema and name), and the change from the tables
+ * before it: the tables it added or changed (`changed`, as they are after it) and the ones it
+ * dropped (`dropped`), a table renamed being one dropped and one added.
+ */
+export interface Applied {
+  readonly tables: ReadonlyArray<Table>
+  readonly changed: ReadonlyArray<Table>
+  readonly dropped: ReadonlyArray<TableKey>
+}
+
+/**
+ * `tables` after `ddl`, statement by statement (docs/contract.md §24.3): `CREATE TABLE`, `ALTER
+ * TABLE` (add, drop, alter and rename columns; add, drop and rename constraints; rename the table)
+ * and `DROP TABLE` change them. Refused, with Postgres's words, where Postgres would refuse (a
+ * table past 1,600 columns too), or when it leaves more than {@link tableLimit} tables and more
+ * than before; then nothing of `ddl` is applied. Costs the statements' own work plus a copy of the
+ * table list, whatever the size of the schema.
+ */
+export const applyDdl = (tables: ReadonlyArray<Table>, ddl: Ddl): Either.Either<Applied, Reason> =>
+  finish(applySteps(tables, ddl))
+
+/** {@link applyDdl}, with a possible pause (`yield`) after every 10 statements. */
+export function* applySteps(tables: ReadonlyArray<Table>, ddl: Ddl): Steps<Either.Either<Applied, Reason>> {
+  const working: Tables = {
+    map: new Map(tables.map((table) => [keyOf(table.schema, table.name), table])),
+    before: new Map(),
+    referrers: undefined
+  }
+  let done = 0
+  for (const statement of ddl.statements) {
+    if (++done % 10 === 0) yield
+    const applied = applyStatement(working, statement)
+    if (Either.isLeft(applied)) return Either.left(applied.left)
+  }
+  if (working.map.size > tableLimit && working.map.size > tables.length) {
+    return Either.left(
+      `the database would hold ${working.map.size} tables, more than the fake's limit of ${tableLimit} tables per database`
+    )
+  }
+  const changed: Array<Table> = []
+  const dropped: Array<TableKey> = []
+  for (const [key, before] of working.before) {
+    const after = working.map.get(key)
+    if (after === undefined) {
+      if (before !== undefined) dropped.push({ schema: before.schema, name: before.name })
+    } else if (after !== before) {
+      changed.push(after)
+    }
+  }
+  return Either.right({ tables: withChanges(tables, changed, dropped), changed, dropped })
+}
+
+/**
+ * `tables` after the SQL DDL `sql` ({@link parseDdl} then {@link applyDdl}), parsed in this thread:
+ * for a seed's schema.
  */
 export const migrate = (
   tables: ReadonlyArray<Table>,
   sql: string,
   parser: Parser
 ): Either.Either<ReadonlyArray<Table>, Reason> =>
-  Either.flatMap(parseDdl(sql, parser), (statements) => {
-    const working: Tables = {
-      map: new Map(tables.map((table) => [keyOf(table.schema, table.name), table])),
-      print: parser.print
-    }
-    for (const statement of statements) {
-      const applied = applyStatement(working, statement)
-      if (Either.isLeft(applied)) return Either.left(applied.left)
-    }
-    return Either.right(sorted(working.map.values()))
-  })
+  Either.map(
+    Either.flatMap(parseDdl(sql, parser), (ddl) => applyDdl(tables, ddl)),
+    (applied) => applied.tables
+  )
 
 /** A table as a JSON table list gives it (a seed's): constraints named as Postgres would name them when they have no name. */
 export interface JsonTable {
@@ -549,6 +960,11 @@ export const tablesOfJson = (json: ReadonlyArray<JsonTable>): Either.Either<Read
         )
       }
       tables.set(key, table)
+    }
+    if (tables.size > tableLimit) {
+      return yield* Either.left(
+        `${tables.size} tables, more than the fake's limit of ${tableLimit} tables per database`
+      )
     }
     return sorted(tables.values())
   })

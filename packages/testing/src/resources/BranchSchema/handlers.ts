@@ -3,7 +3,8 @@
  * `Api.BranchSchema` and reads the state with `steps.ts`.
  */
 import type { Api } from "@dbplatform/core"
-import { compareSchemas, readSchema } from "./steps.js"
+import * as Effect from "effect/Effect"
+import { compareSchemas, comparisonOf, readSchema } from "./steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { read } from "../../engine/change.js"
@@ -14,7 +15,10 @@ export const branchSchemaHandlers = (fake: FakeState): Handlers<typeof Api.Branc
   get: ({ params, query }) =>
     read(fake, (state, now) => readSchema(state, now, params.project_id, params.branch_id, query)),
   compare: ({ params, query }) =>
-    read(fake, (state, now) => compareSchemas(state, now, params.project_id, params.branch_id, query))
+    Effect.flatMap(
+      read(fake, (state, now) => comparisonOf(state, now, params.project_id, params.branch_id, query)),
+      compareSchemas
+    )
 })
 
 /** Which kinds of key may call each BranchSchema endpoint, and what another gets (docs/contract.md §21). */

@@ -2,12 +2,24 @@
  * The fake's model of a database's schema (docs/contract.md §24.3): its tables, each with its
  * columns and constraints (primary key, unique, foreign key), as `resources/Databases/kinds.ts`
  * keeps them; names and types as Postgres spells them; and the schema rendered back as SQL in one
- * deterministic form, close to `pg_dump --schema-only`'s. SQL DDL changes it (`ddl.ts`). Pure
- * functions: no state, no time.
+ * deterministic form, close to `pg_dump --schema-only`'s, section by section ({@link sectionsOf}),
+ * each table's rendered once and kept with it. SQL DDL changes it (`ddl.ts`). Pure functions: no
+ * state, no time.
  */
 import * as Effect from "effect/Effect"
 import type { BinaryOperator, DataTypeDef, Expr, QName, Statement } from "pgsql-ast-parser"
-import type { SnapshotSchemaColumn, SnapshotSchemaConstraint, SnapshotSchemaTable } from "../Databases/kinds.js"
+import type { Steps } from "../../engine/slices.js"
+import { finish } from "../../engine/slices.js"
+import {
+  isSorted,
+  keyOf,
+  type SnapshotSchemaColumn,
+  type SnapshotSchemaConstraint,
+  type SnapshotSchemaTable,
+  sorted
+} from "../Databases/kinds.js"
+
+export { keyOf, sorted }
 
 /** A table of the model. */
 export type Table = typeof SnapshotSchemaTable.Type
@@ -124,13 +136,6 @@ const operatorOf = (op: BinaryOperator): string => op
 export const qualifiedName = (name: QName): string =>
   name.schema === undefined ? ident(name.name) : `${ident(name.schema)}.${ident(name.name)}`
 
-/** `schema.name` of a table, as a key and in messages. */
-export const keyOf = (schema: string, name: string) => `${schema}.${name}`
-
-/** Tables in the order they are shown: by schema, then name. */
-export const sorted = (tables: Iterable<Table>): ReadonlyArray<Table> =>
-  Array.from(tables).sort((a, b) => (keyOf(a.schema, a.name) < keyOf(b.schema, b.name) ? -1 : 1))
-
 const columnSql = (column: Column): string =>
   [
     `    ${ident(column.name)} ${column.type}`,
@@ -151,27 +156,106 @@ const constraintSql = (table: Table, constraint: Constraint): string => {
 }
 
 /**
+ * A part of the schema as SQL text, as {@link sectionsOf} lists them: its place in the dump
+ * (`order`: the part, 0 the opening comment, 1 a table, 2 a primary key or unique constraint, 3 a
+ * foreign key, 4 the closing comment; then the table's `schema.name` and the constraint's name),
+ * its lines without their newlines (the blank line after it included), and the table it is of:
+ * two sections of the same table object are the same.
+ */
+export interface Section {
+  readonly order: readonly [part: number, table: string, name: string]
+  readonly lines: ReadonlyArray<string>
+  readonly table: Table | undefined
+}
+
+const opening: Section = {
+  order: [0, "", ""],
+  lines: ["--", "-- PostgreSQL database dump", "--", ""],
+  table: undefined
+}
+
+const closing: Section = {
+  order: [4, "", ""],
+  lines: ["--", "-- PostgreSQL database dump complete", "--"],
+  table: undefined
+}
+
+/** The sections of one table: its `CREATE TABLE`, its keys and its foreign keys, each by name. */
+interface TableSections {
+  readonly create: Section
+  readonly keys: ReadonlyArray<Section>
+  readonly foreignKeys: ReadonlyArray<Section>
+}
+
+/** The sections of each table rendered so far: a table is immutable, and a version shares most of them with the last. */
+const rendered = new WeakMap<Table, TableSections>()
+
+const byName = (a: Constraint, b: Constraint) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+
+const sectionsOfTable = (table: Table): TableSections => {
+  const cached = rendered.get(table)
+  if (cached !== undefined) return cached
+  const key = keyOf(table.schema, table.name)
+  const create: Section = {
+    order: [1, key, ""],
+    lines: [
+      `CREATE TABLE ${ident(table.schema)}.${ident(table.name)} (`,
+      // No columns: an empty line between the parentheses, as the columns joined make it.
+      ...(table.columns.length === 0
+        ? [""]
+        : table.columns.map((column, i) => `${columnSql(column)}${i < table.columns.length - 1 ? "," : ""}`)),
+      ");",
+      ""
+    ],
+    table
+  }
+  const constraint = (part: number, made: Constraint): Section => ({
+    order: [part, key, made.name],
+    lines: [...constraintSql(table, made).slice(0, -1).split("\n"), ""],
+    table
+  })
+  const ordered = [...table.constraints].sort(byName)
+  const sections: TableSections = {
+    create,
+    keys: ordered.filter((made) => made.type !== "foreign_key").map((made) => constraint(2, made)),
+    foreignKeys: ordered.filter((made) => made.type === "foreign_key").map((made) => constraint(3, made))
+  }
+  rendered.set(table, sections)
+  return sections
+}
+
+/**
+ * The schema as SQL text in sections, in the order of `pg_dump --schema-only` (see
+ * {@link renderSql}): what the diff of two schemas walks side by side. A table's sections are
+ * rendered once and kept with it.
+ */
+export const sectionsOf = (tables: ReadonlyArray<Table>): ReadonlyArray<Section> => finish(sectionSteps(tables))
+
+/** {@link sectionsOf}, with a possible pause (`yield`) after every 50 tables rendered. */
+export function* sectionSteps(tables: ReadonlyArray<Table>): Steps<ReadonlyArray<Section>> {
+  const ordered: Array<TableSections> = []
+  for (const table of isSorted(tables) ? tables : sorted(tables)) {
+    if (ordered.length % 50 === 49) yield
+    ordered.push(sectionsOfTable(table))
+  }
+  return [
+    opening,
+    ...ordered.map((table) => table.create),
+    ...ordered.flatMap((table) => table.keys),
+    ...ordered.flatMap((table) => table.foreignKeys),
+    closing
+  ]
+}
+
+/**
  * The schema as SQL text, deterministic, in the order and form of `pg_dump --schema-only`: a
  * `CREATE TABLE` per table (by schema and name, columns in order), then the primary keys and
  * unique constraints, then the foreign keys, each an `ALTER TABLE ONLY ... ADD CONSTRAINT` (by
  * table, then name), between the dump's opening and closing comments.
  */
 export const renderSql = (tables: ReadonlyArray<Table>): string => {
-  const ordered = sorted(tables)
-  const parts: Array<string> = ["--\n-- PostgreSQL database dump\n--\n"]
-  for (const table of ordered) {
-    parts.push(
-      `CREATE TABLE ${ident(table.schema)}.${ident(table.name)} (\n${table.columns.map(columnSql).join(",\n")}\n);\n`
-    )
-  }
-  const byName = (a: Constraint, b: Constraint) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-  for (const keys of [false, true]) {
-    for (const table of ordered) {
-      for (const constraint of [...table.constraints].sort(byName)) {
-        if ((constraint.type === "foreign_key") === keys) parts.push(constraintSql(table, constraint))
-      }
-    }
-  }
-  parts.push("--\n-- PostgreSQL database dump complete\n--\n")
-  return parts.join("\n")
+  const lines: Array<string> = []
+  for (const section of sectionsOf(tables)) for (const line of section.lines) lines.push(line)
+  lines.push("")
+  return lines.join("\n")
 }

@@ -16,6 +16,7 @@ import {
   matchingBranches,
   restoreBranch,
   setDefaultBranch,
+  toTheSecond,
   updateBranch
 } from "./steps.js"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
@@ -38,10 +39,10 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
   list: ({ params, query }) =>
     read(fake, (state, now) => {
       const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const
+      const matching = matchingBranches(state, params.project_id, query.search, query.include_deleted === true, now)
       return Either.flatMap(projectOf(state, params.project_id), () =>
-        Either.map(
-          branchesPageOf(matchingBranches(state, params.project_id, query.search), sort, query.cursor, query.limit),
-          ({ page, next }) => branchesPage(page, next, sort, now)
+        Either.map(branchesPageOf(matching, sort, query.cursor, query.limit), ({ page, next }) =>
+          branchesPage(page, next, sort, now)
         )
       )
     }),
@@ -58,8 +59,9 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
           params.project_id,
           {
             ...body.branch,
-            expires_at: millisOf(body.branch?.expires_at),
+            expires_at: expiryOf(body.branch?.expires_at),
             parent_timestamp: millisOf(body.branch?.parent_timestamp),
+            annotation_value: body.annotation_value,
             endpoints: body.endpoints ?? []
           },
           dice
@@ -81,19 +83,29 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       () =>
         updateBranch(params.project_id, params.branch_id, {
           ...body.branch,
-          expires_at: body.branch.expires_at === null ? null : millisOf(body.branch.expires_at)
+          expires_at: body.branch.expires_at === null ? null : expiryOf(body.branch.expires_at)
         }),
       answerOf
     ),
-  delete: ({ params }) =>
+  delete: ({ params, query }) =>
     change(
       fake,
-      (dice) => deleteBranch(params.project_id, params.branch_id, dice),
+      (dice) => deleteBranch(params.project_id, params.branch_id, dice, query.hard_delete === true),
       (deleted, now) =>
         deleted === undefined ? Option.none() : Option.some(branchOperations(deleted.branch, deleted.operations, now))
     ),
   restore: ({ params, body }) =>
-    change(fake, (dice) => restoreBranch(params.project_id, params.branch_id, body, dice), answerOf),
+    change(
+      fake,
+      (dice) =>
+        restoreBranch(
+          params.project_id,
+          params.branch_id,
+          { ...body, source_timestamp: millisOf(body.source_timestamp) },
+          dice
+        ),
+      answerOf
+    ),
   setAsDefault: ({ params }) => change(fake, () => setDefaultBranch(params.project_id, params.branch_id), answerOf),
   listEndpoints: ({ params }) =>
     read(fake, (state, now) =>
@@ -109,6 +121,10 @@ const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOp
 /** A time of a request body as the fake keeps it: epoch ms (absent stays absent). */
 const millisOf = (at: DateTime.Utc | undefined): number | undefined =>
   at === undefined ? undefined : DateTime.toEpochMillis(at)
+
+/** An expiry of a request body as the fake keeps it: epoch ms, to the second (absent stays absent). */
+const expiryOf = (at: DateTime.Utc | undefined): number | undefined =>
+  at === undefined ? undefined : toTheSecond(DateTime.toEpochMillis(at))
 
 /** Which kinds of key may call each Branches endpoint, and what another gets (docs/contract.md §21). */
 export const branchAuthorizations: Authorizations<typeof Api.Branches> = {

@@ -2,7 +2,7 @@
  * The kinds of record of the Branches group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Branch } from "@dbplatform/core"
+import { Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
@@ -13,7 +13,9 @@ import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds
  * 0.5.0, each optional (docs/contract.md §18): `expires_at` (the control plane deletes it after)
  * and `ttl_interval_seconds` (from when `expires_at` was set to it), `init_source` (absent:
  * `parent-data`), `parent_timestamp` and `parent_lsn` (the point of the parent's history it
- * started from), `archived` (created in archival storage). Core's `Branch` as the fake keeps it:
+ * started from), `archived` (created in archival storage), `annotation_value` (its annotation's
+ * values as its creation gave them, in core's schema of them: the branch's annotation, created
+ * with it), `last_reset_at` (when it was last restored). Core's `Branch` as the fake keeps it:
  * the fields it keeps (its state, sizes and times used are derived when it is read), ids plain
  * strings (as every id the state keeps; `check` reads them), times in epoch ms.
  */
@@ -34,7 +36,10 @@ export const SnapshotBranch = Schema.Struct({
   // Restored from a snapshot (docs/contract.md §19): `restored` or `finalized`, the snapshot's
   // id, and the id of the branch it stands in for.
   restore_status: Schema.optional(Schema.String),
-  ...Struct.pick(Branch.fields, "restored_from", "restored_as")
+  ...Struct.pick(Branch.fields, "restored_from", "restored_as"),
+  // When it was last restored (docs/contract.md §11.4).
+  last_reset_at: Schema.optional(SnapshotTime),
+  annotation_value: BranchCreateRequest.fields.annotation_value
 }).annotations({ identifier: "SnapshotBranch" })
 
 export const branches = kind({
@@ -47,8 +52,32 @@ export const branches = kind({
   check: (branch) => slugProblem("branch", branch.id)
 })
 
+/**
+ * A branch deleted within its recovery window (since 0.5.0, docs/contract.md §18): the branch as
+ * it was, when it was deleted (`deleted_at`) and how (`deletion_method`: `user`, a request;
+ * `ttl`, its expiry). The platform keeps a deleted branch 7 days for its branch recovery (a
+ * preview feature) unless deleted with `hard_delete`; `GET .../branches?include_deleted=true`
+ * lists it with its `recovery`. Its compute endpoints, roles and databases are not kept.
+ */
+export const SnapshotDeletedBranch = Schema.Struct({
+  ...SnapshotBranch.fields,
+  deleted_at: SnapshotTime,
+  deletion_method: KnownBranchDeletionMethod
+}).annotations({ identifier: "SnapshotDeletedBranch" })
+
+export const deleted_branches = kind({
+  label: "deleted branch",
+  schema: SnapshotDeletedBranch,
+  id: Schema.String,
+  idOf: (branch) => branch.id,
+  parent: { kind: "projects", of: (branch) => branch.project_id },
+  rank: (branch) => -branch.deleted_at,
+  check: (branch) => slugProblem("branch", branch.id)
+})
+
 declare module "../../engine/kinds.js" {
   interface Kinds {
     readonly branches: typeof branches
+    readonly deleted_branches: typeof deleted_branches
   }
 }

@@ -5,8 +5,8 @@ import * as Option from "effect/Option"
 import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import { type Dice, branchId as newBranchId, databaseId, endpointId as newEndpointId } from "../../engine/ids.js"
-import { type Change, present, remove, upsert } from "../../engine/kinds.js"
-import { expiryInFuture, pointInHistory, ttlOf } from "../../engine/lifecycle.js"
+import { type Change, type Item, present, remove, upsert } from "../../engine/kinds.js"
+import { expiryInFuture, pointInHistory, recoveryWindow, ttlOf } from "../../engine/lifecycle.js"
 import { lsnAt } from "../../engine/lsn.js"
 import { endOf, type OperationToStart, startOperations, starter } from "../../engine/operations.js"
 import {
@@ -26,8 +26,14 @@ import {
 } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
 import { type BranchCreation, endpointDefaultsOf } from "../../engine/wire.js"
-import { notFound, refused, type Refusal } from "../../engine/refusal.js"
+import { notFound, Refusal, refused } from "../../engine/refusal.js"
+import { schemaVersionAt, tablesAt, tablesNow } from "../BranchSchema/steps.js"
+import { changesBetween } from "../Databases/kinds.js"
 import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
+import type { EndpointOptions } from "../ComputeEndpoints/kinds.js"
+
+/** A branch deleted within its recovery window, as the fake keeps it. */
+export type StoredDeletedBranch = Item<"deleted_branches">
 
 /** The branch of project `projectId` named `name` (other than `except`), if any. */
 const namedBranch = (state: State, projectId: string, name: string, except?: string) => {
@@ -82,13 +88,42 @@ export const copiesOf = (
   return { roles: roles.reverse(), databases: databases.reverse() }
 }
 
-/** A compute endpoint to create with a branch, as the request body gives it (core's `BranchCreateEndpoint`). */
-export type EndpointToCreate = typeof BranchCreateEndpoint.Type
+/**
+ * A compute endpoint to create: core's `BranchCreateEndpoint` (as a branch's creation gives it),
+ * with what a compute endpoint's own creation gives beyond it (`name`, `disabled`, the pooler
+ * fields..., docs/contract.md §12) in the fake's stored form ({@link EndpointOptions}).
+ */
+export type EndpointToCreate = Omit<typeof BranchCreateEndpoint.Type, keyof KeptOptions> & KeptOptions
+
+/** The fields of a compute endpoint the fake keeps as a request gives them. */
+type KeptOptions = typeof EndpointOptions.Type
+
+/** A compute endpoint's settings as the fake keeps them. */
+type EndpointSettings = NonNullable<StoredEndpoint["settings"]>
+
+/**
+ * The settings of a compute endpoint created in `project` with `given`: each of `pg_settings` and
+ * `pgbouncer_settings` given, else the project's `default_endpoint_settings` one (docs/contract.md
+ * §12, §14); `undefined` when there are none.
+ */
+export const settingsOf = (
+  project: StoredProject,
+  given: EndpointSettings | undefined
+): EndpointSettings | undefined => {
+  const defaults = project.default_endpoint_settings
+  const settings = present({
+    pg_settings: given?.pg_settings ?? defaults?.pg_settings,
+    pgbouncer_settings: given?.pgbouncer_settings ?? defaults?.pgbouncer_settings,
+    preload_libraries: given?.preload_libraries
+  })
+  return Object.keys(settings).length === 0 ? undefined : settings
+}
 
 /**
  * A compute endpoint `id` of branch `branchId` of `project` created at `created` as `request` asks
- * (the settings it leaves out as the project's, {@link endpointDefaultsOf}), not yet
- * started (`active_at` is set by the `start_compute` that starts it).
+ * (the settings it leaves out as the project's, {@link endpointDefaultsOf} and {@link settingsOf}),
+ * with the fields it gives kept as given, not yet started (`active_at` is set by the
+ * `start_compute` that starts it).
  */
 export const newEndpoint = (
   id: string,
@@ -98,7 +133,7 @@ export const newEndpoint = (
   created: number
 ): StoredEndpoint => {
   const defaults = endpointDefaultsOf(project)
-  return {
+  return present({
     id,
     project_id: project.id,
     branch_id: branchId,
@@ -110,8 +145,15 @@ export const newEndpoint = (
     suspend_timeout_seconds: request.suspend_timeout_seconds ?? defaults.suspend_timeout_seconds,
     created_at: created,
     updated_at: created,
-    active_at: 0
-  }
+    active_at: 0,
+    name: request.name,
+    settings: settingsOf(project, request.settings),
+    provisioner: request.provisioner,
+    disabled: request.disabled,
+    passwordless_access: request.passwordless_access,
+    pooler_enabled: request.pooler_enabled,
+    pooler_mode: request.pooler_mode
+  })
 }
 
 /** The compute endpoint, or a 400 when its minimum compute units are more than its maximum. */
@@ -135,6 +177,8 @@ export type BranchToCreate = Omit<
   readonly expires_at?: number | undefined
   /** The point of the parent's history it starts from (epoch ms), or `parent_lsn`; now when neither. */
   readonly parent_timestamp?: number | undefined
+  /** Its annotation's values (`annotation_value` of the request), kept and answered with it. */
+  readonly annotation_value?: StoredBranch["annotation_value"]
   readonly endpoints: ReadonlyArray<EndpointToCreate>
   /** The operation that makes it: `create_branch`, or `create_timeline` for a new project's first branch (docs/contract.md §14). */
   readonly action?: "create_branch" | "create_timeline" | undefined
@@ -172,7 +216,10 @@ export const createBranch =
         )
       }
       const point = yield* pointInHistory(project, request, now)
-      if (request.expires_at !== undefined) yield* expiryInFuture(request.expires_at, now)
+      if (request.expires_at !== undefined) {
+        yield* expiryInFuture(request.expires_at, now)
+        if (request.protected === true) return yield* protectedCannotExpire("both")
+      }
       const schemaOnly = request.init_source === "schema-only"
       const id = freshId(state, "branches", () => newBranchId(dice))
       const name = request.name ?? id
@@ -214,7 +261,8 @@ export const createBranch =
         init_source: request.init_source,
         parent_timestamp: linked ? point : undefined,
         parent_lsn: linked ? lsnAt(point) : undefined,
-        archived: request.archived === true ? true : undefined
+        archived: request.archived === true ? true : undefined,
+        annotation_value: request.annotation_value
       })
       const active = endpoints.map((endpoint, i) => ({ ...endpoint, active_at: endOf(started.operations[i + 1]!) }))
       const copies =
@@ -230,6 +278,27 @@ export const createBranch =
         answer: { project, branch, endpoints: active, roles, databases, operations: started.operations }
       }
     })
+
+/**
+ * An expiry the caller sends to the millisecond (epoch ms), as the platform keeps it: to the
+ * second (the document: "precision up to seconds"), the fraction dropped.
+ */
+export const toTheSecond = (expiresAt: number): number => Math.floor(expiresAt / 1000) * 1000
+
+/**
+ * 400 for a protected branch with an expiry: a protected branch cannot be deleted, and an
+ * expiry is a deletion the platform schedules (docs/contract.md §18.1). `what` would make one:
+ * `both` asked at once, an expiry for a `protected` branch, protecting an `expiring` one.
+ */
+const protectedCannotExpire = (what: "both" | "protected" | "expiring") =>
+  refused(
+    Status.badRequest,
+    what === "both"
+      ? "a protected branch cannot expire: give protected: true or expires_at, not both"
+      : what === "protected"
+        ? "the branch is protected: a protected branch cannot expire, unprotect it (protected: false) to set expires_at"
+        : "the branch expires: a protected branch cannot expire, clear its expires_at (null) to protect it"
+  )
 
 /** What a branch mutation answers: the branch and the operations it started. */
 export interface BranchChange {
@@ -265,6 +334,12 @@ export const updateBranch =
         if (branch.default) return yield* refused(Status.badRequest, "the project's default branch cannot expire")
         yield* expiryInFuture(expiresAt, now)
       }
+      const expiring = expiresAt === undefined ? branch.expires_at !== undefined : expiresAt !== null
+      if (expiring && (update.protected ?? branch.protected)) {
+        return yield* protectedCannotExpire(
+          typeof expiresAt === "number" ? (update.protected === true ? "both" : "protected") : "expiring"
+        )
+      }
       const expiry =
         expiresAt === undefined
           ? { expires_at: branch.expires_at, ttl_interval_seconds: branch.ttl_interval_seconds }
@@ -282,12 +357,38 @@ export const updateBranch =
     })
 
 /**
+ * The changes that delete `branch` and everything under it at `now`, `method` telling how
+ * (`user`, a request; `ttl`, its expiry): unless `hard`, it is kept for the platform's 7 days of
+ * branch recovery as a `deleted_branches` record (docs/contract.md §18.1); the project's deleted
+ * branches whose recovery window has passed go with it.
+ */
+export const branchDeletion = (
+  state: State,
+  branch: StoredBranch,
+  now: number,
+  method: StoredDeletedBranch["deletion_method"],
+  hard = false
+): ReadonlyArray<Change> => {
+  const changes: Array<Change> = [...cascade(state, "branches", branch.id)]
+  for (const deleted of itemsOf(state, "deleted_branches", branch.project_id)) {
+    if (!recoverable(deleted, now)) changes.push(remove("deleted_branches", deleted.id))
+  }
+  if (!hard) changes.push(upsert("deleted_branches", { ...branch, deleted_at: now, deletion_method: method }))
+  return changes
+}
+
+/** Whether a deleted branch can still be recovered at `now`: within 7 days of its deletion. */
+export const recoverable = (branch: StoredDeletedBranch, now: number): boolean =>
+  now < branch.deleted_at + recoveryWindow
+
+/**
  * Deletes a branch and its compute endpoints (docs/contract.md §11.4, §11.5): `undefined` (a 204) when
  * the project has no such branch; 400 for the default branch or one with children; otherwise
- * `suspend_compute` per compute endpoint, then `delete_timeline`.
+ * `suspend_compute` per compute endpoint, then `delete_timeline`. The branch is kept for its
+ * recovery window ({@link branchDeletion}) unless `hard` (`hard_delete=true`).
  */
 export const deleteBranch =
-  (projectId: string, branchId: string, dice: Dice): Mutation<BranchChange | undefined, Refusal> =>
+  (projectId: string, branchId: string, dice: Dice, hard = false): Mutation<BranchChange | undefined, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* projectOf(state, projectId)
@@ -312,7 +413,7 @@ export const deleteBranch =
         now
       )
       return {
-        changes: [...cascade(state, "branches", branchId), ...started.changes],
+        changes: [...branchDeletion(state, branch, now, "user", hard), ...started.changes],
         answer: { branch, operations: started.operations }
       }
     })
@@ -325,20 +426,52 @@ export const deleteBranch =
  * databases are replaced by copies of the source's (docs/contract.md §13.2; the published
  * reference does not say, this is the fake's choice). Starts `suspend_compute` then
  * `start_compute` per compute endpoint of the branch, and `create_branch` for the preserved one.
+ * The point of the source's history, `source_timestamp` or `source_lsn` (its head when neither),
+ * must lie within the project's history window (400 outside it, or for both), and is required
+ * (400) to restore a branch from itself; `preserve_under_name` is required (400) then, and for a
+ * branch with children, which move to the preserved branch (as the document says). Restored from
+ * itself, the schema of each of its databases becomes, from now on, the one at that point (a new
+ * version of its history); from another branch, the copies are of the source's head.
  */
 export const restoreBranch =
   (
     projectId: string,
     branchId: string,
-    request: { readonly source_branch_id: string; readonly preserve_under_name?: string | undefined },
+    request: {
+      readonly source_branch_id: string
+      readonly preserve_under_name?: string | undefined
+      readonly source_timestamp?: number | undefined
+      readonly source_lsn?: string | undefined
+    },
     dice: Dice
   ): Mutation<BranchChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
-      const [, branch] = yield* branchOf(state, projectId, branchId)
+      const [project, branch] = yield* branchOf(state, projectId, branchId)
       yield* unlockedProject(state, projectId, now)
       const source = get(state, "branches", request.source_branch_id)
       if (source === undefined || source.project_id !== projectId) return yield* notFound("source branch")
+      // The same window as a branch's point of its parent's history, named as the restore names it.
+      const point = yield* Either.mapLeft(
+        pointInHistory(project, { parent_timestamp: request.source_timestamp, parent_lsn: request.source_lsn }, now),
+        (refusal) => new Refusal({ status: refusal.status, message: refusal.message.replaceAll("parent_", "source_") })
+      )
+      const self = source.id === branchId
+      if (self && request.source_timestamp === undefined && request.source_lsn === undefined) {
+        return yield* refused(
+          Status.badRequest,
+          "source_timestamp or source_lsn is required to restore a branch from its own history"
+        )
+      }
+      const children = Array.from(itemsOf(state, "branches", projectId)).filter((child) => child.parent_id === branchId)
+      if ((self || children.length > 0) && request.preserve_under_name === undefined) {
+        return yield* refused(
+          Status.badRequest,
+          self
+            ? "preserve_under_name is required to restore a branch from its own history"
+            : `preserve_under_name is required to restore a branch with children (${children.map((child) => child.id).join(", ")})`
+        )
+      }
       const preserve = request.preserve_under_name
       if (preserve !== undefined && namedBranch(state, projectId, preserve) !== undefined)
         return yield* nameTaken(preserve)
@@ -349,8 +482,17 @@ export const restoreBranch =
         starts.push(start("suspend_compute", branchId, endpoint.id), start("start_compute", branchId, endpoint.id))
       }
       const started = startOperations(state, projectId, starts, now)
-      const restored: StoredBranch = { ...branch, updated_at: Math.max(now, branch.updated_at) }
-      const changes: Array<Change> = [upsert("branches", restored)]
+      // Reset now; with a preserved branch, a child of it from the point restored (the platform's CLI
+      // reads the restored branch's parent as the branch that keeps its state before).
+      const restored: StoredBranch = {
+        ...branch,
+        updated_at: Math.max(now, branch.updated_at),
+        last_reset_at: now,
+        ...(preservedId === undefined
+          ? {}
+          : { parent_id: preservedId, parent_timestamp: point, parent_lsn: lsnAt(point) })
+      }
+      const changes: Array<Change> = []
       const taken = new Set<number>()
       if (source.id !== branchId) {
         for (const role of itemsOf(state, "roles", branchId)) changes.push(remove("roles", role.id))
@@ -359,6 +501,19 @@ export const restoreBranch =
           changes.push(...cascade(state, "databases", database.id))
         }
         changes.push(...dataChanges(copiesOf(state, source.id, restored, now, dice, taken)))
+      } else {
+        // From its own history: each database's schema is, from now on, the one at the point (the
+        // preserved branch's copies keep the one before).
+        for (const database of itemsOf(state, "databases", branchId)) {
+          const applied = changesBetween(tablesNow(database), tablesAt(database, point))
+          if (applied.changed.length === 0 && applied.dropped.length === 0) continue
+          changes.push({
+            _tag: "Patch",
+            kind: "databases",
+            id: database.id,
+            patch: schemaVersionAt(project, database, applied, now)
+          })
+        }
       }
       if (preservedId !== undefined && preserve !== undefined) {
         const created = distinctTime(state, "branches", projectId, now)
@@ -375,9 +530,15 @@ export const restoreBranch =
         }
         changes.push(
           upsert("branches", preserved),
-          ...dataChanges(copiesOf(state, branchId, preserved, created, dice, taken))
+          ...dataChanges(copiesOf(state, branchId, preserved, created, dice, taken)),
+          // The branch's children move to the branch that keeps its state before.
+          ...children.map((child) =>
+            upsert("branches", { ...child, parent_id: preservedId, updated_at: Math.max(now, child.updated_at) })
+          )
         )
       }
+      // After the preserved branch, its parent now.
+      changes.push(upsert("branches", restored))
       return { changes: [...changes, ...started.changes], answer: { branch: restored, operations: started.operations } }
     })
 
@@ -407,11 +568,25 @@ export const setDefaultBranch =
       return { changes, answer: { branch: made, operations: [] } }
     })
 
-/** The branches of a project whose name or id holds `search` (all without it). */
-export const matchingBranches = (state: State, projectId: string, search: string | undefined) => {
-  const found: Array<StoredBranch> = []
-  for (const branch of itemsOf(state, "branches", projectId)) {
-    if (search === undefined || branch.name.includes(search) || branch.id.includes(search)) found.push(branch)
+/**
+ * The branches of a project whose name or id holds `search` (all without it); with
+ * `includeDeleted`, also those deleted within their recovery window at `now` (docs/contract.md §18.1).
+ */
+export const matchingBranches = (
+  state: State,
+  projectId: string,
+  search: string | undefined,
+  includeDeleted = false,
+  now = 0
+) => {
+  const found: Array<StoredBranch | StoredDeletedBranch> = []
+  const matches = (branch: StoredBranch) =>
+    search === undefined || branch.name.includes(search) || branch.id.includes(search)
+  for (const branch of itemsOf(state, "branches", projectId)) if (matches(branch)) found.push(branch)
+  if (includeDeleted) {
+    for (const branch of itemsOf(state, "deleted_branches", projectId)) {
+      if (matches(branch) && recoverable(branch, now)) found.push(branch)
+    }
   }
   return found
 }

@@ -26,7 +26,7 @@ import * as Either from "effect/Either"
 import { UnknownComputeEndpoint } from "../../Scenario.js"
 import { limitsInOrder, newEndpoint } from "../Branches/steps.js"
 import { type Dice, endpointId as newEndpointId } from "../../engine/ids.js"
-import { remove, upsert } from "../../engine/kinds.js"
+import { present, remove, upsert } from "../../engine/kinds.js"
 import { isDeleted } from "../../engine/lifecycle.js"
 import { endOf, type OperationToStart, startOperations, runsFor, starter } from "../../engine/operations.js"
 import {
@@ -150,10 +150,24 @@ const planned = (state: State, dice: Dice, endpoint: StoredEndpoint, plan: Plan,
   return plan(endpointStateAt(endpoint, now)).map((action) => start(action, endpoint.branch_id, endpoint.id))
 }
 
+/** 409 when branch `branchId` has a `read_write` compute endpoint: a branch has at most one. */
+const noReadWrite = (state: State, branchId: string): Either.Either<void, Refusal> => {
+  const readWrite = readWriteOf(state, branchId)
+  return readWrite === undefined
+    ? Either.void
+    : refused(
+        Status.conflict,
+        `branch ${branchId} already has a read_write compute endpoint (${readWrite.id}): a branch has at most one`
+      )
+}
+
 /**
  * Creates a compute endpoint on a branch of project `projectId` (docs/contract.md §12): 404 for
  * an unknown branch, 409 for a second `read_write` one on the branch, 400 for a minimum above
- * the maximum; starts `start_compute` (it is `init` until that ends).
+ * the maximum or a `region_id` other than the project's; starts `start_compute` (it is `init`
+ * until that ends). One created `disabled` starts nothing: it is `idle` at once (connections
+ * to it are refused until it is enabled). The fields it keeps as given (`name`, `settings`,
+ * `provisioner`, `passwordless_access`, `pooler_enabled`, `pooler_mode`) are answered as given.
  */
 export const createEndpoint =
   (projectId: string, request: EndpointToCreate, dice: Dice): Mutation<EndpointChange, Refusal> =>
@@ -161,17 +175,21 @@ export const createEndpoint =
     Either.gen(function* () {
       const [project, branch] = yield* branchOf(state, projectId, request.branch_id)
       yield* unlockedProject(state, projectId, now)
-      const readWrite = request.type === "read_write" ? readWriteOf(state, branch.id) : undefined
-      if (readWrite !== undefined) {
+      if (request.region_id !== undefined && request.region_id !== project.region_id) {
         return yield* refused(
-          Status.conflict,
-          `branch ${branch.id} already has a read_write compute endpoint (${readWrite.id}): a branch has at most one`
+          Status.badRequest,
+          `region_id: only the project's region (${project.region_id}) is permitted, got ${JSON.stringify(request.region_id)}`
         )
       }
+      if (request.type === "read_write") yield* noReadWrite(state, branch.id)
       const id = freshId(state, "endpoints", () => newEndpointId(dice))
       const endpoint = yield* limitsInOrder(
         newEndpoint(id, project, branch.id, request, distinctTime(state, "endpoints", branch.id, now))
       )
+      if (endpoint.disabled === true) {
+        const idle = { ...endpoint, active_at: now, suspended_at: now }
+        return { changes: [upsert("endpoints", idle)], answer: { project, endpoint: idle, operations: [] } }
+      }
       const starts = planned(state, dice, endpoint, () => ["start_compute"], now)
       const made = withOperations(state, project, endpoint, starts, now, activeAfter)
       // A compute endpoint started on an archived branch brings it out of archival storage (§18).
@@ -183,23 +201,61 @@ export const createEndpoint =
 /** The settings `PATCH /projects/{project_id}/endpoints/{endpoint_id}` changes: core's body's `endpoint`. */
 export type EndpointUpdate = (typeof ComputeEndpointUpdateRequest.Type)["endpoint"]
 
-/** Changes a compute endpoint's settings (docs/contract.md §12): 400 for a minimum above the maximum; starts `apply_config`. */
+/**
+ * Changes a compute endpoint (docs/contract.md §12): each field given replaces the compute
+ * endpoint's (`settings` field by field: `pg_settings`, `pgbouncer_settings`,
+ * `preload_libraries`); 400 for a minimum above the maximum; with `branch_id`, it moves to that
+ * branch (404 when the project has no such branch, 409 when that branch has a `read_write`
+ * compute endpoint already). Starts `apply_config`; `disabled: true` on a running one also
+ * `suspend_compute` (it stays `idle` until enabled again and started).
+ */
 export const updateEndpoint =
   (projectId: string, endpointId: string, update: EndpointUpdate, dice: Dice): Mutation<EndpointChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [project, endpoint] = yield* endpointOf(state, projectId, endpointId)
       yield* unlockedProject(state, projectId, now)
-      const changed = yield* limitsInOrder({
-        ...endpoint,
-        autoscaling_limit_min_cu: update.autoscaling_limit_min_cu ?? endpoint.autoscaling_limit_min_cu,
-        autoscaling_limit_max_cu: update.autoscaling_limit_max_cu ?? endpoint.autoscaling_limit_max_cu,
-        suspend_timeout_seconds: update.suspend_timeout_seconds ?? endpoint.suspend_timeout_seconds,
-        updated_at: Math.max(now, endpoint.updated_at)
-      })
-      const starts = planned(state, dice, changed, () => ["apply_config"], now)
-      return withOperations(state, project, changed, starts, now, (endpoint) => endpoint)
+      const moveTo =
+        update.branch_id === undefined || update.branch_id === endpoint.branch_id ? undefined : update.branch_id
+      if (moveTo !== undefined) {
+        yield* branchOf(state, projectId, moveTo)
+        yield* noReadWrite(state, moveTo)
+      }
+      const changed = yield* limitsInOrder(
+        present({
+          ...endpoint,
+          branch_id: moveTo ?? endpoint.branch_id,
+          autoscaling_limit_min_cu: update.autoscaling_limit_min_cu ?? endpoint.autoscaling_limit_min_cu,
+          autoscaling_limit_max_cu: update.autoscaling_limit_max_cu ?? endpoint.autoscaling_limit_max_cu,
+          suspend_timeout_seconds: update.suspend_timeout_seconds ?? endpoint.suspend_timeout_seconds,
+          updated_at: Math.max(now, endpoint.updated_at),
+          name: update.name ?? endpoint.name,
+          settings:
+            update.settings === undefined
+              ? endpoint.settings
+              : present({ ...endpoint.settings, ...present(update.settings) }),
+          provisioner: update.provisioner ?? endpoint.provisioner,
+          disabled: update.disabled ?? endpoint.disabled,
+          passwordless_access: update.passwordless_access ?? endpoint.passwordless_access,
+          pooler_enabled: update.pooler_enabled ?? endpoint.pooler_enabled,
+          pooler_mode: update.pooler_mode ?? endpoint.pooler_mode
+        })
+      )
+      const disabling = update.disabled === true && endpoint.disabled !== true
+      const plan: Plan = (at) =>
+        disabling && suspendPlan(at).length > 0 ? ["apply_config", "suspend_compute"] : ["apply_config"]
+      const starts = planned(state, dice, changed, plan, now)
+      return withOperations(state, project, changed, starts, now, suspendedAfter)
     })
+
+/** 400 for a start of a disabled compute endpoint: only enabling it again (`disabled: false`) lets it start. */
+const enabled = (endpoint: StoredEndpoint, plan: Plan): Either.Either<void, Refusal> =>
+  endpoint.disabled === true && plan !== suspendPlan
+    ? refused(
+        Status.badRequest,
+        `compute endpoint ${endpoint.id} is disabled: enable it (disabled: false) before starting it`
+      )
+    : Either.void
 
 /** Starts, suspends or restarts a compute endpoint (docs/contract.md §12), as `plan` says. */
 export const changeEndpointState =
@@ -208,6 +264,7 @@ export const changeEndpointState =
     Either.gen(function* () {
       const [project, endpoint] = yield* endpointOf(state, projectId, endpointId)
       yield* unlockedProject(state, projectId, now)
+      yield* enabled(endpoint, plan)
       const starts = planned(state, dice, endpoint, plan, now)
       return withOperations(state, project, endpoint, starts, now, (endpoint, operations) =>
         operations.length === 0
@@ -257,6 +314,8 @@ export const connect =
     if (endpoint === undefined || project === undefined || isDeleted(project)) {
       return Either.left(new UnknownComputeEndpoint({ endpointId }))
     }
+    // A disabled compute endpoint refuses connections: it is not started, and nothing is activity.
+    if (endpoint.disabled === true) return Either.right({ changes: [], answer: { project, endpoint, operations: [] } })
     const starts = planned(caughtUp, dice, endpoint, startPlan, now)
     const outcome = withOperations(caughtUp, project, endpoint, starts, now, (endpoint, operations) => ({
       ...activeAfter(endpoint, operations),

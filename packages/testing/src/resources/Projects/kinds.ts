@@ -2,7 +2,7 @@
  * The kinds of record of the Projects group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Api, DecodeIssue, Project as WireProject, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
+import { Api, DecodeIssue, DefaultEndpointSettingsRequest, Project as WireProject, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { defaultOrgId, kind, newestFirst, refusalOf, SnapshotTime } from "../../engine/kinds.js"
@@ -11,7 +11,8 @@ import { defaultOrgId, kind, newestFirst, refusalOf, SnapshotTime } from "../../
  * A project (the fields the fake keeps; the others are derived when it is listed). Since 0.3.0
  * also, each optional (a project saved before has the defaults): `updated_at` (its
  * `created_at`), `history_retention_seconds` (86 400: a day) and `default_endpoint_settings`
- * (those of a compute endpoint created without settings: 0.25 compute units, suspend timeout 0).
+ * (those of a compute endpoint created without settings: 0.25 compute units, suspend timeout 0;
+ * since 0.5.0 also the `pg_settings` and `pgbouncer_settings` its new compute endpoints get).
  * Since 0.5.0, `deleted_at`: a deleted project is kept, with everything under it, hidden from
  * every read but `GET /projects?recoverable=true`, until it is recovered or its 7 days of
  * recovery pass (docs/contract.md §18). Core's `Project` as the fake keeps it: the fields it
@@ -30,7 +31,9 @@ export const SnapshotProject = Schema.Struct({
     Schema.Struct({
       autoscaling_limit_min_cu: Schema.optional(Schema.Number),
       autoscaling_limit_max_cu: Schema.optional(Schema.Number),
-      suspend_timeout_seconds: Schema.optional(Schema.Int)
+      suspend_timeout_seconds: Schema.optional(Schema.Int),
+      // Since 0.5.0, as a request gave them (core's schema of them).
+      ...DefaultEndpointSettingsRequest.pick("pg_settings", "pgbouncer_settings").fields
     })
   ),
   /** Since 0.5.0: the project's settings as requests gave them (docs/contract.md §22.2); none: absent. */
@@ -40,7 +43,12 @@ export const SnapshotProject = Schema.Struct({
    * between organizations refuses (docs/contract.md §22.4); the fake installs none itself.
    */
   integration: Schema.optional(Schema.String),
-  deleted_at: Schema.optional(SnapshotTime)
+  deleted_at: Schema.optional(SnapshotTime),
+  /**
+   * Since 0.5.0: whether the platform keeps the passwords of the project's roles, so that it can
+   * reveal them (docs/contract.md §14.2, §15.2); absent: it does.
+   */
+  store_passwords: Schema.optional(Schema.Boolean)
 }).annotations({ identifier: "SnapshotProject" })
 
 type Project = typeof SnapshotProject.Type

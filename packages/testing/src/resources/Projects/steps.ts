@@ -4,9 +4,9 @@
  * from the same step; and the project as those routes answer it.
  *
  * - Creating a project makes its default branch (`main`) with a read_write compute endpoint (with
- *   the project's default endpoint settings), through `resources/Branches/steps.ts` `createBranch`, then a role
- *   (`neondb_owner`, with a generated password) and a database (`neondb`) owned by it on that
- *   branch. It starts `create_timeline` (the branch is `ready` when it ends), then
+ *   the project's default endpoint settings), through `branches.ts` `createBranch`, then a role
+ *   (`{database_name}_owner`, `neondb_owner` by default, with a generated password) and a
+ *   database (`neondb`) owned by it on that branch. It starts `create_timeline` (the branch is `ready` when it ends), then
  *   `start_compute` (the compute endpoint is `active` when it ends).
  * - Changing a project's history retention starts `apply_storage_config`; a new name or default
  *   endpoint settings start nothing. A mutation of a project with a pending operation answers 423
@@ -101,6 +101,20 @@ export const settingsAfter = (
 /** What `POST /projects` creates: core's body's `project`. */
 export type ProjectToCreate = (typeof ProjectCreateRequest.Type)["project"]
 
+/**
+ * The default endpoint settings a creation asks for: `default_endpoint_settings`, its limits
+ * those of the deprecated top-level `autoscaling_limit_min_cu` and `autoscaling_limit_max_cu`
+ * where it has none.
+ */
+const endpointSettingsOf = (request: ProjectToCreate): EndpointSettings | undefined => {
+  const settings = present({
+    autoscaling_limit_min_cu: request.autoscaling_limit_min_cu,
+    autoscaling_limit_max_cu: request.autoscaling_limit_max_cu,
+    ...present(request.default_endpoint_settings ?? {})
+  })
+  return Object.keys(settings).length === 0 ? undefined : settings
+}
+
 /** 400 when the settings' minimum is above their maximum (compute units). */
 const checkSettings = (settings: EndpointSettings | undefined): Either.Either<void, Refusal> => {
   const min = settings?.autoscaling_limit_min_cu
@@ -122,7 +136,8 @@ export const createProject =
   (request: ProjectToCreate, dice: Dice): Mutation<BranchCreation, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
-      yield* checkSettings(request.default_endpoint_settings)
+      const endpointSettings = endpointSettingsOf(request)
+      yield* checkSettings(endpointSettings)
       const settings = yield* settingsAfter(undefined, request.settings)
       const id = freshId(state, "projects", () => slug(dice))
       const created = distinctTime(state, "projects", "", now)
@@ -132,28 +147,31 @@ export const createProject =
         name: request.name ?? id,
         region_id: region,
         platform_id: region.split("-")[0]!,
-        provisioner: "k8s-neonvm",
+        provisioner: request.provisioner ?? "k8s-neonvm",
         pg_version: request.pg_version ?? projectDefaults.pg_version,
         org_id: request.org_id ?? defaultOrgId,
         created_at: created,
         updated_at: created,
         history_retention_seconds: request.history_retention_seconds ?? projectDefaults.history_retention_seconds,
-        default_endpoint_settings:
-          request.default_endpoint_settings === undefined ? undefined : present(request.default_endpoint_settings),
-        settings
+        default_endpoint_settings: endpointSettings,
+        settings,
+        store_passwords: request.store_passwords
       })
       const withProject = apply(state, upsert("projects", project))
       const made = yield* createBranch(
         id,
         {
           name: request.branch?.name ?? projectDefaults.branch_name,
+          annotation_value: request.branch?.annotations,
           endpoints: [{ type: "read_write" }],
           action: "create_timeline"
         },
         dice
       )(withProject, now)
       const { branch } = made.answer
-      const roleName = request.branch?.role_name ?? projectDefaults.role_name
+      const databaseName = request.branch?.database_name ?? projectDefaults.database_name
+      // The document: `{database_name}_owner` when no role name is given.
+      const roleName = request.branch?.role_name ?? `${databaseName}_owner`
       const role: StoredRole = {
         id: `${branch.id}/${roleName}`,
         project_id: id,
@@ -168,7 +186,7 @@ export const createProject =
         id: freshId(state, "databases", () => databaseId(dice)),
         project_id: id,
         branch_id: branch.id,
-        name: request.branch?.database_name ?? projectDefaults.database_name,
+        name: databaseName,
         owner_name: roleName,
         created_at: branch.created_at,
         updated_at: branch.created_at

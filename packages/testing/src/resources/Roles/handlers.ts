@@ -7,7 +7,16 @@ import { type Api, RoleEnvelope, RoleList, RoleOperations, RolePassword } from "
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { createRole, deleteRole, type RoleChange, resetRolePassword, roleOf, rolesOfBranch } from "./steps.js"
+import {
+  canLogIn,
+  createRole,
+  deleteRole,
+  passwordsStored,
+  type RoleChange,
+  resetRolePassword,
+  roleOf,
+  rolesOfBranch
+} from "./steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
 import { operationAt, roleAt, unchecked } from "../../engine/wire.js"
@@ -33,7 +42,11 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
       )
     ),
   create: ({ params, body }) =>
-    change(fake, (dice) => createRole(params.project_id, params.branch_id, body.role.name, dice), answer(true)),
+    change(
+      fake,
+      (dice) => createRole(params.project_id, params.branch_id, body.role.name, dice, body.role.no_login === true),
+      answer(true)
+    ),
   get: ({ params }) =>
     read(fake, (state) =>
       Either.map(
@@ -49,10 +62,12 @@ export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers
     ),
   revealPassword: ({ params }) =>
     read(fake, (state) =>
-      Either.map(
-        roleOf(state, params.project_id, params.branch_id, params.role_name),
-        (role) => new RolePassword({ password: Redacted.make(role.password) }, unchecked)
-      )
+      Either.gen(function* () {
+        const role = yield* roleOf(state, params.project_id, params.branch_id, params.role_name)
+        yield* canLogIn(role, "it has no password to reveal")
+        yield* passwordsStored(state, role)
+        return new RolePassword({ password: Redacted.make(role.password) }, unchecked)
+      })
     ),
   resetPassword: ({ params }) =>
     change(fake, (dice) => resetRolePassword(params.project_id, params.branch_id, params.role_name, dice), answer(true))

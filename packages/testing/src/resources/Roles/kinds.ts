@@ -2,7 +2,7 @@
  * The kinds of record of the Roles group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { DecodeIssue, Role } from "@dbplatform/core"
+import { DecodeIssue, Role, RoleCreateRequest } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
@@ -11,7 +11,9 @@ import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
  * on its branch, and a branch's roles are copied to a child under the child's id. `password` is
  * kept so the fake can reveal it (docs/contract.md §15.2): a state that holds roles holds secrets.
  * Core's `Role` as the fake keeps it: the password in clear where core's is `Redacted`, and
- * always there, as `protected`; ids plain strings, times in epoch ms.
+ * always there, as `protected`; ids plain strings, times in epoch ms. Since 0.5.0, `no_login`
+ * (optional, core's schema of it): a role that cannot log in, which has no password (`password`
+ * is empty).
  */
 export const SnapshotRole = Schema.Struct({
   id: Schema.String,
@@ -21,7 +23,8 @@ export const SnapshotRole = Schema.Struct({
   password: Schema.String,
   protected: Schema.Boolean,
   created_at: SnapshotTime,
-  updated_at: SnapshotTime
+  updated_at: SnapshotTime,
+  ...RoleCreateRequest.fields.role.pick("no_login").fields
 }).annotations({ identifier: "SnapshotRole" })
 
 export const roles = kind({

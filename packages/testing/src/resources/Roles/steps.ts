@@ -76,10 +76,11 @@ const changing = (state: State, projectId: string, dice: Dice, now: number, role
 /**
  * Creates the role `name` on a branch, with a new password (docs/contract.md §15.2): 404 for an
  * unknown project or branch, 423 while the project is locked, 409 for a name another role of the
- * branch has; starts `apply_config`.
+ * branch has; starts `apply_config`. With `noLogin` (`no_login: true`), a role that cannot log
+ * in: it has no password.
  */
 export const createRole =
-  (projectId: string, branchId: string, name: string, dice: Dice): Mutation<RoleChange, Refusal> =>
+  (projectId: string, branchId: string, name: string, dice: Dice, noLogin = false): Mutation<RoleChange, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       yield* branchOf(state, projectId, branchId)
@@ -93,13 +94,32 @@ export const createRole =
         project_id: projectId,
         branch_id: branchId,
         name,
-        password: newPassword(dice),
+        password: noLogin ? "" : newPassword(dice),
         protected: false,
         created_at: created,
-        updated_at: created
+        updated_at: created,
+        ...(noLogin ? { no_login: true } : {})
       }
       return changing(state, projectId, dice, now, role, upsert("roles", role))
     })
+
+/**
+ * 400 for a password of a role that cannot log in (`no_login`): it has none to reveal or reset
+ * (docs/contract.md §15.2).
+ */
+export const canLogIn = (role: StoredRole, what: string): Either.Either<void, Refusal> =>
+  role.no_login === true
+    ? refused(Status.badRequest, `role ${JSON.stringify(role.name)} cannot log in (no_login): ${what}`)
+    : Either.void
+
+/**
+ * 412 for a reveal of a role's password in a project created with `store_passwords: false`: the
+ * platform keeps no password to reveal (the document's "Storing passwords is disabled").
+ */
+export const passwordsStored = (state: State, role: StoredRole): Either.Either<void, Refusal> =>
+  get(state, "projects", role.project_id)?.store_passwords === false
+    ? refused(Status.preconditionFailed, "storing passwords is disabled for this project (store_passwords: false)")
+    : Either.void
 
 /** 400 for a change of a protected role. */
 const unprotected = (role: StoredRole, what: string) =>
@@ -141,6 +161,7 @@ export const resetRolePassword =
       const role = yield* roleOf(state, projectId, branchId, name)
       yield* unlockedProject(state, projectId, now)
       yield* unprotected(role, "its password cannot be reset")
+      yield* canLogIn(role, "it has no password to reset")
       const reset: StoredRole = { ...role, password: newPassword(dice), updated_at: Math.max(now, role.updated_at) }
       return changing(state, projectId, dice, now, reset, upsert("roles", reset))
     })

@@ -5,6 +5,7 @@
 import { Api, BranchId } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { present } from "../../engine/kinds.js"
 import { type Handlers } from "../../engine/route.js"
 import { finalizeRestore, restoreSnapshot } from "./restores.js"
@@ -37,6 +38,12 @@ export const snapshotAt = (snapshot: StoredBranchSnapshot): Api.Snapshot =>
     }),
     unchecked
   )
+
+/**
+ * The query of `POST /projects/{project_id}/snapshots/{snapshot_id}/restore`: the deprecated
+ * `name` of the new branch, which the body's `name` replaces (the same limits as the body's).
+ */
+const DeprecatedRestoreQuery = Schema.Struct({ name: Api.SnapshotRestoreRequest.fields.name })
 
 const millis = (time: DateTime.Utc | undefined) => (time === undefined ? undefined : DateTime.toEpochMillis(time))
 
@@ -73,25 +80,40 @@ export const snapshotHandlers = (fake: FakeState): Handlers<typeof Api.Snapshots
   update: ({ body, params }) =>
     change(
       fake,
-      () => updateSnapshot(params.project_id, params.snapshot_id, body.snapshot),
+      () =>
+        updateSnapshot(params.project_id, params.snapshot_id, {
+          name: body.snapshot.name,
+          expires_at: body.snapshot.expires_at === null ? null : millis(body.snapshot.expires_at)
+        }),
       (snapshot) => new Api.SnapshotEnvelope({ snapshot: snapshotAt(snapshot) }, unchecked)
     ),
   delete: ({ params }) =>
     change(fake, (dice) => deleteSnapshot(params.project_id, params.snapshot_id, dice), operationsStarted),
-  restore: ({ body, params }) =>
-    change(
-      fake,
-      (dice) => restoreSnapshot(params.project_id, params.snapshot_id, body, dice),
-      (restored, now) =>
-        new Api.SnapshotRestored(
-          {
-            branch: branchAt(restored.branch, now),
-            endpoints: restored.endpoints.map((endpoint) => computeEndpointAt(endpoint, restored.project, now)),
-            operations: restored.operations.map((operation) => operationAt(operation, now))
-          },
-          unchecked
-        )
-    ),
+  restore: {
+    // The deprecated query `name` the document still declares (core does not: docs/design.md §1.4).
+    query: DeprecatedRestoreQuery,
+    handle: ({ body, params, query }) =>
+      change(
+        fake,
+        (dice) =>
+          restoreSnapshot(
+            params.project_id,
+            params.snapshot_id,
+            // The body's `name` takes the deprecated query's place; the query's serves when the body has none.
+            present({ ...body, name: body.name ?? (query as typeof DeprecatedRestoreQuery.Type | undefined)?.name }),
+            dice
+          ),
+        (restored, now) =>
+          new Api.SnapshotRestored(
+            {
+              branch: branchAt(restored.branch, now),
+              endpoints: restored.endpoints.map((endpoint) => computeEndpointAt(endpoint, restored.project, now)),
+              operations: restored.operations.map((operation) => operationAt(operation, now))
+            },
+            unchecked
+          )
+      )
+  },
   finalizeRestore: ({ body, params }) =>
     change(fake, (dice) => finalizeRestore(params.project_id, params.branch_id, body, dice), operationsStarted),
   getBackupSchedule: ({ params }) =>

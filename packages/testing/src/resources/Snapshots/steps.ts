@@ -209,19 +209,31 @@ export const snapshotsOf = (
 ): Either.Either<ReadonlyArray<StoredBranchSnapshot>, Refusal> =>
   Either.map(projectOf(state, projectId), () => Array.from(itemsOf(state, "branch_snapshots", projectId)))
 
-/** Renames a snapshot (docs/contract.md §19); no operation. */
+/**
+ * Renames a snapshot, and sets its `expires_at` (epoch ms; 400 when not in the future) or clears
+ * it (`null`: kept) (docs/contract.md §19); no operation. The pinned document's update takes only
+ * a `name`; the platform's own CLI sends `expires_at` too, so the platform takes it.
+ */
 export const updateSnapshot =
   (
     projectId: string,
     snapshotId: string,
-    update: { readonly name?: string | undefined }
+    update: { readonly name?: string | undefined; readonly expires_at?: number | null | undefined }
   ): Mutation<StoredBranchSnapshot, Refusal> =>
   (state, now) =>
     Either.gen(function* () {
       const [, snapshot] = yield* snapshotOf(state, projectId, snapshotId)
       yield* unlockedProject(state, projectId, now)
-      const renamed: StoredBranchSnapshot = { ...snapshot, name: update.name ?? snapshot.name }
-      return { changes: [upsert("branch_snapshots", renamed)], answer: renamed }
+      const expiresAt = update.expires_at
+      if (typeof expiresAt === "number" && expiresAt <= now) {
+        return yield* refused(Status.badRequest, "expires_at must be in the future")
+      }
+      const changed: StoredBranchSnapshot = present({
+        ...snapshot,
+        name: update.name ?? snapshot.name,
+        expires_at: expiresAt === undefined ? snapshot.expires_at : (expiresAt ?? undefined)
+      })
+      return { changes: [upsert("branch_snapshots", changed)], answer: changed }
     })
 
 /** Deletes a snapshot (docs/contract.md §19): it is gone at once; starts `delete_timeline`. */
