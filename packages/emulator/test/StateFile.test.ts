@@ -360,7 +360,11 @@ describe("StateFile", () => {
         // (The same line may carry the availability checks that the 2 hours made due.)
         const [changes] = (yield* lines).slice(-1)
         expect(changes).toContainEqual(
-          expect.objectContaining({ _tag: "Upsert", kind: "api_keys", item: expect.objectContaining({ id: created.id }) })
+          expect.objectContaining({
+            _tag: "Upsert",
+            kind: "api_keys",
+            item: expect.objectContaining({ id: created.id })
+          })
         )
         expect(changes.at(-1)).toMatchObject({ _tag: "Clock", now: 10_800_000, frozen: true })
         // Read back, the clock stands where it was: frozen 2 hours ahead, as the key's created_at.

@@ -633,7 +633,6 @@ const migratedBody = (migrated: Scenario.SchemaMigrated) =>
       `{"json":{"tables":[${tables}]},"timestamp":${JSON.stringify(encodeTimestamp(migrated.timestamp))},"lsn":${JSON.stringify(migrated.lsn)}}`
   )
 
-
 /** The name of an endpoint of {@link EmulatorControl}. */
 type EndpointName = HttpApiEndpoint.HttpApiEndpoint.Name<HttpApiGroup.HttpApiGroup.Endpoints<typeof endpoints>>
 
