@@ -269,8 +269,7 @@ async function runEmulator(dir, env) {
     for (const worker of ["esm/bin/ddlWorker.js", "esm/internal/ddlWorker.js", "cjs/internal/ddlWorker.js"]) {
       if (!fs.existsSync(path.join(installed, worker))) throw new Error(`the installed emulator has no dist/${worker}`)
     }
-    const get = async (url) =>
-      (await fetch(url, { headers: { authorization: `Bearer ${printed.apiKey}` } })).json()
+    const get = async (url) => (await fetch(url, { headers: { authorization: `Bearer ${printed.apiKey}` } })).json()
     const project = body.projects[0].id
     const branch = (await get(`${printed.baseUrl}/projects/${project}/branches`)).branches.find((b) => b.default).id
     const database = (await get(`${printed.baseUrl}/projects/${project}/branches/${branch}/databases`)).databases[0]

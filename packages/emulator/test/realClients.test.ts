@@ -1,6 +1,6 @@
 /**
- * The platform's own published clients against the shipped emulator, unchanged (docs/design.md
- * §1.4): its CLI (`neonctl` 5.0.1 from npm, run as a child process with the emulator as its API
+ * The platform's own published clients against the shipped emulator, unchanged
+ * (docs/design.md §1.4): its CLI (`neonctl` 5.0.1 from npm, run as a child process with the emulator as its API
  * host) and its TypeScript SDK (`@neon/sdk` 6.1.2, over `fetch`). Each step is a command or a call
  * a user of the platform makes; every one must succeed, and what the emulator kept is read back
  * through the published routes (each answer validated against the published document,

@@ -453,7 +453,10 @@ const serviceOf = (
         clear: faults.clear,
         list: faults.list
       },
-      scenario: clockedScenario(options, syncedScenario(scenarioOf(fake, options.ddlParser ?? DdlParser.inProcess), journal)),
+      scenario: clockedScenario(
+        options,
+        syncedScenario(scenarioOf(fake, options.ddlParser ?? DdlParser.inProcess), journal)
+      ),
       snapshot: Effect.map(Ref.get(fake.ref), snapshotOf),
       revision: Effect.map(Ref.get(fake.ref), (now) => now.revision),
       ...replacements(fake, bootstrapValue, baseline, options, forget),

@@ -75,7 +75,9 @@ describe("the fake's schema limits", () => {
     "refuses a migration past the size limit whole, naming the limit: 413 from the control API, nothing changed",
     () =>
       Effect.gen(function* () {
-        const { fake, recorded, migrate, control } = yield* setup(seedWith("CREATE TABLE users (id bigint PRIMARY KEY)"))
+        const { fake, recorded, migrate, control } = yield* setup(
+          seedWith("CREATE TABLE users (id bigint PRIMARY KEY)")
+        )
         const before = yield* fake.snapshot
         const limit = DdlParser.migrationLimitBytes
         expect(limit).toBe(1024 * 1024)

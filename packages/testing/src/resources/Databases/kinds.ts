@@ -113,7 +113,9 @@ export const withChanges = (
   if (changed.length === 0 && dropped.length === 0) return isSorted(tables) ? tables : sorted(tables)
   const gone = new Set<string>(dropped.map((table) => keyOf(table.schema, table.name)))
   for (const table of changed) gone.add(keyOf(table.schema, table.name))
-  const kept = (isSorted(tables) ? tables : sorted(tables)).filter((table) => !gone.has(keyOf(table.schema, table.name)))
+  const kept = (isSorted(tables) ? tables : sorted(tables)).filter(
+    (table) => !gone.has(keyOf(table.schema, table.name))
+  )
   const added = sorted(changed)
   const merged: Array<Table> = []
   let i = 0

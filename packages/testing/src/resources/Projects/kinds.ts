@@ -2,7 +2,14 @@
  * The kinds of record of the Projects group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Api, DecodeIssue, DefaultEndpointSettingsRequest, Project as WireProject, ProjectId, ProjectSettingsRequest } from "@dbplatform/core"
+import {
+  Api,
+  DecodeIssue,
+  DefaultEndpointSettingsRequest,
+  Project as WireProject,
+  ProjectId,
+  ProjectSettingsRequest
+} from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { defaultOrgId, kind, newestFirst, refusalOf, SnapshotTime } from "../../engine/kinds.js"
