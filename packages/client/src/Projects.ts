@@ -1,8 +1,9 @@
 /**
  * Projects: list the account's projects (every one as a `Stream`, or one page), list the projects
  * other accounts shared with it, create, read, update and delete a project, and (since 0.5.0)
- * list the deleted ones (`recoverable: true`) and recover one within its 7 days (`recover`)
- * (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18). A page's `unavailable_project_ids` (projects the server could not read
+ * list the deleted ones (`recoverable: true`), recover one within its 7 days (`recover`) and
+ * list the shared preload libraries a project may enable (`listAvailablePreloadLibraries`)
+ * (`docs/contract.md` §2.4, §10.4, §10.6, §14, §14.5, §18). A page's `unavailable_project_ids` (projects the server could not read
  * within `timeout`) are not part of the stream: `listPage` shows them.
  *
  * @since 0.1.0
@@ -35,6 +36,13 @@ export const maxPageSize = Api.projectsPageLimits.max
  * without one, is a `MalformedResponse`). `create` and `update` take `{ wait: true }` (or how to
  * wait) to answer only once their operations have finished, with them as they ended and the
  * project read again (`Resource.MutationOptions`); by default they answer at once.
+ * `listAvailablePreloadLibraries({ project_id })` is a `Stream` of the shared preload libraries
+ * available for the project's Postgres version, each `{ library_name, description, is_default,
+ * is_experimental, version }` (`version` a string), the names
+ * `settings.preload_libraries.enabled_libraries` takes; `listAvailablePreloadLibrariesPage`
+ * answers `{ libraries? }` whole (one request, not paged). Both fail with `NotFound` (an unknown
+ * or deleted project), `Forbidden`, `BadRequest`, `InvalidRequest` (a malformed `project_id`,
+ * nothing sent) or a `CallError` (`docs/contract.md` §14.5).
  *
  * @since 0.1.0
  */

@@ -464,6 +464,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
     integrations: {}
   }),
   "Projects.listShared": (n, cursor) => answers["Projects.list"]!(n, cursor),
+  "Projects.listAvailablePreloadLibraries": (n) => ({
+    libraries: Array.from({ length: n }, (_, i) => ({
+      library_name: i === 0 ? "pg_stat_statements" : "pg_cron",
+      description: "a shared preload library",
+      is_default: i === 0,
+      is_experimental: false,
+      version: "1.6"
+    }))
+  }),
   "Operations.list": (n, cursor) => ({
     operations: Array.from({ length: n }, (_, i) => operationItem(i, at)),
     ...(cursor === undefined ? {} : { pagination: { cursor } })

@@ -309,6 +309,34 @@ export class ProjectRecovered extends Schema.Class<ProjectRecovered>("ProjectRec
   branches: Schema.Array(Branch)
 }) {}
 
+/**
+ * A shared preload library a project may enable (§14.5): its name (`library_name`, what
+ * `settings.preload_libraries.enabled_libraries` takes), what it does (`description`), whether
+ * the platform loads it when the project uses the defaults (`is_default`), whether it is
+ * experimental (`is_experimental`), and its `version` (as the platform spells it).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class AvailablePreloadLibrary extends Schema.Class<AvailablePreloadLibrary>("AvailablePreloadLibrary")({
+  library_name: Schema.String,
+  description: Schema.String,
+  is_default: Schema.Boolean,
+  is_experimental: Schema.Boolean,
+  version: Schema.String
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/available_preload_libraries` (§14.5): `{ libraries? }`,
+ * the shared preload libraries available for the project's Postgres version.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class AvailablePreloadLibraries extends Schema.Class<AvailablePreloadLibraries>("AvailablePreloadLibraries")({
+  libraries: Schema.optional(Schema.Array(AvailablePreloadLibrary))
+}) {}
+
 /** A project name: 1 to 256 characters (as a branch name). */
 const ProjectName = BranchUpdateRequest.fields.branch.fields.name
 

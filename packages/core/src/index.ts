@@ -137,7 +137,8 @@ export * from "./Pagination.js"
 /**
  * Projects: `Project`, the `GET /projects` answer `ProjectsPage` (§2.4, §4), and the bodies and
  * answers of the project endpoints: `ProjectCreateRequest`, `ProjectCreated`, `ProjectEnvelope`,
- * `ProjectUpdateRequest`, `ProjectOperations`, `ProjectDeleted` (§14).
+ * `ProjectUpdateRequest`, `ProjectOperations`, `ProjectDeleted` (§14), and the shared preload
+ * libraries a project may enable, `AvailablePreloadLibraries` (§14.5).
  *
  * @since 0.1.0
  */

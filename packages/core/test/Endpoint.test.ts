@@ -121,6 +121,7 @@ describe("Api.endpoints", () => {
       "PATCH /projects/{project_id}",
       "DELETE /projects/{project_id}",
       "POST /projects/{project_id}/recover",
+      "GET /projects/{project_id}/available_preload_libraries",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
       "GET /projects/{project_id}/branches",
@@ -227,6 +228,7 @@ describe("Api.endpoints", () => {
       "Projects.update",
       "Projects.delete",
       "Projects.recover",
+      "Projects.listAvailablePreloadLibraries",
       "Operations.list",
       "Operations.get",
       "Branches.list",
@@ -414,6 +416,7 @@ describe("Api.endpoints", () => {
       "Projects.update": [200],
       "Projects.delete": [200],
       "Projects.recover": [200],
+      "Projects.listAvailablePreloadLibraries": [200],
       "Operations.list": [200],
       "Operations.get": [200],
       "Branches.list": [200],
@@ -544,6 +547,7 @@ describe("Api.endpoints", () => {
       "ApiKeys.list",
       "Projects.list (cursor)",
       "Projects.listShared (cursor)",
+      "Projects.listAvailablePreloadLibraries",
       "Operations.list (cursor)",
       "Branches.list (cursor)",
       "Branches.listEndpoints",
@@ -1251,8 +1255,27 @@ describe("Api.Projects (§14)", () => {
       "get Projects.get",
       "update Projects.update",
       "delete Projects.delete",
-      "recover Projects.recover"
+      "recover Projects.recover",
+      "listAvailablePreloadLibraries Projects.listAvailablePreloadLibraries"
     ])
+  })
+
+  it("decodes the available preload libraries, each field as the document declares it; none is an empty list", () => {
+    const endpoint = Api.Projects.listAvailablePreloadLibraries
+    const library = {
+      library_name: "timescaledb",
+      description: "time-series tables",
+      is_default: false,
+      is_experimental: false,
+      version: "2.17.1"
+    }
+    const answer = Schema.decodeUnknownSync(endpoint.success)({ libraries: [library] })
+    expect(endpoint.list.items(answer)).toEqual([library])
+    expect(endpoint.list.items(Schema.decodeUnknownSync(endpoint.success)({}))).toEqual([])
+    expect(
+      Either.isLeft(Schema.decodeUnknownEither(endpoint.success)({ libraries: [{ ...library, is_default: "no" }] }))
+    ).toBe(true)
+    expect(endpoint.list.cursor).toBeUndefined()
   })
 
   it("takes a create body of `{ project }`, every field optional, and refuses what the platform refuses", () => {

@@ -4,10 +4,11 @@
  * create a project (its default branch, compute endpoint, role, database and connection URI
  * come with it), see it listed at once, wait for its operations, give its default branch a role
  * and a database, branch it, change its history retention (`apply_storage_config`), delete it
- * (`delete_tenant`) and see every read of it answer 404.
+ * (`delete_tenant`) and see every read of it answer 404. And the shared preload libraries the fake
+ * offers a project, by its Postgres major (§14.5).
  */
 import { Branches, Databases, Operations, Projects, Roles } from "@dbplatform/client"
-import { type ProjectId } from "@dbplatform/core"
+import { ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -143,6 +144,57 @@ describe("Projects over the fake", () => {
           kind
         ).toEqual([])
       }
+    }).pipe(provideFake)
+  )
+
+  it.effect("the shared preload libraries: a fixed list per Postgres major, 404 once the project is deleted", () =>
+    Effect.gen(function* () {
+      const projects = yield* Projects.Projects
+      const names = (project_id: ProjectId) =>
+        Effect.map(Stream.runCollect(projects.listAvailablePreloadLibraries({ project_id })), (libraries) =>
+          Chunk.toArray(libraries).map((library) => library.library_name)
+        )
+      // The seed's project is on 17 (the default): pg_stat_statements, the one default, first.
+      const seeded = ProjectId.make("spring-example-302709")
+      const { libraries } = yield* projects.listAvailablePreloadLibrariesPage({ project_id: seeded })
+      expect(libraries?.[0]).toEqual({
+        library_name: "pg_stat_statements",
+        description: expect.any(String),
+        is_default: true,
+        is_experimental: false,
+        version: "1.11"
+      })
+      expect(libraries?.filter((library) => library.is_default).map((library) => library.library_name)).toEqual([
+        "pg_stat_statements"
+      ])
+      expect(libraries?.filter((library) => library.is_experimental).map((library) => library.library_name)).toEqual([
+        "anon"
+      ])
+      expect(yield* names(seeded)).toEqual([
+        "pg_stat_statements",
+        "timescaledb",
+        "pg_cron",
+        "pg_partman_bgw",
+        "pgaudit",
+        "anon"
+      ])
+      // On 18, neither timescaledb nor anon; each library's version is that major's.
+      const created = yield* projects.create({ project: { pg_version: 18 } })
+      const on18 = created.project.id
+      expect(yield* names(on18)).toEqual(["pg_stat_statements", "pg_cron", "pg_partman_bgw", "pgaudit"])
+      const versions = (yield* projects.listAvailablePreloadLibrariesPage({ project_id: on18 })).libraries?.map(
+        (library) => library.version
+      )
+      expect(versions).toEqual(["1.12", "1.6", "5.2.4", "18.0"])
+      // A deleted project, and one that never was: NotFound, as every read of a project.
+      yield* awaitAll(created.operations)
+      yield* projects.delete({ project_id: on18 })
+      const notFound = (project_id: ProjectId) =>
+        Effect.map(Effect.flip(projects.listAvailablePreloadLibrariesPage({ project_id })), (error) => error._tag)
+      expect([yield* notFound(on18), yield* notFound(ProjectId.make("no-such-project"))]).toEqual([
+        "NotFound",
+        "NotFound"
+      ])
     }).pipe(provideFake)
   )
 })

@@ -2762,6 +2762,24 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  {
+    endpoint: Api.Projects.listAvailablePreloadLibraries,
+    label: "the project's Postgres version",
+    status: 200,
+    request: () => get(`/projects/${project}/available_preload_libraries`)
+  },
+  {
+    endpoint: Api.Projects.listAvailablePreloadLibraries,
+    label: "an unknown project",
+    status: 404,
+    request: () => get("/projects/no-such-project/available_preload_libraries")
+  },
+  {
+    endpoint: Api.Projects.listAvailablePreloadLibraries,
+    label: "a bad project id",
+    status: 400,
+    request: () => get("/projects/NO_SUCH/available_preload_libraries")
+  },
   // Snapshots (docs/contract.md §19), with their fixtures.
   ...snapshotCases,
   ...appBackendCases
@@ -2879,6 +2897,7 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
   "Projects.recover": ["Forbidden"],
+  "Projects.listAvailablePreloadLibraries": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],

@@ -1,11 +1,12 @@
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import {
+  AvailablePreloadLibraries,
   ProjectCreateRequest,
   ProjectCreated,
   ProjectDeleted,
@@ -45,7 +46,7 @@ const projectsQuery = {
 }
 
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  * @category endpoints
@@ -165,5 +166,21 @@ export const Projects = Endpoint.group("Projects", {
     success: ProjectRecovered,
     errors: ["BadRequest", "NotFound", "Forbidden", "Conflict"],
     about: ({ project }) => ({ project_id: project.id })
+  }),
+  /**
+   * `GET /projects/{project_id}/available_preload_libraries`: the shared preload libraries
+   * available for the project's Postgres version, `{ libraries? }`, each `{ library_name,
+   * description, is_default, is_experimental, version }`: the names
+   * `settings.preload_libraries.enabled_libraries` takes (one takes effect once the compute
+   * restarts) (`docs/contract.md` §14.5). One answer, not paged. 404 for an unknown (or deleted)
+   * project, 403 for one the key may not see, 400 for a malformed id.
+   */
+  listAvailablePreloadLibraries: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/available_preload_libraries",
+    params: projectParams,
+    success: AvailablePreloadLibraries,
+    errors: ["NotFound", "Forbidden", "BadRequest"],
+    list: { items: (answer) => answer.libraries ?? [] }
   })
 })

@@ -1,9 +1,11 @@
 /**
  * The fake's project routes (docs/contract.md §14): each decodes with its entry of core's
- * `Api.Projects` and runs a mutation of `steps.ts`, or reads the project or the project lists.
+ * `Api.Projects` and runs a mutation of `steps.ts`, or reads the project, the project lists or
+ * the preload libraries a project may enable (`preloadLibraries.ts`).
  */
 import {
   type Api,
+  AvailablePreloadLibraries,
   type Endpoint,
   ProjectCreated,
   ProjectDeleted,
@@ -13,6 +15,7 @@ import {
 } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
+import { availablePreloadLibraries } from "./preloadLibraries.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, recoverProject, updateProject } from "./steps.js"
 import { type Handlers, type Handle, type Handler } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
@@ -60,6 +63,14 @@ const ownHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list
       Either.map(
         projectOf(state, params.project_id),
         (project) => new ProjectEnvelope({ project: projectAt(project, now) }, true)
+      )
+    ),
+  // The fake's fixed list for the project's Postgres major version (docs/contract.md §14.5).
+  listAvailablePreloadLibraries: ({ params }) =>
+    read(fake, (state) =>
+      Either.map(
+        projectOf(state, params.project_id),
+        (project) => new AvailablePreloadLibraries({ libraries: availablePreloadLibraries(project.pg_version) }, true)
       )
     ),
   update: ({ body, params }) =>
@@ -175,5 +186,6 @@ export const projectAuthorizations: Authorizations<typeof Api.Projects> = {
   get: anyKey,
   update: anyKey,
   delete: unscopedKey,
-  recover: anyKey
+  recover: anyKey,
+  listAvailablePreloadLibraries: anyKey
 }
