@@ -18,7 +18,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ddl from "./resources/BranchSchema/ddl.js"
+import * as ddl from "./resources/BranchSchema/parse.js"
 import { loadParser } from "./resources/BranchSchema/sql.js"
 import { InvalidMigration } from "./Scenario.js"
 

@@ -13,7 +13,9 @@ import {
   type SeedRole
 } from "../Seed.js"
 import type { DdlParser } from "../DdlParser.js"
-import { applyDdl, type Ddl, overLimit, seedSchemaLimitBytes, tablesOfJson } from "../resources/BranchSchema/ddl.js"
+import { applyDdl } from "../resources/BranchSchema/ddl.js"
+import { tablesOfJson } from "../resources/BranchSchema/json.js"
+import { type Ddl, overLimit, seedSchemaLimitBytes } from "../resources/BranchSchema/parse.js"
 import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
