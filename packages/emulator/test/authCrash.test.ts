@@ -16,7 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { crashRuns } from "./crashRun.js"
-import { type Answer, frozenRestarts, random, type Running, send } from "./spawned.js"
+import { type Answer, frozenRestarts, random, type Running } from "./spawned.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-auth-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -17,6 +17,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import * as Seed from "../src/Seed.js"
 import { projectId, read, send } from "./helpers.js"
 
 const main = BranchId.make("br-main-100001")
@@ -244,6 +245,39 @@ describe("Neon Auth on a preview branch", () => {
       expect((yield* Effect.flip(auth.createUser({ ...branch, email: "ada@example.com" })))._tag).toBe("Conflict")
       yield* auth.deleteUser({ ...branch, auth_user_id: user.id })
     }).pipe(provideFake)
+  )
+
+  it.effect("a seed file describes a branch's auth: users, domains and settings, the rest the defaults", () =>
+    Effect.gen(function* () {
+      const file = yield* Seed.fromJson(
+        JSON.stringify({
+          ...seed,
+          branch_auths: [
+            {
+              branch_id: preview,
+              domains: ["https://preview.example.com"],
+              users: [{ email: "ada@example.com", roles: ["admin"] }],
+              magic_link: { enabled: true, expires_in: 30, disable_sign_up: false },
+              email_provider: { type: "shared", sender_name: "Acme" }
+            }
+          ]
+        })
+      )
+      return yield* Effect.gen(function* () {
+        const auth = yield* BranchAuth.BranchAuth
+        expect((yield* auth.get(branch)).db_name).toBe("neondb")
+        expect((yield* auth.listDomainsPage(branch)).domains.map(({ domain }) => domain)).toEqual([
+          "https://preview.example.com"
+        ])
+        const plugins = yield* auth.getPlugins(branch)
+        expect(plugins.magic_link).toEqual({ enabled: true, expires_in: 30, disable_sign_up: false })
+        expect(plugins.email_provider).toEqual({ type: "shared", sender_name: "Acme" })
+        expect(plugins.organization?.membership_limit).toBe(100)
+        expect((yield* Effect.flip(auth.createUser({ ...branch, email: "ada@example.com" })))._tag).toBe("Conflict")
+        const unknown = yield* Effect.flip(FakePlatform.make({ ...seed, branch_auths: [{ branch_id: "br-none-1" }] }))
+        expect(unknown.problems.join()).toContain("br-none-1")
+      }).pipe(Effect.provide(DbPlatformTest.layer({ seed: file })))
+    })
   )
 
   it("takes any variant of the email provider in one flat input, `type` telling them apart", () => {
