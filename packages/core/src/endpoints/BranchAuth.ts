@@ -397,7 +397,7 @@ export const OtherEmailServer = Schema.Struct(
 /**
  * The body of `PATCH …/auth/email_provider`: one whole variant, told apart by `type` (the
  * discriminator the document names but neither variant declares: the SDK sends it): `standard`
- * with all six SMTP fields, or `shared` (docs/design.md §1.3, §26.6).
+ * with all six SMTP fields, or `shared` (§26.6; docs/design.md §1.3).
  *
  * @since 0.6.0
  * @category schemas
