@@ -45,8 +45,11 @@ export interface CrashRun {
   readonly killed: boolean
   /** `!killed`, for `frozenRestarts`' `advance`: a failure is one only while the emulator answers. */
   readonly answers: () => boolean
-  /** Counts an acknowledged change; at the kill point, kills the emulator with SIGKILL. */
-  readonly acknowledge: () => void
+  /**
+   * Counts an acknowledged change (of `group`, from 0, with the option `groups`); at the kill
+   * point, kills the emulator with SIGKILL.
+   */
+  readonly acknowledge: (group?: number) => void
   /**
    * `send`, or `undefined` when the emulator was killed before it answered whole (counted as
    * unanswered: it may have happened or not, the next restart shows which).
@@ -61,6 +64,13 @@ export interface CrashRunsOptions {
   readonly seed: number
   /** A run is killed after `from + floor(random() * span)` acknowledged changes; default 4 and 30. */
   readonly killAfter?: { readonly from: number; readonly span: number }
+  /**
+   * With `groups` (say the kinds of change, or the areas of `crashAreas`), a run is killed only
+   * once each group (`acknowledge(group)`) had a change acknowledged in it too: every run has
+   * every kind of change before its kill, however the machine schedules the workers, so that a
+   * test's counts do not depend on the machine's speed. Default: no groups.
+   */
+  readonly groups?: number
   /** Starts the emulator on the state file with `args` added (`frozenRestarts`' `restart`, or the like). */
   readonly restart: (args: ReadonlyArray<string>) => Promise<Running>
   /** The seed file each run's start is given (`--seed`); the last start, after the clean stop, has none. */
@@ -100,6 +110,7 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
     let killed = false
     const acknowledgedBeforeKill = killAfter.from + Math.floor(killPoint() * killAfter.span)
     let acknowledged = 0
+    const groupsSeen = new Set<number>()
     const run: CrashRun = {
       index,
       running,
@@ -107,9 +118,10 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
         return killed
       },
       answers: () => !killed,
-      acknowledge: () => {
+      acknowledge: (group) => {
         acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+        if (group !== undefined) groupsSeen.add(group)
+        if (acknowledged >= acknowledgedBeforeKill && groupsSeen.size >= (options.groups ?? 0) && !killed) {
           killed = true
           running.child.kill("SIGKILL")
         }
