@@ -22,7 +22,10 @@ const config: ViteUserConfig = {
       { find: /^@dbplatform\/client$/, replacement: path.join(source("packages/client"), "index.ts") },
       { find: /^@dbplatform\/testing$/, replacement: path.join(source("packages/testing"), "index.ts") },
       // A module of a package (`@dbplatform/testing/DdlParser`): its file in `src` too.
-      { find: /^@dbplatform\/(core|client|testing)\/([A-Za-z]+)$/, replacement: path.join(root, "packages/$1/src/$2.ts") }
+      {
+        find: /^@dbplatform\/(core|client|testing)\/([A-Za-z]+)$/,
+        replacement: path.join(root, "packages/$1/src/$2.ts")
+      }
     ]
   },
   test: {
