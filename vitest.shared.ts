@@ -6,8 +6,9 @@ const root = path.dirname(fileURLToPath(import.meta.url))
 const source = (dir: string) => path.join(root, dir, "src")
 
 /**
- * Shared vitest settings. Workspace packages resolve to their `src` so that a test never
- * runs against stale `dist` output.
+ * Shared vitest settings. Workspace packages (and their modules) resolve to their `src` so that a
+ * test never runs against stale `dist` output, and needs no build: turbo starts the tests without
+ * waiting for the builds (turbo.json, `transit`).
  *
  * Time-based behaviour is tested on the `TestClock` and volume lives in benchmarks and the
  * emulator's `load` script, so every test is cheap. The timeouts below are only a safety
@@ -19,7 +20,12 @@ const config: ViteUserConfig = {
     alias: [
       { find: /^@dbplatform\/core$/, replacement: path.join(source("packages/core"), "index.ts") },
       { find: /^@dbplatform\/client$/, replacement: path.join(source("packages/client"), "index.ts") },
-      { find: /^@dbplatform\/testing$/, replacement: path.join(source("packages/testing"), "index.ts") }
+      { find: /^@dbplatform\/testing$/, replacement: path.join(source("packages/testing"), "index.ts") },
+      // A module of a package (`@dbplatform/testing/DdlParser`): its file in `src` too.
+      {
+        find: /^@dbplatform\/(core|client|testing)\/([A-Za-z]+)$/,
+        replacement: path.join(root, "packages/$1/src/$2.ts")
+      }
     ]
   },
   test: {

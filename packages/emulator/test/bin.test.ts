@@ -1,7 +1,7 @@
 /**
- * The shipped command, `dist/esm/bin/emulator.js`, run as a child process, as a user runs it: what it
- * prints, what `fetch` (as `curl` would) gets from it, how it stops, what it keeps across
- * restarts. Turbo builds the package before its tests (packages/emulator/turbo.json).
+ * The command, bundled as its build bundles it (from the sources, by test/globalSetup.ts), run as
+ * a child process, as a user runs it: what it prints, what `fetch` (as `curl` would) gets from it,
+ * how it stops, what it keeps across restarts. The packed package is run by the smoke test.
  *
  * Nothing here waits for time to pass: each step waits for an event (a line printed, an answer,
  * an exit). Starting Node processes is the cost, several seconds per test on a busy machine,
@@ -10,12 +10,11 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { afterAll, describe, expect, it } from "vitest"
+import { dirname, join } from "node:path"
+import { afterAll, describe, expect, inject, it } from "vitest"
 
-const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
-const loadBin = fileURLToPath(new URL("../dist/esm/bin/load.js", import.meta.url))
+const bin = inject("emulatorBin")
+const loadBin = join(dirname(bin), "load.js")
 const packageVersion: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-emulator-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -31,7 +30,6 @@ interface Running {
 
 /** Starts the emulator with `args`; resolves once it printed its URL and key, rejects if it exits first. */
 const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
   const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } })
   let stdout = ""
   let stderr = ""

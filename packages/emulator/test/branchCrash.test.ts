@@ -339,5 +339,6 @@ describe("--state under kill -9: branches", () => {
         `${counts.sweeps} sweeps, ${counts.expired} branches expired; ${counts.locked} refused with 423, ${summary.unanswered} unanswered ` +
         `(${counts.adopted} creations among them shown after a restart); 0 lost, 0 ids reused, nothing unasked for`
     )
-  }, 300_000)
+    // No timeout of its own (0): crashRuns bounds each step of the kill loop instead (stepBound).
+  }, 0)
 })

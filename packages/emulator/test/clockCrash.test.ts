@@ -147,6 +147,8 @@ describe("--state under kill -9: the clock", () => {
       kills,
       seed: 20261203,
       killAfter: { from: 3, span: 10 },
+      // A migration (worker 0) and a branch (worker 1) acknowledged in every run before its kill.
+      groups: 2,
       restart,
       seedFile: seed,
       check,
@@ -188,20 +190,22 @@ describe("--state under kill -9: the clock", () => {
             acknowledgedClock = Math.max(acknowledgedClock, createdAt)
             counts.branches += 1
           }
-          run.acknowledge()
+          run.acknowledge(w)
           // Now and then two changes before the clock moves on.
           if (next() < 0.8) await advance(running, hour, answers)
         }
       }
     })
 
-    expect(counts.migrations).toBeGreaterThan(kills)
-    expect(counts.branches).toBeGreaterThan(kills)
+    // Every run has both (`groups`), whatever the machine's speed.
+    expect(counts.migrations).toBeGreaterThanOrEqual(kills)
+    expect(counts.branches).toBeGreaterThanOrEqual(kills)
     console.log(
       `clock crash test: ${kills} kills; acknowledged ${counts.migrations} migrations, ${counts.branches} branches, ` +
         `${counts.advances} advances of an hour (${counts.locked} creations refused with 423 first); ` +
         `${summary.unanswered} unanswered (${counts.adopted} migrations shown after a restart); ` +
         `the clock after each start, ahead of the last reading acknowledged: ${readings.join(", ")}; 0 lost`
     )
-  }, 300_000)
+    // No timeout of its own (0): crashRuns bounds each step of the kill loop instead (stepBound).
+  }, 0)
 })

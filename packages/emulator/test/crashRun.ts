@@ -7,9 +7,34 @@
  *
  * Each test keeps its own model of what was acknowledged and its own checks: this module only
  * runs the loop. The kill points come from a seeded RNG, so a failure replays.
+ *
+ * Time: each step of the loop (a start until the emulator is ready, the checks after it, a run
+ * of the workers until the kill, an exit) is bounded by `stepBound`, and fails there, naming the
+ * step; the loop as a whole takes what the machine needs (up to 24 starts of a Node process), so
+ * its test has no timeout of its own (0). A bound on the whole test (300 s) failed at load 12 on
+ * 2 cores though every step was answered.
  */
 import { expect } from "vitest"
 import { type Answer, random, type Running, send } from "./spawned.js"
+
+/**
+ * The longest one step of the loop may take, in ms: a start of the shipped command (about 1.5 s of
+ * CPU), a round of checks or a run of the workers (tens of requests) takes seconds on a busy
+ * machine; a step past this bound is stuck, not slow.
+ */
+export const stepBound = 180_000
+
+/** `promise`, or a failure naming `step` once it has run `stepBound` ms (then `onLate` first). */
+const bounded = <A>(step: string, promise: Promise<A>, onLate: () => void = () => {}): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onLate()
+      reject(new Error(`${step}: not done after ${stepBound / 1000} s`))
+    }, stepBound)
+  })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
 
 /** One run of the workers, between a start of the emulator and its kill. */
 export interface CrashRun {
@@ -20,8 +45,11 @@ export interface CrashRun {
   readonly killed: boolean
   /** `!killed`, for `frozenRestarts`' `advance`: a failure is one only while the emulator answers. */
   readonly answers: () => boolean
-  /** Counts an acknowledged change; at the kill point, kills the emulator with SIGKILL. */
-  readonly acknowledge: () => void
+  /**
+   * Counts an acknowledged change (of `group`, from 0, with the option `groups`); at the kill
+   * point, kills the emulator with SIGKILL.
+   */
+  readonly acknowledge: (group?: number) => void
   /**
    * `send`, or `undefined` when the emulator was killed before it answered whole (counted as
    * unanswered: it may have happened or not, the next restart shows which).
@@ -36,6 +64,13 @@ export interface CrashRunsOptions {
   readonly seed: number
   /** A run is killed after `from + floor(random() * span)` acknowledged changes; default 4 and 30. */
   readonly killAfter?: { readonly from: number; readonly span: number }
+  /**
+   * With `groups` (say the kinds of change, or the areas of `crashAreas`), a run is killed only
+   * once each group (`acknowledge(group)`) had a change acknowledged in it too: every run has
+   * every kind of change before its kill, however the machine schedules the workers, so that a
+   * test's counts do not depend on the machine's speed. Default: no groups.
+   */
+  readonly groups?: number
   /** Starts the emulator on the state file with `args` added (`frozenRestarts`' `restart`, or the like). */
   readonly restart: (args: ReadonlyArray<string>) => Promise<Running>
   /** The seed file each run's start is given (`--seed`); the last start, after the clean stop, has none. */
@@ -57,22 +92,25 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
   const killPoint = random(options.seed)
   let unanswered = 0
   for (let index = 0; index <= kills; index++) {
-    const running = await restart(["--seed", options.seedFile])
-    await check(running)
+    const running = await bounded(`start ${index}`, restart(["--seed", options.seedFile]))
+    const stop = () => running.child.kill("SIGKILL")
+    await bounded(`the checks after start ${index}`, check(running), stop)
     if (index === kills) {
       running.child.kill("SIGTERM")
-      expect(await running.exited).toBe(0)
+      expect(await bounded("the exit after SIGTERM", running.exited, stop)).toBe(0)
       if (options.restartAfterStop ?? true) {
-        const last = await restart([])
-        await check(last)
+        const last = await bounded("the start after the clean stop", restart([]))
+        const stopLast = () => last.child.kill("SIGKILL")
+        await bounded("the checks after the clean stop", check(last), stopLast)
         last.child.kill("SIGTERM")
-        expect(await last.exited).toBe(0)
+        expect(await bounded("the last exit after SIGTERM", last.exited, stopLast)).toBe(0)
       }
       break
     }
     let killed = false
     const acknowledgedBeforeKill = killAfter.from + Math.floor(killPoint() * killAfter.span)
     let acknowledged = 0
+    const groupsSeen = new Set<number>()
     const run: CrashRun = {
       index,
       running,
@@ -80,9 +118,10 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
         return killed
       },
       answers: () => !killed,
-      acknowledge: () => {
+      acknowledge: (group) => {
         acknowledged += 1
-        if (acknowledged >= acknowledgedBeforeKill && !killed) {
+        if (group !== undefined) groupsSeen.add(group)
+        if (acknowledged >= acknowledgedBeforeKill && groupsSeen.size >= (options.groups ?? 0) && !killed) {
           killed = true
           running.child.kill("SIGKILL")
         }
@@ -97,8 +136,12 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
         }
       }
     }
-    await Promise.all(Array.from({ length: options.workers }, (_, w) => options.worker(run, w)))
-    await running.exited
+    await bounded(
+      `run ${index} of the workers`,
+      Promise.all(Array.from({ length: options.workers }, (_, w) => options.worker(run, w))),
+      stop
+    )
+    await bounded(`the exit after kill ${index}`, running.exited)
   }
   return { unanswered }
 }

@@ -1,20 +1,17 @@
 /**
- * `--host`: the shipped command, run as a child process as in bin.test.ts, warns on stderr when
+ * `--host`: the command, run as a child process as in bin.test.ts, warns on stderr when
  * it listens on an address other machines can reach, and stays quiet on loopback.
  */
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
-import { describe, expect, it } from "vitest"
+import { describe, expect, inject, it } from "vitest"
 
-const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
+const bin = inject("emulatorBin")
 
 /**
  * Runs the emulator with `args` until it has printed its base URL, then stops it with SIGTERM;
  * resolves with its exit code and everything it wrote, once its output streams are closed.
  */
 const runUntilServing = (args: ReadonlyArray<string>) => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
   const child = spawn(process.execPath, [bin, ...args])
   let stdout = ""
   let stderr = ""

@@ -1,20 +1,19 @@
 /**
  * The emulator driven only over HTTP, as a Python, Go or shell test would drive it: plain
  * JavaScript, `fetch` and `child_process`, no Effect code and nothing imported from this repo.
- * It starts the built `dbplatform-emulator`, reads the URLs, key and token it prints, and uses
+ * It starts `dbplatform-emulator` (bundled from the sources before the tests, test/globalSetup.ts), reads the URLs, key and token it prints, and uses
  * every route of the control API (`/_emulator/...`) next to the platform's (`/api/v2/...`).
  *
  * Nothing waits for time to pass: each step waits for an event (a line printed, an answer, a
  * request seen in the log), and time on the emulator moves only when the test moves its clock.
  */
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
-const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
+const bin = inject("emulatorBin")
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-http-only-"))
 const projectId = "spring-example-302709"
 const seedPath = join(dir, "seed.json")
@@ -39,7 +38,6 @@ afterAll(() => {
  * the control URL and token, or the line saying the control API is off), with what it printed.
  */
 const start = (args, env = {}) => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
   const child = spawn(process.execPath, [bin, "--port", "0", ...args], { env: { ...process.env, ...env } })
   running.add(child)
   let stdout = ""

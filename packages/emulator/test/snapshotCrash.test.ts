@@ -335,5 +335,6 @@ describe("--state under kill -9: snapshots", () => {
         `${counts.scheduledSeen} scheduled snapshots seen (${counts.scheduledExpired} expired since); ` +
         `${counts.locked} refused with 423, ${summary.unanswered} unanswered (${counts.adopted} shown after a restart); 0 lost`
     )
-  }, 300_000)
+    // No timeout of its own (0): crashRuns bounds each step of the kill loop instead (stepBound).
+  }, 0)
 })

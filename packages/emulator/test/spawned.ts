@@ -1,18 +1,18 @@
 /**
- * The shipped command (`dist/esm/bin/emulator.js`, built before the tests by turbo) as a child
+ * The command (bundled from the sources as its build bundles it, by test/globalSetup.ts) as a child
  * process, for the tests that drive it over HTTP: start it, call its platform routes with `fetch`
  * and its control routes with the typed client (`ControlApi.client`), kill it. Nothing here waits
  * for time to pass: each step waits for an event (a line printed, an answer, an exit).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { ControlApi } from "@dbplatform/testing"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { inject } from "vitest"
 
-export const bin = fileURLToPath(new URL("../dist/esm/bin/emulator.js", import.meta.url))
+/** The command, bundled from the sources before the tests (test/globalSetup.ts). */
+export const bin = inject("emulatorBin")
 
 /** A started emulator. */
 export interface Running {
@@ -48,7 +48,6 @@ export const control =
  * first.
  */
 export const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Running> => {
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: build the package first (pnpm build)`)
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
