@@ -75,7 +75,8 @@ export interface SeedOrganizationKey extends Schema.Schema.Type<typeof SeedOrgan
 
 /**
  * An organization of a seed (since 0.5.0): `id` (`^[a-z0-9-]{1,60}$`), and optional `name` (its
- * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days), `members`: absent, the
+ * id), `handle` (its id), `plan` (`free_v3`), `spending_limit_cents` (its monthly spending
+ * limit in cents, since 0.5.0; none by default), `age` (30 days), `members`: absent, the
  * account's user is its only member, an admin; given, exactly those, and `api_keys`, the
  * organization's keys by value (none by default). A project's `org_id` that no organization of
  * the seed declares is implied the same way (docs/contract.md §20, §21).

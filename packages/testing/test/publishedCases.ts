@@ -466,6 +466,85 @@ const organizationCases: ReadonlyArray<Case> = [
     request: givenOrganizations(() =>
       post(`/organizations/${acme}/invitations`, { invitations: [{ email: "ana@example.com", role: "member" }] })
     )
+  },
+  // The spending limit (docs/contract.md §20.5): `acme` is on Scale, the default organization on Free.
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "none set (null)",
+    status: 200,
+    request: givenOrganizations(() => get(`/organizations/${acme}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "on the Free plan",
+    status: 403,
+    request: () => get(`/organizations/${organization}/billing/spending_limit`)
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => get(`/organizations/${partner}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/organizations/Org/billing/spending_limit")
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "$250.00 a month",
+    status: 200,
+    request: givenOrganizations(() =>
+      put(`/organizations/${acme}/billing/spending_limit`, { spending_limit_cents: 25_000 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "zero",
+    status: 400,
+    request: givenOrganizations(() => put(`/organizations/${acme}/billing/spending_limit`, { spending_limit_cents: 0 }))
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "by a member who is not an admin",
+    status: 403,
+    request: givenOrganizations(() =>
+      put(`/organizations/${guest}/billing/spending_limit`, { spending_limit_cents: 100 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() =>
+      put(`/organizations/${partner}/billing/spending_limit`, { spending_limit_cents: 100 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "none set: idempotent",
+    status: 200,
+    request: givenOrganizations(() => del(`/organizations/${acme}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "on the Free plan",
+    status: 403,
+    request: () => del(`/organizations/${organization}/billing/spending_limit`)
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => del(`/organizations/${partner}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => del("/organizations/Org/billing/spending_limit")
   }
 ]
 

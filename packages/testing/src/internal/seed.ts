@@ -365,7 +365,10 @@ const seedOrganizations = (
       ...impliedOrganization(organization.id, created),
       name: organization.name ?? organization.id,
       handle: organization.handle ?? organization.id,
-      plan: organization.plan ?? defaultPlan
+      plan: organization.plan ?? defaultPlan,
+      ...(organization.spending_limit_cents === undefined
+        ? {}
+        : { spending_limit_cents: organization.spending_limit_cents })
     })
     if (organization.members === undefined) members.push(accountMember(organization.id, "admin", created))
     for (const member of organization.members ?? []) {
