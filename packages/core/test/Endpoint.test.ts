@@ -133,6 +133,7 @@ describe("Api.endpoints", () => {
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+      "POST /projects/{project_id}/branches/{branch_id}/recover",
       "GET /projects/{project_id}/endpoints",
       "POST /projects/{project_id}/endpoints",
       "GET /projects/{project_id}/endpoints/{endpoint_id}",
@@ -243,6 +244,7 @@ describe("Api.endpoints", () => {
       "Branches.restore",
       "Branches.setAsDefault",
       "Branches.listEndpoints",
+      "Branches.recover",
       "ComputeEndpoints.list",
       "ComputeEndpoints.create",
       "ComputeEndpoints.get",
@@ -434,6 +436,7 @@ describe("Api.endpoints", () => {
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
+      "Branches.recover": [200],
       "ComputeEndpoints.list": [200],
       "ComputeEndpoints.create": [201],
       "ComputeEndpoints.get": [200],
@@ -628,7 +631,8 @@ describe("Api.endpoints", () => {
       "delete Branches.delete",
       "restore Branches.restore",
       "setAsDefault Branches.setAsDefault",
-      "listEndpoints Branches.listEndpoints"
+      "listEndpoints Branches.listEndpoints",
+      "recover Branches.recover"
     ])
   })
 

@@ -156,7 +156,9 @@ describe("an organization's spending limit (docs/contract.md §20.5)", () => {
       expect(saved.organizations.find((org) => org.id === scale)?.spending_limit_cents).toBe(25_000)
       // A saved state loads with it.
       const again = yield* FakePlatform.make()
-      yield* again.restore(Schema.decodeUnknownSync(Snapshot)(JSON.parse(JSON.stringify(Schema.encodeSync(Snapshot)(saved)))))
+      yield* again.restore(
+        Schema.decodeUnknownSync(Snapshot)(JSON.parse(JSON.stringify(Schema.encodeSync(Snapshot)(saved))))
+      )
       expect(yield* body(again, HttpClientRequest.get(limit))).toEqual({ spending_limit_cents: 25_000 })
       for (const _ of [1, 2]) {
         const removed = yield* send(fake, HttpClientRequest.del(limit), { key: fake.bootstrapKey })

@@ -82,6 +82,20 @@ export interface Fixture {
   readonly key: string
 }
 
+/** `request` once branch `branchId` of the seed's project is deleted (kept for its recovery). */
+const afterDeleting =
+  (branchId: string, request: (fixture: Fixture) => Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  (fixture: Fixture) =>
+    Effect.gen(function* () {
+      const deleted = yield* Effect.orDie(
+        send(fixture.fake, HttpClientRequest.del(`${branches}/${branchId}`), { key: fixture.key })
+      )
+      expect(deleted.status).toBe(200)
+      // Its operations finished: the project is not locked.
+      yield* TestClock.adjust("1 minute")
+      return yield* request(fixture)
+    })
+
 /** One request to one endpoint of `Api.endpoints`. */
 export interface Case {
   readonly endpoint: Endpoint.Endpoint
@@ -2841,6 +2855,50 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  // Branch recovery (docs/contract.md §18.3): `feature`, a leaf, deleted first.
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch deleted within its window",
+    status: 200,
+    request: afterDeleting(feature, () => post(`${branches}/${feature}/recover`))
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch never deleted",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/recover`)
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch not deleted",
+    status: 409,
+    request: () => post(`${branches}/${dev}/recover`)
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "its parent deleted too",
+    status: 400,
+    request: afterDeleting(feature, ({ fake, key }) =>
+      Effect.gen(function* () {
+        const parent = yield* Effect.orDie(send(fake, HttpClientRequest.del(`${branches}/${dev}`), { key }))
+        expect(parent.status).toBe(200)
+        yield* TestClock.adjust("1 minute")
+        return yield* post(`${branches}/${feature}/recover`)
+      })
+    )
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "its name taken since",
+    status: 409,
+    request: afterDeleting(feature, ({ fake, key }) =>
+      Effect.gen(function* () {
+        const created = yield* post(branches, { branch: { name: "feature", parent_id: dev } })
+        expect((yield* Effect.orDie(send(fake, created, { key }))).status).toBe(201)
+        return yield* post(`${branches}/${feature}/recover`)
+      })
+    )
+  },
   {
     endpoint: Api.Projects.listAvailablePreloadLibraries,
     label: "the project's Postgres version",
@@ -2973,6 +3031,7 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.restore": ["Forbidden"],
   "Branches.setAsDefault": ["Forbidden"],
   "Branches.listEndpoints": ["Forbidden"],
+  "Branches.recover": ["Forbidden"],
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
   "Projects.recover": ["Forbidden"],

@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import {
+  Branch,
   BranchCreateRequest,
   BranchCreated,
   BranchEnvelope,
@@ -16,7 +17,7 @@ import {
   BranchesCount,
   BranchesPage
 } from "../Branch.js"
-import { ComputeEndpoints } from "../ComputeEndpoint.js"
+import { ComputeEndpoint, ComputeEndpoints } from "../ComputeEndpoint.js"
 import { branchParams, Cursor, PageLimit, projectParams, withMessage } from "../internal/input.js"
 
 /**
@@ -28,11 +29,23 @@ import { branchParams, Cursor, PageLimit, projectParams, withMessage } from "../
  */
 export const branchesPageLimits: Endpoint.PageLimits = { max: 10_000, default: undefined }
 
+/**
+ * Answer of `POST /projects/{project_id}/branches/{branch_id}/recover` (§18.3): the branch
+ * recovered and, where the platform sends them, its compute endpoints (idle). No operations.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class BranchRecovered extends Schema.Class<BranchRecovered>("BranchRecovered")({
+  branch: Branch,
+  endpoints: Schema.optional(Schema.Array(ComputeEndpoint))
+}) {}
+
 /** A boolean query parameter: `true` or `false`. */
 const TrueOrFalse = Schema.BooleanFromString.annotations(withMessage("must be true or false"))
 
 /**
- * The branch endpoints: list, count, create, read, update, delete, restore a project's branches, make one the default, list a branch's compute endpoints (`docs/contract.md` §11.4).
+ * The branch endpoints: list, count, create, read, update, delete, restore a project's branches, make one the default, list a branch's compute endpoints (`docs/contract.md` §11.4), recover a deleted one (§18.3).
  *
  * @since 0.4.0
  * @category endpoints
@@ -208,5 +221,21 @@ export const Branches = Endpoint.group("Branches", {
     success: ComputeEndpoints,
     errors: ["NotFound", "Forbidden", "BadRequest"],
     list: { items: (answer) => answer.endpoints }
+  }),
+  /**
+   * `POST /projects/{project_id}/branches/{branch_id}/recover`: recovers a branch deleted within
+   * its 7 days of recovery (one `list` with `include_deleted: true` shows with its `recovery`);
+   * answers `{ branch, endpoints? }`, the branch again with its compute endpoints, idle, and its
+   * connection strings unchanged; an expiry it had is cleared (§18.3). Starts no operation. 404 for
+   * a branch never deleted, deleted for good or past its window; 400 for one whose parent is
+   * deleted; 409 for one that is not deleted, or whose name another branch took since.
+   */
+  recover: Endpoint.make({
+    method: "POST",
+    route: "/projects/{project_id}/branches/{branch_id}/recover",
+    params: branchParams,
+    success: BranchRecovered,
+    errors: ["BadRequest", "NotFound", "Forbidden", "Conflict"],
+    about: ({ branch }) => ({ branch_id: branch.id })
   })
 })

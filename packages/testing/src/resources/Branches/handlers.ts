@@ -2,7 +2,7 @@
  * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
  * `Api.Branches` and runs a mutation or a read of `steps.ts`.
  */
-import type { Api } from "@dbplatform/core"
+import { Api } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -14,6 +14,7 @@ import {
   deleteBranch,
   endpointsOfBranch,
   matchingBranches,
+  recoverBranch,
   restoreBranch,
   setDefaultBranch,
   toTheSecond,
@@ -28,7 +29,8 @@ import {
   branchesCount,
   branchesPage,
   branchOperations,
-  computeEndpoints
+  computeEndpoints,
+  unchecked
 } from "../../engine/wire.js"
 import { branchOf, projectOf, withProject } from "../../engine/records.js"
 import { change, read } from "../../engine/change.js"
@@ -112,6 +114,19 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
         computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
       )
+    ),
+  recover: ({ params }) =>
+    change(
+      fake,
+      () => recoverBranch(params.project_id, params.branch_id),
+      ({ project, branch, endpoints }, now) =>
+        new Api.BranchRecovered(
+          {
+            branch: branchEnvelope(branch, now).branch,
+            endpoints: computeEndpoints(endpoints, project, now).endpoints
+          },
+          unchecked
+        )
     )
 })
 
@@ -136,5 +151,6 @@ export const branchAuthorizations: Authorizations<typeof Api.Branches> = {
   delete: anyKey,
   restore: anyKey,
   setAsDefault: anyKey,
-  listEndpoints: anyKey
+  listEndpoints: anyKey,
+  recover: anyKey
 }

@@ -6,6 +6,9 @@ import { Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatf
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
+import { SnapshotEndpoint } from "../ComputeEndpoints/kinds.js"
+import { SnapshotDatabase } from "../Databases/kinds.js"
+import { SnapshotRole } from "../Roles/kinds.js"
 
 /**
  * A branch: `current_state` is `init` before `ready_at`, `ready` from it. `checked_at` is the
@@ -57,12 +60,18 @@ export const branches = kind({
  * it was, when it was deleted (`deleted_at`) and how (`deletion_method`: `user`, a request;
  * `ttl`, its expiry). The platform keeps a deleted branch 7 days for its branch recovery (a
  * preview feature) unless deleted with `hard_delete`; `GET .../branches?include_deleted=true`
- * lists it with its `recovery`. Its compute endpoints, roles and databases are not kept.
+ * lists it with its `recovery`. Since 0.5.0, optional (absent in states saved before: nothing
+ * to give back): its compute endpoints, roles and databases as they were (`kept_endpoints`,
+ * `kept_roles`, `kept_databases`), which `POST .../branches/{branch_id}/recover` gives back
+ * (docs/contract.md §18.3).
  */
 export const SnapshotDeletedBranch = Schema.Struct({
   ...SnapshotBranch.fields,
   deleted_at: SnapshotTime,
-  deletion_method: KnownBranchDeletionMethod
+  deletion_method: KnownBranchDeletionMethod,
+  kept_endpoints: Schema.optional(Schema.Array(SnapshotEndpoint)),
+  kept_roles: Schema.optional(Schema.Array(SnapshotRole)),
+  kept_databases: Schema.optional(Schema.Array(SnapshotDatabase))
 }).annotations({ identifier: "SnapshotDeletedBranch" })
 
 export const deleted_branches = kind({
