@@ -464,6 +464,20 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
     integrations: {}
   }),
   "Projects.listShared": (n, cursor) => answers["Projects.list"]!(n, cursor),
+  "Projects.listAdvisorIssues": (n) => ({
+    issues: Array.from({ length: n }, (_, i) => ({
+      name: "no_primary_key",
+      title: "No Primary Key",
+      level: "INFO",
+      facing: "INTERNAL",
+      categories: ["PERFORMANCE"],
+      description: "Detects tables without a primary key.",
+      detail: `Table \`public.t${i}\` does not have a primary key.`,
+      remediation: "https://neon.com/docs/data-api/database-advisor",
+      metadata: { schema: "public", name: `t${i}` },
+      cache_key: `no_primary_key_public_t${i}`
+    }))
+  }),
   "Projects.listAvailablePreloadLibraries": (n) => ({
     libraries: Array.from({ length: n }, (_, i) => ({
       library_name: i === 0 ? "pg_stat_statements" : "pg_cron",

@@ -122,6 +122,7 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}",
       "POST /projects/{project_id}/recover",
       "GET /projects/{project_id}/available_preload_libraries",
+      "GET /projects/{project_id}/advisors",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
       "GET /projects/{project_id}/branches",
@@ -233,6 +234,7 @@ describe("Api.endpoints", () => {
       "Projects.delete",
       "Projects.recover",
       "Projects.listAvailablePreloadLibraries",
+      "Projects.listAdvisorIssues",
       "Operations.list",
       "Operations.get",
       "Branches.list",
@@ -425,6 +427,7 @@ describe("Api.endpoints", () => {
       "Projects.delete": [200],
       "Projects.recover": [200],
       "Projects.listAvailablePreloadLibraries": [200],
+      "Projects.listAdvisorIssues": [200],
       "Operations.list": [200],
       "Operations.get": [200],
       "Branches.list": [200],
@@ -560,6 +563,7 @@ describe("Api.endpoints", () => {
       "Projects.list (cursor)",
       "Projects.listShared (cursor)",
       "Projects.listAvailablePreloadLibraries",
+      "Projects.listAdvisorIssues",
       "Operations.list (cursor)",
       "Branches.list (cursor)",
       "Branches.listEndpoints",
@@ -1269,7 +1273,8 @@ describe("Api.Projects (§14)", () => {
       "update Projects.update",
       "delete Projects.delete",
       "recover Projects.recover",
-      "listAvailablePreloadLibraries Projects.listAvailablePreloadLibraries"
+      "listAvailablePreloadLibraries Projects.listAvailablePreloadLibraries",
+      "listAdvisorIssues Projects.listAdvisorIssues"
     ])
   })
 

@@ -138,7 +138,7 @@ describe("branch recovery over the fake (docs/contract.md §18.3)", () => {
         const branches = yield* Branches.Branches
         const { project_id, branch_id, endpoint_id } = yield* projectWithPreview({ name: "preview/saved" })
         yield* awaitAll(yield* branches.delete({ project_id, branch_id }))
-        const saved = Schema.encodeSync(Snapshot)(yield* fake.snapshot)
+        const saved = yield* fake.snapshot
         const kept = saved.deleted_branches.find((branch) => branch.id === branch_id)!
         expect(kept.kept_endpoints?.map((endpoint) => endpoint.id)).toEqual([endpoint_id])
         expect(kept.kept_roles?.length).toBeGreaterThan(0)
@@ -150,7 +150,9 @@ describe("branch recovery over the fake (docs/contract.md §18.3)", () => {
             ({ kept_endpoints: _, kept_roles: __, kept_databases: ___, ...branch }) => branch
           )
         }
-        yield* fake.restore(Schema.decodeUnknownSync(Snapshot)(JSON.parse(JSON.stringify(older))))
+        yield* fake.restore(
+          Schema.decodeUnknownSync(Snapshot)(JSON.parse(JSON.stringify(Schema.encodeSync(Snapshot)(older))))
+        )
         const recovered = yield* branches.recover({ project_id, branch_id })
         expect(recovered.endpoints).toEqual([])
       }).pipe(provideFake)

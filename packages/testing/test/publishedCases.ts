@@ -2855,6 +2855,31 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  // The project advisor (docs/contract.md §14.6): `dev`'s `neondb` with a table, its Data API on.
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "a database with its Data API on",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.gen(function* () {
+        yield* migrated(fake)
+        const on = yield* post(dataApi, {})
+        expect((yield* Effect.orDie(send(fake, on, { key }))).status).toBe(201)
+        return yield* get(`/projects/${project}/advisors?branch_id=${dev}&database_name=neondb`)
+      })
+  },
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "the Data API off",
+    status: 400,
+    request: () => get(`/projects/${project}/advisors?branch_id=${dev}`)
+  },
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`/projects/${project}/advisors?branch_id=br-none-100009`)
+  },
   // Branch recovery (docs/contract.md §18.3): `feature`, a leaf, deleted first.
   {
     endpoint: Api.Branches.recover,
@@ -3036,6 +3061,7 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Projects.update": ["Forbidden"],
   "Projects.recover": ["Forbidden"],
   "Projects.listAvailablePreloadLibraries": ["Forbidden"],
+  "Projects.listAdvisorIssues": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],
