@@ -25,6 +25,7 @@ import {
   Branches,
   ComputeEndpoints,
   Connections,
+  Credentials,
   DataApi,
   Databases,
   DbPlatform,
@@ -642,6 +643,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at,
       updated_at: at
     }))
+  }),
+  "Credentials.list": (n) => ({
+    credentials: Array.from({ length: n }, (_, i) => ({
+      token_id: `nak_live_${String(i).padStart(32, "0")}`,
+      token_id_short: String(i).padStart(12, "0"),
+      scopes: ["storage:read"],
+      principal_type: "user",
+      created_at: at
+    }))
   })
 }
 
@@ -713,7 +723,8 @@ const serviceTags = {
   Snapshots: Snapshots.Snapshots,
   DataApi: DataApi.DataApi,
   BranchAuth: BranchAuth.BranchAuth,
-  Jwks: Jwks.Jwks
+  Jwks: Jwks.Jwks,
+  Credentials: Credentials.Credentials
 }
 
 describe("list is a Stream on every service, <key>Page one request", () => {

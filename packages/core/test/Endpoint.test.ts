@@ -108,7 +108,8 @@ describe("Api.endpoints", () => {
       "Snapshots",
       "DataApi",
       "BranchAuth",
-      "Jwks"
+      "Jwks",
+      "Credentials"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -215,7 +216,10 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
       "GET /projects/{project_id}/jwks",
       "POST /projects/{project_id}/jwks",
-      "DELETE /projects/{project_id}/jwks/{jwks_id}"
+      "DELETE /projects/{project_id}/jwks/{jwks_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/credentials",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials",
+      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}"
     ])
   })
 
@@ -327,7 +331,10 @@ describe("Api.endpoints", () => {
       "BranchAuth.deleteOAuthProvider",
       "Jwks.list",
       "Jwks.add",
-      "Jwks.delete"
+      "Jwks.delete",
+      "Credentials.list",
+      "Credentials.create",
+      "Credentials.revoke"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -520,7 +527,10 @@ describe("Api.endpoints", () => {
       "BranchAuth.deleteOAuthProvider": [200],
       "Jwks.list": [200],
       "Jwks.add": [201],
-      "Jwks.delete": [200]
+      "Jwks.delete": [200],
+      "Credentials.list": [200],
+      "Credentials.create": [201],
+      "Credentials.revoke": [204]
     })
   })
 
@@ -585,7 +595,8 @@ describe("Api.endpoints", () => {
       "Snapshots.list",
       "BranchAuth.listDomains",
       "BranchAuth.listOAuthProviders",
-      "Jwks.list"
+      "Jwks.list",
+      "Credentials.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -606,7 +617,8 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.delete",
       "Databases.delete",
       "Roles.delete",
-      "ProjectTransfers.acceptRequest"
+      "ProjectTransfers.acceptRequest",
+      "Credentials.revoke"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

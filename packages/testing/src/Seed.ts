@@ -14,6 +14,7 @@ import * as EngineSeed from "./engine/seed.js"
 import * as Realistic from "./internal/realistic.js"
 import * as BranchesSeed from "./resources/Branches/seed.js"
 import * as ComputeEndpointsSeed from "./resources/ComputeEndpoints/seed.js"
+import * as CredentialsSeed from "./resources/Credentials/seed.js"
 import * as DatabasesSeed from "./resources/Databases/seed.js"
 import * as OrganizationsSeed from "./resources/Organizations/seed.js"
 import * as ProjectsSeed from "./resources/Projects/seed.js"
@@ -138,6 +139,24 @@ export const SeedEndpointFile = ComputeEndpointsSeed.SeedEndpointFile
 export interface SeedEndpoint extends Schema.Schema.Type<typeof SeedEndpointFile> {}
 
 /**
+ * A credential of a seed (since 0.5.0, docs/contract.md §11.7): `branch_id` (a branch of the
+ * seed given with its `id`), `api_token` (its bearer token, by value, so that a test can present
+ * it; the fake keeps only its SHA-256), `scopes`, and optional `token_id` (`nak_live_` and 32 hex
+ * digits; derived from the token when absent), `name`, `age` (created at the start by default)
+ * and `revokedAgo` (revoked that long before the start; not revoked by default).
+ *
+ * @since 0.5.0
+ */
+export const SeedCredentialFile = CredentialsSeed.SeedCredentialFile
+
+/**
+ * A credential of the seed (see {@link SeedCredentialFile}).
+ *
+ * @since 0.5.0
+ */
+export interface SeedCredential extends Schema.Schema.Type<typeof SeedCredentialFile> {}
+
+/**
  * A role of a seed (a Postgres user of a branch), in a seed file as in code (since 0.3.0): the
  * fields the fake keeps of one (`Snapshot.SnapshotRole`), all optional but `branch_id` (a branch
  * of the seed given with its `id`) and `name` (unique on its branch), its project that of its
@@ -225,6 +244,8 @@ export interface Seed {
   readonly operations?: ReadonlyArray<SeedOperation> | undefined
   /** Organizations and their members (since 0.5.0); one a project names without declaring it is implied. */
   readonly organizations?: ReadonlyArray<SeedOrganization> | undefined
+  /** Credentials of the seed's branches (since 0.5.0). */
+  readonly credentials?: ReadonlyArray<SeedCredential> | undefined
 }
 
 /**
@@ -327,7 +348,8 @@ export const SeedFile = Schema.Struct({
   roles: Schema.optional(Schema.Array(SeedRoleFile)),
   databases: Schema.optional(Schema.Array(SeedDatabaseFile)),
   operations: Schema.optional(Schema.Array(SeedOperationFile)),
-  organizations: Schema.optional(Schema.Array(SeedOrganizationFile))
+  organizations: Schema.optional(Schema.Array(SeedOrganizationFile)),
+  credentials: Schema.optional(Schema.Array(SeedCredentialFile))
 }).annotations({ identifier: "SeedFile" })
 
 /** How many problems of a seed file `fromJson` names. */

@@ -82,6 +82,20 @@ export interface Fixture {
   readonly key: string
 }
 
+/** The credentials of `dev`. */
+const credentials = `${branches}/${dev}/credentials`
+
+/** A new credential of `dev` named `name`: its `token_id`. */
+const credentialOf = ({ fake, key }: Fixture, name: string) =>
+  Effect.gen(function* () {
+    const request = yield* HttpClientRequest.post(credentials).pipe(
+      HttpClientRequest.bodyJson({ name, scopes: ["storage:read"], principal_type: "user" })
+    )
+    const response = yield* send(fake, request, { key })
+    expect(response.status).toBe(201)
+    return ((yield* response.json) as { readonly token_id: string }).token_id
+  }).pipe(Effect.orDie)
+
 /** `request` once branch `branchId` of the seed's project is deleted (kept for its recovery). */
 const afterDeleting =
   (branchId: string, request: (fixture: Fixture) => Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
@@ -2855,6 +2869,71 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  // A branch's credentials (docs/contract.md §11.7).
+  {
+    endpoint: Api.Credentials.list,
+    label: "one active, one revoked",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.gen(function* () {
+        yield* credentialOf({ fake, key }, "ci")
+        const revoked = yield* credentialOf({ fake, key }, "old")
+        const gone = yield* Effect.orDie(send(fake, HttpClientRequest.del(`${credentials}/${revoked}`), { key }))
+        expect(gone.status).toBe(204)
+        return yield* get(credentials)
+      })
+  },
+  {
+    endpoint: Api.Credentials.list,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/credentials`)
+  },
+  {
+    endpoint: Api.Credentials.list,
+    label: "a malformed branch id",
+    status: 400,
+    request: () => get(`${branches}/BR/credentials`)
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "named, two scopes",
+    status: 201,
+    request: () => post(credentials, { name: "ci", scopes: ["storage:read", "storage:write"], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "no scope",
+    status: 400,
+    request: () => post(credentials, { scopes: [], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/credentials`, { scopes: ["storage:read"], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "a credential",
+    status: 204,
+    request: (fixture) =>
+      Effect.flatMap(credentialOf(fixture, "ci"), (tokenId) =>
+        Effect.succeed(HttpClientRequest.del(`${credentials}/${tokenId}`))
+      )
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "an unknown credential",
+    status: 404,
+    request: () => del(`${credentials}/nak_live_00000000000000000000000000000000`)
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "a malformed branch id",
+    status: 400,
+    request: () => del(`${branches}/BR/credentials/nak_live_00000000000000000000000000000000`)
+  },
   // The project advisor (docs/contract.md §14.6): `dev`'s `neondb` with a table, its Data API on.
   {
     endpoint: Api.Projects.listAdvisorIssues,
@@ -3057,6 +3136,7 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.setAsDefault": ["Forbidden"],
   "Branches.listEndpoints": ["Forbidden"],
   "Branches.recover": ["Forbidden"],
+  ...Object.fromEntries(Object.values(Api.Credentials).map((endpoint) => [endpoint.name, ["Forbidden"]])),
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
   "Projects.recover": ["Forbidden"],

@@ -19,6 +19,7 @@ import { branch_auths } from "../resources/BranchAuth/kinds.js"
 import { branchTreeProblems } from "../resources/Branches/invariants.js"
 import { branches, deleted_branches } from "../resources/Branches/kinds.js"
 import { endpoints } from "../resources/ComputeEndpoints/kinds.js"
+import { credentials } from "../resources/Credentials/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
 import { jwks } from "../resources/Jwks/kinds.js"
@@ -35,6 +36,7 @@ export { SnapshotApiKey, SnapshotOperation, SnapshotStep, SnapshotTime } from ".
 export { SnapshotBranchAuth } from "../resources/BranchAuth/kinds.js"
 export { SnapshotBranch, SnapshotDeletedBranch } from "../resources/Branches/kinds.js"
 export { SnapshotEndpoint } from "../resources/ComputeEndpoints/kinds.js"
+export { SnapshotCredential } from "../resources/Credentials/kinds.js"
 export { SnapshotDataApi } from "../resources/DataApi/kinds.js"
 export {
   SnapshotDatabase,
@@ -76,7 +78,8 @@ export const kinds: Kinds = {
   transfer_requests,
   branch_snapshots,
   backup_schedules,
-  deleted_branches
+  deleted_branches,
+  credentials
 }
 
 /** The kinds' names, in table order. */
