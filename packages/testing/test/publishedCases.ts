@@ -82,6 +82,43 @@ export interface Fixture {
   readonly key: string
 }
 
+/** Where anonymized branches are created. */
+const anonymizedBranches = `/projects/${project}/branch_anonymized`
+/** A rule masking `users.email` of `neondb`. */
+const emailRule = {
+  database_name: "neondb",
+  schema_name: "public",
+  table_name: "users",
+  column_name: "email",
+  masking_function: "anon.fake_email()"
+}
+const anonymizedBody = {
+  branch_create: { branch: { name: "anon", parent_id: dev }, endpoints: [{ type: "read_write" }] },
+  masking_rules: [emailRule]
+}
+
+/**
+ * `request` of the anonymized branch `anon` (a child of `dev`, with `emailRule`), once ready
+ * (`initialized`); with `anonymizing`, once its anonymization has started.
+ */
+const withAnonymized =
+  (
+    request: (branch: string) => Effect.Effect<HttpClientRequest.HttpClientRequest>,
+    options: { readonly anonymizing?: boolean } = {}
+  ) =>
+  ({ fake, key }: Fixture) =>
+    Effect.gen(function* () {
+      const created = yield* Effect.orDie(send(fake, yield* post(anonymizedBranches, anonymizedBody), { key }))
+      expect(created.status).toBe(201)
+      const { branch } = (yield* Effect.orDie(created.json)) as { readonly branch: { readonly id: string } }
+      yield* TestClock.adjust("1 minute")
+      if (options.anonymizing === true) {
+        const started = yield* Effect.orDie(send(fake, yield* post(`${branches}/${branch.id}/anonymize`), { key }))
+        expect(started.status).toBe(200)
+      }
+      return yield* request(branch.id)
+    })
+
 /** The credentials of `dev`. */
 const credentials = `${branches}/${dev}/credentials`
 
@@ -2869,6 +2906,125 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  // Anonymized branches (docs/contract.md §18.4): `anon`, a child of `dev`, made first where needed.
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "with masking rules and a compute endpoint",
+    status: 201,
+    request: () => post(anonymizedBranches, anonymizedBody)
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a column named twice",
+    status: 400,
+    request: () => post(anonymizedBranches, { masking_rules: [emailRule, { ...emailRule, masking_value: "x" }] })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "an unknown parent",
+    status: 404,
+    request: () => post(anonymizedBranches, { branch_create: { branch: { parent_id: "br-none-100009" } } })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a name taken",
+    status: 409,
+    request: () => post(anonymizedBranches, { branch_create: { branch: { name: "dev" } } })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a project with a pending operation",
+    status: 423,
+    request: () => post(`/projects/${pendingProject}/branch_anonymized`, {})
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "an anonymized branch's",
+    status: 200,
+    request: withAnonymized((branch) => get(`${branches}/${branch}/masking_rules`))
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => get(`${branches}/${dev}/masking_rules`)
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/masking_rules`)
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "replaced",
+    status: 200,
+    request: withAnonymized((branch) =>
+      patch(`${branches}/${branch}/masking_rules`, { masking_rules: [{ ...emailRule, masking_value: "hidden" }] })
+    )
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => patch(`${branches}/${dev}/masking_rules`, { masking_rules: [] })
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "an unknown branch",
+    status: 404,
+    request: () => patch(`${branches}/br-none-100009/masking_rules`, { masking_rules: [] })
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "while anonymizing",
+    status: 409,
+    request: withAnonymized((branch) => patch(`${branches}/${branch}/masking_rules`, { masking_rules: [] }), {
+      anonymizing: true
+    })
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "initialized",
+    status: 200,
+    request: withAnonymized((branch) => get(`${branches}/${branch}/anonymized_status`))
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => get(`${branches}/${dev}/anonymized_status`)
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/anonymized_status`)
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "from initialized",
+    status: 200,
+    request: withAnonymized((branch) => post(`${branches}/${branch}/anonymize`))
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "while anonymizing",
+    status: 409,
+    request: withAnonymized((branch) => post(`${branches}/${branch}/anonymize`), { anonymizing: true })
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => post(`${branches}/${dev}/anonymize`)
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/anonymize`)
+  },
   // A branch's credentials (docs/contract.md §11.7).
   {
     endpoint: Api.Credentials.list,
@@ -3136,6 +3292,11 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.setAsDefault": ["Forbidden"],
   "Branches.listEndpoints": ["Forbidden"],
   "Branches.recover": ["Forbidden"],
+  "Branches.createAnonymized": ["Forbidden"],
+  "Branches.getMaskingRules": ["Forbidden"],
+  "Branches.updateMaskingRules": ["Forbidden"],
+  "Branches.getAnonymizedStatus": ["Forbidden"],
+  "Branches.startAnonymization": ["Forbidden"],
   ...Object.fromEntries(Object.values(Api.Credentials).map((endpoint) => [endpoint.name, ["Forbidden"]])),
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],

@@ -461,7 +461,9 @@ export const collectionsOfSeed = (
     data_apis: [],
     branch_auths: [],
     jwks: [],
-    credentials: seedCredentials(seed, branches, now)
+    credentials: seedCredentials(seed, branches, now),
+    // Nor anonymized branches (docs/contract.md §18.4): the API makes them.
+    anonymizations: []
   }
 }
 

@@ -20,6 +20,14 @@ import {
   toTheSecond,
   updateBranch
 } from "./steps.js"
+import {
+  type StoredAnonymization,
+  anonymizedBranch,
+  anonymizedStatusAt,
+  createAnonymizedBranch,
+  startAnonymization,
+  updateMaskingRules
+} from "./anonymized.js"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
@@ -115,6 +123,51 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
         computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
       )
     ),
+  createAnonymized: ({ params, body }) =>
+    change(
+      fake,
+      (dice) =>
+        createAnonymizedBranch(
+          params.project_id,
+          {
+            ...body.branch_create?.branch,
+            expires_at: expiryOf(body.branch_create?.branch?.expires_at),
+            parent_timestamp: millisOf(body.branch_create?.branch?.parent_timestamp),
+            annotation_value: body.annotation_value ?? body.branch_create?.annotation_value,
+            endpoints: body.branch_create?.endpoints ?? []
+          },
+          body.masking_rules ?? [],
+          body.start_anonymization === true,
+          dice
+        ),
+      (created, now) =>
+        branchCreated(
+          created,
+          connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
+          now
+        )
+    ),
+  getMaskingRules: ({ params }) =>
+    read(fake, (state) =>
+      Either.map(
+        anonymizedBranch(state, params.project_id, params.branch_id),
+        (anonymization) => new Api.MaskingRules({ masking_rules: rulesOf(anonymization) }, unchecked)
+      )
+    ),
+  updateMaskingRules: ({ params, body }) =>
+    change(
+      fake,
+      () => updateMaskingRules(params.project_id, params.branch_id, body.masking_rules),
+      (anonymization) => new Api.MaskingRules({ masking_rules: rulesOf(anonymization) }, unchecked)
+    ),
+  getAnonymizedStatus: ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(anonymizedBranch(state, params.project_id, params.branch_id), (anonymization) =>
+        anonymizedStatusAt(anonymization, now)
+      )
+    ),
+  startAnonymization: ({ params }) =>
+    change(fake, () => startAnonymization(params.project_id, params.branch_id), anonymizedStatusAt),
   recover: ({ params }) =>
     change(
       fake,
@@ -129,6 +182,10 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
         )
     )
 })
+
+/** An anonymized branch's masking rules as the API answers them. */
+const rulesOf = (anonymization: StoredAnonymization) =>
+  anonymization.masking_rules.map((rule) => new Api.MaskingRule(rule, unchecked))
 
 /** The answer of a branch mutation: the branch and the operations it started, as they are now. */
 const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)
@@ -152,5 +209,10 @@ export const branchAuthorizations: Authorizations<typeof Api.Branches> = {
   restore: anyKey,
   setAsDefault: anyKey,
   listEndpoints: anyKey,
-  recover: anyKey
+  recover: anyKey,
+  createAnonymized: anyKey,
+  getMaskingRules: anyKey,
+  updateMaskingRules: anyKey,
+  getAnonymizedStatus: anyKey,
+  startAnonymization: anyKey
 }

@@ -2,7 +2,7 @@
  * The kinds of record of the Branches group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatform/core"
+import { Api, Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
@@ -84,9 +84,45 @@ export const deleted_branches = kind({
   check: (branch) => slugProblem("branch", branch.id)
 })
 
+/**
+ * What makes a branch an anonymized one (since 0.5.0, docs/contract.md §18.4), by its branch's
+ * `id`: its masking rules (core's `MaskingRule`), when it became one (`created_at`) and ready to
+ * anonymize (`initialized_at`, when its branch is ready), when it last changed (`updated_at`), and
+ * its last anonymization (`run`): started at `started_at` (ms) by the user `triggered_by`, ending
+ * at `ends_at` having masked `masked_columns` columns, or failed then with `problem`. Its state
+ * at a time is derived from these (`anonymized.ts`): it moves on the clock, with nothing to run.
+ */
+export const SnapshotAnonymization = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  masking_rules: Schema.Array(Schema.Struct(Api.MaskingRule.fields)),
+  created_at: SnapshotTime,
+  initialized_at: SnapshotTime,
+  updated_at: SnapshotTime,
+  run: Schema.optional(
+    Schema.Struct({
+      started_at: SnapshotTime,
+      ends_at: SnapshotTime,
+      triggered_by: Schema.String,
+      masked_columns: Schema.Number,
+      problem: Schema.optional(Schema.String)
+    })
+  )
+}).annotations({ identifier: "SnapshotAnonymization" })
+
+export const anonymizations = kind({
+  label: "anonymized branch",
+  schema: SnapshotAnonymization,
+  id: Schema.String,
+  idOf: (anonymization) => anonymization.id,
+  parent: { kind: "branches", of: (anonymization) => anonymization.id },
+  rank: newestFirst
+})
+
 declare module "../../engine/kinds.js" {
   interface Kinds {
     readonly branches: typeof branches
     readonly deleted_branches: typeof deleted_branches
+    readonly anonymizations: typeof anonymizations
   }
 }
