@@ -1,13 +1,15 @@
 /**
- * "Acknowledged means durable" for branch recovery and a branch's credentials
- * (docs/contract.md §18.3, §11.7) under `--state`, on the shipped command, in the style of
+ * "Acknowledged means durable" for branch recovery, anonymization and a branch's credentials
+ * (docs/contract.md §18.3, §18.4, §11.7) under `--state`, on the shipped command, in the style of
  * appBackendCrash.test.ts but small (3 kills): one worker per project deletes and recovers its
- * leaf branches and creates and revokes credentials on its default branch, over plain `fetch`;
+ * leaf branches, creates anonymized branches and starts their anonymization, and creates and
+ * revokes credentials on its default branch, over plain `fetch`;
  * the emulator is killed with SIGKILL after a random number of acknowledged changes (seeded RNGs,
  * so a failure replays), then restarted on the same state file.
  *
  * After each restart, for every project: each branch whose last change was acknowledged is there
- * (recovered) or gone (deleted) as it left it; every acknowledged credential is listed, revoked
+ * (recovered) or gone (deleted) as it left it; every acknowledged anonymized branch has its status,
+ * with a last run exactly when a start was acknowledged; every acknowledged credential is listed, revoked
  * exactly when its revocation was acknowledged; nothing appears that no request asked for.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -35,6 +37,9 @@ interface Tracked {
   /** Each acknowledged credential: revoked or not, `undefined` when its revocation went unanswered. */
   credentials: Map<string, boolean | undefined>
   unansweredCreates: number
+  /** Each acknowledged anonymized branch: whether a run was started, `undefined` when its start went unanswered. */
+  anonymized: Map<string, boolean | undefined>
+  unansweredAnonymized: number
 }
 
 const leafOf = (p: number, leaf: number) => `br-leaf-${p}${leaf}`
@@ -64,7 +69,9 @@ describe("--state under kill -9: branch recovery and credentials", () => {
       (_, p): Tracked => ({
         live: new Map(leaves.map((leaf) => [leafOf(p, leaf), true])),
         credentials: new Map(),
-        unansweredCreates: 0
+        unansweredCreates: 0,
+        anonymized: new Map(),
+        unansweredAnonymized: 0
       })
     )
     const { advance, restart } = frozenRestarts(
@@ -72,7 +79,7 @@ describe("--state under kill -9: branch recovery and credentials", () => {
       { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
       longestChange
     )
-    const counts = { changes: 0, deleted: 0, recovered: 0, created: 0, revoked: 0, locked: 0 }
+    const counts = { changes: 0, deleted: 0, recovered: 0, anonymized: 0, runs: 0, created: 0, revoked: 0, locked: 0 }
 
     const check = async (running: Running) => {
       const api = (path: string) => send("GET", `${running.baseUrl}${path}`, apiKey)
@@ -95,6 +102,22 @@ describe("--state under kill -9: branch recovery and credentials", () => {
         expect(unknown.length, `${project}: credentials no request made`).toBeLessThanOrEqual(known.unansweredCreates)
         known.credentials = revoked
         known.unansweredCreates = 0
+        for (const [branch, started] of known.anonymized) {
+          const status = await api(`/projects/${project}/branches/${branch}/anonymized_status`)
+          expect(status.status, `${project}: anonymized ${branch}`).toBe(200)
+          const ran = status.body.last_run !== undefined
+          if (started !== undefined) expect(ran, `${project}: ${branch} run`).toBe(started)
+          // The clock moved past every run: none is still going.
+          expect(status.body.state, `${project}: ${branch}`).toBe(ran ? "anonymized" : "initialized")
+          known.anonymized.set(branch, ran)
+        }
+        const all = (await api(`/projects/${project}/branches`)).body.branches as Array<any>
+        const unknownAnonymized = all.filter((one) => one.name.startsWith("anon-") && !known.anonymized.has(one.id))
+        expect(unknownAnonymized.length, `${project}: anonymized branches no request made`).toBeLessThanOrEqual(
+          known.unansweredAnonymized
+        )
+        for (const one of unknownAnonymized) known.anonymized.set(one.id, undefined)
+        known.unansweredAnonymized = 0
       }
     }
 
@@ -115,7 +138,9 @@ describe("--state under kill -9: branch recovery and credentials", () => {
         const project = `${running.baseUrl}/projects/${projects[w]}`
         const known = tracked[w]!
         const next = random(run.index * 1000 + w)
+        let n = 0
         while (!run.killed) {
+          n += 1
           const choice = next()
           /** A 423: nothing changed; the clock is moved past the operations that hold the project. */
           const locked = async (answer: Answer) => {
@@ -124,7 +149,7 @@ describe("--state under kill -9: branch recovery and credentials", () => {
             await advance(running, longestChange, answers)
             return true
           }
-          if (choice < 0.5) {
+          if (choice < 0.35) {
             const branch = leafOf(w, leaves[Math.floor(next() * leaves.length)]!)
             const live = known.live.get(branch)
             if (live === undefined) continue
@@ -143,7 +168,35 @@ describe("--state under kill -9: branch recovery and credentials", () => {
             acknowledge()
             // The deletion's operations end before the next change of the project.
             if (live) await advance(running, longestChange, answers)
-          } else if (choice < 0.8 || known.credentials.size === 0) {
+          } else if (choice < 0.5) {
+            const answer = await run.call("POST", `${project}/branch_anonymized`, apiKey, {
+              branch_create: { branch: { name: `anon-${run.index}-${n}`, parent_id: `br-main-${w}` } }
+            })
+            if (answer === undefined) {
+              known.unansweredAnonymized += 1
+              continue
+            }
+            if (await locked(answer)) continue
+            expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+            known.anonymized.set(answer.body.branch.id, false)
+            counts.anonymized += 1
+            acknowledge()
+            // Its create_branch ends, and the branch is initialized, before the next change.
+            await advance(running, longestChange, answers)
+          } else if (choice < 0.65) {
+            const ready = Array.from(known.anonymized).filter(([, started]) => started === false)
+            if (ready.length === 0) continue
+            const [branch] = ready[Math.floor(next() * ready.length)]!
+            const answer = await run.call("POST", `${project}/branches/${branch}/anonymize`, apiKey)
+            if (answer === undefined) {
+              known.anonymized.set(branch, undefined)
+              continue
+            }
+            expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+            known.anonymized.set(branch, true)
+            counts.runs += 1
+            acknowledge()
+          } else if (choice < 0.85 || known.credentials.size === 0) {
             const answer = await run.call("POST", `${project}/branches/br-main-${w}/credentials`, apiKey, {
               name: `r${run.index}`,
               scopes: ["storage:read"],
@@ -177,6 +230,8 @@ describe("--state under kill -9: branch recovery and credentials", () => {
     // Every kind of change was acknowledged and checked at least once.
     expect(counts.deleted).toBeGreaterThan(0)
     expect(counts.recovered).toBeGreaterThan(0)
+    expect(counts.anonymized).toBeGreaterThan(0)
+    expect(counts.runs).toBeGreaterThan(0)
     expect(counts.created).toBeGreaterThan(0)
     expect(counts.revoked).toBeGreaterThan(0)
     expect(summary.unanswered).toBeGreaterThanOrEqual(0)

@@ -3,8 +3,10 @@
  * emulator, its platform routes driven only by plain `fetch` (`workflow.ts`), every answer
  * validated against the published schema of its operation: a branch deleted, listed with
  * `include_deleted`, recovered with its compute endpoint (idle) and its connection string
- * unchanged; a credential created, listed, revoked (no longer active), revoked again. The
- * emulator's clock is frozen and moved by its control API's typed client.
+ * unchanged; a credential created, listed, revoked (no longer active), revoked again; an
+ * anonymized preview: created (its operations ended), masking rules set, anonymization started
+ * and finished as the clock moves, its status read. The emulator's clock is frozen and moved by
+ * its control API's typed client.
  */
 import { describe, expect, it } from "vitest"
 import { type Json, withWorkflow } from "./workflow.js"
@@ -88,6 +90,55 @@ describe("branch recovery and credentials over the emulator, with fetch alone", 
       const after = await call("GET", "/projects/{project_id}/branches/{branch_id}/credentials", 200, { params })
       expect(after.credentials.filter((one: Json) => one.revoked_at === undefined)).toEqual([])
       expect(after.credentials.map((one: Json) => one.token_id)).toEqual([created.token_id])
+    })
+  }, 60_000)
+
+  it("an anonymized preview: rules set, anonymization started and finished on the clock, status read", async () => {
+    // `main`'s database `app` with a table whose columns the rules name.
+    const withSchema = {
+      ...seed,
+      databases: seed.databases.map((database) =>
+        database.branch_id === main
+          ? { ...database, schema: "CREATE TABLE users (id bigint PRIMARY KEY, email text NOT NULL, name text)" }
+          : database
+      )
+    }
+    await withWorkflow({ apiKey, token, project, seed: withSchema }, async ({ control, call }) => {
+      await control((c) => c.freeze())
+      await control((c) => c.advance({ payload: { by: 1000 } }))
+      const emailRule = {
+        database_name: "app",
+        schema_name: "public",
+        table_name: "users",
+        column_name: "email",
+        masking_function: "anon.fake_email()"
+      }
+      const created = await call("POST", "/projects/{project_id}/branch_anonymized", 201, {
+        body: { branch_create: { branch: { name: "preview/masked", parent_id: main } }, masking_rules: [emailRule] }
+      })
+      expect(created.operations.map((operation: Json) => operation.action)).toEqual(["create_branch"])
+      const params = { branch_id: created.branch.id }
+      const status = () => call("GET", "/projects/{project_id}/branches/{branch_id}/anonymized_status", 200, { params })
+      expect((await status()).state).toBe("created")
+      await control((c) => c.advance({ payload: { by: 60_000 } }))
+      expect((await status()).state).toBe("initialized")
+      const rules = await call("PATCH", "/projects/{project_id}/branches/{branch_id}/masking_rules", 200, {
+        params,
+        body: { masking_rules: [emailRule, { ...emailRule, column_name: "name", masking_value: "someone" }] }
+      })
+      expect(rules.masking_rules.map((rule: Json) => rule.column_name)).toEqual(["email", "name"])
+      expect(
+        (await call("GET", "/projects/{project_id}/branches/{branch_id}/masking_rules", 200, { params })).masking_rules
+      ).toEqual(rules.masking_rules)
+      const started = await call("POST", "/projects/{project_id}/branches/{branch_id}/anonymize", 200, { params })
+      expect(started.state).toBe("anonymizing")
+      await call("POST", "/projects/{project_id}/branches/{branch_id}/anonymize", 409, { params })
+      await control((c) => c.advance({ payload: { by: 1_000 } }))
+      expect((await status()).state).toBe("anonymizing")
+      await control((c) => c.advance({ payload: { by: 1_000 } }))
+      const done = await status()
+      expect([done.state, done.last_run.masked_columns]).toEqual(["anonymized", 2])
+      expect(done.last_run.completed_at).toBeDefined()
     })
   }, 60_000)
 })
