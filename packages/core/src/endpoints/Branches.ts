@@ -75,7 +75,8 @@ export class MaskingRules extends Schema.Class<MaskingRules>("MaskingRules")({
 
 /**
  * Body of `POST /projects/{project_id}/branch_anonymized` (§18.4), every field optional:
- * `branch_create` (the body of a branch creation: the branch and its compute endpoints),
+ * `branch_create` (the body of a branch creation but its annotation: the branch and its compute
+ * endpoints),
  * `annotation_value`, `masking_rules` (the first rules) and `start_anonymization` (`true`: run it
  * once the branch is ready; `false` by default).
  *
@@ -83,7 +84,8 @@ export class MaskingRules extends Schema.Class<MaskingRules>("MaskingRules")({
  * @category schemas
  */
 export const BranchAnonymizedCreateRequest = Schema.Struct({
-  branch_create: Schema.optional(BranchCreateRequest),
+  // The branch and its compute endpoints; its annotation is the body's own `annotation_value`.
+  branch_create: Schema.optional(BranchCreateRequest.omit("annotation_value")),
   annotation_value: Schema.optional(AnnotationValue),
   masking_rules: Schema.optional(Schema.Array(MaskingRule)),
   start_anonymization: Schema.optional(Schema.Boolean)

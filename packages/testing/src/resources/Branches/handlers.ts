@@ -133,7 +133,7 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
             ...body.branch_create?.branch,
             expires_at: expiryOf(body.branch_create?.branch?.expires_at),
             parent_timestamp: millisOf(body.branch_create?.branch?.parent_timestamp),
-            annotation_value: body.annotation_value ?? body.branch_create?.annotation_value,
+            annotation_value: body.annotation_value,
             endpoints: body.branch_create?.endpoints ?? []
           },
           body.masking_rules ?? [],
