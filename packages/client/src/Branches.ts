@@ -1,7 +1,9 @@
 /**
  * Branches: list (every branch as a `Stream`, or one page), count, create (with compute
- * endpoints), read, update, delete, restore, make the default, and the compute endpoints of a
- * branch (`docs/contract.md` §11). Each method is core's `Api.Branches` entry: its input, answer
+ * endpoints), read, update, delete, restore, make the default, the compute endpoints of a
+ * branch, recover a deleted one (`recover`, §18.3), and anonymized branches (`createAnonymized`,
+ * `getMaskingRules`, `updateMaskingRules`, `startAnonymization`, `getAnonymizedStatus`, §18.4)
+ * (`docs/contract.md` §11). Each method is core's `Api.Branches` entry: its input, answer
  * and exact errors come from there (`docs/design.md` §1.3). Beyond one request, `createReady`: a
  * branch with a `read_write` compute endpoint, answered once its operations have finished, with
  * its connection string (§13.3).

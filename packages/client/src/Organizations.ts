@@ -1,8 +1,9 @@
 /**
  * Organizations: one organization (`get`), its members (`listMembers`, a `Stream` that follows
  * the list's `pagination.next`; `listMembersPage`; `getMember`, `updateMember`, `removeMember`)
- * and its invitations (`listInvitations`, `listInvitationsPage`, `createInvitations`)
- * (`docs/contract.md` §20).
+ * and its invitations (`listInvitations`, `listInvitationsPage`, `createInvitations`), and its
+ * monthly spending limit in cents (`getSpendingLimit`, `setSpendingLimit`, `deleteSpendingLimit`)
+ * (`docs/contract.md` §20, §20.5).
  *
  * @since 0.5.0
  */

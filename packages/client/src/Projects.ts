@@ -2,8 +2,9 @@
  * Projects: list the account's projects (every one as a `Stream`, or one page), list the projects
  * other accounts shared with it, create, read, update and delete a project, and (since 0.5.0)
  * list the deleted ones (`recoverable: true`), recover one within its 7 days (`recover`) and
- * list the shared preload libraries a project may enable (`listAvailablePreloadLibraries`)
- * (`docs/contract.md` §2.4, §10.4, §10.6, §14, §14.5, §18). A page's `unavailable_project_ids` (projects the server could not read
+ * list the shared preload libraries a project may enable (`listAvailablePreloadLibraries`) and
+ * the issues its advisor finds in a database (`listAdvisorIssues`)
+ * (`docs/contract.md` §2.4, §10.4, §10.6, §14, §14.5, §14.6, §18). A page's `unavailable_project_ids` (projects the server could not read
  * within `timeout`) are not part of the stream: `listPage` shows them.
  *
  * @since 0.1.0

@@ -153,6 +153,12 @@ export * as BranchAuth from "./BranchAuth.js"
  * @since 0.5.0
  */
 export * as Jwks from "./Jwks.js"
+/**
+ * Credentials: a branch's scoped service credentials, their secrets shown once (`docs/contract.md` §11.7).
+ *
+ * @since 0.5.0
+ */
+export * as Credentials from "./Credentials.js"
 
 /**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,

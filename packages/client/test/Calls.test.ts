@@ -25,6 +25,7 @@ import {
   Branches,
   ComputeEndpoints,
   Connections,
+  Credentials,
   DataApi,
   Databases,
   DbPlatform,
@@ -464,6 +465,20 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
     integrations: {}
   }),
   "Projects.listShared": (n, cursor) => answers["Projects.list"]!(n, cursor),
+  "Projects.listAdvisorIssues": (n) => ({
+    issues: Array.from({ length: n }, (_, i) => ({
+      name: "no_primary_key",
+      title: "No Primary Key",
+      level: "INFO",
+      facing: "INTERNAL",
+      categories: ["PERFORMANCE"],
+      description: "Detects tables without a primary key.",
+      detail: `Table \`public.t${i}\` does not have a primary key.`,
+      remediation: "https://neon.com/docs/data-api/database-advisor",
+      metadata: { schema: "public", name: `t${i}` },
+      cache_key: `no_primary_key_public_t${i}`
+    }))
+  }),
   "Projects.listAvailablePreloadLibraries": (n) => ({
     libraries: Array.from({ length: n }, (_, i) => ({
       library_name: i === 0 ? "pg_stat_statements" : "pg_cron",
@@ -628,6 +643,15 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at,
       updated_at: at
     }))
+  }),
+  "Credentials.list": (n) => ({
+    credentials: Array.from({ length: n }, (_, i) => ({
+      token_id: `nak_live_${String(i).padStart(32, "0")}`,
+      token_id_short: String(i).padStart(12, "0"),
+      scopes: ["storage:read"],
+      principal_type: "user",
+      created_at: at
+    }))
   })
 }
 
@@ -699,7 +723,8 @@ const serviceTags = {
   Snapshots: Snapshots.Snapshots,
   DataApi: DataApi.DataApi,
   BranchAuth: BranchAuth.BranchAuth,
-  Jwks: Jwks.Jwks
+  Jwks: Jwks.Jwks,
+  Credentials: Credentials.Credentials
 }
 
 describe("list is a Stream on every service, <key>Page one request", () => {

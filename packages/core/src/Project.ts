@@ -337,6 +337,83 @@ export class AvailablePreloadLibraries extends Schema.Class<AvailablePreloadLibr
   libraries: Schema.optional(Schema.Array(AvailablePreloadLibrary))
 }) {}
 
+/**
+ * A category of an advisor's issue known today (§14.6): `SECURITY`, `PERFORMANCE`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownAdvisorCategory = Schema.Literal("SECURITY", "PERFORMANCE")
+
+/**
+ * A category of an advisor's issue: one of {@link KnownAdvisorCategory}, or any other string a
+ * newer server sends (kept as is).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export type AdvisorCategory = typeof KnownAdvisorCategory.Type | (string & {})
+
+/**
+ * Open enum schema of {@link AdvisorCategory}.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const AdvisorCategory: Schema.Schema<AdvisorCategory> = openEnum(KnownAdvisorCategory, "AdvisorCategory")
+
+/**
+ * Whether an advisor's issue is exposed through the Data API (`EXTERNAL`) or internal only
+ * (`INTERNAL`), known today (§14.6).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const KnownAdvisorFacing = Schema.Literal("EXTERNAL", "INTERNAL")
+
+/**
+ * Open enum schema of an issue's `facing`: {@link KnownAdvisorFacing} or any other string.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const AdvisorFacing: Schema.Schema<typeof KnownAdvisorFacing.Type | (string & {})> = openEnum(
+  KnownAdvisorFacing,
+  "AdvisorFacing"
+)
+
+/**
+ * One issue the project's advisor found (§14.6): `name` (the check's id, e.g.
+ * `rls_disabled_in_public`), `title`, `level` (`ERROR`, `WARN` or `INFO`, a string), `facing`,
+ * `categories`, `description` (what the check detects), `detail` (this occurrence), `remediation`
+ * (a documentation URL), `metadata` (free-form, per check) and `cache_key`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class AdvisorIssue extends Schema.Class<AdvisorIssue>("AdvisorIssue")({
+  name: Schema.String,
+  title: Schema.String,
+  level: Schema.String,
+  facing: AdvisorFacing,
+  categories: Schema.Array(AdvisorCategory),
+  description: Schema.String,
+  detail: Schema.String,
+  remediation: Schema.String,
+  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  cache_key: Schema.String
+}) {}
+
+/**
+ * Answer of `GET /projects/{project_id}/advisors` (§14.6): `{ issues }`.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class AdvisorIssues extends Schema.Class<AdvisorIssues>("AdvisorIssues")({
+  issues: Schema.Array(AdvisorIssue)
+}) {}
+
 /** A project name: 1 to 256 characters (as a branch name). */
 const ProjectName = BranchUpdateRequest.fields.branch.fields.name
 

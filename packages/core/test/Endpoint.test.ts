@@ -108,7 +108,8 @@ describe("Api.endpoints", () => {
       "Snapshots",
       "DataApi",
       "BranchAuth",
-      "Jwks"
+      "Jwks",
+      "Credentials"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -122,6 +123,7 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}",
       "POST /projects/{project_id}/recover",
       "GET /projects/{project_id}/available_preload_libraries",
+      "GET /projects/{project_id}/advisors",
       "GET /projects/{project_id}/operations",
       "GET /projects/{project_id}/operations/{operation_id}",
       "GET /projects/{project_id}/branches",
@@ -133,6 +135,12 @@ describe("Api.endpoints", () => {
       "POST /projects/{project_id}/branches/{branch_id}/restore",
       "POST /projects/{project_id}/branches/{branch_id}/set_as_default",
       "GET /projects/{project_id}/branches/{branch_id}/endpoints",
+      "POST /projects/{project_id}/branches/{branch_id}/recover",
+      "POST /projects/{project_id}/branch_anonymized",
+      "GET /projects/{project_id}/branches/{branch_id}/masking_rules",
+      "PATCH /projects/{project_id}/branches/{branch_id}/masking_rules",
+      "GET /projects/{project_id}/branches/{branch_id}/anonymized_status",
+      "POST /projects/{project_id}/branches/{branch_id}/anonymize",
       "GET /projects/{project_id}/endpoints",
       "POST /projects/{project_id}/endpoints",
       "GET /projects/{project_id}/endpoints/{endpoint_id}",
@@ -167,6 +175,9 @@ describe("Api.endpoints", () => {
       "DELETE /organizations/{org_id}/members/{member_id}",
       "GET /organizations/{org_id}/invitations",
       "POST /organizations/{org_id}/invitations",
+      "GET /organizations/{org_id}/billing/spending_limit",
+      "PUT /organizations/{org_id}/billing/spending_limit",
+      "DELETE /organizations/{org_id}/billing/spending_limit",
       "GET /projects/{project_id}/permissions",
       "POST /projects/{project_id}/permissions",
       "DELETE /projects/{project_id}/permissions/{permission_id}",
@@ -230,7 +241,10 @@ describe("Api.endpoints", () => {
       "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks",
       "GET /projects/{project_id}/jwks",
       "POST /projects/{project_id}/jwks",
-      "DELETE /projects/{project_id}/jwks/{jwks_id}"
+      "DELETE /projects/{project_id}/jwks/{jwks_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/credentials",
+      "POST /projects/{project_id}/branches/{branch_id}/credentials",
+      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}"
     ])
   })
 
@@ -249,6 +263,7 @@ describe("Api.endpoints", () => {
       "Projects.delete",
       "Projects.recover",
       "Projects.listAvailablePreloadLibraries",
+      "Projects.listAdvisorIssues",
       "Operations.list",
       "Operations.get",
       "Branches.list",
@@ -260,6 +275,12 @@ describe("Api.endpoints", () => {
       "Branches.restore",
       "Branches.setAsDefault",
       "Branches.listEndpoints",
+      "Branches.recover",
+      "Branches.createAnonymized",
+      "Branches.getMaskingRules",
+      "Branches.updateMaskingRules",
+      "Branches.getAnonymizedStatus",
+      "Branches.startAnonymization",
       "ComputeEndpoints.list",
       "ComputeEndpoints.create",
       "ComputeEndpoints.get",
@@ -294,6 +315,9 @@ describe("Api.endpoints", () => {
       "Organizations.removeMember",
       "Organizations.listInvitations",
       "Organizations.createInvitations",
+      "Organizations.getSpendingLimit",
+      "Organizations.setSpendingLimit",
+      "Organizations.deleteSpendingLimit",
       "ProjectPermissions.list",
       "ProjectPermissions.grant",
       "ProjectPermissions.revoke",
@@ -357,7 +381,10 @@ describe("Api.endpoints", () => {
       "BranchAuth.updateWebhooks",
       "Jwks.list",
       "Jwks.add",
-      "Jwks.delete"
+      "Jwks.delete",
+      "Credentials.list",
+      "Credentials.create",
+      "Credentials.revoke"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -459,6 +486,7 @@ describe("Api.endpoints", () => {
       "Projects.delete": [200],
       "Projects.recover": [200],
       "Projects.listAvailablePreloadLibraries": [200],
+      "Projects.listAdvisorIssues": [200],
       "Operations.list": [200],
       "Operations.get": [200],
       "Branches.list": [200],
@@ -470,6 +498,12 @@ describe("Api.endpoints", () => {
       "Branches.restore": [200],
       "Branches.setAsDefault": [200],
       "Branches.listEndpoints": [200],
+      "Branches.recover": [200],
+      "Branches.createAnonymized": [201],
+      "Branches.getMaskingRules": [200],
+      "Branches.updateMaskingRules": [200],
+      "Branches.getAnonymizedStatus": [200],
+      "Branches.startAnonymization": [200],
       "ComputeEndpoints.list": [200],
       "ComputeEndpoints.create": [201],
       "ComputeEndpoints.get": [200],
@@ -504,6 +538,9 @@ describe("Api.endpoints", () => {
       "Organizations.removeMember": [200],
       "Organizations.listInvitations": [200],
       "Organizations.createInvitations": [200],
+      "Organizations.getSpendingLimit": [200],
+      "Organizations.setSpendingLimit": [200],
+      "Organizations.deleteSpendingLimit": [200],
       "ProjectPermissions.list": [200],
       "ProjectPermissions.grant": [200],
       "ProjectPermissions.revoke": [200],
@@ -567,7 +604,10 @@ describe("Api.endpoints", () => {
       "BranchAuth.updateWebhooks": [200],
       "Jwks.list": [200],
       "Jwks.add": [201],
-      "Jwks.delete": [200]
+      "Jwks.delete": [200],
+      "Credentials.list": [200],
+      "Credentials.create": [201],
+      "Credentials.revoke": [204]
     })
   })
 
@@ -580,6 +620,7 @@ describe("Api.endpoints", () => {
       "Branches.delete",
       "Branches.restore",
       "Branches.setAsDefault",
+      "Branches.createAnonymized",
       "ComputeEndpoints.create",
       "ComputeEndpoints.update",
       "ComputeEndpoints.delete",
@@ -610,6 +651,7 @@ describe("Api.endpoints", () => {
       "Projects.list (cursor)",
       "Projects.listShared (cursor)",
       "Projects.listAvailablePreloadLibraries",
+      "Projects.listAdvisorIssues",
       "Operations.list (cursor)",
       "Branches.list (cursor)",
       "Branches.listEndpoints",
@@ -631,7 +673,8 @@ describe("Api.endpoints", () => {
       "Snapshots.list",
       "BranchAuth.listDomains",
       "BranchAuth.listOAuthProviders",
-      "Jwks.list"
+      "Jwks.list",
+      "Credentials.list"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -653,7 +696,8 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.delete",
       "ProjectTransfers.acceptRequest",
-      "BranchAuth.deleteUser"
+      "BranchAuth.deleteUser",
+      "Credentials.revoke"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
@@ -682,7 +726,13 @@ describe("Api.endpoints", () => {
       "delete Branches.delete",
       "restore Branches.restore",
       "setAsDefault Branches.setAsDefault",
-      "listEndpoints Branches.listEndpoints"
+      "listEndpoints Branches.listEndpoints",
+      "recover Branches.recover",
+      "createAnonymized Branches.createAnonymized",
+      "getMaskingRules Branches.getMaskingRules",
+      "updateMaskingRules Branches.updateMaskingRules",
+      "getAnonymizedStatus Branches.getAnonymizedStatus",
+      "startAnonymization Branches.startAnonymization"
     ])
   })
 
@@ -1319,7 +1369,8 @@ describe("Api.Projects (§14)", () => {
       "update Projects.update",
       "delete Projects.delete",
       "recover Projects.recover",
-      "listAvailablePreloadLibraries Projects.listAvailablePreloadLibraries"
+      "listAvailablePreloadLibraries Projects.listAvailablePreloadLibraries",
+      "listAdvisorIssues Projects.listAdvisorIssues"
     ])
   })
 

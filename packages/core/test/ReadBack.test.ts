@@ -42,6 +42,7 @@ describe("readBack", () => {
       "Branches.update -> Branches.get",
       "Branches.restore -> Branches.get",
       "Branches.setAsDefault -> Branches.get",
+      "Branches.createAnonymized -> Branches.get",
       "ComputeEndpoints.create -> ComputeEndpoints.get",
       "ComputeEndpoints.update -> ComputeEndpoints.get",
       "ComputeEndpoints.start -> ComputeEndpoints.get",

@@ -15,6 +15,7 @@ import * as Realistic from "./internal/realistic.js"
 import * as BranchesSeed from "./resources/Branches/seed.js"
 import * as ComputeEndpointsSeed from "./resources/ComputeEndpoints/seed.js"
 import * as BranchAuthSeed from "./resources/BranchAuth/seed.js"
+import * as CredentialsSeed from "./resources/Credentials/seed.js"
 import * as DatabasesSeed from "./resources/Databases/seed.js"
 import * as OrganizationsSeed from "./resources/Organizations/seed.js"
 import * as ProjectsSeed from "./resources/Projects/seed.js"
@@ -76,7 +77,8 @@ export interface SeedOrganizationKey extends Schema.Schema.Type<typeof SeedOrgan
 
 /**
  * An organization of a seed (since 0.5.0): `id` (`^[a-z0-9-]{1,60}$`), and optional `name` (its
- * id), `handle` (its id), `plan` (`free_v3`), `age` (30 days), `members`: absent, the
+ * id), `handle` (its id), `plan` (`free_v3`), `spending_limit_cents` (its monthly spending
+ * limit in cents, since 0.5.0; none by default), `age` (30 days), `members`: absent, the
  * account's user is its only member, an admin; given, exactly those, and `api_keys`, the
  * organization's keys by value (none by default). A project's `org_id` that no organization of
  * the seed declares is implied the same way (docs/contract.md §20, §21).
@@ -136,6 +138,24 @@ export const SeedEndpointFile = ComputeEndpointsSeed.SeedEndpointFile
  * @since 0.3.0
  */
 export interface SeedEndpoint extends Schema.Schema.Type<typeof SeedEndpointFile> {}
+
+/**
+ * A credential of a seed (since 0.5.0, docs/contract.md §11.7): `branch_id` (a branch of the
+ * seed given with its `id`), `api_token` (its bearer token, by value, so that a test can present
+ * it; the fake keeps only its SHA-256), `scopes`, and optional `token_id` (`nak_live_` and 32 hex
+ * digits; derived from the token when absent), `name`, `age` (created at the start by default)
+ * and `revokedAgo` (revoked that long before the start; not revoked by default).
+ *
+ * @since 0.5.0
+ */
+export const SeedCredentialFile = CredentialsSeed.SeedCredentialFile
+
+/**
+ * A credential of the seed (see {@link SeedCredentialFile}).
+ *
+ * @since 0.5.0
+ */
+export interface SeedCredential extends Schema.Schema.Type<typeof SeedCredentialFile> {}
 
 /**
  * A role of a seed (a Postgres user of a branch), in a seed file as in code (since 0.3.0): the
@@ -249,6 +269,8 @@ export interface Seed {
   readonly organizations?: ReadonlyArray<SeedOrganization> | undefined
   /** Neon Auth of the seed's branches: users and settings (since 0.6.0). */
   readonly branch_auths?: ReadonlyArray<SeedBranchAuth> | undefined
+  /** Credentials of the seed's branches (since 0.5.0). */
+  readonly credentials?: ReadonlyArray<SeedCredential> | undefined
 }
 
 /**
@@ -352,7 +374,8 @@ export const SeedFile = Schema.Struct({
   databases: Schema.optional(Schema.Array(SeedDatabaseFile)),
   operations: Schema.optional(Schema.Array(SeedOperationFile)),
   organizations: Schema.optional(Schema.Array(SeedOrganizationFile)),
-  branch_auths: Schema.optional(Schema.Array(SeedBranchAuthFile))
+  branch_auths: Schema.optional(Schema.Array(SeedBranchAuthFile)),
+  credentials: Schema.optional(Schema.Array(SeedCredentialFile))
 }).annotations({ identifier: "SeedFile" })
 
 /** How many problems of a seed file `fromJson` names. */

@@ -117,3 +117,85 @@ describe("organizations in the fake's state (docs/contract.md §20)", () => {
     })
   )
 })
+
+describe("an organization's spending limit (docs/contract.md §20.5)", () => {
+  const scale = "org-scale-302709"
+  const limit = `/organizations/${scale}/billing/spending_limit`
+  /** The JSON body of `request`'s answer. */
+  const body = (fake: FakePlatform.Service, request: HttpClientRequest.HttpClientRequest) =>
+    Effect.flatMap(send(fake, request, { key: fake.bootstrapKey }), (response) => response.json)
+  const seed = {
+    organizations: [
+      { id: scale, plan: "scale_v3" },
+      { id: "org-free-118737", plan: "free_v3" },
+      { id: "org-seeded-500123", plan: "launch_v3", spending_limit_cents: 5_000 },
+      {
+        id: "org-member-700001",
+        plan: "scale_v3",
+        members: [
+          { email: you, role: "member" },
+          { email: "a@example.com", role: "admin" }
+        ]
+      }
+    ]
+  }
+
+  it.effect("is null until set; set in cents, read back, kept in a snapshot; removed, idempotently", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.make(seed)
+      expect(yield* body(fake, HttpClientRequest.get(limit))).toEqual({ spending_limit_cents: null })
+      const set = yield* send(
+        fake,
+        yield* HttpClientRequest.bodyJson(HttpClientRequest.put(limit), { spending_limit_cents: 25_000 }),
+        { key: fake.bootstrapKey }
+      )
+      expect(set.status).toBe(200)
+      expect(yield* set.json).toEqual({ spending_limit_cents: 25_000 })
+      expect(yield* body(fake, HttpClientRequest.get(limit))).toEqual({ spending_limit_cents: 25_000 })
+      const saved = yield* fake.snapshot
+      expect(saved.organizations.find((org) => org.id === scale)?.spending_limit_cents).toBe(25_000)
+      // A saved state loads with it.
+      const again = yield* FakePlatform.make()
+      yield* again.restore(
+        Schema.decodeUnknownSync(Snapshot)(JSON.parse(JSON.stringify(Schema.encodeSync(Snapshot)(saved))))
+      )
+      expect(yield* body(again, HttpClientRequest.get(limit))).toEqual({ spending_limit_cents: 25_000 })
+      for (const _ of [1, 2]) {
+        const removed = yield* send(fake, HttpClientRequest.del(limit), { key: fake.bootstrapKey })
+        expect(removed.status).toBe(200)
+        expect(yield* removed.json).toEqual({})
+      }
+      expect(yield* body(fake, HttpClientRequest.get(limit))).toEqual({ spending_limit_cents: null })
+    })
+  )
+
+  it.effect("a seed gives one; 0, null and fractions are refused (400); Free plans and plain members get 403", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.make(yield* fromJson(JSON.stringify(seed)))
+      expect(
+        yield* body(fake, HttpClientRequest.get("/organizations/org-seeded-500123/billing/spending_limit"))
+      ).toEqual({ spending_limit_cents: 5_000 })
+      for (const cents of [0, null, 12.5, -1]) {
+        const refused = yield* send(
+          fake,
+          yield* HttpClientRequest.bodyJson(HttpClientRequest.put(limit), { spending_limit_cents: cents }),
+          { key: fake.bootstrapKey }
+        )
+        expect(refused.status).toBe(400)
+      }
+      const free = yield* send(fake, HttpClientRequest.get("/organizations/org-free-118737/billing/spending_limit"), {
+        key: fake.bootstrapKey
+      })
+      expect(free.status).toBe(403)
+      const member = "/organizations/org-member-700001/billing/spending_limit"
+      expect((yield* send(fake, HttpClientRequest.get(member), { key: fake.bootstrapKey })).status).toBe(200)
+      const put = yield* send(
+        fake,
+        yield* HttpClientRequest.bodyJson(HttpClientRequest.put(member), { spending_limit_cents: 100 }),
+        { key: fake.bootstrapKey }
+      )
+      expect(put.status).toBe(403)
+      expect((yield* send(fake, HttpClientRequest.del(member), { key: fake.bootstrapKey })).status).toBe(403)
+    })
+  )
+})

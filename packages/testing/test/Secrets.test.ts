@@ -10,6 +10,7 @@ import {
   BranchAuth,
   Branches,
   Connections,
+  Credentials,
   Databases,
   DbPlatform,
   Operations,
@@ -554,6 +555,90 @@ describe("Neon Auth secrets (docs/contract.md §26.4, §26.6)", () => {
               ],
               roles: [{ branch_id: main, name: "owner" }],
               databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
+            }
+          })
+        ),
+        observe
+      )
+    }
+  )
+})
+
+describe("credentials' secrets (docs/contract.md §11.7)", () => {
+  it.effect(
+    "no api_token or s3_secret_access_key in logs, spans, errors, printed results, snapshots or the request log",
+    () => {
+      const { logs, spans, errors, failing, spanText, observe } = observing()
+      const branch = BranchId.make("br-main-100001")
+      const params = { project_id: projectId, branch_id: branch }
+
+      const run = Effect.gen(function* () {
+        const platform = yield* FakePlatform.FakePlatform
+        const credentials = yield* Credentials.Credentials
+        // A creation after a 503 (not processed) and a 429, a list after a 429.
+        yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+        yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "POST" })
+        const first = yield* credentials.create({
+          ...params,
+          name: "ci",
+          scopes: ["storage:read"],
+          principal_type: "user"
+        })
+        const second = yield* credentials.create({ ...params, scopes: ["ai_gateway:invoke"], principal_type: "user" })
+        yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
+        const listed = yield* credentials.listPage(params)
+        yield* credentials.revoke({ ...params, token_id: first.token_id })
+        // Failures: an unknown credential, a body refused, a hostile answer to a creation (made, not read).
+        yield* failing(
+          credentials.revoke({ ...params, token_id: "nak_live_ffffffffffffffffffffffffffffffff" }),
+          "NotFound"
+        )
+        yield* failing(
+          credentials.create({ ...params, scopes: ["storage:root" as "storage:read"], principal_type: "user" }),
+          "InvalidRequest"
+        )
+        yield* platform.faults.inject(Fault.malformedJson, { method: "POST" })
+        yield* failing(
+          credentials.create({ ...params, scopes: ["storage:write"], principal_type: "user" }),
+          "MalformedResponse"
+        )
+        const snapshot = yield* platform.snapshot
+        return { first, second, listed, snapshot, requests: yield* platform.requests }
+      })
+
+      return Effect.gen(function* () {
+        const { requests, snapshot, ...results } = yield* drive(run)
+        const secrets = [results.first, results.second].flatMap((created) => [
+          Redacted.value(created.api_token),
+          Redacted.value(created.s3_secret_access_key)
+        ])
+        expect(secrets.every((secret) => secret.length > 32)).toBe(true)
+        const printedResults = [
+          JSON.stringify(results),
+          String(results.first),
+          util.inspect(results, { depth: 20 }),
+          stringify(results)
+        ]
+        const saved = JSON.stringify(Schema.encodeSync(Snapshot.Snapshot)(snapshot))
+        const requestLog = stringify(requests)
+        const collected = [...logs, ...spanText(), ...errors, ...printedResults, saved, requestLog].join("\n")
+        // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
+        expect(logs.some((line) => line.includes("retrying Credentials.create"))).toBe(true)
+        expect(spans.some((span) => span.name === "Credentials.create")).toBe(true)
+        expect(requests.some((request) => request.path.endsWith("/credentials"))).toBe(true)
+        expect(saved).toContain(results.first.token_id)
+        expect(errors.length).toBe(3 * 5)
+        for (const secret of secrets) {
+          expect(collected).not.toContain(secret)
+          // Nor a tail of one (a partial leak counts too).
+          expect(collected).not.toContain(secret.slice(-24))
+        }
+      }).pipe(
+        Effect.provide(
+          DbPlatformTest.layer({
+            seed: {
+              projects: [{ id: projectId }],
+              branches: [{ project_id: projectId, id: branch, name: "main", default: true }]
             }
           })
         ),

@@ -82,6 +82,71 @@ export interface Fixture {
   readonly key: string
 }
 
+/** Where anonymized branches are created. */
+const anonymizedBranches = `/projects/${project}/branch_anonymized`
+/** A rule masking `users.email` of `neondb`. */
+const emailRule = {
+  database_name: "neondb",
+  schema_name: "public",
+  table_name: "users",
+  column_name: "email",
+  masking_function: "anon.fake_email()"
+}
+const anonymizedBody = {
+  branch_create: { branch: { name: "anon", parent_id: dev }, endpoints: [{ type: "read_write" }] },
+  masking_rules: [emailRule]
+}
+
+/**
+ * `request` of the anonymized branch `anon` (a child of `dev`, with `emailRule`), once ready
+ * (`initialized`); with `anonymizing`, once its anonymization has started.
+ */
+const withAnonymized =
+  (
+    request: (branch: string) => Effect.Effect<HttpClientRequest.HttpClientRequest>,
+    options: { readonly anonymizing?: boolean } = {}
+  ) =>
+  ({ fake, key }: Fixture) =>
+    Effect.gen(function* () {
+      const created = yield* Effect.orDie(send(fake, yield* post(anonymizedBranches, anonymizedBody), { key }))
+      expect(created.status).toBe(201)
+      const { branch } = (yield* Effect.orDie(created.json)) as { readonly branch: { readonly id: string } }
+      yield* TestClock.adjust("1 minute")
+      if (options.anonymizing === true) {
+        const started = yield* Effect.orDie(send(fake, yield* post(`${branches}/${branch.id}/anonymize`), { key }))
+        expect(started.status).toBe(200)
+      }
+      return yield* request(branch.id)
+    })
+
+/** The credentials of `dev`. */
+const credentials = `${branches}/${dev}/credentials`
+
+/** A new credential of `dev` named `name`: its `token_id`. */
+const credentialOf = ({ fake, key }: Fixture, name: string) =>
+  Effect.gen(function* () {
+    const request = yield* HttpClientRequest.post(credentials).pipe(
+      HttpClientRequest.bodyJson({ name, scopes: ["storage:read"], principal_type: "user" })
+    )
+    const response = yield* send(fake, request, { key })
+    expect(response.status).toBe(201)
+    return ((yield* response.json) as { readonly token_id: string }).token_id
+  }).pipe(Effect.orDie)
+
+/** `request` once branch `branchId` of the seed's project is deleted (kept for its recovery). */
+const afterDeleting =
+  (branchId: string, request: (fixture: Fixture) => Effect.Effect<HttpClientRequest.HttpClientRequest>) =>
+  (fixture: Fixture) =>
+    Effect.gen(function* () {
+      const deleted = yield* Effect.orDie(
+        send(fixture.fake, HttpClientRequest.del(`${branches}/${branchId}`), { key: fixture.key })
+      )
+      expect(deleted.status).toBe(200)
+      // Its operations finished: the project is not locked.
+      yield* TestClock.adjust("1 minute")
+      return yield* request(fixture)
+    })
+
 /** One request to one endpoint of `Api.endpoints`. */
 export interface Case {
   readonly endpoint: Endpoint.Endpoint
@@ -466,6 +531,85 @@ const organizationCases: ReadonlyArray<Case> = [
     request: givenOrganizations(() =>
       post(`/organizations/${acme}/invitations`, { invitations: [{ email: "ana@example.com", role: "member" }] })
     )
+  },
+  // The spending limit (docs/contract.md §20.5): `acme` is on Scale, the default organization on Free.
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "none set (null)",
+    status: 200,
+    request: givenOrganizations(() => get(`/organizations/${acme}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "on the Free plan",
+    status: 403,
+    request: () => get(`/organizations/${organization}/billing/spending_limit`)
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => get(`/organizations/${partner}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.getSpendingLimit,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => get("/organizations/Org/billing/spending_limit")
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "$250.00 a month",
+    status: 200,
+    request: givenOrganizations(() =>
+      put(`/organizations/${acme}/billing/spending_limit`, { spending_limit_cents: 25_000 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "zero",
+    status: 400,
+    request: givenOrganizations(() => put(`/organizations/${acme}/billing/spending_limit`, { spending_limit_cents: 0 }))
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "by a member who is not an admin",
+    status: 403,
+    request: givenOrganizations(() =>
+      put(`/organizations/${guest}/billing/spending_limit`, { spending_limit_cents: 100 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.setSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() =>
+      put(`/organizations/${partner}/billing/spending_limit`, { spending_limit_cents: 100 })
+    )
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "none set: idempotent",
+    status: 200,
+    request: givenOrganizations(() => del(`/organizations/${acme}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "on the Free plan",
+    status: 403,
+    request: () => del(`/organizations/${organization}/billing/spending_limit`)
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "one the user is not a member of",
+    status: 404,
+    request: givenOrganizations(() => del(`/organizations/${partner}/billing/spending_limit`))
+  },
+  {
+    endpoint: Api.Organizations.deleteSpendingLimit,
+    label: "a malformed org_id",
+    status: 400,
+    request: () => del("/organizations/Org/billing/spending_limit")
   }
 ]
 
@@ -2934,6 +3078,259 @@ export const cases: ReadonlyArray<Case> = [
     status: 400,
     request: () => post("/projects/NO_SUCH/recover")
   },
+  // Anonymized branches (docs/contract.md §18.4): `anon`, a child of `dev`, made first where needed.
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "with masking rules and a compute endpoint",
+    status: 201,
+    request: () => post(anonymizedBranches, anonymizedBody)
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a column named twice",
+    status: 400,
+    request: () => post(anonymizedBranches, { masking_rules: [emailRule, { ...emailRule, masking_value: "x" }] })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "an unknown parent",
+    status: 404,
+    request: () => post(anonymizedBranches, { branch_create: { branch: { parent_id: "br-none-100009" } } })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a name taken",
+    status: 409,
+    request: () => post(anonymizedBranches, { branch_create: { branch: { name: "dev" } } })
+  },
+  {
+    endpoint: Api.Branches.createAnonymized,
+    label: "a project with a pending operation",
+    status: 423,
+    request: () => post(`/projects/${pendingProject}/branch_anonymized`, {})
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "an anonymized branch's",
+    status: 200,
+    request: withAnonymized((branch) => get(`${branches}/${branch}/masking_rules`))
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => get(`${branches}/${dev}/masking_rules`)
+  },
+  {
+    endpoint: Api.Branches.getMaskingRules,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/masking_rules`)
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "replaced",
+    status: 200,
+    request: withAnonymized((branch) =>
+      patch(`${branches}/${branch}/masking_rules`, { masking_rules: [{ ...emailRule, masking_value: "hidden" }] })
+    )
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => patch(`${branches}/${dev}/masking_rules`, { masking_rules: [] })
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "an unknown branch",
+    status: 404,
+    request: () => patch(`${branches}/br-none-100009/masking_rules`, { masking_rules: [] })
+  },
+  {
+    endpoint: Api.Branches.updateMaskingRules,
+    label: "while anonymizing",
+    status: 409,
+    request: withAnonymized((branch) => patch(`${branches}/${branch}/masking_rules`, { masking_rules: [] }), {
+      anonymizing: true
+    })
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "initialized",
+    status: 200,
+    request: withAnonymized((branch) => get(`${branches}/${branch}/anonymized_status`))
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => get(`${branches}/${dev}/anonymized_status`)
+  },
+  {
+    endpoint: Api.Branches.getAnonymizedStatus,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/anonymized_status`)
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "from initialized",
+    status: 200,
+    request: withAnonymized((branch) => post(`${branches}/${branch}/anonymize`))
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "while anonymizing",
+    status: 409,
+    request: withAnonymized((branch) => post(`${branches}/${branch}/anonymize`), { anonymizing: true })
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "a branch not anonymized",
+    status: 400,
+    request: () => post(`${branches}/${dev}/anonymize`)
+  },
+  {
+    endpoint: Api.Branches.startAnonymization,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/anonymize`)
+  },
+  // A branch's credentials (docs/contract.md §11.7).
+  {
+    endpoint: Api.Credentials.list,
+    label: "one active, one revoked",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.gen(function* () {
+        yield* credentialOf({ fake, key }, "ci")
+        const revoked = yield* credentialOf({ fake, key }, "old")
+        const gone = yield* Effect.orDie(send(fake, HttpClientRequest.del(`${credentials}/${revoked}`), { key }))
+        expect(gone.status).toBe(204)
+        return yield* get(credentials)
+      })
+  },
+  {
+    endpoint: Api.Credentials.list,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-100009/credentials`)
+  },
+  {
+    endpoint: Api.Credentials.list,
+    label: "a malformed branch id",
+    status: 400,
+    request: () => get(`${branches}/BR/credentials`)
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "named, two scopes",
+    status: 201,
+    request: () => post(credentials, { name: "ci", scopes: ["storage:read", "storage:write"], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "no scope",
+    status: 400,
+    request: () => post(credentials, { scopes: [], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.create,
+    label: "an unknown branch",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/credentials`, { scopes: ["storage:read"], principal_type: "user" })
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "a credential",
+    status: 204,
+    request: (fixture) =>
+      Effect.flatMap(credentialOf(fixture, "ci"), (tokenId) =>
+        Effect.succeed(HttpClientRequest.del(`${credentials}/${tokenId}`))
+      )
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "an unknown credential",
+    status: 404,
+    request: () => del(`${credentials}/nak_live_00000000000000000000000000000000`)
+  },
+  {
+    endpoint: Api.Credentials.revoke,
+    label: "a malformed branch id",
+    status: 400,
+    request: () => del(`${branches}/BR/credentials/nak_live_00000000000000000000000000000000`)
+  },
+  // The project advisor (docs/contract.md §14.6): `dev`'s `neondb` with a table, its Data API on.
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "a database with its Data API on",
+    status: 200,
+    request: ({ fake, key }) =>
+      Effect.gen(function* () {
+        yield* migrated(fake)
+        const on = yield* post(dataApi, {})
+        expect((yield* Effect.orDie(send(fake, on, { key }))).status).toBe(201)
+        return yield* get(`/projects/${project}/advisors?branch_id=${dev}&database_name=neondb`)
+      })
+  },
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "the Data API off",
+    status: 400,
+    request: () => get(`/projects/${project}/advisors?branch_id=${dev}`)
+  },
+  {
+    endpoint: Api.Projects.listAdvisorIssues,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`/projects/${project}/advisors?branch_id=br-none-100009`)
+  },
+  // Branch recovery (docs/contract.md §18.3): `feature`, a leaf, deleted first.
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch deleted within its window",
+    status: 200,
+    request: afterDeleting(feature, () => post(`${branches}/${feature}/recover`))
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch never deleted",
+    status: 404,
+    request: () => post(`${branches}/br-none-100009/recover`)
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "a branch not deleted",
+    status: 409,
+    request: () => post(`${branches}/${dev}/recover`)
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "its parent deleted too",
+    status: 400,
+    request: afterDeleting(feature, ({ fake, key }) =>
+      Effect.gen(function* () {
+        const parent = yield* Effect.orDie(send(fake, HttpClientRequest.del(`${branches}/${dev}`), { key }))
+        expect(parent.status).toBe(200)
+        yield* TestClock.adjust("1 minute")
+        return yield* post(`${branches}/${feature}/recover`)
+      })
+    )
+  },
+  {
+    endpoint: Api.Branches.recover,
+    label: "its name taken since",
+    status: 409,
+    request: afterDeleting(feature, ({ fake, key }) =>
+      Effect.gen(function* () {
+        const created = yield* post(branches, { branch: { name: "feature", parent_id: dev } })
+        expect((yield* Effect.orDie(send(fake, created, { key }))).status).toBe(201)
+        return yield* post(`${branches}/${feature}/recover`)
+      })
+    )
+  },
   {
     endpoint: Api.Projects.listAvailablePreloadLibraries,
     label: "the project's Postgres version",
@@ -3067,10 +3464,18 @@ const neverSentUnprompted: Readonly<Record<string, ReadonlyArray<string>>> = {
   "Branches.restore": ["Forbidden"],
   "Branches.setAsDefault": ["Forbidden"],
   "Branches.listEndpoints": ["Forbidden"],
+  "Branches.recover": ["Forbidden"],
+  "Branches.createAnonymized": ["Forbidden"],
+  "Branches.getMaskingRules": ["Forbidden"],
+  "Branches.updateMaskingRules": ["Forbidden"],
+  "Branches.getAnonymizedStatus": ["Forbidden"],
+  "Branches.startAnonymization": ["Forbidden"],
+  ...Object.fromEntries(Object.values(Api.Credentials).map((endpoint) => [endpoint.name, ["Forbidden"]])),
   "Projects.get": ["Forbidden"],
   "Projects.update": ["Forbidden"],
   "Projects.recover": ["Forbidden"],
   "Projects.listAvailablePreloadLibraries": ["Forbidden"],
+  "Projects.listAdvisorIssues": ["Forbidden"],
   "Databases.list": ["Forbidden"],
   "Databases.create": ["Forbidden"],
   "Databases.get": ["Forbidden"],

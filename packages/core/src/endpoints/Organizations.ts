@@ -1,6 +1,6 @@
 /**
  * The organization endpoints: read an organization, list, read, change and remove its members,
- * list and send its invitations (`docs/contract.md` §20).
+ * list and send its invitations, read, set and remove its spending limit (`docs/contract.md` §20).
  *
  * @since 0.5.0
  */
@@ -167,6 +167,32 @@ export const InvitationsCreateRequest = Schema.Struct({
  */
 export const membersPageLimits: Endpoint.PageLimits = { max: 500, default: undefined }
 
+/**
+ * An organization's monthly spending limit (§20.5): `spending_limit_cents`, in cents (an integer),
+ * `null` when none is set. The limit only alerts (emails at 80 % and 100 %); computes keep running.
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export class SpendingLimit extends Schema.Class<SpendingLimit>("SpendingLimit")({
+  spending_limit_cents: Schema.NullOr(Schema.Int)
+}) {}
+
+/**
+ * The body of `PUT /organizations/{org_id}/billing/spending_limit` (§20.5):
+ * `{ spending_limit_cents }`, an integer of cents, at least 1 (0 and `null` are refused: `DELETE`
+ * removes a limit).
+ *
+ * @since 0.5.0
+ * @category schemas
+ */
+export const SpendingLimitUpdateRequest = Schema.Struct({
+  spending_limit_cents: Schema.Int.pipe(
+    Schema.greaterThanOrEqualTo(1),
+    Schema.annotations(withMessage("must be a whole number of cents, at least 1 (DELETE removes a limit)"))
+  )
+})
+
 /** An organization in a path: `org_id`. */
 const orgParams = Schema.Struct({ org_id: OrgId })
 
@@ -281,5 +307,43 @@ export const Organizations = Endpoint.group("Organizations", {
     body: InvitationsCreateRequest,
     success: Invitations,
     errors: ["BadRequest", "Forbidden", "NotFound", "Conflict"]
+  }),
+  /**
+   * `GET /organizations/{org_id}/billing/spending_limit`: the organization's monthly spending
+   * limit, `{ spending_limit_cents }` (cents, `null` when none is set) (§20.5). Launch and Scale
+   * plans only: 403 on another plan; 404 as {@link Organizations}`.get`.
+   */
+  getSpendingLimit: Endpoint.make({
+    method: "GET",
+    route: "/organizations/{org_id}/billing/spending_limit",
+    params: orgParams,
+    success: SpendingLimit,
+    errors: ["NotFound", "Forbidden", "BadRequest"]
+  }),
+  /**
+   * `PUT /organizations/{org_id}/billing/spending_limit`: sets the monthly spending limit to
+   * `spending_limit_cents` (cents, at least 1) and answers it (§20.5). Alerts only; a limit below
+   * what the month has already cost is accepted. Admins only, Launch and Scale plans only: 403
+   * otherwise; 400 for 0, `null` or a fraction; 404 as {@link Organizations}`.get`.
+   */
+  setSpendingLimit: Endpoint.make({
+    method: "PUT",
+    route: "/organizations/{org_id}/billing/spending_limit",
+    params: orgParams,
+    body: SpendingLimitUpdateRequest,
+    success: SpendingLimit,
+    errors: ["BadRequest", "Forbidden", "NotFound"]
+  }),
+  /**
+   * `DELETE /organizations/{org_id}/billing/spending_limit`: removes the spending limit; answers
+   * `{}`, also when none was set (§20.5). Admins only, Launch and Scale plans only: 403
+   * otherwise; 404 as {@link Organizations}`.get`.
+   */
+  deleteSpendingLimit: Endpoint.make({
+    method: "DELETE",
+    route: "/organizations/{org_id}/billing/spending_limit",
+    params: orgParams,
+    success: Schema.Struct({}),
+    errors: ["Forbidden", "NotFound", "BadRequest"]
   })
 })

@@ -1,11 +1,12 @@
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable, read its advisor's issues (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  */
 import * as Schema from "effect/Schema"
 import * as Endpoint from "../Endpoint.js"
 import {
+  AdvisorIssues,
   AvailablePreloadLibraries,
   ProjectCreateRequest,
   ProjectCreated,
@@ -16,7 +17,7 @@ import {
   ProjectUpdateRequest,
   ProjectsPage
 } from "../Project.js"
-import { Cursor, IntegerParameter, PageLimit, projectParams, withMessage } from "../internal/input.js"
+import { BranchIdInput, Cursor, IntegerParameter, PageLimit, projectParams, withMessage } from "../internal/input.js"
 
 /**
  * `org_id`: an organization id, `^[a-z0-9-]{1,60}$` like a project id (§10.4).
@@ -46,7 +47,7 @@ const projectsQuery = {
 }
 
 /**
- * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
+ * The project endpoints: list the account's projects and those shared with it, create, read, update and delete a project, recover a deleted one, list the shared preload libraries it may enable, read its advisor's issues (`docs/contract.md` §2.4, §10.4, §10.6, §14, §18).
  *
  * @since 0.4.0
  * @category endpoints
@@ -182,5 +183,34 @@ export const Projects = Endpoint.group("Projects", {
     success: AvailablePreloadLibraries,
     errors: ["NotFound", "Forbidden", "BadRequest"],
     list: { items: (answer) => answer.libraries ?? [] }
+  }),
+  /**
+   * `GET /projects/{project_id}/advisors`: the security and performance issues the advisor finds
+   * in a database, `{ issues }` (§14.6); an alpha of the platform. Query: `branch_id` (the
+   * default branch without it), `database_name` (needed when the branch has several),
+   * `category` (`SECURITY` or `PERFORMANCE`), `min_severity` (`INFO`, `WARN` or `ERROR`: that
+   * level and those above). Needs the Data API on the database. One answer, not paged. 404 for
+   * an unknown project, branch or database, 400 for a query refused or a database without the
+   * Data API, 403 for a project the key may not see.
+   */
+  listAdvisorIssues: Endpoint.make({
+    method: "GET",
+    route: "/projects/{project_id}/advisors",
+    params: projectParams,
+    query: Schema.Struct({
+      branch_id: Schema.optional(BranchIdInput),
+      database_name: Schema.optional(
+        Schema.String.pipe(Schema.minLength(1)).annotations(withMessage("must not be empty"))
+      ),
+      category: Schema.optional(
+        Schema.Literal("SECURITY", "PERFORMANCE").annotations(withMessage("must be SECURITY or PERFORMANCE"))
+      ),
+      min_severity: Schema.optional(
+        Schema.Literal("INFO", "WARN", "ERROR").annotations(withMessage("must be INFO, WARN or ERROR"))
+      )
+    }),
+    success: AdvisorIssues,
+    errors: ["NotFound", "Forbidden", "BadRequest"],
+    list: { items: (answer) => answer.issues }
   })
 })

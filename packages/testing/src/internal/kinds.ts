@@ -17,8 +17,9 @@ import {
 import { emptyState, loadState, makeState, type State, stateProblems } from "../engine/state.js"
 import { branch_auths } from "../resources/BranchAuth/kinds.js"
 import { branchTreeProblems } from "../resources/Branches/invariants.js"
-import { branches, deleted_branches } from "../resources/Branches/kinds.js"
+import { anonymizations, branches, deleted_branches } from "../resources/Branches/kinds.js"
 import { endpoints } from "../resources/ComputeEndpoints/kinds.js"
+import { credentials } from "../resources/Credentials/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
 import { jwks } from "../resources/Jwks/kinds.js"
@@ -33,8 +34,9 @@ import { vpc_endpoints, vpc_restrictions } from "../resources/VpcEndpoints/kinds
 
 export { SnapshotApiKey, SnapshotOperation, SnapshotStep, SnapshotTime } from "../engine/kinds.js"
 export { SnapshotBranchAuth } from "../resources/BranchAuth/kinds.js"
-export { SnapshotBranch, SnapshotDeletedBranch } from "../resources/Branches/kinds.js"
+export { SnapshotAnonymization, SnapshotBranch, SnapshotDeletedBranch } from "../resources/Branches/kinds.js"
 export { SnapshotEndpoint } from "../resources/ComputeEndpoints/kinds.js"
+export { SnapshotCredential } from "../resources/Credentials/kinds.js"
 export { SnapshotDataApi } from "../resources/DataApi/kinds.js"
 export {
   SnapshotDatabase,
@@ -76,7 +78,9 @@ export const kinds: Kinds = {
   transfer_requests,
   branch_snapshots,
   backup_schedules,
-  deleted_branches
+  deleted_branches,
+  credentials,
+  anonymizations
 }
 
 /** The kinds' names, in table order. */

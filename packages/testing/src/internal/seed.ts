@@ -21,6 +21,7 @@ import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
 import type { StoredBranchAuth } from "../resources/BranchAuth/steps.js"
+import type { StoredCredential } from "../resources/Credentials/steps.js"
 import { type Collections, defaultOrgId, present } from "../engine/kinds.js"
 import { type Life, stepsOf } from "../engine/operations.js"
 import {
@@ -367,7 +368,10 @@ const seedOrganizations = (
       ...impliedOrganization(organization.id, created),
       name: organization.name ?? organization.id,
       handle: organization.handle ?? organization.id,
-      plan: organization.plan ?? defaultPlan
+      plan: organization.plan ?? defaultPlan,
+      ...(organization.spending_limit_cents === undefined
+        ? {}
+        : { spending_limit_cents: organization.spending_limit_cents })
     })
     if (organization.members === undefined) members.push(accountMember(organization.id, "admin", created))
     for (const member of organization.members ?? []) {
@@ -440,6 +444,34 @@ const seedBranchAuths = (
     ]
   })
 
+/**
+ * The credentials of a seed (docs/contract.md §11.7): each of its branch's project, its
+ * `token_id` given or derived from its token, the SHA-256 of its token kept, never the token.
+ */
+const seedCredentials = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  now: number
+): ReadonlyArray<StoredCredential> => {
+  const byId = new Map(branches.map((branch) => [branch.id, branch]))
+  return (seed.credentials ?? []).map((credential) => {
+    const hash = hashKey(credential.api_token)
+    const tokenId = credential.token_id ?? `nak_live_${hash.slice(0, 32)}`
+    return {
+      token_id: tokenId,
+      token_id_short: tokenId.slice("nak_live_".length, "nak_live_".length + 12),
+      ...(credential.name === undefined ? {} : { name: credential.name }),
+      principal_type: "user",
+      project_id: byId.get(credential.branch_id)?.project_id ?? "",
+      branch_id: credential.branch_id,
+      scopes: Array.from(new Set(credential.scopes)),
+      token_hash: hash,
+      created_at: credential.age === undefined ? now : now - Duration.toMillis(credential.age),
+      ...(credential.revokedAgo === undefined ? {} : { revoked_at: now - Duration.toMillis(credential.revokedAgo) })
+    }
+  })
+}
+
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
 export const collectionsOfSeed = (
   seed: Seed,
@@ -484,7 +516,10 @@ export const collectionsOfSeed = (
     deleted_branches: [],
     data_apis: [],
     branch_auths: seedBranchAuths(seed, branches, databases, now, problems),
-    jwks: []
+    jwks: [],
+    credentials: seedCredentials(seed, branches, now),
+    // Nor anonymized branches (docs/contract.md §18.4): the API makes them.
+    anonymizations: []
   }
 }
 

@@ -2,7 +2,7 @@
  * The fake's branch routes (docs/contract.md §11): each decodes with its entry of core's
  * `Api.Branches` and runs a mutation or a read of `steps.ts`.
  */
-import type { Api } from "@dbplatform/core"
+import { Api } from "@dbplatform/core"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -14,11 +14,20 @@ import {
   deleteBranch,
   endpointsOfBranch,
   matchingBranches,
+  recoverBranch,
   restoreBranch,
   setDefaultBranch,
   toTheSecond,
   updateBranch
 } from "./steps.js"
+import {
+  type StoredAnonymization,
+  anonymizedBranch,
+  anonymizedStatusAt,
+  createAnonymizedBranch,
+  startAnonymization,
+  updateMaskingRules
+} from "./anonymized.js"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
 import { type Handlers } from "../../engine/route.js"
 import type { FakeState } from "../../engine/state.js"
@@ -28,7 +37,8 @@ import {
   branchesCount,
   branchesPage,
   branchOperations,
-  computeEndpoints
+  computeEndpoints,
+  unchecked
 } from "../../engine/wire.js"
 import { branchOf, projectOf, withProject } from "../../engine/records.js"
 import { change, read } from "../../engine/change.js"
@@ -112,8 +122,70 @@ export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Han
       Either.map(branchOf(state, params.project_id, params.branch_id), ([project, branch]) =>
         computeEndpoints(endpointsOfBranch(state, branch.id), project, now)
       )
+    ),
+  createAnonymized: ({ params, body }) =>
+    change(
+      fake,
+      (dice) =>
+        createAnonymizedBranch(
+          params.project_id,
+          {
+            ...body.branch_create?.branch,
+            expires_at: expiryOf(body.branch_create?.branch?.expires_at),
+            parent_timestamp: millisOf(body.branch_create?.branch?.parent_timestamp),
+            annotation_value: body.annotation_value,
+            endpoints: body.branch_create?.endpoints ?? []
+          },
+          body.masking_rules ?? [],
+          body.start_anonymization === true,
+          dice
+        ),
+      (created, now) =>
+        branchCreated(
+          created,
+          connectionsOf(created.project, created.endpoints, created.roles, created.databases).map(connectionDetails),
+          now
+        )
+    ),
+  getMaskingRules: ({ params }) =>
+    read(fake, (state) =>
+      Either.map(
+        anonymizedBranch(state, params.project_id, params.branch_id),
+        (anonymization) => new Api.MaskingRules({ masking_rules: rulesOf(anonymization) }, unchecked)
+      )
+    ),
+  updateMaskingRules: ({ params, body }) =>
+    change(
+      fake,
+      () => updateMaskingRules(params.project_id, params.branch_id, body.masking_rules),
+      (anonymization) => new Api.MaskingRules({ masking_rules: rulesOf(anonymization) }, unchecked)
+    ),
+  getAnonymizedStatus: ({ params }) =>
+    read(fake, (state, now) =>
+      Either.map(anonymizedBranch(state, params.project_id, params.branch_id), (anonymization) =>
+        anonymizedStatusAt(anonymization, now)
+      )
+    ),
+  startAnonymization: ({ params }) =>
+    change(fake, () => startAnonymization(params.project_id, params.branch_id), anonymizedStatusAt),
+  recover: ({ params }) =>
+    change(
+      fake,
+      () => recoverBranch(params.project_id, params.branch_id),
+      ({ project, branch, endpoints }, now) =>
+        new Api.BranchRecovered(
+          {
+            branch: branchEnvelope(branch, now).branch,
+            endpoints: computeEndpoints(endpoints, project, now).endpoints
+          },
+          unchecked
+        )
     )
 })
+
+/** An anonymized branch's masking rules as the API answers them. */
+const rulesOf = (anonymization: StoredAnonymization) =>
+  anonymization.masking_rules.map((rule) => new Api.MaskingRule(rule, unchecked))
 
 /** The answer of a branch mutation: the branch and the operations it started, as they are now. */
 const answerOf = ({ branch, operations }: BranchChange, now: number) => branchOperations(branch, operations, now)
@@ -136,5 +208,11 @@ export const branchAuthorizations: Authorizations<typeof Api.Branches> = {
   delete: anyKey,
   restore: anyKey,
   setAsDefault: anyKey,
-  listEndpoints: anyKey
+  listEndpoints: anyKey,
+  recover: anyKey,
+  createAnonymized: anyKey,
+  getMaskingRules: anyKey,
+  updateMaskingRules: anyKey,
+  getAnonymizedStatus: anyKey,
+  startAnonymization: anyKey
 }

@@ -2,10 +2,13 @@
  * The kinds of record of the Branches group the fake keeps (`engine/kinds.ts`): each one's shape as a
  * `Snapshot` holds it, and its entry of the table of kinds (`internal/kinds.ts`).
  */
-import { Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatform/core"
+import { Api, Branch, BranchCreateRequest, KnownBranchDeletionMethod } from "@dbplatform/core"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
 import { kind, newestFirst, slugProblem, SnapshotTime } from "../../engine/kinds.js"
+import { SnapshotEndpoint } from "../ComputeEndpoints/kinds.js"
+import { SnapshotDatabase } from "../Databases/kinds.js"
+import { SnapshotRole } from "../Roles/kinds.js"
 
 /**
  * A branch: `current_state` is `init` before `ready_at`, `ready` from it. `checked_at` is the
@@ -57,12 +60,18 @@ export const branches = kind({
  * it was, when it was deleted (`deleted_at`) and how (`deletion_method`: `user`, a request;
  * `ttl`, its expiry). The platform keeps a deleted branch 7 days for its branch recovery (a
  * preview feature) unless deleted with `hard_delete`; `GET .../branches?include_deleted=true`
- * lists it with its `recovery`. Its compute endpoints, roles and databases are not kept.
+ * lists it with its `recovery`. Since 0.5.0, optional (absent in states saved before: nothing
+ * to give back): its compute endpoints, roles and databases as they were (`kept_endpoints`,
+ * `kept_roles`, `kept_databases`), which `POST .../branches/{branch_id}/recover` gives back
+ * (docs/contract.md §18.3).
  */
 export const SnapshotDeletedBranch = Schema.Struct({
   ...SnapshotBranch.fields,
   deleted_at: SnapshotTime,
-  deletion_method: KnownBranchDeletionMethod
+  deletion_method: KnownBranchDeletionMethod,
+  kept_endpoints: Schema.optional(Schema.Array(SnapshotEndpoint)),
+  kept_roles: Schema.optional(Schema.Array(SnapshotRole)),
+  kept_databases: Schema.optional(Schema.Array(SnapshotDatabase))
 }).annotations({ identifier: "SnapshotDeletedBranch" })
 
 export const deleted_branches = kind({
@@ -75,9 +84,45 @@ export const deleted_branches = kind({
   check: (branch) => slugProblem("branch", branch.id)
 })
 
+/**
+ * What makes a branch an anonymized one (since 0.5.0, docs/contract.md §18.4), by its branch's
+ * `id`: its masking rules (core's `MaskingRule`), when it became one (`created_at`) and ready to
+ * anonymize (`initialized_at`, when its branch is ready), when it last changed (`updated_at`), and
+ * its last anonymization (`run`): started at `started_at` (ms) by the user `triggered_by`, ending
+ * at `ends_at` having masked `masked_columns` columns, or failed then with `problem`. Its state
+ * at a time is derived from these (`anonymized.ts`): it moves on the clock, with nothing to run.
+ */
+export const SnapshotAnonymization = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  masking_rules: Schema.Array(Schema.Struct(Api.MaskingRule.fields)),
+  created_at: SnapshotTime,
+  initialized_at: SnapshotTime,
+  updated_at: SnapshotTime,
+  run: Schema.optional(
+    Schema.Struct({
+      started_at: SnapshotTime,
+      ends_at: SnapshotTime,
+      triggered_by: Schema.String,
+      masked_columns: Schema.Number,
+      problem: Schema.optional(Schema.String)
+    })
+  )
+}).annotations({ identifier: "SnapshotAnonymization" })
+
+export const anonymizations = kind({
+  label: "anonymized branch",
+  schema: SnapshotAnonymization,
+  id: Schema.String,
+  idOf: (anonymization) => anonymization.id,
+  parent: { kind: "branches", of: (anonymization) => anonymization.id },
+  rank: newestFirst
+})
+
 declare module "../../engine/kinds.js" {
   interface Kinds {
     readonly branches: typeof branches
     readonly deleted_branches: typeof deleted_branches
+    readonly anonymizations: typeof anonymizations
   }
 }

@@ -373,9 +373,85 @@ export const branchDeletion = (
   for (const deleted of itemsOf(state, "deleted_branches", branch.project_id)) {
     if (!recoverable(deleted, now)) changes.push(remove("deleted_branches", deleted.id))
   }
-  if (!hard) changes.push(upsert("deleted_branches", { ...branch, deleted_at: now, deletion_method: method }))
+  if (!hard) {
+    changes.push(
+      upsert("deleted_branches", {
+        ...branch,
+        deleted_at: now,
+        deletion_method: method,
+        kept_endpoints: Array.from(itemsOf(state, "endpoints", branch.id)),
+        kept_roles: Array.from(itemsOf(state, "roles", branch.id)),
+        kept_databases: Array.from(itemsOf(state, "databases", branch.id))
+      })
+    )
+  }
   return changes
 }
+
+/** What a branch's recovery answers: the branch and its compute endpoints, as they are again. */
+export interface BranchRecovery {
+  readonly project: StoredProject
+  readonly branch: StoredBranch
+  readonly endpoints: ReadonlyArray<StoredEndpoint>
+}
+
+/**
+ * `POST /projects/{project_id}/branches/{branch_id}/recover` as a pure step (docs/contract.md
+ * §18.3): a branch deleted within its 7 days of recovery is a branch again, as it was, with its
+ * compute endpoints (idle from `now`), roles (the same passwords: its connection strings hold) and
+ * databases; an expiry it had is cleared. No operation. 404 for an unknown project, or a branch
+ * never deleted, deleted for good (`hard_delete`) or past its window; 400 for a branch whose
+ * parent is deleted (recover the parent first); 409 for a branch that is not deleted (as a project
+ * that is not, §18.2), or a name another branch took since.
+ */
+export const recoverBranch =
+  (projectId: string, branchId: string): Mutation<BranchRecovery, Refusal> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const project = yield* projectOf(state, projectId)
+      const live = get(state, "branches", branchId)
+      if (live !== undefined && live.project_id === projectId) {
+        return yield* refused(Status.conflict, `branch ${branchId} is not deleted`)
+      }
+      const deleted = get(state, "deleted_branches", branchId)
+      if (deleted === undefined || deleted.project_id !== projectId || !recoverable(deleted, now)) {
+        return yield* notFound("branch")
+      }
+      if (deleted.parent_id !== undefined && get(state, "branches", deleted.parent_id) === undefined) {
+        return yield* refused(
+          Status.badRequest,
+          `the parent branch ${deleted.parent_id} of branch ${branchId} is deleted: recover it first`
+        )
+      }
+      if (namedBranch(state, projectId, deleted.name) !== undefined) return yield* nameTaken(deleted.name)
+      const {
+        deleted_at: _,
+        deletion_method: __,
+        kept_endpoints,
+        kept_roles,
+        kept_databases,
+        expires_at: ___,
+        ttl_interval_seconds: ____,
+        ...rest
+      } = deleted
+      const branch: StoredBranch = { ...rest, updated_at: Math.max(now, rest.updated_at) }
+      const endpoints: Array<StoredEndpoint> = (kept_endpoints ?? []).map((endpoint) => ({
+        ...endpoint,
+        active_at: Math.min(endpoint.active_at, now),
+        suspended_at: now,
+        updated_at: Math.max(now, endpoint.updated_at)
+      }))
+      return {
+        changes: [
+          remove("deleted_branches", branchId),
+          upsert("branches", branch),
+          ...endpoints.map((endpoint) => upsert("endpoints", endpoint)),
+          ...(kept_roles ?? []).map((role) => upsert("roles", role)),
+          ...(kept_databases ?? []).map((database) => upsert("databases", database))
+        ],
+        answer: { project, branch, endpoints }
+      }
+    })
 
 /** Whether a deleted branch can still be recovered at `now`: within 7 days of its deletion. */
 export const recoverable = (branch: StoredDeletedBranch, now: number): boolean =>

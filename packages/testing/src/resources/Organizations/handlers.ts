@@ -7,7 +7,16 @@ import { Api } from "@dbplatform/core"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { Caller } from "../../engine/caller.js"
-import { invite, memberIn, membersPageOf, reachable, removeMember, updateMember } from "./steps.js"
+import {
+  invite,
+  memberIn,
+  membersPageOf,
+  reachable,
+  removeMember,
+  setSpendingLimit,
+  spendingLimitOf,
+  updateMember
+} from "./steps.js"
 import { type Handlers } from "../../engine/route.js"
 import {
   type FakeState,
@@ -132,6 +141,31 @@ export const organizationHandlers = (fake: FakeState): Handlers<typeof Api.Organ
         (dice) => invite(key, params.org_id, body.invitations, dice),
         ({ invitations }) => new Api.Invitations({ invitations: invitations.map(invitationOf) }, unchecked)
       )
+    ),
+  getSpendingLimit: ({ params }) =>
+    Effect.flatMap(Caller, (key) =>
+      read(fake, (state) =>
+        Either.map(
+          spendingLimitOf(state, key, params.org_id),
+          (cents) => new Api.SpendingLimit({ spending_limit_cents: cents }, unchecked)
+        )
+      )
+    ),
+  setSpendingLimit: ({ params, body }) =>
+    Effect.flatMap(Caller, (key) =>
+      change(
+        fake,
+        () => setSpendingLimit(key, params.org_id, body.spending_limit_cents),
+        (cents) => new Api.SpendingLimit({ spending_limit_cents: cents }, unchecked)
+      )
+    ),
+  deleteSpendingLimit: ({ params }) =>
+    Effect.flatMap(Caller, (key) =>
+      change(
+        fake,
+        () => setSpendingLimit(key, params.org_id, undefined),
+        () => ({})
+      )
     )
 })
 
@@ -143,5 +177,8 @@ export const organizationAuthorizations: Authorizations<typeof Api.Organizations
   updateMember: unscopedKey,
   removeMember: personalKey,
   listInvitations: unscopedKey,
-  createInvitations: personalKey
+  createInvitations: personalKey,
+  getSpendingLimit: unscopedKey,
+  setSpendingLimit: unscopedKey,
+  deleteSpendingLimit: unscopedKey
 }

@@ -12,11 +12,14 @@ import { kind, newestFirst, refusalOf, SnapshotTime } from "../../engine/kinds.j
  * `console` for one the fake creates. Every organization a project names exists: one a seed or a
  * request names without declaring it is made with the account's user as its admin. Core's
  * `Organization` as the fake keeps it: times in epoch ms, without the settings it does not model.
+ * Since 0.5.0, optional: `spending_limit_cents`, its monthly spending limit in cents (absent: none,
+ * docs/contract.md §20.5).
  */
 export const SnapshotOrganization = Schema.Struct({
   ...Struct.pick(Api.Organization.fields, "id", "name", "handle", "plan", "managed_by"),
   created_at: SnapshotTime,
-  updated_at: SnapshotTime
+  updated_at: SnapshotTime,
+  spending_limit_cents: Schema.optional(Api.SpendingLimitUpdateRequest.fields.spending_limit_cents)
 }).annotations({ identifier: "SnapshotOrganization" })
 
 /**

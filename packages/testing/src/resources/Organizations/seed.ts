@@ -32,6 +32,7 @@ export const SeedOrganizationFile = Schema.Struct({
   name: Schema.optional(organization.name),
   handle: Schema.optional(organization.handle),
   plan: Schema.optional(organization.plan),
+  spending_limit_cents: organization.spending_limit_cents,
   age: Schema.optional(SeedDuration),
   members: Schema.optional(Schema.Array(SeedMemberFile)),
   api_keys: Schema.optional(Schema.Array(SeedOrganizationKeyFile))

@@ -322,3 +322,59 @@ export const withImpliedOrganizations = <C extends Collections>(collections: C):
     members: [...collections.members, ...implied.map(({ member }) => member)]
   }
 }
+
+/**
+ * The plan families that have a spending limit: Launch and Scale (docs/contract.md §20.5). A plan
+ * is named by its family and version (`launch_v3`, `scale_v3`).
+ */
+const spendingLimitPlans: ReadonlyArray<string> = ["launch", "scale"]
+
+/** 403 unless organization `organization`'s plan has a spending limit (Launch, Scale). */
+const withSpendingLimit = (organization: StoredOrganization): Either.Either<StoredOrganization, Refusal> =>
+  spendingLimitPlans.includes(organization.plan.replace(/_v\d+$/, ""))
+    ? Either.right(organization)
+    : refused(
+        Status.forbidden,
+        `the spending limit is available on the Launch and Scale plans only (the organization's plan is ${organization.plan})`
+      )
+
+/**
+ * `GET /organizations/{org_id}/billing/spending_limit` as a read: the organization's limit in cents,
+ * `null` when none is set. 404 (as {@link reachable}), 403 (a plan without one).
+ */
+export const spendingLimitOf = (
+  state: State,
+  key: StoredKey | undefined,
+  orgId: string
+): Either.Either<number | null, Refusal> =>
+  Either.gen(function* () {
+    const { organization } = yield* reachable(state, key, orgId)
+    yield* withSpendingLimit(organization)
+    return organization.spending_limit_cents ?? null
+  })
+
+/**
+ * `PUT` (`cents`, at least 1) or `DELETE` (`undefined`) `/organizations/{org_id}/billing/spending_limit`
+ * as a pure step: the organization with its limit set or removed, answering the limit (`null`:
+ * none). Removing none is a success that changes nothing. 404 (as {@link reachable}), 403 (not an
+ * admin; a plan without one) (docs/contract.md §20.5).
+ */
+export const setSpendingLimit =
+  (key: StoredKey | undefined, orgId: string, cents: number | undefined): Mutation<number | null, Refusal> =>
+  (state, now) =>
+    Either.gen(function* () {
+      const { organization } = yield* Either.flatMap(reachable(state, key, orgId), (found) =>
+        found.role === "admin"
+          ? Either.right(found)
+          : refused(Status.forbidden, "only an admin of the organization may change its spending limit")
+      )
+      yield* withSpendingLimit(organization)
+      if (organization.spending_limit_cents === cents) return { changes: [], answer: cents ?? null }
+      const { spending_limit_cents: _, ...rest } = organization
+      const changed: StoredOrganization = {
+        ...rest,
+        ...(cents === undefined ? {} : { spending_limit_cents: cents }),
+        updated_at: Math.max(now, organization.updated_at)
+      }
+      return { changes: [upsert("organizations", changed)], answer: cents ?? null }
+    })

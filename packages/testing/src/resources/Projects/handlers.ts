@@ -15,6 +15,7 @@ import {
 } from "@dbplatform/core"
 import * as Either from "effect/Either"
 import { connectionDetails, connectionsOf } from "../Connections/steps.js"
+import { advisorIssues } from "./advisor.js"
 import { availablePreloadLibraries } from "./preloadLibraries.js"
 import { createProject, deleteProject, type ProjectChange, projectAt, recoverProject, updateProject } from "./steps.js"
 import { type Handlers, type Handle, type Handler } from "../../engine/route.js"
@@ -73,6 +74,8 @@ const ownHandlers = (fake: FakeState): Omit<Handlers<typeof Api.Projects>, "list
         (project) => new AvailablePreloadLibraries({ libraries: availablePreloadLibraries(project.pg_version) }, true)
       )
     ),
+  // The fake's checks over the database's schema (docs/contract.md §14.6).
+  listAdvisorIssues: ({ params, query }) => read(fake, (state) => advisorIssues(state, params.project_id, query)),
   update: ({ body, params }) =>
     change(
       fake,
@@ -187,5 +190,6 @@ export const projectAuthorizations: Authorizations<typeof Api.Projects> = {
   update: anyKey,
   delete: unscopedKey,
   recover: anyKey,
-  listAvailablePreloadLibraries: anyKey
+  listAvailablePreloadLibraries: anyKey,
+  listAdvisorIssues: anyKey
 }
