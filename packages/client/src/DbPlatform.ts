@@ -2,7 +2,7 @@
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
  * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Snapshots`, `Consumption`, `Users`,
  * `Organizations`, `OrganizationApiKeys`, `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`,
- * `BranchSchema`, `DataApi`, `BranchAuth` and `Jwks` over one `DbPlatformClient`. Provide an
+ * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks` and `Functions` over one `DbPlatformClient`. Provide an
  * `HttpClient` beside it.
  *
  * ```ts
@@ -37,6 +37,7 @@ import * as Snapshots from "./Snapshots.js"
 import * as BranchAuth from "./BranchAuth.js"
 import * as DataApi from "./DataApi.js"
 import * as Jwks from "./Jwks.js"
+import * as Functions from "./Functions.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -65,6 +66,7 @@ export type DbPlatform =
   | DataApi.DataApi
   | BranchAuth.BranchAuth
   | Jwks.Jwks
+  | Functions.Functions
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -96,7 +98,8 @@ export const layerFrom = <E, R>(
     Snapshots.layer,
     DataApi.layer,
     BranchAuth.layer,
-    Jwks.layer
+    Jwks.layer,
+    Functions.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -28,6 +28,7 @@ import { Snapshots } from "./endpoints/Snapshots.js"
 import { BranchAuth } from "./endpoints/BranchAuth.js"
 import { DataApi } from "./endpoints/DataApi.js"
 import { Jwks } from "./endpoints/Jwks.js"
+import { Functions } from "./endpoints/Functions.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -179,6 +180,13 @@ export * from "./endpoints/BranchAuth.js"
 export * from "./endpoints/Jwks.js"
 
 /**
+ * The `Functions` group (beta) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Functions.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -205,7 +213,8 @@ export const groups = {
   Snapshots,
   DataApi,
   BranchAuth,
-  Jwks
+  Jwks,
+  Functions
 } as const
 
 /**

@@ -17,6 +17,7 @@ import { consumptionAuthorizations, consumptionHandlers } from "../resources/Con
 import { organizationKeyAuthorizations, organizationKeyHandlers } from "../resources/OrganizationApiKeys.js"
 import { projectAuthorizations, projectHandlers } from "../resources/Projects/handlers.js"
 import { jwksAuthorizations, jwksHandlers } from "../resources/Jwks/handlers.js"
+import { functionsAuthorizations, functionsHandlers } from "../resources/Functions/handlers.js"
 import { regionAuthorizations, regionHandlers } from "../resources/Regions.js"
 import { organizationAuthorizations, organizationHandlers } from "../resources/Organizations/handlers.js"
 import { roleAuthorizations, roleHandlers } from "../resources/Roles/handlers.js"
@@ -55,7 +56,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Snapshots: snapshotHandlers(fake),
   DataApi: dataApiHandlers(fake),
   BranchAuth: branchAuthHandlers(fake),
-  Jwks: jwksHandlers(fake)
+  Jwks: jwksHandlers(fake),
+  Functions: functionsHandlers(fake)
 })
 
 /**
@@ -83,7 +85,8 @@ export const authorizations: { readonly [G in keyof Api.Groups]: Authorizations<
   Snapshots: snapshotAuthorizations,
   DataApi: dataApiAuthorizations,
   BranchAuth: branchAuthAuthorizations,
-  Jwks: jwksAuthorizations
+  Jwks: jwksAuthorizations,
+  Functions: functionsAuthorizations
 }
 
 /**

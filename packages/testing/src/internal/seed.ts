@@ -484,7 +484,9 @@ export const collectionsOfSeed = (
     deleted_branches: [],
     data_apis: [],
     branch_auths: seedBranchAuths(seed, branches, databases, now, problems),
-    jwks: []
+    jwks: [],
+    // Nor functions (docs/contract.md §30.5): a deployment makes one.
+    functions: []
   }
 }
 
