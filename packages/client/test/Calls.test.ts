@@ -28,6 +28,7 @@ import {
   DataApi,
   Databases,
   DbPlatform,
+  Functions,
   Jwks,
   Operations,
   ProjectPermissions,
@@ -628,6 +629,16 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at,
       updated_at: at
     }))
+  }),
+  "Functions.list": (n, next) => ({
+    functions: Array.from({ length: n }, (_, i) => ({
+      id: `fn-${i}`,
+      slug: `fn${i}`,
+      name: `fn${i}`,
+      invocation_url: "",
+      created_at: at
+    })),
+    pagination: next === undefined ? {} : { next }
   })
 }
 
@@ -699,7 +710,8 @@ const serviceTags = {
   Snapshots: Snapshots.Snapshots,
   DataApi: DataApi.DataApi,
   BranchAuth: BranchAuth.BranchAuth,
-  Jwks: Jwks.Jwks
+  Jwks: Jwks.Jwks,
+  Functions: Functions.Functions
 }
 
 describe("list is a Stream on every service, <key>Page one request", () => {

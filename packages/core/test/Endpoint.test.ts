@@ -108,7 +108,8 @@ describe("Api.endpoints", () => {
       "Snapshots",
       "DataApi",
       "BranchAuth",
-      "Jwks"
+      "Jwks",
+      "Functions"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -230,7 +231,12 @@ describe("Api.endpoints", () => {
       "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks",
       "GET /projects/{project_id}/jwks",
       "POST /projects/{project_id}/jwks",
-      "DELETE /projects/{project_id}/jwks/{jwks_id}"
+      "DELETE /projects/{project_id}/jwks/{jwks_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/functions",
+      "GET /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments"
     ])
   })
 
@@ -357,7 +363,12 @@ describe("Api.endpoints", () => {
       "BranchAuth.updateWebhooks",
       "Jwks.list",
       "Jwks.add",
-      "Jwks.delete"
+      "Jwks.delete",
+      "Functions.list",
+      "Functions.get",
+      "Functions.update",
+      "Functions.delete",
+      "Functions.createDeployment"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -567,7 +578,12 @@ describe("Api.endpoints", () => {
       "BranchAuth.updateWebhooks": [200],
       "Jwks.list": [200],
       "Jwks.add": [201],
-      "Jwks.delete": [200]
+      "Jwks.delete": [200],
+      "Functions.list": [200],
+      "Functions.get": [200],
+      "Functions.update": [200],
+      "Functions.delete": [204],
+      "Functions.createDeployment": [201]
     })
   })
 
@@ -631,7 +647,8 @@ describe("Api.endpoints", () => {
       "Snapshots.list",
       "BranchAuth.listDomains",
       "BranchAuth.listOAuthProviders",
-      "Jwks.list"
+      "Jwks.list",
+      "Functions.list (cursor)"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -653,7 +670,8 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.delete",
       "ProjectTransfers.acceptRequest",
-      "BranchAuth.deleteUser"
+      "BranchAuth.deleteUser",
+      "Functions.delete"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)
