@@ -12,8 +12,8 @@ import * as Resource from "./Resource.js"
 
 /**
  * The `Functions` service: one method per entry of core's `Api.Functions` group, each called
- * with one input object whose keys are the wire's path, query and body names (`docs/design.md`
- * §1.3). `list` streams a branch's functions (its own and those it inherits), following the
+ * with one input object whose keys are the wire's path, query and body names
+ * (`docs/design.md` §1.3). `list` streams a branch's functions (its own and those it inherits), following the
  * cursor as the consumer pulls; `listPage` answers one page `{ functions, pagination }`. `get`,
  * `update` (`{ name }`: the display name, `null` back to the slug) and `delete` (a 204:
  * `undefined`) act on one function by its `slug`. `createDeployment({ project_id, branch_id,
