@@ -2,12 +2,12 @@
  * The Functions group's deployment body (docs/contract.md §30.4): `multipart/form-data`, its
  * environment one text part holding a JSON object, values `Redacted` on the SDK's side.
  */
-import { Api, Endpoint } from "@dbplatform/core"
+import { Api, BranchId, Endpoint, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 
-const input = { project_id: "p-1", branch_id: "br-a-1", slug: "hello" }
+const input = { project_id: ProjectId.make("p-1"), branch_id: BranchId.make("br-a-1"), slug: "hello" }
 
 describe("Functions.createDeployment", () => {
   it("is sent as multipart/form-data, the others as JSON", () => {
