@@ -2,7 +2,8 @@
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
  * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Snapshots`, `Consumption`, `Users`,
  * `Organizations`, `OrganizationApiKeys`, `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`,
- * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks` and `Credentials` over one `DbPlatformClient`. Provide an
+ * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks`, `Credentials` and `Functions` over one `DbPlatformClient`.
+ * Provide an
  * `HttpClient` beside it.
  *
  * ```ts
@@ -38,6 +39,7 @@ import * as BranchAuth from "./BranchAuth.js"
 import * as DataApi from "./DataApi.js"
 import * as Jwks from "./Jwks.js"
 import * as Credentials from "./Credentials.js"
+import * as Functions from "./Functions.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -67,6 +69,7 @@ export type DbPlatform =
   | BranchAuth.BranchAuth
   | Jwks.Jwks
   | Credentials.Credentials
+  | Functions.Functions
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -99,7 +102,8 @@ export const layerFrom = <E, R>(
     DataApi.layer,
     BranchAuth.layer,
     Jwks.layer,
-    Credentials.layer
+    Credentials.layer,
+    Functions.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

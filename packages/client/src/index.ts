@@ -159,6 +159,14 @@ export * as Jwks from "./Jwks.js"
  * @since 0.5.0
  */
 export * as Credentials from "./Credentials.js"
+/**
+ * Functions (beta) of a branch: `list` (a `Stream`), `listPage`, `get`, `update`, `delete`, and
+ * `createDeployment` (`multipart/form-data`: the code's ZIP, the runtime, `Redacted` environment
+ * values) (`docs/contract.md` §30).
+ *
+ * @since 0.6.0
+ */
+export * as Functions from "./Functions.js"
 
 /**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,

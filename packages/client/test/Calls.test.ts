@@ -29,6 +29,7 @@ import {
   DataApi,
   Databases,
   DbPlatform,
+  Functions,
   Jwks,
   Operations,
   ProjectPermissions,
@@ -652,6 +653,16 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       principal_type: "user",
       created_at: at
     }))
+  }),
+  "Functions.list": (n, next) => ({
+    functions: Array.from({ length: n }, (_, i) => ({
+      id: `fn-${i}`,
+      slug: `fn${i}`,
+      name: `fn${i}`,
+      invocation_url: "",
+      created_at: at
+    })),
+    pagination: next === undefined ? {} : { next }
   })
 }
 
@@ -724,7 +735,8 @@ const serviceTags = {
   DataApi: DataApi.DataApi,
   BranchAuth: BranchAuth.BranchAuth,
   Jwks: Jwks.Jwks,
-  Credentials: Credentials.Credentials
+  Credentials: Credentials.Credentials,
+  Functions: Functions.Functions
 }
 
 describe("list is a Stream on every service, <key>Page one request", () => {

@@ -29,6 +29,7 @@ import { BranchAuth } from "./endpoints/BranchAuth.js"
 import { DataApi } from "./endpoints/DataApi.js"
 import { Jwks } from "./endpoints/Jwks.js"
 import { Credentials } from "./endpoints/Credentials.js"
+import { Functions } from "./endpoints/Functions.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -185,6 +186,12 @@ export * from "./endpoints/Jwks.js"
  * @since 0.5.0
  */
 export * from "./endpoints/Credentials.js"
+/**
+ * The `Functions` group (beta) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Functions.js"
 
 /**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
@@ -214,7 +221,8 @@ export const groups = {
   DataApi,
   BranchAuth,
   Jwks,
-  Credentials
+  Credentials,
+  Functions
 } as const
 
 /**

@@ -57,6 +57,15 @@ export type EndpointError = Exclude<
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE"
 
 /**
+ * How an endpoint's body goes on the wire: `"json"`, or `"multipart"` (`multipart/form-data`,
+ * one part per encoded field: bytes a file part, a string a text part; `docs/design.md` §1.7).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export type BodyEncoding = "json" | "multipart"
+
+/**
  * A success status an endpoint may answer with: 200, 201 (created), 202 (accepted) or 204 (no
  * body: its answer schema decodes `undefined`).
  *
@@ -193,8 +202,14 @@ export interface Endpoint<
   readonly params: Schema.Schema<Params, any> | undefined
   /** Query parameters; their encoded side is strings (or absent). */
   readonly query: Schema.Schema<Query, any> | undefined
-  /** The JSON body. */
+  /** The body: JSON, or `multipart/form-data` by `bodyEncoding`. */
   readonly body: Schema.Schema<Body, any> | undefined
+  /**
+   * How the body goes on the wire: `"json"` (most), or `"multipart"`, `multipart/form-data`
+   * whose parts are the body's encoded fields: a `Uint8Array` a file part, a string a text part
+   * (`docs/design.md` §1.7).
+   */
+  readonly bodyEncoding: BodyEncoding
   readonly success: Schema.Schema<Success, any>
   /** The success statuses it answers with; a 204 has no body (`success` decodes `undefined`). */
   readonly statuses: ReadonlyArray<SuccessStatus>
@@ -255,7 +270,8 @@ export type Item<E extends Endpoint> = E["list"] extends List<any, infer A> ? A 
 
 /**
  * Declares an endpoint of a group ({@link group} names it); a part left out (`params`, `query`,
- * `body`, `pageLimits`, `list`, `about`, `readBack`) is absent, `statuses` is `[200]` when left out, and
+ * `body`, `pageLimits`, `list`, `about`, `readBack`) is absent, `statuses` is `[200]` when left out,
+ * `bodyEncoding` `"json"`, and
  * `startsOperations` `false`. `startsOperations: true` is taken only when the answer's type
  * carries `operations` ({@link CarriesOperations}). Throws when two parts share an input key (one
  * flat input could not say which part it is for).
@@ -279,6 +295,7 @@ export const make = <
   readonly params?: Schema.Schema<P, PI> | undefined
   readonly query?: Schema.Schema<Q, QI> | undefined
   readonly body?: Schema.Schema<B, any> | undefined
+  readonly bodyEncoding?: BodyEncoding | undefined
   readonly success: Schema.Schema<S, any>
   readonly statuses?: ReadonlyArray<SuccessStatus> | undefined
   readonly startsOperations?: ([S] extends [CarriesOperations] ? boolean : false) | undefined
@@ -311,6 +328,7 @@ export const make = <
     params: options.params,
     query: options.query,
     body: options.body,
+    bodyEncoding: options.bodyEncoding ?? "json",
     success: options.success,
     statuses: options.statuses ?? ok,
     startsOperations: options.startsOperations ?? false,

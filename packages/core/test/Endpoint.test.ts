@@ -109,7 +109,8 @@ describe("Api.endpoints", () => {
       "DataApi",
       "BranchAuth",
       "Jwks",
-      "Credentials"
+      "Credentials",
+      "Functions"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -244,7 +245,12 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/jwks/{jwks_id}",
       "GET /projects/{project_id}/branches/{branch_id}/credentials",
       "POST /projects/{project_id}/branches/{branch_id}/credentials",
-      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}"
+      "DELETE /projects/{project_id}/branches/{branch_id}/credentials/{token_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/functions",
+      "GET /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug}",
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments"
     ])
   })
 
@@ -384,7 +390,12 @@ describe("Api.endpoints", () => {
       "Jwks.delete",
       "Credentials.list",
       "Credentials.create",
-      "Credentials.revoke"
+      "Credentials.revoke",
+      "Functions.list",
+      "Functions.get",
+      "Functions.update",
+      "Functions.delete",
+      "Functions.createDeployment"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -607,7 +618,12 @@ describe("Api.endpoints", () => {
       "Jwks.delete": [200],
       "Credentials.list": [200],
       "Credentials.create": [201],
-      "Credentials.revoke": [204]
+      "Credentials.revoke": [204],
+      "Functions.list": [200],
+      "Functions.get": [200],
+      "Functions.update": [200],
+      "Functions.delete": [204],
+      "Functions.createDeployment": [201]
     })
   })
 
@@ -674,7 +690,8 @@ describe("Api.endpoints", () => {
       "BranchAuth.listDomains",
       "BranchAuth.listOAuthProviders",
       "Jwks.list",
-      "Credentials.list"
+      "Credentials.list",
+      "Functions.list (cursor)"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -697,7 +714,8 @@ describe("Api.endpoints", () => {
       "Roles.delete",
       "ProjectTransfers.acceptRequest",
       "BranchAuth.deleteUser",
-      "Credentials.revoke"
+      "Credentials.revoke",
+      "Functions.delete"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

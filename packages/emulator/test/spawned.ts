@@ -91,10 +91,14 @@ export interface Answer {
 
 /** Sends `method url` with `Authorization: Bearer <credential>` and `body` as JSON, if any. */
 export const send = async (method: string, url: string, credential: string, body?: unknown): Promise<Answer> => {
+  // A `FormData` body goes as multipart/form-data, fetch writing its boundary (a function's deployment).
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${credential}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    headers:
+      body instanceof FormData
+        ? { authorization: `Bearer ${credential}` }
+        : { authorization: `Bearer ${credential}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) })
   })
   const text = await response.text()
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }

@@ -46,7 +46,8 @@ const sampleIds: Readonly<Record<string, string>> = {
   region_id: "aws-us-east-2",
   vpc_endpoint_id: "vpce-0123456789abcdef0",
   request_id: "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b0a",
-  snapshot_id: "snap-dev-100001"
+  snapshot_id: "snap-dev-100001",
+  slug: "hello"
 }
 
 /**

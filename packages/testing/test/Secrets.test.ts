@@ -13,6 +13,7 @@ import {
   Credentials,
   Databases,
   DbPlatform,
+  Functions,
   Operations,
   OrganizationApiKeys,
   Projects,
@@ -948,4 +949,55 @@ describe("snapshots (docs/contract.md §19)", () => {
         }
       }).pipe(Effect.provide(DbPlatformTest.layer({ seed: connectionSeed })))
   )
+})
+
+describe("function environment values (docs/contract.md §30.4)", () => {
+  it.effect("no environment value in logs, spans, errors, printed results, the snapshot or the request log", () => {
+    const { logs, spans, errors, failing, spanText, observe } = observing()
+    const branch = BranchId.make("br-main-100001")
+    const params = { project_id: projectId, branch_id: branch }
+    const values = [`fn-token-${"s3cret".repeat(4)}`, `fn-db-${"pa55word".repeat(3)}`]
+    const environment = { API_TOKEN: Redacted.make(values[0]!), DATABASE_URL: Redacted.make(values[1]!) }
+    const zip = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)])
+
+    const run = Effect.gen(function* () {
+      const platform = yield* FakePlatform.FakePlatform
+      const functions = yield* Functions.Functions
+      // A deployment retried after a 503 (not processed), another answered with a hostile body.
+      yield* platform.faults.inject(Fault.status(503), { method: "POST" })
+      const deployed = yield* functions.createDeployment({ ...params, slug: "hello", zip, environment })
+      yield* platform.faults.inject(Fault.malformedJson, { method: "POST" })
+      yield* failing(functions.createDeployment({ ...params, slug: "hello", environment }), "MalformedResponse")
+      // Refusals: a first deployment without a zip (by the fake), a runtime the SDK refuses.
+      yield* failing(functions.createDeployment({ ...params, slug: "other", environment }), "BadRequest")
+      yield* failing(
+        functions.createDeployment({ ...params, slug: "other", runtime: "python3" as "nodejs24", environment }),
+        "InvalidRequest"
+      )
+      const read = yield* functions.get({ ...params, slug: "hello" })
+      const snapshot = yield* Schema.encode(Snapshot.Snapshot)(yield* platform.snapshot)
+      return { deployed, read, snapshot, requests: yield* platform.requests }
+    })
+
+    return Effect.gen(function* () {
+      const { requests, ...results } = yield* drive(run)
+      expect(results.deployed.deployment.environment).toEqual(["API_TOKEN", "DATABASE_URL"])
+      const printedResults = [JSON.stringify(results), util.inspect(results, { depth: 20 }), stringify(results)]
+      const collected = [...logs, ...spanText(), ...errors, ...printedResults, stringify(requests)].join("\n")
+      expect(logs.some((line) => line.includes("retrying Functions.createDeployment"))).toBe(true)
+      expect(spans.some((span) => span.name === "Functions.createDeployment")).toBe(true)
+      expect(errors.length).toBe(3 * 5)
+      for (const value of values) expect(collected).not.toContain(value)
+    }).pipe(
+      Effect.provide(
+        DbPlatformTest.layer({
+          seed: {
+            projects: [{ id: projectId }],
+            branches: [{ project_id: projectId, id: branch, name: "main", default: true }]
+          }
+        })
+      ),
+      observe
+    )
+  })
 })

@@ -1969,6 +1969,106 @@ const appBackendCases: ReadonlyArray<Case> = [
   }
 ]
 
+// --- Functions (docs/contract.md §30) ----------------------------------------------------------
+
+const functionsPath = `${branches}/${dev}/functions`
+/** The smallest ZIP archive: an empty one's end record. */
+const emptyZip = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)])
+/** A deployment's `multipart/form-data` body: `parts` by name, a `Uint8Array` a file part. */
+const deploy = (slug: string, parts: Readonly<Record<string, string | Uint8Array>>) =>
+  Effect.sync(() => {
+    const data = new FormData()
+    for (const [name, value] of Object.entries(parts)) {
+      if (typeof value === "string") data.append(name, value)
+      else data.append(name, new Blob([new Uint8Array(value)], { type: "application/zip" }), `${name}.zip`)
+    }
+    return HttpClientRequest.post(`${functionsPath}/${slug}/deployments`).pipe(HttpClientRequest.bodyFormData(data))
+  })
+const deployHello = () => deploy("hello", { zip: emptyZip, environment: '{"KEY":"VALUE"}' })
+
+const functionCases: ReadonlyArray<Case> = [
+  { endpoint: Api.Functions.list, label: "none yet", status: 200, request: () => get(functionsPath) },
+  {
+    endpoint: Api.Functions.list,
+    label: "one deployed, a page of 1",
+    status: 200,
+    request: after([deployHello], get(`${functionsPath}?limit=1`))
+  },
+  {
+    endpoint: Api.Functions.list,
+    label: "an unknown branch",
+    status: 404,
+    request: () => get(`${branches}/br-none-000000/functions`)
+  },
+  { endpoint: Api.Functions.list, label: "a limit of 0", status: 400, request: () => get(`${functionsPath}?limit=0`) },
+  {
+    endpoint: Api.Functions.get,
+    label: "one being built",
+    status: 200,
+    request: after([deployHello], get(`${functionsPath}/hello`))
+  },
+  {
+    endpoint: Api.Functions.get,
+    label: "one built",
+    status: 200,
+    request: (fixture) =>
+      Effect.gen(function* () {
+        yield* after([deployHello], get(`${functionsPath}/hello`))(fixture)
+        yield* TestClock.adjust("1 minute")
+        return yield* get(`${functionsPath}/hello`)
+      })
+  },
+  { endpoint: Api.Functions.get, label: "an unknown slug", status: 404, request: () => get(`${functionsPath}/none`) },
+  { endpoint: Api.Functions.get, label: "a bad slug", status: 400, request: () => get(`${functionsPath}/Not-A-Slug`) },
+  {
+    endpoint: Api.Functions.update,
+    label: "renamed",
+    status: 200,
+    request: after([deployHello], patch(`${functionsPath}/hello`, { name: "Hello" }))
+  },
+  {
+    endpoint: Api.Functions.update,
+    label: "a blank name",
+    status: 400,
+    request: after([deployHello], patch(`${functionsPath}/hello`, { name: "  " }))
+  },
+  {
+    endpoint: Api.Functions.update,
+    label: "an unknown slug",
+    status: 404,
+    request: () => patch(`${functionsPath}/none`, { name: "x" })
+  },
+  {
+    endpoint: Api.Functions.delete,
+    label: "a function",
+    status: 204,
+    request: after([deployHello], del(`${functionsPath}/hello`))
+  },
+  {
+    endpoint: Api.Functions.delete,
+    label: "an unknown slug",
+    status: 404,
+    request: () => del(`${functionsPath}/none`)
+  },
+  { endpoint: Api.Functions.delete, label: "a bad slug", status: 400, request: () => del(`${functionsPath}/A_B`) },
+  { endpoint: Api.Functions.createDeployment, label: "the first, with a zip", status: 201, request: deployHello },
+  {
+    endpoint: Api.Functions.createDeployment,
+    label: "the first, without a zip",
+    status: 400,
+    request: () => deploy("hello", { runtime: "nodejs24" })
+  },
+  {
+    endpoint: Api.Functions.createDeployment,
+    label: "an unknown branch",
+    status: 404,
+    request: () =>
+      Effect.map(deployHello(), (request) =>
+        HttpClientRequest.setUrl(request, `${branches}/br-none-000000/functions/hello/deployments`)
+      )
+  }
+]
+
 export const cases: ReadonlyArray<Case> = [
   {
     endpoint: Api.ApiKeys.create,
@@ -3352,7 +3452,8 @@ export const cases: ReadonlyArray<Case> = [
   // Snapshots (docs/contract.md §19), with their fixtures.
   ...snapshotCases,
   ...appBackendCases,
-  ...neonAuthCases
+  ...neonAuthCases,
+  ...functionCases
 ]
 
 /** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */

@@ -97,7 +97,10 @@ export const documentDeclarations = (document: Json): ReadonlyMap<string, Declar
         if (resolved.in === "query") query.add(resolved.name as string)
       }
       const requestBody = isObject(operation.requestBody) ? resolve(operation.requestBody) : undefined
-      const bodySchema = ((requestBody?.content as Json | undefined)?.["application/json"] as Json | undefined)?.schema
+      // A body is JSON, or `multipart/form-data` (a function's deployment, docs/contract.md §30.4).
+      const content = requestBody?.content as Json | undefined
+      const bodySchema = ((content?.["application/json"] ?? content?.["multipart/form-data"]) as Json | undefined)
+        ?.schema
       const responses = new Map<string, ReadonlySet<string>>()
       for (const [status, declared] of Object.entries((operation.responses ?? {}) as Json)) {
         if (status === "default") continue

@@ -59,7 +59,8 @@ export interface Unsent {
 /**
  * The `HttpClientRequest` of a call to `endpoint`, sent to `baseUrl` with `headers`: path
  * parameters, query and body encoded with the endpoint's schemas (`Endpoint.encode`;
- * `InvalidRequest` when they refuse the input), the body as JSON. Synchronous: an `Either`.
+ * `InvalidRequest` when they refuse the input), the body as JSON, or as `multipart/form-data`
+ * for an endpoint whose `bodyEncoding` says so ({@link formData}). Synchronous: an `Either`.
  */
 export const toRequest = <E extends Endpoint.Endpoint>(
   endpoint: E,
@@ -71,9 +72,34 @@ export const toRequest = <E extends Endpoint.Endpoint>(
     onLeft: invalid(endpoint),
     onRight: ({ body, path, query }) => {
       const request = HttpClientRequest.make(endpoint.method)(baseUrl + path, { urlParams: query, headers })
-      return { path, request: body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body) }
+      if (body === undefined) return { path, request }
+      return {
+        path,
+        request:
+          endpoint.bodyEncoding === "multipart"
+            ? HttpClientRequest.bodyFormData(request, formData(body as Readonly<Record<string, unknown>>))
+            : HttpClientRequest.bodyUnsafeJson(request, body)
+      }
     }
   })
+
+/**
+ * The parts of a `multipart/form-data` body from its encoded fields (`docs/design.md` §1.7):
+ * bytes a file part named as its field (`application/octet-stream`), any other value a text part
+ * (a string as it is, else its JSON). The platform's `fetch` writes the boundary.
+ */
+const formData = (fields: Readonly<Record<string, unknown>>): FormData => {
+  const data = new FormData()
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue
+    if (value instanceof Uint8Array) {
+      data.append(key, new Blob([new Uint8Array(value)], { type: "application/octet-stream" }), key)
+    } else {
+      data.append(key, typeof value === "string" ? value : JSON.stringify(value))
+    }
+  }
+  return data
+}
 
 /**
  * An error status `endpoint` does not answer with, and that is not one every endpoint may answer

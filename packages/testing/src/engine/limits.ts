@@ -1,6 +1,8 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Body, DecodeIssue } from "@dbplatform/core"
+import * as Multipart from "@effect/platform/Multipart"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { Status } from "./status.js"
 import { Refusal } from "./refusal.js"
 
@@ -116,6 +118,60 @@ export const readJsonBody: Effect.Effect<unknown, Refusal, HttpServerRequest.Htt
     }
   }
 )
+
+/**
+ * The request body read as `multipart/form-data` (docs/design.md §1.7), parsed by
+ * `@effect/platform`'s `Multipart`: each part by its name, a file part as its bytes, a text part
+ * as its text. Refusal, in this order: a body over `bodyLimitBytes` (413: the whole body, files
+ * included, is held to the same limit as a JSON body), a `Content-Type` other than
+ * `multipart/form-data` (415), a body that does not parse or names a part twice (400).
+ */
+export const readMultipartBody: Effect.Effect<
+  Readonly<Record<string, string | Uint8Array>>,
+  Refusal,
+  HttpServerRequest.HttpServerRequest
+> = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const bytes = yield* readBodyBytes
+  const contentType = request.headers["content-type"]
+  if (contentType === undefined || !/^\s*multipart\/form-data\s*;/i.test(contentType)) {
+    return yield* Effect.fail<Refusal>(
+      new Refusal({
+        status: Status.unsupportedMediaType,
+        message:
+          contentType === undefined
+            ? "Content-Type must be multipart/form-data"
+            : `Content-Type must be multipart/form-data, not "${DecodeIssue.excerpt(contentType)}"`
+      })
+    )
+  }
+  const malformed = () =>
+    new Refusal({ status: Status.badRequest, message: "request body is not valid multipart/form-data" })
+  const parts = yield* Stream.make(bytes).pipe(
+    Stream.pipeThroughChannel(Multipart.makeChannel<never>({ "content-type": contentType })),
+    Stream.mapEffect(
+      (part): Effect.Effect<readonly [string, string | Uint8Array], Multipart.MultipartError> =>
+        Multipart.isFile(part)
+          ? Effect.map(part.contentEffect, (content) => [part.key, content] as const)
+          : Effect.succeed([(part as Multipart.Field).key, (part as Multipart.Field).value] as const)
+    ),
+    Stream.runCollect,
+    Effect.mapError(malformed)
+  )
+  const fields: Record<string, string | Uint8Array> = {}
+  for (const [key, value] of parts) {
+    if (Object.hasOwn(fields, key)) {
+      return yield* Effect.fail<Refusal>(
+        new Refusal({
+          status: Status.badRequest,
+          message: `request body names the part "${DecodeIssue.excerpt(key)}" twice`
+        })
+      )
+    }
+    fields[key] = value
+  }
+  return fields
+})
 
 /**
  * A path the fake refuses before routing: malformed percent-encoding, or a segment that is (or

@@ -16,7 +16,7 @@ import { identity } from "effect/Function"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { readJsonBody } from "./limits.js"
+import { readJsonBody, readMultipartBody } from "./limits.js"
 import { errorBody } from "./wire.js"
 import { badRequest, Refusal } from "./refusal.js"
 import type { Authorization } from "./authorization.js"
@@ -126,7 +126,9 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
     endpoint.body === undefined
       ? undefined
       : Effect.flatMap(
-          jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
+          endpoint.bodyEncoding === "multipart"
+            ? readMultipartBody
+            : jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
           Schema.decodeUnknown(endpoint.body, strict)
         )
   return HttpRouter.makeRoute(

@@ -23,6 +23,7 @@ import { credentials } from "../resources/Credentials/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
 import { jwks } from "../resources/Jwks/kinds.js"
+import { functions } from "../resources/Functions/kinds.js"
 import { invitations, members, organizations } from "../resources/Organizations/kinds.js"
 import { withImpliedOrganizations } from "../resources/Organizations/steps.js"
 import { permissions } from "../resources/ProjectPermissions/kinds.js"
@@ -46,6 +47,7 @@ export {
   SnapshotSchemaVersion
 } from "../resources/Databases/kinds.js"
 export { SnapshotJwks } from "../resources/Jwks/kinds.js"
+export { SnapshotFunction, SnapshotFunctionDeployment } from "../resources/Functions/kinds.js"
 export { SnapshotInvitation, SnapshotMember, SnapshotOrganization } from "../resources/Organizations/kinds.js"
 export { SnapshotPermission } from "../resources/ProjectPermissions/kinds.js"
 export { SnapshotProject } from "../resources/Projects/kinds.js"
@@ -80,7 +82,8 @@ export const kinds: Kinds = {
   backup_schedules,
   deleted_branches,
   credentials,
-  anonymizations
+  anonymizations,
+  functions
 }
 
 /** The kinds' names, in table order. */

@@ -18,6 +18,7 @@ import { organizationKeyAuthorizations, organizationKeyHandlers } from "../resou
 import { projectAuthorizations, projectHandlers } from "../resources/Projects/handlers.js"
 import { jwksAuthorizations, jwksHandlers } from "../resources/Jwks/handlers.js"
 import { credentialAuthorizations, credentialHandlers } from "../resources/Credentials/handlers.js"
+import { functionsAuthorizations, functionsHandlers } from "../resources/Functions/handlers.js"
 import { regionAuthorizations, regionHandlers } from "../resources/Regions.js"
 import { organizationAuthorizations, organizationHandlers } from "../resources/Organizations/handlers.js"
 import { roleAuthorizations, roleHandlers } from "../resources/Roles/handlers.js"
@@ -57,7 +58,8 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   DataApi: dataApiHandlers(fake),
   BranchAuth: branchAuthHandlers(fake),
   Jwks: jwksHandlers(fake),
-  Credentials: credentialHandlers(fake)
+  Credentials: credentialHandlers(fake),
+  Functions: functionsHandlers(fake)
 })
 
 /**
@@ -86,7 +88,8 @@ export const authorizations: { readonly [G in keyof Api.Groups]: Authorizations<
   DataApi: dataApiAuthorizations,
   BranchAuth: branchAuthAuthorizations,
   Jwks: jwksAuthorizations,
-  Credentials: credentialAuthorizations
+  Credentials: credentialAuthorizations,
+  Functions: functionsAuthorizations
 }
 
 /**

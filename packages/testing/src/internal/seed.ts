@@ -519,7 +519,9 @@ export const collectionsOfSeed = (
     jwks: [],
     credentials: seedCredentials(seed, branches, now),
     // Nor anonymized branches (docs/contract.md §18.4): the API makes them.
-    anonymizations: []
+    anonymizations: [],
+    // Nor functions (docs/contract.md §30.5): a deployment makes one.
+    functions: []
   }
 }
 

@@ -31,6 +31,7 @@ import { schemaVersionAt, tablesAt, tablesNow } from "../BranchSchema/steps.js"
 import { changesBetween } from "../Databases/kinds.js"
 import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
 import type { EndpointOptions } from "../ComputeEndpoints/kinds.js"
+import { inheritedFunctions } from "../Functions/steps.js"
 
 /** A branch deleted within its recovery window, as the fake keeps it. */
 export type StoredDeletedBranch = Item<"deleted_branches">
@@ -273,6 +274,8 @@ export const createBranch =
           upsert("branches", branch),
           ...active.map((endpoint) => upsert("endpoints", endpoint)),
           ...dataChanges(copies),
+          // Its parent's functions, as they are now (docs/contract.md §30.5).
+          ...(parentId === undefined ? [] : inheritedFunctions(state, parentId, branch.id)),
           ...started.changes
         ],
         answer: { project, branch, endpoints: active, roles, databases, operations: started.operations }
