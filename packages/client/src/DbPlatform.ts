@@ -2,7 +2,7 @@
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
  * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Snapshots`, `Consumption`, `Users`,
  * `Organizations`, `OrganizationApiKeys`, `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`,
- * `BranchSchema`, `DataApi`, `BranchAuth` and `Jwks` over one `DbPlatformClient`. Provide an
+ * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks`, `Buckets`, `Storage` and `AiGateway` over one `DbPlatformClient`. Provide an
  * `HttpClient` beside it.
  *
  * ```ts
@@ -37,6 +37,9 @@ import * as Snapshots from "./Snapshots.js"
 import * as BranchAuth from "./BranchAuth.js"
 import * as DataApi from "./DataApi.js"
 import * as Jwks from "./Jwks.js"
+import * as Buckets from "./Buckets.js"
+import * as Storage from "./Storage.js"
+import * as AiGateway from "./AiGateway.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -65,6 +68,9 @@ export type DbPlatform =
   | DataApi.DataApi
   | BranchAuth.BranchAuth
   | Jwks.Jwks
+  | Buckets.Buckets
+  | Storage.Storage
+  | AiGateway.AiGateway
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -96,7 +102,10 @@ export const layerFrom = <E, R>(
     Snapshots.layer,
     DataApi.layer,
     BranchAuth.layer,
-    Jwks.layer
+    Jwks.layer,
+    Buckets.layer,
+    Storage.layer,
+    AiGateway.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -153,6 +153,26 @@ export * as BranchAuth from "./BranchAuth.js"
  * @since 0.5.0
  */
 export * as Jwks from "./Jwks.js"
+/**
+ * Buckets: a branch's object storage (buckets, objects, presigned URLs), which branches with its
+ * data (`docs/contract.md` §28).
+ *
+ * @since 0.6.0
+ */
+export * as Buckets from "./Buckets.js"
+/**
+ * Storage: whether a branch's object storage is usable, and its S3 endpoint (`docs/contract.md`
+ * §28.4).
+ *
+ * @since 0.6.0
+ */
+export * as Storage from "./Storage.js"
+/**
+ * AiGateway: a branch's AI gateway endpoint (`docs/contract.md` §28.5).
+ *
+ * @since 0.6.0
+ */
+export * as AiGateway from "./AiGateway.js"
 
 /**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,

@@ -28,6 +28,9 @@ import { Snapshots } from "./endpoints/Snapshots.js"
 import { BranchAuth } from "./endpoints/BranchAuth.js"
 import { DataApi } from "./endpoints/DataApi.js"
 import { Jwks } from "./endpoints/Jwks.js"
+import { Buckets } from "./endpoints/Buckets.js"
+import { Storage } from "./endpoints/Storage.js"
+import { AiGateway } from "./endpoints/AiGateway.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -179,6 +182,28 @@ export * from "./endpoints/BranchAuth.js"
 export * from "./endpoints/Jwks.js"
 
 /**
+ * The `Buckets` group (a branch's object storage: buckets, objects, presigned URLs) and what it
+ * declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Buckets.js"
+
+/**
+ * The `Storage` group (a branch's S3 endpoint) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Storage.js"
+
+/**
+ * The `AiGateway` group (a branch's AI gateway) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/AiGateway.js"
+
+/**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
  *
  * @since 0.4.0
@@ -205,7 +230,10 @@ export const groups = {
   Snapshots,
   DataApi,
   BranchAuth,
-  Jwks
+  Jwks,
+  Buckets,
+  Storage,
+  AiGateway
 } as const
 
 /**

@@ -108,7 +108,10 @@ describe("Api.endpoints", () => {
       "Snapshots",
       "DataApi",
       "BranchAuth",
-      "Jwks"
+      "Jwks",
+      "Buckets",
+      "Storage",
+      "AiGateway"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -210,7 +213,17 @@ describe("Api.endpoints", () => {
       "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
       "GET /projects/{project_id}/jwks",
       "POST /projects/{project_id}/jwks",
-      "DELETE /projects/{project_id}/jwks/{jwks_id}"
+      "DELETE /projects/{project_id}/jwks/{jwks_id}",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/download",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign",
+      "GET /projects/{project_id}/branches/{branch_id}/storage",
+      "GET /projects/{project_id}/branches/{branch_id}/ai_gateway"
     ])
   })
 
@@ -317,7 +330,17 @@ describe("Api.endpoints", () => {
       "BranchAuth.deleteOAuthProvider",
       "Jwks.list",
       "Jwks.add",
-      "Jwks.delete"
+      "Jwks.delete",
+      "Buckets.list",
+      "Buckets.create",
+      "Buckets.delete",
+      "Buckets.listObjects",
+      "Buckets.deleteObject",
+      "Buckets.getObject",
+      "Buckets.deleteObjectsByPrefix",
+      "Buckets.presignObject",
+      "Storage.get",
+      "AiGateway.get"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -505,7 +528,17 @@ describe("Api.endpoints", () => {
       "BranchAuth.deleteOAuthProvider": [200],
       "Jwks.list": [200],
       "Jwks.add": [201],
-      "Jwks.delete": [200]
+      "Jwks.delete": [200],
+      "Buckets.list": [200],
+      "Buckets.create": [201],
+      "Buckets.delete": [204],
+      "Buckets.listObjects": [200],
+      "Buckets.deleteObject": [204],
+      "Buckets.getObject": [200],
+      "Buckets.deleteObjectsByPrefix": [200],
+      "Buckets.presignObject": [200],
+      "Storage.get": [200],
+      "AiGateway.get": [200]
     })
   })
 
@@ -569,7 +602,9 @@ describe("Api.endpoints", () => {
       "Snapshots.list",
       "BranchAuth.listDomains",
       "BranchAuth.listOAuthProviders",
-      "Jwks.list"
+      "Jwks.list",
+      "Buckets.list",
+      "Buckets.listObjects (cursor)"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -590,7 +625,9 @@ describe("Api.endpoints", () => {
       "ComputeEndpoints.delete",
       "Databases.delete",
       "Roles.delete",
-      "ProjectTransfers.acceptRequest"
+      "ProjectTransfers.acceptRequest",
+      "Buckets.delete",
+      "Buckets.deleteObject"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

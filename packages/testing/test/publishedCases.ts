@@ -14,6 +14,7 @@ import * as TestClock from "effect/TestClock"
 import type * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
 import { operationId, send } from "./helpers.js"
+import { bucketCases } from "./publishedBucketCases.js"
 
 export const project = "spring-example-302709"
 const pendingProject = "bold-river-120001"
@@ -2782,7 +2783,8 @@ export const cases: ReadonlyArray<Case> = [
   },
   // Snapshots (docs/contract.md §19), with their fixtures.
   ...snapshotCases,
-  ...appBackendCases
+  ...appBackendCases,
+  ...bucketCases
 ]
 
 /** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */

@@ -155,9 +155,13 @@ export const coreDeclarations = (endpoint: Endpoint.Endpoint): Declared => {
   return {
     query: endpoint.query === undefined ? new Set() : schemaFields(endpoint.query.ast),
     body: endpoint.body === undefined ? new Set() : schemaFields(endpoint.body.ast),
-    // Every success status answers with the entry's one answer schema (a 204: none).
+    // Every success status answers with the entry's one answer schema (a 204: none; raw bytes, an
+    // object's download, no JSON fields, as the document's `application/octet-stream` answer).
     responses: new Map(
-      endpoint.statuses.map((status) => [String(status), status === 204 ? new Set<string>() : success])
+      endpoint.statuses.map((status) => [
+        String(status),
+        status === 204 || endpoint.media === "bytes" ? new Set<string>() : success
+      ])
     )
   }
 }

@@ -22,6 +22,7 @@ import { endpoints } from "../resources/ComputeEndpoints/kinds.js"
 import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
 import { jwks } from "../resources/Jwks/kinds.js"
+import { bucket_object_versions, bucket_objects, buckets, presigned_urls } from "../resources/Buckets/kinds.js"
 import { invitations, members, organizations } from "../resources/Organizations/kinds.js"
 import { withImpliedOrganizations } from "../resources/Organizations/steps.js"
 import { permissions } from "../resources/ProjectPermissions/kinds.js"
@@ -44,6 +45,12 @@ export {
   SnapshotSchemaVersion
 } from "../resources/Databases/kinds.js"
 export { SnapshotJwks } from "../resources/Jwks/kinds.js"
+export {
+  SnapshotBucket,
+  SnapshotBucketObject,
+  SnapshotBucketObjectVersion,
+  SnapshotPresignedUrl
+} from "../resources/Buckets/kinds.js"
 export { SnapshotInvitation, SnapshotMember, SnapshotOrganization } from "../resources/Organizations/kinds.js"
 export { SnapshotPermission } from "../resources/ProjectPermissions/kinds.js"
 export { SnapshotProject } from "../resources/Projects/kinds.js"
@@ -76,7 +83,11 @@ export const kinds: Kinds = {
   transfer_requests,
   branch_snapshots,
   backup_schedules,
-  deleted_branches
+  deleted_branches,
+  buckets,
+  bucket_objects,
+  bucket_object_versions,
+  presigned_urls
 }
 
 /** The kinds' names, in table order. */

@@ -29,6 +29,15 @@ import { vpcAuthorizations, vpcHandlers } from "../resources/VpcEndpoints/handle
 import { userAuthorizations, userHandlers } from "../resources/Users.js"
 import { apiKeyAuthorizations, apiKeyHandlers } from "../resources/ApiKeys.js"
 import { operationAuthorizations, operationHandlers } from "../resources/Operations.js"
+import { bucketAuthorizations, bucketHandlers } from "../resources/Buckets/handlers.js"
+import {
+  aiGatewayAuthorizations,
+  aiGatewayHandlers,
+  storageAuthorizations,
+  storageHandlers
+} from "../resources/Storage.js"
+
+export { dataPlane, isDataPlane } from "../resources/Buckets/dataPlane.js"
 
 /** The handlers of every group of core's `Api.groups`, by group: one missing is a type error. */
 type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
@@ -55,7 +64,10 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   Snapshots: snapshotHandlers(fake),
   DataApi: dataApiHandlers(fake),
   BranchAuth: branchAuthHandlers(fake),
-  Jwks: jwksHandlers(fake)
+  Jwks: jwksHandlers(fake),
+  Buckets: bucketHandlers(fake),
+  Storage: storageHandlers(fake),
+  AiGateway: aiGatewayHandlers(fake)
 })
 
 /**
@@ -83,7 +95,10 @@ export const authorizations: { readonly [G in keyof Api.Groups]: Authorizations<
   Snapshots: snapshotAuthorizations,
   DataApi: dataApiAuthorizations,
   BranchAuth: branchAuthAuthorizations,
-  Jwks: jwksAuthorizations
+  Jwks: jwksAuthorizations,
+  Buckets: bucketAuthorizations,
+  Storage: storageAuthorizations,
+  AiGateway: aiGatewayAuthorizations
 }
 
 /**

@@ -428,7 +428,11 @@ export const collectionsOfSeed = (
     deleted_branches: [],
     data_apis: [],
     branch_auths: [],
-    jwks: []
+    jwks: [],
+    buckets: [],
+    bucket_objects: [],
+    bucket_object_versions: [],
+    presigned_urls: []
   }
 }
 
