@@ -21,6 +21,24 @@ import { read, send } from "./helpers.js"
 
 const project_id = ProjectId.make("bucket-project-000001")
 const seed = { projects: [{ id: project_id, name: "storage" }] }
+const seeded = {
+  projects: [{ id: project_id, name: "storage" }],
+  branches: [
+    { project_id, id: "br-main-000001", name: "main", default: true, age: "2 hours" },
+    { project_id, id: "br-child-000002", name: "child", parent_id: "br-main-000001", age: "1 hour" }
+  ],
+  buckets: [
+    {
+      branch_id: "br-main-000001",
+      name: "seeded",
+      age: "90 minutes",
+      objects: [
+        { key: "a.txt", content: "a" },
+        { key: "b.bin", content_base64: new Uint8Array([1, 2, 3]) }
+      ]
+    }
+  ]
+}
 const bytes = (text: string) => new TextEncoder().encode(text)
 const text = (body: Uint8Array) => new TextDecoder().decode(body)
 
@@ -268,5 +286,30 @@ describe("Buckets", () => {
         expect(body).toMatchObject({ code, reason: "branch_not_found" })
       }
     }).pipe(Effect.provide(DbPlatformTest.layer({ seed })))
+  )
+
+  it.effect("a seed describes buckets and objects; a child branch of the seed sees its parent's", () =>
+    Effect.gen(function* () {
+      const buckets = yield* Buckets.Buckets
+      const child = BranchId.make("br-child-000002")
+      expect((yield* buckets.listPage({ project_id, branch_id: child })).buckets.map((bucket) => bucket.name)).toEqual([
+        "seeded"
+      ])
+      expect(yield* keysOf(child, "seeded")).toEqual(["a.txt", "b.bin"])
+      const content = yield* buckets.getObject({
+        project_id,
+        branch_id: child,
+        bucket_name: "seeded",
+        object_key: "b.bin"
+      })
+      expect(Array.from(content.body)).toEqual([1, 2, 3])
+      const invalid = yield* Effect.flip(
+        FakePlatform.make({
+          ...seeded,
+          buckets: [{ branch_id: "br-none-000000", name: "orphan" }]
+        })
+      )
+      expect(invalid.problems.join("; ")).toContain("br-none-000000")
+    }).pipe(Effect.provide(DbPlatformTest.layer({ seed: seeded })))
   )
 })

@@ -19,7 +19,9 @@ import { type Ddl, overLimit, seedSchemaLimitBytes } from "../resources/BranchSc
 import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
-import { type Collections, defaultOrgId, present } from "../engine/kinds.js"
+import { type Collections, defaultOrgId, type Item, present } from "../engine/kinds.js"
+import { bucketId, objectId } from "../resources/Buckets/kinds.js"
+import { etagOf } from "../resources/Buckets/steps.js"
 import { type Life, stepsOf } from "../engine/operations.js"
 import {
   firstKeyId,
@@ -384,6 +386,47 @@ const seedOrganizations = (
   return { organizations, members, keys }
 }
 
+/**
+ * The buckets of a seed and their objects, times relative to `now` (a bucket with its branch, an
+ * object with its bucket, when no `age`; an object never before its bucket).
+ */
+const seedBuckets = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  now: number
+): { readonly buckets: ReadonlyArray<Item<"buckets">>; readonly objects: ReadonlyArray<Item<"bucket_objects">> } => {
+  const byId = new Map(branches.map((branch) => [branch.id, branch]))
+  const buckets: Array<Item<"buckets">> = []
+  const objects: Array<Item<"bucket_objects">> = []
+  for (const bucket of seed.buckets ?? []) {
+    const branch = byId.get(bucket.branch_id)
+    const created = bucket.age !== undefined ? now - Duration.toMillis(bucket.age) : (branch?.created_at ?? now)
+    buckets.push({
+      id: bucketId(bucket.branch_id, bucket.name),
+      project_id: branch?.project_id ?? "",
+      branch_id: bucket.branch_id,
+      name: bucket.name,
+      access_level: bucket.access_level ?? "private",
+      created_at: created
+    })
+    for (const object of bucket.objects ?? []) {
+      const body = object.content_base64 ?? new TextEncoder().encode(object.content ?? "")
+      objects.push({
+        id: objectId(bucket.branch_id, bucket.name, object.key),
+        project_id: branch?.project_id ?? "",
+        branch_id: bucket.branch_id,
+        bucket: bucket.name,
+        key: object.key,
+        body,
+        etag: etagOf(body),
+        ...(object.content_type === undefined ? {} : { content_type: object.content_type }),
+        created_at: Math.max(created, object.age === undefined ? created : now - Duration.toMillis(object.age))
+      })
+    }
+  }
+  return { buckets, objects }
+}
+
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
 export const collectionsOfSeed = (
   seed: Seed,
@@ -405,6 +448,7 @@ export const collectionsOfSeed = (
     return seedOperation(operation, distinct(taken, now - Duration.toMillis(operation.age ?? 0)), now)
   })
   const { organizations, members, keys } = seedOrganizations(seed, now)
+  const stored = seedBuckets(seed, branches, now)
   return {
     next_key_id: 1,
     api_keys: keys,
@@ -429,8 +473,8 @@ export const collectionsOfSeed = (
     data_apis: [],
     branch_auths: [],
     jwks: [],
-    buckets: [],
-    bucket_objects: [],
+    buckets: stored.buckets,
+    bucket_objects: stored.objects,
     bucket_object_versions: [],
     presigned_urls: []
   }

@@ -453,7 +453,7 @@ export interface StorageRefusal {
 }
 
 /** An object's entity tag: the SHA-256 of its bytes, its first 32 hex digits, quoted. */
-const etagOf = (body: Uint8Array): string => `"${bytesToHex(sha256(body)).slice(0, 32)}"`
+export const etagOf = (body: Uint8Array): string => `"${bytesToHex(sha256(body)).slice(0, 32)}"`
 
 /**
  * Writes the object `key` of `bucket` on the branch (a presigned `PUT`, docs/contract.md §28.3):
