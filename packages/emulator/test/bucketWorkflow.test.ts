@@ -96,7 +96,9 @@ describe("a branch's buckets over the emulator, with fetch alone", () => {
       expect(got.headers.get("x-content-type-options")).toBe("nosniff")
       expect(await got.text()).toBe("content of site/img/a.png")
 
-      // A child branch of the preview, then the preview changes: the child keeps what it saw.
+      // A child branch of the preview (once the preview's creation has finished), then the preview
+      // changes: the child keeps what it saw.
+      await advance(60_000)
       const child: string = (
         await call("POST", "/projects/{project_id}/branches", 201, {
           body: { branch: { name: "preview/pr-7-child", parent_id: preview } }
@@ -160,9 +162,11 @@ describe("a branch's buckets over the emulator, with fetch alone", () => {
         params: onPreview
       })
       expect(gateway.enabled).toBe(true)
-      await call("GET", "/projects/{project_id}/branches/{branch_id}/storage", 404, {
-        params: { branch_id: "br-none-000000" }
+      const missing = await fetch(`${running.baseUrl}/projects/${project}/branches/br-none-000000/storage`, {
+        headers: { authorization: `Bearer ${apiKey}` }
       })
+      expect(missing.status).toBe(404)
+      expect(await missing.json()).toMatchObject({ code: "STORAGE_NOT_ENABLED", reason: "branch_not_found" })
 
       // The request log never holds a presigned URL's signature.
       const signature = new URL(url.url).searchParams.get("X-Amz-Signature")!
