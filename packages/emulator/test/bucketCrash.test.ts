@@ -27,7 +27,7 @@ const project = "crash-buckets"
 const branches = ["br-main-000001", "br-side-000002"]
 
 /** The bytes of an object: `size` bytes from a seeded RNG, so a check can tell one write from another. */
-const content = (seed: number, size: number): Uint8Array => {
+const content = (seed: number, size: number): Uint8Array<ArrayBuffer> => {
   const next = random(seed)
   return Uint8Array.from({ length: size }, () => Math.floor(next() * 256))
 }

@@ -17,11 +17,12 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
+import type { Seed } from "../src/Seed.js"
 import { read, send } from "./helpers.js"
 
 const project_id = ProjectId.make("bucket-project-000001")
 const seed = { projects: [{ id: project_id, name: "storage" }] }
-const seeded = {
+const seeded: Seed = {
   projects: [{ id: project_id, name: "storage" }],
   branches: [
     { project_id, id: "br-main-000001", name: "main", default: true, age: "2 hours" },
