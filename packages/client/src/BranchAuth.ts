@@ -1,7 +1,9 @@
 /**
  * BranchAuth: the auth service of a branch (enable, read, disable), its trusted redirect domains
- * and its OAuth providers (`docs/contract.md` §26). The keys an enable answers
- * (`pub_client_key`, `secret_server_key`) and OAuth client secrets are `Redacted`.
+ * and its OAuth providers, its users, sign-in by email and password, email provider, plugins and
+ * webhooks, and the two `Auth (legacy)` routes (`docs/contract.md` §26). The keys an enable (or
+ * the legacy `createAuthProviderSdkKeys`) answers (`pub_client_key`, `secret_server_key`), OAuth
+ * client secrets and an SMTP server's host, username and password are `Redacted`.
  *
  * @since 0.5.0
  */
@@ -15,9 +17,16 @@ import * as Resource from "./Resource.js"
 /**
  * The `BranchAuth` service: one method per entry of core's `Api.BranchAuth` group (`get`,
  * `create`, `disable`, `listDomains`, `addDomain`, `deleteDomains`, `listOAuthProviders`,
- * `addOAuthProvider`, `updateOAuthProvider`, `deleteOAuthProvider`), each called with one input
- * object whose keys are the wire's path and body names, answering the wire's shape, and failing
- * with exactly the errors its entry declares (`docs/design.md` §1.3). A list is a `Stream` of its
+ * `addOAuthProvider`, `updateOAuthProvider`, `deleteOAuthProvider`; the users: `createUser`,
+ * `deleteUser`, `updateUserRole`; sign-in and email: `getEmailAndPassword`,
+ * `updateEmailAndPassword`, `getEmailProvider`, `updateEmailProvider`, `sendTestEmail`,
+ * `getAllowLocalhost`, `updateAllowLocalhost`, `updateConfig`; the plugins: `getPlugins`,
+ * `updateOrganizationPlugin`, `updateMagicLinkPlugin`, `getPhoneNumberPlugin`,
+ * `updatePhoneNumberPlugin`; the webhooks: `getWebhooks`, `updateWebhooks`; **legacy**:
+ * `createAuthProviderSdkKeys`, `transferAuthProviderProject`), each called with one input object
+ * whose keys are the wire's path and body names (for the email provider's union body, its `type`
+ * too: `{ project_id, branch_id, type: "shared" }`), answering the wire's shape, and failing with
+ * exactly the errors its entry declares (`docs/design.md` §1.3). A list is a `Stream` of its
  * items (`listDomains`), and its one request `listDomainsPage`.
  *
  * @since 0.5.0

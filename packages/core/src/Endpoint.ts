@@ -328,7 +328,7 @@ export const make = <
     ["body", options.body]
   ] as const) {
     if (schema === undefined) continue
-    for (const { name: key } of SchemaAST.getPropertySignatures(schema.ast)) {
+    for (const { name: key } of propertySignatures(schema.ast)) {
       if (typeof key !== "string") continue
       const other = parts.get(key)
       if (other !== undefined) {
@@ -356,6 +356,22 @@ export const make = <
     media: options.media ?? "json",
     parts
   } as Endpoint<string, P, Q, B, S, Errors, A> & ReadsBack<N>
+}
+
+/**
+ * The top-level fields of a part's schema: for a union body (the email provider's, told apart by
+ * `type`), those of every member, each once, so that the one flat input takes any variant's
+ * fields (`docs/design.md` §1.3); for any other schema, its fields.
+ */
+const propertySignatures = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.PropertySignature> => {
+  if (ast._tag !== "Union") return SchemaAST.getPropertySignatures(ast)
+  const byName = new Map<PropertyKey, SchemaAST.PropertySignature>()
+  for (const member of ast.types) {
+    for (const signature of propertySignatures(member)) {
+      if (!byName.has(signature.name)) byName.set(signature.name, signature)
+    }
+  }
+  return [...byName.values()]
 }
 
 /**
@@ -509,7 +525,7 @@ export const encode = <E extends Endpoint>(
 const inputAst = (endpoint: Endpoint): SchemaAST.TypeLiteral =>
   new SchemaAST.TypeLiteral(
     [endpoint.params, endpoint.query, endpoint.body].flatMap((schema) =>
-      schema === undefined ? [] : SchemaAST.getPropertySignatures(schema.ast)
+      schema === undefined ? [] : propertySignatures(schema.ast)
     ),
     []
   )

@@ -211,6 +211,26 @@ describe("Api.endpoints", () => {
       "POST /projects/{project_id}/branches/{branch_id}/auth/oauth_providers",
       "PATCH /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
       "DELETE /projects/{project_id}/branches/{branch_id}/auth/oauth_providers/{oauth_provider_id}",
+      "POST /projects/auth/keys",
+      "POST /projects/auth/transfer_ownership",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/users",
+      "DELETE /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/users/{auth_user_id}/role",
+      "POST /projects/{project_id}/branches/{branch_id}/auth/send_test_email",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_and_password",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/email_provider",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/email_provider",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/allow_localhost",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/plugins",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/organization",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/config",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/magic-link",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number",
+      "PATCH /projects/{project_id}/branches/{branch_id}/auth/plugins/phone-number",
+      "GET /projects/{project_id}/branches/{branch_id}/auth/webhooks",
+      "PUT /projects/{project_id}/branches/{branch_id}/auth/webhooks",
       "GET /projects/{project_id}/jwks",
       "POST /projects/{project_id}/jwks",
       "DELETE /projects/{project_id}/jwks/{jwks_id}",
@@ -328,6 +348,26 @@ describe("Api.endpoints", () => {
       "BranchAuth.addOAuthProvider",
       "BranchAuth.updateOAuthProvider",
       "BranchAuth.deleteOAuthProvider",
+      "BranchAuth.createAuthProviderSdkKeys",
+      "BranchAuth.transferAuthProviderProject",
+      "BranchAuth.createUser",
+      "BranchAuth.deleteUser",
+      "BranchAuth.updateUserRole",
+      "BranchAuth.sendTestEmail",
+      "BranchAuth.getEmailAndPassword",
+      "BranchAuth.updateEmailAndPassword",
+      "BranchAuth.getEmailProvider",
+      "BranchAuth.updateEmailProvider",
+      "BranchAuth.getAllowLocalhost",
+      "BranchAuth.updateAllowLocalhost",
+      "BranchAuth.getPlugins",
+      "BranchAuth.updateOrganizationPlugin",
+      "BranchAuth.updateConfig",
+      "BranchAuth.updateMagicLinkPlugin",
+      "BranchAuth.getPhoneNumberPlugin",
+      "BranchAuth.updatePhoneNumberPlugin",
+      "BranchAuth.getWebhooks",
+      "BranchAuth.updateWebhooks",
       "Jwks.list",
       "Jwks.add",
       "Jwks.delete",
@@ -376,9 +416,11 @@ describe("Api.endpoints", () => {
     (_name, endpoint) => {
       const declared = (["params", "query", "body"] as const).flatMap((part) => {
         const schema = endpoint[part]
-        return schema === undefined
-          ? []
-          : SchemaAST.getPropertySignatures(schema.ast).map((signature) => `${String(signature.name)} ${part}`)
+        if (schema === undefined) return []
+        // A union body (the email provider's): every member's fields, each once (docs/design.md §1.3).
+        const members = schema.ast._tag === "Union" ? schema.ast.types : [schema.ast]
+        const names = new Set(members.flatMap((ast) => SchemaAST.getPropertySignatures(ast).map(({ name }) => name)))
+        return [...names].map((name) => `${String(name)} ${part}`)
       })
       expect(Array.from(endpoint.parts, ([key, part]) => `${key} ${part}`).sort()).toEqual(declared.sort())
     }
@@ -526,6 +568,26 @@ describe("Api.endpoints", () => {
       "BranchAuth.addOAuthProvider": [200],
       "BranchAuth.updateOAuthProvider": [200],
       "BranchAuth.deleteOAuthProvider": [200],
+      "BranchAuth.createAuthProviderSdkKeys": [201],
+      "BranchAuth.transferAuthProviderProject": [200],
+      "BranchAuth.createUser": [201],
+      "BranchAuth.deleteUser": [204],
+      "BranchAuth.updateUserRole": [200],
+      "BranchAuth.sendTestEmail": [200],
+      "BranchAuth.getEmailAndPassword": [200],
+      "BranchAuth.updateEmailAndPassword": [200],
+      "BranchAuth.getEmailProvider": [200],
+      "BranchAuth.updateEmailProvider": [200],
+      "BranchAuth.getAllowLocalhost": [200],
+      "BranchAuth.updateAllowLocalhost": [200],
+      "BranchAuth.getPlugins": [200],
+      "BranchAuth.updateOrganizationPlugin": [200],
+      "BranchAuth.updateConfig": [200],
+      "BranchAuth.updateMagicLinkPlugin": [200],
+      "BranchAuth.getPhoneNumberPlugin": [200],
+      "BranchAuth.updatePhoneNumberPlugin": [200],
+      "BranchAuth.getWebhooks": [200],
+      "BranchAuth.updateWebhooks": [200],
       "Jwks.list": [200],
       "Jwks.add": [201],
       "Jwks.delete": [200],
@@ -626,6 +688,7 @@ describe("Api.endpoints", () => {
       "Databases.delete",
       "Roles.delete",
       "ProjectTransfers.acceptRequest",
+      "BranchAuth.deleteUser",
       "Buckets.delete",
       "Buckets.deleteObject"
     ])
@@ -1366,5 +1429,61 @@ describe("Api.Projects (§14)", () => {
     expect(Schema.decodeUnknownSync(Api.Projects.get.success)({ project }).project.active_time_seconds).toBeUndefined()
     // A real server's delete answer has no operations.
     expect(Schema.decodeUnknownSync(Api.Projects.delete.success)({ project }).operations).toBeUndefined()
+  })
+})
+
+describe("Api.BranchAuth's email provider (§26.6): a union body in the one flat input (docs/design.md §1.3)", () => {
+  const ids = { project_id: ProjectId.make("spring-x-1"), branch_id: BranchId.make("br-dev-1") }
+  const smtp = {
+    host: Redacted.make("smtp.example.com"),
+    port: 587,
+    username: Redacted.make("mailer"),
+    password: Redacted.make("s3cret"),
+    sender_email: "auth@example.com",
+    sender_name: "Example"
+  }
+
+  it("sends `type` with the variant's fields, the secrets in clear only on the wire", () => {
+    const encoded = Endpoint.encode(Api.BranchAuth.updateEmailProvider, { ...ids, type: "standard", ...smtp })
+    expect(Either.getOrThrow(encoded).body).toEqual({
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "mailer",
+      password: "s3cret",
+      sender_email: "auth@example.com",
+      sender_name: "Example"
+    })
+    const shared = Endpoint.encode(Api.BranchAuth.updateEmailProvider, { ...ids, type: "shared", sender_name: "App" })
+    expect(Either.getOrThrow(shared).body).toEqual({ type: "shared", sender_name: "App" })
+  })
+
+  it("refuses a variant missing a field, holding another's, or of no known type", () => {
+    const { password: _, ...noPassword } = smtp
+    const refused = (input: object) =>
+      Either.isLeft(Endpoint.encode(Api.BranchAuth.updateEmailProvider, { ...ids, ...input } as never))
+    expect(refused({ type: "standard", ...noPassword })).toBe(true)
+    expect(refused({ type: "shared", host: Redacted.make("smtp.example.com") })).toBe(true)
+    expect(refused({ type: "other" })).toBe(true)
+    expect(refused({ sender_name: "App" })).toBe(true)
+  })
+
+  it("decodes by `type`, the SMTP secrets to Redacted, and keeps a type it does not know as it came", () => {
+    const decode = Schema.decodeUnknownSync(Api.BranchAuth.getEmailProvider.success)
+    const standard = decode({
+      type: "standard",
+      host: "smtp.example.com",
+      port: 587,
+      username: "mailer",
+      password: "s3cret",
+      sender_email: "a@example.com",
+      sender_name: "A"
+    })
+    // `type` is open (a provider added later decodes too): `Schema.is` narrows to a known variant.
+    expect(Schema.is(Api.StandardEmailServer)(standard) && Redacted.value(standard.password)).toBe("s3cret")
+    expect(String(standard)).not.toContain("s3cret")
+    expect(decode({ type: "shared" })).toEqual({ type: "shared" })
+    expect(decode({ type: "mailgun", domain: "mg.example.com" })).toEqual({ type: "mailgun", domain: "mg.example.com" })
+    expect(() => decode({ type: "standard", host: "smtp.example.com" })).toThrow()
   })
 })

@@ -8,6 +8,9 @@
  * - `nullable: true` becomes "or null";
  * - the siblings of a `$ref` are dropped (OpenAPI 3.0 ignores them);
  * - a boolean `exclusiveMinimum` / `exclusiveMaximum` becomes the numeric form;
+ * - a `oneOf` with a `discriminator` whose `mapping` names its members becomes a `oneOf` of each
+ *   member with its discriminator's value required (OpenAPI picks the member by that value; the
+ *   email provider's `type`, whose members do not declare it, would otherwise match both);
  * - `example`, `examples`, `xml`, `discriminator`, `deprecated` and `x-*` are removed;
  * - `#/components/...` references point into the document registered under {@link documentId}.
  * Formats Ajv does not know (in the document of version 2.7.3: `int` and `uint64`) are accepted as
@@ -42,6 +45,17 @@ const convert = (node: unknown): unknown => {
   if (!isObject(node)) return node
   if (typeof node.$ref === "string") {
     return { $ref: node.$ref.startsWith("#/") ? `${documentId}${node.$ref}` : node.$ref }
+  }
+  const discriminator = node.discriminator
+  if (Array.isArray(node.oneOf) && isObject(discriminator) && isObject(discriminator.mapping)) {
+    const property = discriminator.propertyName as string
+    const { discriminator: _, oneOf: __, ...rest } = node
+    return {
+      ...(convert(rest) as Json),
+      oneOf: Object.entries(discriminator.mapping).map(([value, ref]) => ({
+        allOf: [convert({ $ref: ref }), { properties: { [property]: { const: value } }, required: [property] }]
+      }))
+    }
   }
   const out: Json = {}
   for (const [key, value] of Object.entries(node)) {

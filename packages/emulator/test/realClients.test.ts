@@ -189,4 +189,26 @@ describe("the platform's published clients over the emulator", () => {
       expect(readBack.branch.expires_at).toBe(updated.expires_at)
     })
   }, 300_000)
+
+  it("@neon/sdk 6.1.2: Neon Auth on a branch, its users created, re-roled and deleted, the app's name", async () => {
+    const apiKey = "real-clients-auth-key"
+    await withWorkflow({ apiKey, token: "real-clients-auth-token", project, seed }, async ({ running, call }) => {
+      const neon = createNeonClient({ apiKey, baseUrl: running.baseUrl, throwOnError: true })
+      const branch = { projectId: project, branchId: main }
+      await neon.auth.create({ ...branch, auth_provider: "better_auth", database_name: "app" })
+      const ada = await neon.auth.users.create({ ...branch, email: "ada@example.com", name: "Ada" })
+      const bob = await neon.auth.users.create({ ...branch, email: "bob@example.com" })
+      expect(await neon.auth.users.updateRole({ ...branch, authUserId: ada.id, roles: ["admin"] })).toEqual({
+        id: ada.id
+      })
+      await neon.auth.users.delete({ ...branch, authUserId: bob.id })
+      await expect(neon.auth.users.delete({ ...branch, authUserId: bob.id })).rejects.toThrow()
+      expect(await neon.auth.updateConfig({ ...branch, name: "Real Clients" })).toEqual({ name: "Real Clients" })
+      expect(await neon.auth.get(branch)).toMatchObject({ db_name: "app", name: "Real Clients" })
+      await call("POST", "/projects/{project_id}/branches/{branch_id}/auth/users", 409, {
+        params: { branch_id: main },
+        body: { email: "ada@example.com" }
+      })
+    })
+  }, 300_000)
 })

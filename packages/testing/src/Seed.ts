@@ -15,6 +15,7 @@ import * as Realistic from "./internal/realistic.js"
 import * as BranchesSeed from "./resources/Branches/seed.js"
 import * as BucketsSeed from "./resources/Buckets/seed.js"
 import * as ComputeEndpointsSeed from "./resources/ComputeEndpoints/seed.js"
+import * as BranchAuthSeed from "./resources/BranchAuth/seed.js"
 import * as DatabasesSeed from "./resources/Databases/seed.js"
 import * as OrganizationsSeed from "./resources/Organizations/seed.js"
 import * as ProjectsSeed from "./resources/Projects/seed.js"
@@ -204,6 +205,28 @@ export const SeedDatabaseFile = DatabasesSeed.SeedDatabaseFile
 export interface SeedDatabase extends Schema.Schema.Type<typeof SeedDatabaseFile> {}
 
 /**
+ * A branch's Neon Auth in a seed (since 0.6.0, docs/contract.md §26): `branch_id` (a branch of
+ * the seed given with its `id`), and optionally its `auth_provider` (`better_auth` when absent),
+ * the `database_name` its users are kept in (the branch's first database of the seed when
+ * absent), the app's `name`, its trusted `domains` (absolute URLs), its `users` (`email`, `name`,
+ * `roles` (`["user"]` when absent), `id` (generated when absent, the same for the same seed)),
+ * and its settings as the API answers them: `email_and_password`, `email_provider` (`{ type:
+ * "standard", host, port, username, password, sender_email, sender_name }` or `{ type: "shared"
+ * }`: a seed with an SMTP password is a secret), `allow_localhost`, `organization`, `magic_link`,
+ * `phone_number`, `webhooks`; each setting absent is the API's default.
+ *
+ * @since 0.6.0
+ */
+export const SeedBranchAuthFile = BranchAuthSeed.SeedBranchAuthFile
+
+/**
+ * A branch's Neon Auth of the seed (see {@link SeedBranchAuthFile}).
+ *
+ * @since 0.6.0
+ */
+export interface SeedBranchAuth extends Schema.Schema.Type<typeof SeedBranchAuthFile> {}
+
+/**
  * An operation of a seed, in a seed file as in code: the fields the fake keeps of an operation
  * (`Snapshot.SnapshotOperation`, core's `Operation` fields), all optional but `project_id` and
  * `action`, with times relative to the start instead of absolute ones.
@@ -245,6 +268,8 @@ export interface Seed {
   readonly operations?: ReadonlyArray<SeedOperation> | undefined
   /** Organizations and their members (since 0.5.0); one a project names without declaring it is implied. */
   readonly organizations?: ReadonlyArray<SeedOrganization> | undefined
+  /** Neon Auth of the seed's branches: users and settings (since 0.6.0). */
+  readonly branch_auths?: ReadonlyArray<SeedBranchAuth> | undefined
   /** Buckets of the seed's branches and their objects (since 0.6.0). */
   readonly buckets?: ReadonlyArray<SeedBucket> | undefined
 }
@@ -350,6 +375,7 @@ export const SeedFile = Schema.Struct({
   databases: Schema.optional(Schema.Array(SeedDatabaseFile)),
   operations: Schema.optional(Schema.Array(SeedOperationFile)),
   organizations: Schema.optional(Schema.Array(SeedOrganizationFile)),
+  branch_auths: Schema.optional(Schema.Array(SeedBranchAuthFile)),
   buckets: Schema.optional(Schema.Array(SeedBucketFile))
 }).annotations({ identifier: "SeedFile" })
 

@@ -18,7 +18,7 @@ import {
   Roles,
   Snapshots
 } from "@dbplatform/client"
-import { BranchId, ProjectId } from "@dbplatform/core"
+import { Api, BranchId, ProjectId } from "@dbplatform/core"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
@@ -473,6 +473,94 @@ describe("secrets", () => {
       observe
     )
   })
+})
+
+describe("Neon Auth secrets (docs/contract.md §26.4, §26.6)", () => {
+  it.effect(
+    "no SMTP password or username, and no legacy SDK key, in logs, spans, errors, printed results or the request log",
+    () => {
+      const { logs, spans, errors, failing, spanText, observe } = observing()
+      const main = BranchId.make("br-main-100001")
+      const preview = BranchId.make("br-preview-100002")
+      const params = { project_id: projectId, branch_id: main }
+      const password = `smtp-${"pa55word".repeat(4)}`
+      const username = `mailer-${"u5ername".repeat(3)}`
+      const smtp = {
+        host: Redacted.make("smtp.example.com"),
+        port: 587,
+        username: Redacted.make(username),
+        password: Redacted.make(password),
+        sender_email: "auth@example.com",
+        sender_name: "Example"
+      }
+
+      const run = Effect.gen(function* () {
+        const platform = yield* FakePlatform.FakePlatform
+        const auth = yield* BranchAuth.BranchAuth
+        yield* auth.create({ ...params, auth_provider: "better_auth" })
+        // A change retried after a 503 (not processed), a read after a 429.
+        yield* platform.faults.inject(Fault.status(503), { method: "PATCH" })
+        const set = yield* auth.updateEmailProvider({ ...params, type: "standard", ...smtp })
+        yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
+        const read = yield* auth.getEmailProvider(params)
+        const plugins = yield* auth.getPlugins(params)
+        const sent = yield* auth.sendTestEmail({ ...params, ...smtp, recipient_email: "ada@example.com" })
+        const keys = yield* auth.createAuthProviderSdkKeys({ project_id: projectId, auth_provider: "better_auth" })
+        // Failures, each carrying the password: a branch without auth, a malformed answer, a variant refused.
+        yield* failing(
+          auth.updateEmailProvider({ project_id: projectId, branch_id: preview, type: "standard", ...smtp }),
+          "NotFound"
+        )
+        yield* failing(auth.sendTestEmail({ ...params, ...smtp, recipient_email: "not an email" }), "InvalidRequest")
+        yield* platform.faults.inject(Fault.malformedJson, { method: "PATCH" })
+        yield* failing(auth.updateEmailProvider({ ...params, type: "standard", ...smtp }), "MalformedResponse")
+        return {
+          set,
+          read,
+          plugins,
+          sent,
+          keys,
+          requests: yield* platform.requests,
+          snapshot: yield* platform.snapshot
+        }
+      })
+
+      return Effect.gen(function* () {
+        const { requests, snapshot, ...results } = yield* drive(run)
+        const sdkKeys = [results.keys.pub_client_key, results.keys.secret_server_key].map((key) => Redacted.value(key))
+        // What the answers say: the SMTP secrets as Redacted, read back the same.
+        const read = results.read
+        expect(Schema.is(Api.StandardEmailServer)(read) && Redacted.value(read.password)).toBe(password)
+        const printedResults = [JSON.stringify(results), util.inspect(results, { depth: 20 }), stringify(results)]
+        const collected = [...logs, ...spanText(), ...errors, ...printedResults, stringify(requests)].join("\n")
+        expect(logs.some((line) => line.includes("retrying BranchAuth.updateEmailProvider"))).toBe(true)
+        expect(spans.some((span) => span.name === "BranchAuth.sendTestEmail")).toBe(true)
+        expect(requests.some((request) => request.path.endsWith("/auth/email_provider"))).toBe(true)
+        expect(errors.length).toBe(3 * 5)
+        for (const secret of [password, username, ...sdkKeys]) expect(collected).not.toContain(secret)
+        // The snapshot keeps the SMTP password (a read answers it: a snapshot with one is a secret,
+        // as with roles' passwords), never the SDK keys, which are shown once.
+        const saved = JSON.stringify(yield* Schema.encode(Snapshot.Snapshot)(snapshot))
+        expect(saved).toContain(password)
+        for (const key of sdkKeys) expect(saved).not.toContain(key)
+      }).pipe(
+        Effect.provide(
+          DbPlatformTest.layer({
+            seed: {
+              projects: [{ id: projectId }],
+              branches: [
+                { project_id: projectId, id: main, name: "main", default: true },
+                { project_id: projectId, id: preview, name: "preview", parent_id: main }
+              ],
+              roles: [{ branch_id: main, name: "owner" }],
+              databases: [{ branch_id: main, name: "neondb", owner_name: "owner" }]
+            }
+          })
+        ),
+        observe
+      )
+    }
+  )
 })
 
 describe("a key a header cannot carry", () => {

@@ -1302,6 +1302,178 @@ const addedJwks = ({ fake, key }: Fixture) =>
     return added.jwks.id
   })
 
+// --- Neon Auth: users, sign-in, email, plugins, webhooks, legacy (docs/contract.md §26.4-§26.8) ---
+
+const badAuth = `${branches}/BR_NONE/auth`
+const smtpServer = {
+  host: "smtp.example.com",
+  port: 587,
+  username: "mailer",
+  password: "smtp-password",
+  sender_email: "auth@example.com",
+  sender_name: "Example"
+}
+const enableMainAuth = () => post(`${branches}/${main}/auth`, { auth_provider: "better_auth" })
+const legacyBody = { project_id: project, auth_provider: "better_auth" }
+
+/** The id of a user added to `dev`'s auth, enabled first. */
+const addedUser = ({ fake, key }: Fixture) =>
+  Effect.gen(function* () {
+    yield* Effect.orDie(send(fake, yield* enableAuth(), { key }))
+    const response = yield* Effect.orDie(
+      send(fake, yield* post(`${auth}/users`, { email: "ada@example.com" }), { key })
+    )
+    return ((yield* Effect.orDie(response.json)) as { readonly id: string }).id
+  })
+
+/**
+ * The three cases of a route of `dev`'s auth: `ok` after auth is enabled (200 unless said), 404 on
+ * a branch without auth, 400 for a malformed branch id.
+ */
+const authRouteCases = (
+  endpoint: Endpoint.Endpoint,
+  path: string,
+  request: (path: string) => Effect.Effect<HttpClientRequest.HttpClientRequest>
+): ReadonlyArray<Case> => [
+  { endpoint, label: "a branch with auth", status: 200, request: after([enableAuth], request(`${auth}${path}`)) },
+  { endpoint, label: "a branch without auth", status: 404, request: () => request(`${auth}${path}`) },
+  { endpoint, label: "a bad branch id", status: 400, request: () => request(`${badAuth}${path}`) }
+]
+
+const neonAuthCases: ReadonlyArray<Case> = [
+  {
+    endpoint: Api.BranchAuth.createAuthProviderSdkKeys,
+    label: "the default branch's auth",
+    status: 201,
+    request: after([enableMainAuth], post("/projects/auth/keys", legacyBody))
+  },
+  {
+    endpoint: Api.BranchAuth.createAuthProviderSdkKeys,
+    label: "an unknown provider",
+    status: 400,
+    request: () => post("/projects/auth/keys", { ...legacyBody, auth_provider: "keycloak" })
+  },
+  {
+    endpoint: Api.BranchAuth.createAuthProviderSdkKeys,
+    label: "a project without auth",
+    status: 404,
+    request: () => post("/projects/auth/keys", legacyBody)
+  },
+  {
+    endpoint: Api.BranchAuth.transferAuthProviderProject,
+    label: "the default branch's auth",
+    status: 200,
+    request: after([enableMainAuth], post("/projects/auth/transfer_ownership", legacyBody))
+  },
+  {
+    endpoint: Api.BranchAuth.transferAuthProviderProject,
+    label: "no project id",
+    status: 400,
+    request: () => post("/projects/auth/transfer_ownership", { auth_provider: "better_auth" })
+  },
+  {
+    endpoint: Api.BranchAuth.transferAuthProviderProject,
+    label: "an unknown project",
+    status: 404,
+    request: () => post("/projects/auth/transfer_ownership", { ...legacyBody, project_id: "no-such-project" })
+  },
+  {
+    endpoint: Api.BranchAuth.createUser,
+    label: "a new user",
+    status: 201,
+    request: after([enableAuth], post(`${auth}/users`, { email: "ada@example.com", name: "Ada" }))
+  },
+  {
+    endpoint: Api.BranchAuth.createUser,
+    label: "not an email",
+    status: 400,
+    request: after([enableAuth], post(`${auth}/users`, { email: "ada" }))
+  },
+  {
+    endpoint: Api.BranchAuth.createUser,
+    label: "a branch without auth",
+    status: 404,
+    request: () => post(`${auth}/users`, { email: "ada@example.com" })
+  },
+  {
+    endpoint: Api.BranchAuth.createUser,
+    label: "an email taken",
+    status: 409,
+    request: after(
+      [enableAuth, () => post(`${auth}/users`, { email: "ada@example.com" })],
+      post(`${auth}/users`, { email: "ada@example.com" })
+    )
+  },
+  {
+    endpoint: Api.BranchAuth.deleteUser,
+    label: "a user",
+    status: 204,
+    request: (fixture) => Effect.flatMap(addedUser(fixture), (id) => del(`${auth}/users/${id}`))
+  },
+  {
+    endpoint: Api.BranchAuth.deleteUser,
+    label: "a bad branch id",
+    status: 400,
+    request: () => del(`${badAuth}/users/some-user`)
+  },
+  {
+    endpoint: Api.BranchAuth.deleteUser,
+    label: "an unknown user",
+    status: 404,
+    request: after([enableAuth], del(`${auth}/users/no-such-user`))
+  },
+  {
+    endpoint: Api.BranchAuth.updateUserRole,
+    label: "a user",
+    status: 200,
+    request: (fixture) =>
+      Effect.flatMap(addedUser(fixture), (id) => put(`${auth}/users/${id}/role`, { roles: ["admin"] }))
+  },
+  {
+    endpoint: Api.BranchAuth.updateUserRole,
+    label: "no role",
+    status: 400,
+    request: (fixture) => Effect.flatMap(addedUser(fixture), (id) => put(`${auth}/users/${id}/role`, { roles: [] }))
+  },
+  {
+    endpoint: Api.BranchAuth.updateUserRole,
+    label: "an unknown user",
+    status: 404,
+    request: after([enableAuth], put(`${auth}/users/no-such-user/role`, { roles: ["admin"] }))
+  },
+  ...authRouteCases(Api.BranchAuth.sendTestEmail, "/send_test_email", (path) =>
+    post(path, { ...smtpServer, recipient_email: "ada@example.com" })
+  ),
+  ...authRouteCases(Api.BranchAuth.getEmailAndPassword, "/email_and_password", get),
+  ...authRouteCases(Api.BranchAuth.updateEmailAndPassword, "/email_and_password", (path) =>
+    patch(path, { email_verification_method: "otp" })
+  ),
+  ...authRouteCases(Api.BranchAuth.getEmailProvider, "/email_provider", get),
+  ...authRouteCases(Api.BranchAuth.updateEmailProvider, "/email_provider", (path) =>
+    patch(path, { type: "standard", ...smtpServer })
+  ),
+  ...authRouteCases(Api.BranchAuth.getAllowLocalhost, "/allow_localhost", get),
+  ...authRouteCases(Api.BranchAuth.updateAllowLocalhost, "/allow_localhost", (path) =>
+    patch(path, { allow_localhost: false })
+  ),
+  ...authRouteCases(Api.BranchAuth.getPlugins, "/plugins", get),
+  ...authRouteCases(Api.BranchAuth.updateOrganizationPlugin, "/plugins/organization", (path) =>
+    patch(path, { membership_limit: 5, creator_role: "admin" })
+  ),
+  ...authRouteCases(Api.BranchAuth.updateConfig, "/config", (path) => patch(path, { name: "Acme" })),
+  ...authRouteCases(Api.BranchAuth.updateMagicLinkPlugin, "/plugins/magic-link", (path) =>
+    patch(path, { enabled: true, expires_in: 60 })
+  ),
+  ...authRouteCases(Api.BranchAuth.getPhoneNumberPlugin, "/plugins/phone-number", get),
+  ...authRouteCases(Api.BranchAuth.updatePhoneNumberPlugin, "/plugins/phone-number", (path) =>
+    patch(path, { enabled: true, otp_expires_in: 120 })
+  ),
+  ...authRouteCases(Api.BranchAuth.getWebhooks, "/webhooks", get),
+  ...authRouteCases(Api.BranchAuth.updateWebhooks, "/webhooks", (path) =>
+    put(path, { enabled: true, webhook_url: "https://hooks.example.com/auth", enabled_events: ["user.created"] })
+  )
+]
+
 /** The Data API, branch auth and JWKS cases (docs/contract.md §25-§27). */
 const appBackendCases: ReadonlyArray<Case> = [
   {
@@ -2784,6 +2956,7 @@ export const cases: ReadonlyArray<Case> = [
   // Snapshots (docs/contract.md §19), with their fixtures.
   ...snapshotCases,
   ...appBackendCases,
+  ...neonAuthCases,
   ...bucketCases
 ]
 

@@ -8,7 +8,7 @@
  * transparent (`endpoints.type`: the `type` of each of a branch creation's `endpoints`); a map
  * (`additionalProperties`, an index signature) ends the path, as does a JSON value of any shape.
  * The document's side follows `$ref`, merges `allOf`, and takes every member of a `oneOf` or
- * `anyOf`; core's side walks the encoded side of each schema (the names on the wire: a class, a
+ * `anyOf` and its `discriminator`'s property; core's side walks the encoded side of each schema (the names on the wire: a class, a
  * `Redacted`, an `Option` are what they encode to), through unions, refinements, transformations
  * and suspended (recursive) schemas.
  */
@@ -53,6 +53,12 @@ const documentFields = (document: Json, schema: unknown): Set<string> => {
     const resolved = resolve(node)
     if (seen.has(resolved)) return
     const inside = new Set(seen).add(resolved)
+    // A union's discriminator is a field on the wire, though no member declares it (the email
+    // provider's `type`, docs/design.md §1.3).
+    const discriminator = resolved.discriminator
+    if (isObject(discriminator) && typeof discriminator.propertyName === "string") {
+      fields.add(prefix === "" ? discriminator.propertyName : `${prefix}.${discriminator.propertyName}`)
+    }
     for (const key of ["allOf", "oneOf", "anyOf"]) {
       const members = resolved[key]
       if (Array.isArray(members)) for (const member of members) walk(member, prefix, inside)

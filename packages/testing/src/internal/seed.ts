@@ -6,6 +6,7 @@ import {
   InvalidSeed,
   type Seed,
   type SeedBranch,
+  type SeedBranchAuth,
   type SeedDatabase,
   type SeedEndpoint,
   type SeedOperation,
@@ -19,6 +20,7 @@ import { type Ddl, overLimit, seedSchemaLimitBytes } from "../resources/BranchSc
 import { branchId, endpointId, hashOf, seededDice, uuid } from "../engine/ids.js"
 import { accountMember, defaultPlan, impliedOrganization, memberId } from "../resources/Organizations/steps.js"
 import { newPassword } from "../resources/Roles/steps.js"
+import type { StoredBranchAuth } from "../resources/BranchAuth/steps.js"
 import { type Collections, defaultOrgId, type Item, present } from "../engine/kinds.js"
 import { bucketId, objectId } from "../resources/Buckets/kinds.js"
 import { etagOf } from "../resources/Buckets/steps.js"
@@ -427,6 +429,60 @@ const seedBuckets = (
   return { buckets, objects }
 }
 
+/**
+ * A seed's Neon Auth of its branches (docs/contract.md §26), times relative to `now` (epoch ms):
+ * the users kept in the branch's first database of the seed unless `database_name` says; a
+ * branch or a database the seed does not have is a problem.
+ */
+const seedBranchAuths = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  databases: ReadonlyArray<StoredDatabase>,
+  now: number,
+  problems: Array<string>
+): ReadonlyArray<StoredBranchAuth> =>
+  (seed.branch_auths ?? []).flatMap((auth: SeedBranchAuth): ReadonlyArray<StoredBranchAuth> => {
+    const branch = branches.find((branch) => branch.id === auth.branch_id)
+    if (branch === undefined) {
+      problems.push(`branch_auths: ${JSON.stringify(auth.branch_id)} is not a branch of the seed`)
+      return []
+    }
+    const database = databases.find(
+      (database) =>
+        database.branch_id === auth.branch_id &&
+        (auth.database_name === undefined || database.name === auth.database_name)
+    )
+    if (database === undefined) {
+      problems.push(
+        `branch_auths: branch ${auth.branch_id} has no database ${auth.database_name ?? ""} to keep its users in`
+      )
+      return []
+    }
+    const provider = auth.auth_provider ?? "better_auth"
+    const { auth_provider: _, branch_id: __, database_name: ___, domains, users, name, ...settings } = auth
+    return [
+      {
+        ...settings,
+        id: branch.id,
+        project_id: branch.project_id,
+        auth_provider: provider,
+        auth_provider_project_id: uuid(seededDice(hashOf(`${branch.id}/auth`))),
+        db_name: database.name,
+        name: name ?? branch.project_id,
+        created_at: now,
+        domains: (domains ?? []).map((domain) => ({ domain, auth_provider: provider })),
+        oauth_providers: [],
+        users: (users ?? []).map((user) => ({
+          id: user.id ?? uuid(seededDice(hashOf(`${branch.id}/users/${user.email}`))),
+          email: user.email,
+          ...(user.name === undefined ? {} : { name: user.name }),
+          roles: user.roles ?? ["user"],
+          created_at: now
+        }))
+      }
+    ]
+  })
+
 /** A seed as the `Snapshot` data it describes, its times relative to `now` (epoch ms), unchecked. */
 export const collectionsOfSeed = (
   seed: Seed,
@@ -471,7 +527,7 @@ export const collectionsOfSeed = (
     // Nor deleted branches (docs/contract.md §18.1): only a deletion keeps one.
     deleted_branches: [],
     data_apis: [],
-    branch_auths: [],
+    branch_auths: seedBranchAuths(seed, branches, databases, now, problems),
     jwks: [],
     buckets: stored.buckets,
     bucket_objects: stored.objects,

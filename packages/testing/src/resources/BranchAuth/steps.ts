@@ -24,7 +24,8 @@ import { type Item, remove, upsert } from "../../engine/kinds.js"
 import { get, itemsOf, type Mutation, type State, type StoredDatabase, type StoredProject } from "../../engine/state.js"
 import { Status } from "../../engine/status.js"
 import { notFound, refused, type Refusal } from "../../engine/refusal.js"
-import { branchOf, unlockedProject } from "../../engine/records.js"
+import { branchOf, projectOf, unlockedProject } from "../../engine/records.js"
+import { defaultBranch } from "../Branches/steps.js"
 
 /** An auth service as the fake keeps it. */
 export type StoredBranchAuth = Item<"branch_auths">
@@ -265,3 +266,210 @@ export const deleteOAuthProvider = (projectId: string, branchId: string, id: str
         ] as const
     )
   )
+
+/** A user of an auth service as the fake keeps it. */
+export type StoredAuthUser = NonNullable<StoredBranchAuth["users"]>[number]
+
+/** The email provider as the fake keeps it (the SMTP secrets in clear: a read answers them). */
+export type StoredEmailProvider = NonNullable<StoredBranchAuth["email_provider"]>
+
+/**
+ * What an auth service has before anything is changed (docs/contract.md §26.6-§26.8): the
+ * document's defaults where it gives them (the organization, magic-link and phone-number plugins,
+ * the webhook's timeout), the fake's own where it does not (sign-in by email and password on, a
+ * verification by link not required, the platform's shared sender, localhost allowed, no webhook).
+ */
+export const authDefaults = {
+  email_and_password: {
+    enabled: true,
+    email_verification_method: "link",
+    require_email_verification: false,
+    auto_sign_in_after_verification: true,
+    send_verification_email_on_sign_up: false,
+    send_verification_email_on_sign_in: false,
+    disable_sign_up: false
+  },
+  email_provider: { type: "shared" },
+  allow_localhost: true,
+  organization: {
+    enabled: true,
+    organization_limit: 10,
+    membership_limit: 100,
+    creator_role: "owner",
+    send_invitation_email: false
+  },
+  magic_link: { enabled: false, expires_in: 5, disable_sign_up: false },
+  phone_number: { enabled: false, otp_expires_in: 300 },
+  webhooks: { enabled: false, timeout_seconds: 5 }
+} as const satisfies Required<
+  Pick<
+    StoredBranchAuth,
+    | "email_and_password"
+    | "email_provider"
+    | "allow_localhost"
+    | "organization"
+    | "magic_link"
+    | "phone_number"
+    | "webhooks"
+  >
+>
+
+/** The settings of `auth`, each its own or the default. */
+export const settingsOf = (auth: StoredBranchAuth) => ({
+  email_and_password: auth.email_and_password ?? authDefaults.email_and_password,
+  email_provider: auth.email_provider ?? authDefaults.email_provider,
+  allow_localhost: auth.allow_localhost ?? authDefaults.allow_localhost,
+  organization: auth.organization ?? authDefaults.organization,
+  magic_link: auth.magic_link ?? authDefaults.magic_link,
+  phone_number: auth.phone_number ?? authDefaults.phone_number,
+  webhooks: auth.webhooks ?? authDefaults.webhooks
+})
+
+/** Keeps only the fields of `patch` that are given. */
+const given = <A extends object>(patch: A): { [K in keyof A]?: Exclude<A[K], undefined> } => {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) out[key] = value
+  return out as { [K in keyof A]?: Exclude<A[K], undefined> }
+}
+
+/** Changes the setting `key` of a branch's auth service to what `update` makes of it; answers the new setting. */
+const changingSetting = <K extends keyof ReturnType<typeof settingsOf>>(
+  projectId: string,
+  branchId: string,
+  key: K,
+  update: (current: ReturnType<typeof settingsOf>[K]) => Either.Either<ReturnType<typeof settingsOf>[K], Refusal>
+) =>
+  changingAuth(projectId, branchId, (auth) =>
+    Either.map(update(settingsOf(auth)[key]), (next) => [{ ...auth, [key]: next }, next] as const)
+  )
+
+/** Changes the fields given of a partial setting (sign-in, the plugins; docs/contract.md §26.6, §26.7). */
+export const patchSetting = <K extends "email_and_password" | "organization" | "magic_link" | "phone_number">(
+  projectId: string,
+  branchId: string,
+  key: K,
+  patch: { readonly [F in keyof ReturnType<typeof settingsOf>[K]]?: ReturnType<typeof settingsOf>[K][F] | undefined }
+) => changingSetting(projectId, branchId, key, (current) => Either.right({ ...current, ...given(patch) }))
+
+/** Replaces the email provider (docs/contract.md §26.6). */
+export const setEmailProvider = (projectId: string, branchId: string, provider: StoredEmailProvider) =>
+  changingSetting(projectId, branchId, "email_provider", () => Either.right(provider))
+
+/** Sets whether sign-in from localhost is allowed (docs/contract.md §26.6). */
+export const setAllowLocalhost = (projectId: string, branchId: string, allow: boolean) =>
+  changingSetting(projectId, branchId, "allow_localhost", () => Either.right(allow))
+
+/**
+ * Replaces the webhook configuration (docs/contract.md §26.8); the timeout defaults to 5 seconds.
+ * 400 for an enabled webhook without an absolute `https` (or `http`) URL.
+ */
+export const setWebhooks = (
+  projectId: string,
+  branchId: string,
+  config: typeof Api.AuthWebhookUpdateRequest.Type
+): Mutation<NonNullable<StoredBranchAuth["webhooks"]>, Refusal> =>
+  changingSetting(projectId, branchId, "webhooks", () => {
+    if (config.webhook_url !== undefined && !/^https?:\/\/[^\s/]+/.test(config.webhook_url)) {
+      return refused(Status.badRequest, "webhook_url must be an absolute http(s) URL")
+    }
+    if (config.enabled && config.webhook_url === undefined) {
+      return refused(Status.badRequest, "an enabled webhook needs its webhook_url")
+    }
+    return Either.right({ timeout_seconds: authDefaults.webhooks.timeout_seconds, ...given(config) })
+  })
+
+/** Sets the application name the auth emails show (docs/contract.md §26.6). */
+export const setAppName = (projectId: string, branchId: string, name: string) =>
+  changingAuth(projectId, branchId, (auth) => Either.right([{ ...auth, name }, name] as const))
+
+/**
+ * Adds a user (docs/contract.md §26.5): its id is a UUID; 409 when a user has that email already
+ * (compared without regard to case, as email addresses are).
+ */
+export const createUser =
+  (
+    projectId: string,
+    branchId: string,
+    request: { readonly email: string; readonly name?: string | undefined },
+    dice: Dice
+  ): Mutation<StoredAuthUser, Refusal> =>
+  (state, now) =>
+    Either.flatMap(authOf(state, projectId, branchId), ([, auth]) => {
+      const users = auth.users ?? []
+      const email = request.email.toLowerCase()
+      if (users.some((user) => user.email.toLowerCase() === email)) {
+        return refused(Status.conflict, "a user with this email already exists")
+      }
+      const user: StoredAuthUser = {
+        id: uuid(dice),
+        email: request.email,
+        ...(request.name === undefined ? {} : { name: request.name }),
+        roles: ["user"],
+        created_at: now
+      }
+      return Either.right({ changes: [upsert("branch_auths", { ...auth, users: [...users, user] })], answer: user })
+    })
+
+/** The user `userId` of `auth`, or a 404. */
+const userOf = (auth: StoredBranchAuth, userId: string) => {
+  const user = (auth.users ?? []).find((user) => user.id === userId)
+  return user === undefined ? notFound("auth user") : Either.right(user)
+}
+
+/** Removes a user for good (docs/contract.md §26.5); 404 for one the branch does not have. */
+export const deleteUser = (projectId: string, branchId: string, userId: string) =>
+  changingAuth(projectId, branchId, (auth) =>
+    Either.map(
+      userOf(auth, userId),
+      () => [{ ...auth, users: (auth.users ?? []).filter((user) => user.id !== userId) }, undefined] as const
+    )
+  )
+
+/** Sets a user's roles (docs/contract.md §26.5); 404 for one the branch does not have. */
+export const setUserRoles = (projectId: string, branchId: string, userId: string, roles: ReadonlyArray<string>) =>
+  changingAuth(projectId, branchId, (auth) =>
+    Either.map(userOf(auth, userId), (user) => {
+      const changed = { ...user, roles: [...roles] }
+      return [
+        { ...auth, users: (auth.users ?? []).map((other) => (other.id === userId ? changed : other)) },
+        changed
+      ] as const
+    })
+  )
+
+/**
+ * The auth service of project `projectId`'s default branch, for the two `Auth (legacy)` routes
+ * (docs/contract.md §26.4): 404 for an unknown project, or one whose default branch has no auth
+ * of `provider`.
+ */
+export const legacyAuthOf = (
+  state: State,
+  projectId: string,
+  provider: string
+): Either.Either<readonly [StoredProject, StoredBranchAuth], Refusal> => {
+  const project = projectOf(state, projectId)
+  if (Either.isLeft(project)) return Either.left(project.left)
+  const branch = defaultBranch(state, projectId)
+  if (branch === undefined) return notFound("auth for this project")
+  return Either.flatMap(authOf(state, projectId, branch.id), (found) =>
+    found[1].auth_provider === provider ? Either.right(found) : notFound(`auth of ${provider} for this project`)
+  )
+}
+
+/** New SDK keys of a project's auth (legacy, docs/contract.md §26.4): made up from the dice, never kept. */
+export const newSdkKeys =
+  (projectId: string, provider: string, dice: Dice): Mutation<AuthEnabled, Refusal> =>
+  (state) =>
+    Either.map(legacyAuthOf(state, projectId, provider), ([project, auth]) => ({
+      changes: [],
+      answer: { auth, project, pub_client_key: newKey(dice, "pck_"), secret_server_key: newKey(dice, "ssk_") }
+    }))
+
+/** Starts moving a project's auth provider project to the user (legacy, docs/contract.md §26.4). */
+export const startTransfer =
+  (projectId: string, provider: string): Mutation<StoredBranchAuth, Refusal> =>
+  (state) =>
+    Either.map(legacyAuthOf(state, projectId, provider), ([, auth]) => {
+      const changed = { ...auth, transfer_status: "initiated" }
+      return { changes: [upsert("branch_auths", changed)], answer: changed }
+    })
