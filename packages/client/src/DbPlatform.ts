@@ -2,8 +2,8 @@
  * Every service of the SDK in one Layer: `ApiKeys`, `Projects`, `Operations`, `Branches`,
  * `ComputeEndpoints`, `Connections`, `Databases`, `Roles`, `Regions`, `Snapshots`, `Consumption`, `Users`,
  * `Organizations`, `OrganizationApiKeys`, `ProjectPermissions`, `VpcEndpoints`, `ProjectTransfers`,
- * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks`, `Credentials` and `Functions` over one `DbPlatformClient`.
- * Provide an
+ * `BranchSchema`, `DataApi`, `BranchAuth`, `Jwks`, `Credentials`, `Functions`, `Buckets`, `Storage` and
+ * `AiGateway` over one `DbPlatformClient`. Provide an
  * `HttpClient` beside it.
  *
  * ```ts
@@ -40,6 +40,9 @@ import * as DataApi from "./DataApi.js"
 import * as Jwks from "./Jwks.js"
 import * as Credentials from "./Credentials.js"
 import * as Functions from "./Functions.js"
+import * as Buckets from "./Buckets.js"
+import * as Storage from "./Storage.js"
+import * as AiGateway from "./AiGateway.js"
 
 /**
  * The services a program gets from {@link layer}.
@@ -70,6 +73,9 @@ export type DbPlatform =
   | Jwks.Jwks
   | Credentials.Credentials
   | Functions.Functions
+  | Buckets.Buckets
+  | Storage.Storage
+  | AiGateway.AiGateway
 
 /**
  * The services, and the `DbPlatformClient` they share, built on an existing client Layer.
@@ -103,7 +109,10 @@ export const layerFrom = <E, R>(
     BranchAuth.layer,
     Jwks.layer,
     Credentials.layer,
-    Functions.layer
+    Functions.layer,
+    Buckets.layer,
+    Storage.layer,
+    AiGateway.layer
   ).pipe(Layer.provideMerge(Operations.layer), Layer.provideMerge(client))
 
 /**

@@ -297,6 +297,8 @@ interface Call<A> {
   readonly sent: Sent
   readonly rules: Rules
   readonly schema: Schema.Schema<A, any>
+  /** What the success answer's body is: JSON, or raw bytes (`Endpoint.Media`). */
+  readonly media: Endpoint.Media
   readonly check: (answer: A) => string | undefined
   /** The call's span: what it did is set on it as it happens. */
   readonly span: Tracer.Span
@@ -373,6 +375,8 @@ export const make = (
       accept: "application/json",
       "user-agent": userAgent
     }
+    /** The headers of a request whose answer is raw bytes (`Endpoint.Media`): it accepts those. */
+    const bytesHeaders = { ...headers, accept: "application/octet-stream" }
 
     /** Whether a request may start at `now` (epoch ms): with at least `minimumRequestTime` of the deadline left. */
     const inTime = (rules: Rules, now: number) => rules.deadlineAt - now >= Duration.toMillis(minimumRequestTime)
@@ -386,7 +390,7 @@ export const make = (
       const timeout = Duration.min(requestTimeout, Duration.millis(call.rules.deadlineAt - now))
       const answer = send({
         request: call.request,
-        read: receive(call.sent, scrub, maxResponseBytes),
+        read: receive(call.sent, scrub, maxResponseBytes, call.media),
         // An error body over its cap is left unread: the request is then aborted.
         ended: (received) => received.body !== undefined,
         onError: transportError(call.sent, scrub),
@@ -532,7 +536,7 @@ export const make = (
             ({ now, propagate, requestId }): Effect.Effect<Endpoint.Success<E>, ExecuteError<E>> => {
               span.attribute("dbplatform.request_id", requestId)
               const unsent = toRequest(endpoint, input, baseUrl, {
-                ...headers,
+                ...(endpoint.media === "bytes" ? bytesHeaders : headers),
                 "x-request-id": requestId,
                 ...(propagate ? HttpTraceContext.toHeaders(span) : {})
               })
@@ -559,6 +563,7 @@ export const make = (
                   minimumRequestTime
                 },
                 schema: endpoint.success,
+                media: endpoint.media,
                 check,
                 span
               }

@@ -1,5 +1,5 @@
 /**
- * Functions (beta): a branch's functions and their deployments (`docs/contract.md` §30).
+ * Functions (beta): a branch's functions and their deployments (`docs/contract.md` §29).
  *
  * @since 0.6.0
  */

@@ -262,7 +262,7 @@ export const methods = <const T extends Readonly<Record<string, Endpoint.Endpoin
               endpoint,
               options.pageSize,
               (limit, next, check) => client.execute(endpoint, { ...input, limit, cursor: next }, check),
-              (answer) => ({ items: list.items(answer), cursor: cursor(answer) })
+              (answer) => ({ items: list.items(answer), cursor: cursor(answer), size: list.size?.(answer) })
             )
   }
   return made as Methods<T, W>

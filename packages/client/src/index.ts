@@ -162,11 +162,31 @@ export * as Credentials from "./Credentials.js"
 /**
  * Functions (beta) of a branch: `list` (a `Stream`), `listPage`, `get`, `update`, `delete`, and
  * `createDeployment` (`multipart/form-data`: the code's ZIP, the runtime, `Redacted` environment
- * values) (`docs/contract.md` §30).
+ * values) (`docs/contract.md` §29).
  *
  * @since 0.6.0
  */
 export * as Functions from "./Functions.js"
+/**
+ * Buckets: a branch's object storage (buckets, objects, presigned URLs), which branches with its
+ * data (`docs/contract.md` §28).
+ *
+ * @since 0.6.0
+ */
+export * as Buckets from "./Buckets.js"
+/**
+ * Storage: whether a branch's object storage is usable, and its S3 endpoint (`docs/contract.md`
+ * §28.4).
+ *
+ * @since 0.6.0
+ */
+export * as Storage from "./Storage.js"
+/**
+ * AiGateway: a branch's AI gateway endpoint (`docs/contract.md` §28.5).
+ *
+ * @since 0.6.0
+ */
+export * as AiGateway from "./AiGateway.js"
 
 /**
  * Services derived from core's endpoint groups: `Method<E>`, one endpoint's method,

@@ -31,6 +31,9 @@ import {
   DbPlatform,
   Functions,
   Jwks,
+  Buckets,
+  Storage,
+  AiGateway,
   Operations,
   ProjectPermissions,
   OrganizationApiKeys,
@@ -452,7 +455,8 @@ const ids: Readonly<Record<string, string>> = {
   project_id: projectId,
   branch_id: branchId,
   org_id: "org-acme-302709",
-  region_id: "aws-us-east-2"
+  region_id: "aws-us-east-2",
+  bucket_name: "assets"
 }
 
 /** `n` items of each list endpoint, as its answer holds them, and the cursor to the next page. */
@@ -663,6 +667,21 @@ const answers: Readonly<Record<string, (n: number, cursor: string | undefined) =
       created_at: at
     })),
     pagination: next === undefined ? {} : { next }
+  }),
+  "Buckets.list": (n) => ({
+    buckets: Array.from({ length: n }, (_, i) => ({ name: `bucket-${i}`, access_level: "private", created_at: at }))
+  }),
+  "Buckets.listObjects": (n, next) => ({
+    folders: [],
+    objects: Array.from({ length: n }, (_, i) => ({
+      key: `docs/${next ?? "last"}-${i}.txt`,
+      size: 3,
+      last_modified: at,
+      etag: '"0123456789abcdef0123456789abcdef"'
+    })),
+    prefix: "",
+    ...(next === undefined ? { next_cursor: "" } : { next_cursor: next }),
+    is_truncated: next !== undefined
   })
 }
 
@@ -736,7 +755,10 @@ const serviceTags = {
   BranchAuth: BranchAuth.BranchAuth,
   Jwks: Jwks.Jwks,
   Credentials: Credentials.Credentials,
-  Functions: Functions.Functions
+  Functions: Functions.Functions,
+  Buckets: Buckets.Buckets,
+  Storage: Storage.Storage,
+  AiGateway: AiGateway.AiGateway
 }
 
 describe("list is a Stream on every service, <key>Page one request", () => {

@@ -183,7 +183,7 @@ describe("the docs", () => {
         if (!introduction.includes(`\`${name}\``)) missing.push(`${name}: not named in the introduction`)
       }
       expect(missing).toEqual([])
-      expect(names.length).toBe(23)
+      expect(names.length).toBe(26)
     })
   )
 

@@ -30,6 +30,9 @@ import { DataApi } from "./endpoints/DataApi.js"
 import { Jwks } from "./endpoints/Jwks.js"
 import { Credentials } from "./endpoints/Credentials.js"
 import { Functions } from "./endpoints/Functions.js"
+import { Buckets } from "./endpoints/Buckets.js"
+import { Storage } from "./endpoints/Storage.js"
+import { AiGateway } from "./endpoints/AiGateway.js"
 
 /**
  * The `ApiKeys` group and what it declares beside it.
@@ -192,6 +195,27 @@ export * from "./endpoints/Credentials.js"
  * @since 0.6.0
  */
 export * from "./endpoints/Functions.js"
+/**
+ * The `Buckets` group (a branch's object storage: buckets, objects, presigned URLs) and what it
+ * declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Buckets.js"
+
+/**
+ * The `Storage` group (a branch's S3 endpoint) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/Storage.js"
+
+/**
+ * The `AiGateway` group (a branch's AI gateway) and what it declares beside it.
+ *
+ * @since 0.6.0
+ */
+export * from "./endpoints/AiGateway.js"
 
 /**
  * Every group, by its name: the one list a new resource joins (`docs/design.md` §1.5).
@@ -222,7 +246,10 @@ export const groups = {
   BranchAuth,
   Jwks,
   Credentials,
-  Functions
+  Functions,
+  Buckets,
+  Storage,
+  AiGateway
 } as const
 
 /**

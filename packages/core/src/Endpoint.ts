@@ -121,7 +121,37 @@ export interface List<in S, out A> {
   readonly items: (answer: S) => ReadonlyArray<A>
   /** The cursor to send for the next page; absent when the endpoint answers every item at once. */
   readonly cursor?: ((answer: S) => string | undefined) | undefined
+  /**
+   * How many entries of one answer its `limit` counts, when that is more than its items (an
+   * object list's `folders` with its objects): a page is full, and the walk goes on, when this
+   * reaches the limit. The items' number when absent.
+   */
+  readonly size?: ((answer: S) => number) | undefined
 }
+
+/**
+ * What an answer of raw bytes (an entry whose `media` is `bytes`) is as it comes, before its
+ * `success` schema reads it: the body's bytes and the response headers, their names lower-cased
+ * (`content-length`, `etag`). The entry's `success` schema decodes this (and the fake encodes its
+ * answer to it, the bytes sent as they are, the headers set).
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export interface Bytes {
+  readonly body: Uint8Array
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/**
+ * What the body of an endpoint's success answer is: JSON (the default), or `bytes`, raw bytes
+ * (`application/octet-stream`, an object's download) that its `success` schema reads as
+ * {@link Bytes}.
+ *
+ * @since 0.6.0
+ * @category models
+ */
+export type Media = "json" | "bytes"
 
 /**
  * The ids an answer says it is about, by the name of the input they must equal: `project_id`,
@@ -224,6 +254,8 @@ export interface Endpoint<
   readonly about: ((answer: Success) => About) | undefined
   /** Where what it creates or changes is read again after a wait ({@link ReadBack}). */
   readonly readBack: ReadBack<Success> | undefined
+  /** What its success answer's body is: JSON, or raw bytes read as {@link Bytes} ({@link Media}). */
+  readonly media: Media
   /** Each input key's part of the request, from the schemas' fields. */
   readonly parts: ReadonlyMap<string, Part>
 }
@@ -271,7 +303,7 @@ export type Item<E extends Endpoint> = E["list"] extends List<any, infer A> ? A 
 /**
  * Declares an endpoint of a group ({@link group} names it); a part left out (`params`, `query`,
  * `body`, `pageLimits`, `list`, `about`, `readBack`) is absent, `statuses` is `[200]` when left out,
- * `bodyEncoding` `"json"`, and
+ * `bodyEncoding` `"json"`, `media` `json`, and
  * `startsOperations` `false`. `startsOperations: true` is taken only when the answer's type
  * carries `operations` ({@link CarriesOperations}). Throws when two parts share an input key (one
  * flat input could not say which part it is for).
@@ -304,6 +336,7 @@ export const make = <
   readonly list?: List<S, A> | undefined
   readonly about?: ((answer: S) => About) | undefined
   readonly readBack?: ReadBack<S, Types.Simplify<Flat<P> & Flat<Q> & Flat<B>>, N> | undefined
+  readonly media?: Media | undefined
 }): Endpoint<string, P, Q, B, S, Errors, A> & ReadsBack<N> => {
   const parts = new Map<string, Part>()
   for (const [part, schema] of [
@@ -338,6 +371,7 @@ export const make = <
     list: options.list as Endpoint<string, P, Q, B, S, Errors, A>["list"],
     about: options.about,
     readBack: options.readBack,
+    media: options.media ?? "json",
     parts
   } as Endpoint<string, P, Q, B, S, Errors, A> & ReadsBack<N>
 }
@@ -569,7 +603,7 @@ export const problem = <E extends Endpoint>(endpoint: E, input: Input<E>, answer
         : endpoint.pageLimits?.default === undefined
           ? undefined
           : endpoint.pageLimits.max
-    const length = endpoint.list.items(answer).length
+    const length = endpoint.list.size?.(answer) ?? endpoint.list.items(answer).length
     if (limit !== undefined && length > limit) return `the page has ${length} items, more than the limit of ${limit}`
   }
   return undefined
@@ -596,7 +630,7 @@ const foreign = (
   depth: number
 ): string | undefined => {
   if (typeof value !== "object" || value === null || depth > maxDepth) return undefined
-  if (Redacted.isRedacted(value) || DateTime.isDateTime(value)) return undefined
+  if (Redacted.isRedacted(value) || DateTime.isDateTime(value) || ArrayBuffer.isView(value)) return undefined
   if (Option.isOption(value)) return Option.isSome(value) ? foreign(value.value, input, keys, depth + 1) : undefined
   if (Array.isArray(value)) {
     for (const item of value) {

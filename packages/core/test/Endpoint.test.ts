@@ -110,7 +110,10 @@ describe("Api.endpoints", () => {
       "BranchAuth",
       "Jwks",
       "Credentials",
-      "Functions"
+      "Functions",
+      "Buckets",
+      "Storage",
+      "AiGateway"
     ])
     expect(Api.endpoints.map((endpoint) => `${endpoint.method} ${endpoint.route}`)).toEqual([
       "POST /api_keys",
@@ -250,7 +253,17 @@ describe("Api.endpoints", () => {
       "GET /projects/{project_id}/branches/{branch_id}/functions/{slug}",
       "PATCH /projects/{project_id}/branches/{branch_id}/functions/{slug}",
       "DELETE /projects/{project_id}/branches/{branch_id}/functions/{slug}",
-      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments"
+      "POST /projects/{project_id}/branches/{branch_id}/functions/{slug}/deployments",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}",
+      "GET /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/download",
+      "DELETE /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects-by-prefix",
+      "POST /projects/{project_id}/branches/{branch_id}/buckets/{bucket_name}/objects/{object_key}/presign",
+      "GET /projects/{project_id}/branches/{branch_id}/storage",
+      "GET /projects/{project_id}/branches/{branch_id}/ai_gateway"
     ])
   })
 
@@ -395,7 +408,17 @@ describe("Api.endpoints", () => {
       "Functions.get",
       "Functions.update",
       "Functions.delete",
-      "Functions.createDeployment"
+      "Functions.createDeployment",
+      "Buckets.list",
+      "Buckets.create",
+      "Buckets.delete",
+      "Buckets.listObjects",
+      "Buckets.deleteObject",
+      "Buckets.getObject",
+      "Buckets.deleteObjectsByPrefix",
+      "Buckets.presignObject",
+      "Storage.get",
+      "AiGateway.get"
     ])
     for (const [group, entries] of Object.entries(Api.groups)) {
       for (const [key, endpoint] of Object.entries<Endpoint.Endpoint>(entries)) {
@@ -623,7 +646,17 @@ describe("Api.endpoints", () => {
       "Functions.get": [200],
       "Functions.update": [200],
       "Functions.delete": [204],
-      "Functions.createDeployment": [201]
+      "Functions.createDeployment": [201],
+      "Buckets.list": [200],
+      "Buckets.create": [201],
+      "Buckets.delete": [204],
+      "Buckets.listObjects": [200],
+      "Buckets.deleteObject": [204],
+      "Buckets.getObject": [200],
+      "Buckets.deleteObjectsByPrefix": [200],
+      "Buckets.presignObject": [200],
+      "Storage.get": [200],
+      "AiGateway.get": [200]
     })
   })
 
@@ -691,7 +724,9 @@ describe("Api.endpoints", () => {
       "BranchAuth.listOAuthProviders",
       "Jwks.list",
       "Credentials.list",
-      "Functions.list (cursor)"
+      "Functions.list (cursor)",
+      "Buckets.list",
+      "Buckets.listObjects (cursor)"
     ])
     const page = Schema.decodeUnknownSync(Api.Operations.list.success)({
       operations: [operationWire("a07f8772-1877-4da9-a939-3a3ae62d1d8d")],
@@ -715,7 +750,9 @@ describe("Api.endpoints", () => {
       "ProjectTransfers.acceptRequest",
       "BranchAuth.deleteUser",
       "Credentials.revoke",
-      "Functions.delete"
+      "Functions.delete",
+      "Buckets.delete",
+      "Buckets.deleteObject"
     ])
     for (const endpoint of withNoBody) {
       expect(Either.isRight(Schema.decodeUnknownEither(endpoint.success)(undefined))).toBe(true)

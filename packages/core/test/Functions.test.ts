@@ -1,5 +1,5 @@
 /**
- * The Functions group's deployment body (docs/contract.md §30.4): `multipart/form-data`, its
+ * The Functions group's deployment body (docs/contract.md §29.4): `multipart/form-data`, its
  * environment one text part holding a JSON object, values `Redacted` on the SDK's side.
  */
 import { Api, BranchId, Endpoint, ProjectId } from "@dbplatform/core"

@@ -1,5 +1,5 @@
 /**
- * "Acknowledged means durable" for function deployments (docs/contract.md §30.4) under `--state`,
+ * "Acknowledged means durable" for function deployments (docs/contract.md §29.4) under `--state`,
  * on the shipped command, small: one worker per project deploys (`multipart/form-data`: a ZIP and
  * an environment) to new slugs and again to slugs it has, over plain `fetch`; the emulator is killed
  * with SIGKILL after a random number of acknowledged deployments (a seeded RNG, so a failure

@@ -1,5 +1,5 @@
 /**
- * Functions (beta) of a branch against the shipped emulator (docs/contract.md §30), its routes
+ * Functions (beta) of a branch against the shipped emulator (docs/contract.md §29), its routes
  * driven by plain `fetch` (the deployment as `multipart/form-data`), each answer validated against
  * the published schema of its operation: a function deployed with a ZIP and its environment, its
  * build finished on the emulator's clock (frozen, then moved through the control API), listed,

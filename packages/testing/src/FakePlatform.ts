@@ -63,7 +63,7 @@ import { makeRequestLog, type RecordedRequest } from "./engine/requestLog.js"
 import { Access, Gate, refusalResponse } from "./engine/route.js"
 import { Caller } from "./engine/caller.js"
 import { accessOf } from "./engine/authorization.js"
-import { router } from "./internal/routes.js"
+import { dataPlane, isDataPlane, router } from "./internal/routes.js"
 import { declaredLengthRefusal } from "./engine/limits.js"
 import { type RateLimit, makeRateLimits, rateLimited, rateLimitProblem, unlimited } from "./engine/rateLimit.js"
 import { scenarioOf } from "./internal/scenario.js"
@@ -425,6 +425,8 @@ const serviceOf = (
     /** The real answer: the body size, the control plane, authentication, the rate limit, then the routes. */
     const answer = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
+      // A presigned URL's request: the data plane's own checks (its signature), and bodies past 64 KiB.
+      if (isDataPlane(request.url)) return yield* dataPlane(fake)
       const tooLarge = declaredLengthRefusal(request)
       if (tooLarge !== undefined) return yield* new Refusal(tooLarge)
       yield* caughtUp

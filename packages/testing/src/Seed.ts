@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
 import * as EngineSeed from "./engine/seed.js"
 import * as Realistic from "./internal/realistic.js"
 import * as BranchesSeed from "./resources/Branches/seed.js"
+import * as BucketsSeed from "./resources/Buckets/seed.js"
 import * as ComputeEndpointsSeed from "./resources/ComputeEndpoints/seed.js"
 import * as BranchAuthSeed from "./resources/BranchAuth/seed.js"
 import * as CredentialsSeed from "./resources/Credentials/seed.js"
@@ -156,6 +157,25 @@ export const SeedCredentialFile = CredentialsSeed.SeedCredentialFile
  * @since 0.5.0
  */
 export interface SeedCredential extends Schema.Schema.Type<typeof SeedCredentialFile> {}
+/**
+ * A bucket of a seed, in a seed file as in code (since 0.6.0; docs/contract.md §28): `branch_id`
+ * (a branch of the seed given with its `id`), `name` (1 to 255 characters, unique on the
+ * branch), `access_level` (`private` by default), `age` instead of a time (with its branch when
+ * absent) and its `objects`, each a `key` with its bytes as text (`content`) or base64
+ * (`content_base64`), its `content_type` and `age` (with its bucket when absent). A child branch
+ * of the seed sees its parent's buckets and objects as of its creation, as a branch made by a
+ * request does.
+ *
+ * @since 0.6.0
+ */
+export const SeedBucketFile = BucketsSeed.SeedBucketFile
+
+/**
+ * A bucket of the seed (see {@link SeedBucketFile}).
+ *
+ * @since 0.6.0
+ */
+export interface SeedBucket extends Schema.Schema.Type<typeof SeedBucketFile> {}
 
 /**
  * A role of a seed (a Postgres user of a branch), in a seed file as in code (since 0.3.0): the
@@ -271,6 +291,8 @@ export interface Seed {
   readonly branch_auths?: ReadonlyArray<SeedBranchAuth> | undefined
   /** Credentials of the seed's branches (since 0.5.0). */
   readonly credentials?: ReadonlyArray<SeedCredential> | undefined
+  /** Buckets of the seed's branches and their objects (since 0.6.0). */
+  readonly buckets?: ReadonlyArray<SeedBucket> | undefined
 }
 
 /**
@@ -375,7 +397,8 @@ export const SeedFile = Schema.Struct({
   operations: Schema.optional(Schema.Array(SeedOperationFile)),
   organizations: Schema.optional(Schema.Array(SeedOrganizationFile)),
   branch_auths: Schema.optional(Schema.Array(SeedBranchAuthFile)),
-  credentials: Schema.optional(Schema.Array(SeedCredentialFile))
+  credentials: Schema.optional(Schema.Array(SeedCredentialFile)),
+  buckets: Schema.optional(Schema.Array(SeedBucketFile))
 }).annotations({ identifier: "SeedFile" })
 
 /** How many problems of a seed file `fromJson` names. */

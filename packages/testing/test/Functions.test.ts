@@ -1,5 +1,5 @@
 /**
- * Functions (beta) of a branch through the client over the fake (docs/contract.md §30): a
+ * Functions (beta) of a branch through the client over the fake (docs/contract.md §29): a
  * function deployed with a ZIP and its environment (values write-only), its build finishing on
  * `TestClock`, listed, renamed, inherited by a child branch, deleted; the refusals.
  */

@@ -951,7 +951,7 @@ describe("snapshots (docs/contract.md §19)", () => {
   )
 })
 
-describe("function environment values (docs/contract.md §30.4)", () => {
+describe("function environment values (docs/contract.md §29.4)", () => {
   it.effect("no environment value in logs, spans, errors, printed results, the snapshot or the request log", () => {
     const { logs, spans, errors, failing, spanText, observe } = observing()
     const branch = BranchId.make("br-main-100001")

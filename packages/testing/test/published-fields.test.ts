@@ -113,6 +113,14 @@ const exceptions: ReadonlyArray<Exception> = [
     names: ["412"],
     reason:
       "the platform did not keep the password: no error class of its own, the client's `UnexpectedStatus` with status 412 (docs/contract.md §15.2)"
+  },
+  {
+    endpoints: ["Buckets.create"],
+    part: "status",
+    side: "missing",
+    names: ["410"],
+    reason:
+      "the project was deleted: no error class of its own, the client's `UnexpectedStatus` with status 410; the fake answers a deleted project 404, as every route does (docs/contract.md §28.1)"
   }
 ]
 

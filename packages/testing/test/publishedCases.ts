@@ -14,6 +14,7 @@ import * as TestClock from "effect/TestClock"
 import type * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
 import { operationId, send } from "./helpers.js"
+import { bucketCases } from "./publishedBucketCases.js"
 
 export const project = "spring-example-302709"
 const pendingProject = "bold-river-120001"
@@ -1969,7 +1970,7 @@ const appBackendCases: ReadonlyArray<Case> = [
   }
 ]
 
-// --- Functions (docs/contract.md §30) ----------------------------------------------------------
+// --- Functions (docs/contract.md §29) ----------------------------------------------------------
 
 const functionsPath = `${branches}/${dev}/functions`
 /** The smallest ZIP archive: an empty one's end record. */
@@ -3453,7 +3454,8 @@ export const cases: ReadonlyArray<Case> = [
   ...snapshotCases,
   ...appBackendCases,
   ...neonAuthCases,
-  ...functionCases
+  ...functionCases,
+  ...bucketCases
 ]
 
 /** The fake after a migration of `dev`'s `neondb`: a table its parent's has not. */

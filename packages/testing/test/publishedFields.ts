@@ -97,7 +97,7 @@ export const documentDeclarations = (document: Json): ReadonlyMap<string, Declar
         if (resolved.in === "query") query.add(resolved.name as string)
       }
       const requestBody = isObject(operation.requestBody) ? resolve(operation.requestBody) : undefined
-      // A body is JSON, or `multipart/form-data` (a function's deployment, docs/contract.md §30.4).
+      // A body is JSON, or `multipart/form-data` (a function's deployment, docs/contract.md §29.4).
       const content = requestBody?.content as Json | undefined
       const bodySchema = ((content?.["application/json"] ?? content?.["multipart/form-data"]) as Json | undefined)
         ?.schema
@@ -164,9 +164,13 @@ export const coreDeclarations = (endpoint: Endpoint.Endpoint): Declared => {
   return {
     query: endpoint.query === undefined ? new Set() : schemaFields(endpoint.query.ast),
     body: endpoint.body === undefined ? new Set() : schemaFields(endpoint.body.ast),
-    // Every success status answers with the entry's one answer schema (a 204: none).
+    // Every success status answers with the entry's one answer schema (a 204: none; raw bytes, an
+    // object's download, no JSON fields, as the document's `application/octet-stream` answer).
     responses: new Map(
-      endpoint.statuses.map((status) => [String(status), status === 204 ? new Set<string>() : success])
+      endpoint.statuses.map((status) => [
+        String(status),
+        status === 204 || endpoint.media === "bytes" ? new Set<string>() : success
+      ])
     )
   }
 }

@@ -10,6 +10,8 @@ import { excerpt } from "./call.js"
 export interface Page<A> {
   readonly items: ReadonlyArray<A>
   readonly cursor: string | undefined
+  /** How many entries the page's `limit` counted (an object list's folders too); its items' number when absent. */
+  readonly size?: number | undefined
 }
 
 /** Items fetched per request by a stream when the caller does not say. */
@@ -58,8 +60,8 @@ const refusedPageSize = (endpoint: Endpoint.Endpoint, pageSize: number | undefin
  * and a `check` to pass to the call, which
  * refuses a full page whose cursor the server already sent in this walk (a server or proxy that
  * would loop, `A → B → A` or `A → A`): the call fails with `MalformedResponse`, and no request is
- * sent after the repeat. `toPage` reads an answer's items and cursor. The walk ends on a page
- * shorter than `pageSize`, an empty page, a full page without a cursor, or a page
+ * sent after the repeat. `toPage` reads an answer's items, cursor and size (the entries its limit
+ * counted, when more than its items). The walk ends on a page shorter than `pageSize`, an empty page, a full page without a cursor, or a page
  * `options.stop` says is the last one wanted; it starts at `options.cursor` (the newest items)
  * when given.
  */
@@ -85,7 +87,7 @@ export const paginate = <P, A, E, R, S = undefined>(
   const after = (page: Page<A>, walk: Walk<S>) => {
     const next = stop?.step(walk.state, page)
     return {
-      cursor: page.items.length < limit || next?.last === true ? undefined : page.cursor,
+      cursor: (page.size ?? page.items.length) < limit || next?.last === true ? undefined : page.cursor,
       state: next === undefined ? walk.state : next.state
     }
   }

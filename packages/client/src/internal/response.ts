@@ -3,6 +3,7 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import {
   Body,
   DecodeIssue,
+  type Endpoint,
   fromResponse,
   GeneralError,
   type HttpStatusError,
@@ -99,6 +100,8 @@ export interface Received {
   readonly response: HttpClientResponse.HttpClientResponse
   /** The body's text (UTF-8); `undefined` for an error response whose body was over the error-body cap. */
   readonly body: string | undefined
+  /** A 2xx body of raw bytes, read as bytes (an endpoint whose `media` is `bytes`); its `body` is then empty. */
+  readonly bytes?: Uint8Array | undefined
 }
 
 /** The most of an error response's body that is read, in bytes (64 KiB); past it the status alone decides. */
@@ -129,18 +132,44 @@ const readCapped = (
 }
 
 /**
- * Reads the body of `response`: a 2xx body up to `maxBytes` (past it, `MalformedResponse`), an
- * error body up to 64 KiB (past it, dropped: the status decides). A body cut off by the
- * connection is a `TransportError`.
+ * The body's bytes, at most `maxBytes`: a declared `Content-Length` over it fails at once, and
+ * reading stops as soon as the body passes the cap. An absent body is empty.
  */
-export const receive = (sent: Sent, scrub: Scrub, maxBytes: number) => {
+const readCappedBytes = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number
+): Effect.Effect<Uint8Array, Body.TooLarge | HttpClientError.ResponseError> => {
+  const declared = response.headers["content-length"]
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    return Effect.fail(new Body.TooLarge({ maxBytes }))
+  }
+  return Body.bytes(response.stream, { maxBytes }).pipe(
+    Effect.catchIf(
+      (error) => error._tag === "ResponseError" && error.reason === "EmptyBody",
+      () => Effect.succeed(new Uint8Array(0))
+    )
+  )
+}
+
+/**
+ * Reads the body of `response`: a 2xx body up to `maxBytes` (past it, `MalformedResponse`), as
+ * text, or as bytes when `media` is `bytes` (an object's download); an error body up to 64 KiB
+ * (past it, dropped: the status decides). A body cut off by the connection is a `TransportError`.
+ */
+export const receive = (sent: Sent, scrub: Scrub, maxBytes: number, media: Endpoint.Media = "json") => {
   const toTransportError = transportError(sent, scrub)
   return (
     response: HttpClientResponse.HttpClientResponse
   ): Effect.Effect<Received, MalformedResponse | TransportError> => {
     const success = response.status >= 200 && response.status < 300
-    return readCapped(response, success ? maxBytes : maxErrorBodyBytes).pipe(
-      Effect.map((body): Received => ({ response, body })),
+    const read: Effect.Effect<Received, Body.TooLarge | HttpClientError.ResponseError> =
+      success && media === "bytes"
+        ? Effect.map(readCappedBytes(response, maxBytes), (bytes): Received => ({ response, body: "", bytes }))
+        : Effect.map(
+            readCapped(response, success ? maxBytes : maxErrorBodyBytes),
+            (body): Received => ({ response, body })
+          )
+    return read.pipe(
       Effect.catchAll((error): Effect.Effect<Received, MalformedResponse | TransportError> => {
         if (error._tag !== "BodyTooLarge") return Effect.fail(toTransportError(error))
         return success
@@ -220,10 +249,17 @@ const maxIssues = 8
  */
 export const decodeBody = <A, I, R>(
   sent: Sent,
-  { body, response }: Received,
+  { body, bytes, response }: Received,
   schema: Schema.Schema<A, I, R>
 ): Effect.Effect<A, MalformedResponse, R> => {
   const malformed = (description: string) => new MalformedResponse({ ...sent, status: response.status, description })
+  if (bytes !== undefined) {
+    // Raw bytes (`Endpoint.Bytes`): the body and the headers, read by the entry's schema.
+    const answer: Endpoint.Bytes = { body: bytes, headers: response.headers }
+    return Effect.mapError(Schema.decodeUnknown(schema)(answer), (error) =>
+      malformed(`the answer does not match: ${DecodeIssue.format(error.issue, { values: "never", maxIssues })}`)
+    )
+  }
   if (response.status === 204 || body === "") {
     return Effect.mapError(Schema.decodeUnknown(schema)(undefined), () => malformed("the body is empty"))
   }

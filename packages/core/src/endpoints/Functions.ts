@@ -1,6 +1,6 @@
 /**
  * The Functions endpoints (beta): a branch's functions, keyed by their `slug`, and their
- * deployments (`docs/contract.md` §30). There is no create route: a function's first deployment,
+ * deployments (`docs/contract.md` §29). There is no create route: a function's first deployment,
  * which carries its code as a ZIP, brings it about.
  *
  * @since 0.6.0
@@ -11,7 +11,7 @@ import { branchParams, Cursor, PageLimit, withMessage } from "../internal/input.
 import { CursorPagination } from "../Pagination.js"
 
 /**
- * A function's slug: 1 to 20 of `a-z` and `0-9`, unique on its branch and immutable (§30).
+ * A function's slug: 1 to 20 of `a-z` and `0-9`, unique on its branch and immutable (§29).
  *
  * @since 0.6.0
  * @category schemas
@@ -24,7 +24,7 @@ export const FunctionSlug = Schema.String.pipe(Schema.pattern(/^[a-z0-9]{1,20}$/
  * A deployment of a function: `id` (its version number, increasing per function), `status`
  * (`pending`, `building`, `completed` or `failed`), `memory_mib` (MiB), `runtime` (`nodejs24`),
  * `created_at`, `environment` (the NAMES of its variables, sorted: values are write-only and never
- * answered) and `error` (only when `failed`) (§30.1).
+ * answered) and `error` (only when `failed`) (§29.1).
  *
  * @since 0.6.0
  * @category schemas
@@ -44,7 +44,7 @@ export class FunctionDeployment extends Schema.Class<FunctionDeployment>("Functi
  * set), `invocation_url` (its host's first label is `<branch_id>-<slug>`; `""` when it has no
  * invoke host), `current_deployment` (the newest, whatever its status; absent before the first),
  * `active_deployment` (the newest that completed: the one that serves; absent until one does)
- * and `created_at` (§30.1).
+ * and `created_at` (§29.1).
  *
  * @since 0.6.0
  * @category schemas
@@ -61,7 +61,7 @@ export class BranchFunction extends Schema.Class<BranchFunction>("BranchFunction
 
 /**
  * Answer of `GET /projects/{project_id}/branches/{branch_id}/functions`: one page of the branch's
- * functions, and `pagination.next`, the cursor of the next page (absent on the last) (§30.2).
+ * functions, and `pagination.next`, the cursor of the next page (absent on the last) (§29.2).
  *
  * @since 0.6.0
  * @category schemas
@@ -72,7 +72,7 @@ export class FunctionsPage extends Schema.Class<FunctionsPage>("FunctionsPage")(
 }) {}
 
 /**
- * `{ function }`: the answer of a function's GET and PATCH (§30.3).
+ * `{ function }`: the answer of a function's GET and PATCH (§29.3).
  *
  * @since 0.6.0
  * @category schemas
@@ -82,7 +82,7 @@ export class FunctionResponse extends Schema.Class<FunctionResponse>("FunctionRe
 }) {}
 
 /**
- * `{ deployment }`: the answer (201) of a deployment's creation (§30.4).
+ * `{ deployment }`: the answer (201) of a deployment's creation (§29.4).
  *
  * @since 0.6.0
  * @category schemas
@@ -93,7 +93,7 @@ export class FunctionDeploymentResponse extends Schema.Class<FunctionDeploymentR
 
 /**
  * Body of `PATCH .../functions/{slug}`: `name`, the display name (1 to 256 characters, trimmed;
- * blank refused), or `null` to fall back to the slug (§30.3).
+ * blank refused), or `null` to fall back to the slug (§29.3).
  *
  * @since 0.6.0
  * @category schemas
@@ -109,7 +109,7 @@ export class FunctionUpdateRequest extends Schema.Class<FunctionUpdateRequest>("
 /**
  * The environment of a deployment: variable names to values, each value `Redacted` (write-only:
  * never answered, never logged). On the wire it is one text part holding a JSON object of
- * strings, `{"KEY":"VALUE"}`; an empty value removes the variable (§30.4).
+ * strings, `{"KEY":"VALUE"}`; an empty value removes the variable (§29.4).
  *
  * @since 0.6.0
  * @category schemas
@@ -122,7 +122,7 @@ export const FunctionEnvironment = Schema.parseJson(
  * Body of `POST .../functions/{slug}/deployments`, sent as `multipart/form-data`: `zip` (the
  * code, a ZIP archive's bytes; required by the first deployment, else omitted to keep the
  * latest bundle), `runtime` (`nodejs24`), `environment` ({@link FunctionEnvironment}, values
- * `Redacted`). At least one part; an omitted one keeps the latest deployment's (§30.4).
+ * `Redacted`). At least one part; an omitted one keeps the latest deployment's (§29.4).
  *
  * @since 0.6.0
  * @category schemas
@@ -139,7 +139,7 @@ const functionsPageLimits = { max: 1000, default: undefined }
 const functionParams = Schema.Struct({ ...branchParams.fields, slug: FunctionSlug })
 
 /**
- * The Functions endpoints of a branch (beta; `docs/contract.md` §30). A branch created from
+ * The Functions endpoints of a branch (beta; `docs/contract.md` §29). A branch created from
  * another inherits its functions; a change stays on the branch it is made on.
  *
  * @since 0.6.0
@@ -148,7 +148,7 @@ const functionParams = Schema.Struct({ ...branchParams.fields, slug: FunctionSlu
 export const Functions = Endpoint.group("Functions", {
   /**
    * `GET /projects/{project_id}/branches/{branch_id}/functions`: one page of the branch's
-   * functions, its own and those it inherits (§30.2). Query: `cursor` (a page's
+   * functions, its own and those it inherits (§29.2). Query: `cursor` (a page's
    * `pagination.next`), `limit` (1 to 1000). 404 for an unknown project or branch.
    */
   list: Endpoint.make({
@@ -166,7 +166,7 @@ export const Functions = Endpoint.group("Functions", {
   }),
   /**
    * `GET .../functions/{slug}`: one function, `{ function }`, with its current and active
-   * deployments (§30.3). 404 for an unknown function, branch or project.
+   * deployments (§29.3). 404 for an unknown function, branch or project.
    */
   get: Endpoint.make({
     method: "GET",
@@ -177,7 +177,7 @@ export const Functions = Endpoint.group("Functions", {
     about: (answer) => ({ slug: answer.function.slug })
   }),
   /**
-   * `PATCH .../functions/{slug}`: sets the display `name` (`null`: back to the slug) (§30.3).
+   * `PATCH .../functions/{slug}`: sets the display `name` (`null`: back to the slug) (§29.3).
    * 404 for a function the branch only inherits (rename it on its own branch), 400 for a blank
    * name.
    */
@@ -191,7 +191,7 @@ export const Functions = Endpoint.group("Functions", {
     about: (answer) => ({ slug: answer.function.slug })
   }),
   /**
-   * `DELETE .../functions/{slug}`: deletes the function on this branch; answers 204 (§30.3).
+   * `DELETE .../functions/{slug}`: deletes the function on this branch; answers 204 (§29.3).
    * 404 for an unknown function.
    */
   delete: Endpoint.make({
@@ -206,7 +206,7 @@ export const Functions = Endpoint.group("Functions", {
    * `POST .../functions/{slug}/deployments`: deploys, sent as `multipart/form-data`
    * ({@link FunctionDeployRequest}); the first deployment of a slug (with a `zip`) creates the
    * function. Answers 201 `{ deployment }`, `pending`: the build runs on its own (`pending`,
-   * `building`, then `completed` or `failed`), read with `get` (§30.4). 400 for no part, or a
+   * `building`, then `completed` or `failed`), read with `get` (§29.4). 400 for no part, or a
    * first deployment without a zip; 404 for an unknown branch or project.
    */
   createDeployment: Endpoint.make({

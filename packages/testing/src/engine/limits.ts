@@ -1,5 +1,5 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Body, DecodeIssue } from "@dbplatform/core"
+import { Api, Body, DecodeIssue, Endpoint } from "@dbplatform/core"
 import * as Multipart from "@effect/platform/Multipart"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -174,18 +174,40 @@ export const readMultipartBody: Effect.Effect<
 })
 
 /**
+ * The path parameters that are text of the caller's rather than an id, and so may hold an
+ * encoded `/` (`%2F`) in their one segment: an object's key (docs/contract.md §28.2).
+ */
+const textParameters: ReadonlySet<string> = new Set(["object_key"])
+
+/** The routes with a text parameter: each as a pattern of its path, and the index of that segment. */
+const textSegments: ReadonlyArray<{ readonly pattern: RegExp; readonly index: number }> = Api.endpoints.flatMap(
+  (endpoint) => {
+    const parts = `${Endpoint.basePath}${endpoint.route}`.split("/")
+    const index = parts.findIndex((part) => textParameters.has(part.replace(/^\{(\w+)\}$/, "$1")))
+    if (index < 0) return []
+    const pattern = parts
+      .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")
+    return [{ pattern: new RegExp(`^${pattern}$`), index }]
+  }
+)
+
+/**
  * A path the fake refuses before routing: malformed percent-encoding, or a segment that is (or
- * decodes to) `.` or `..`, or holds an encoded `/` or `\` (path traversal in an id).
+ * decodes to) `.` or `..`, or holds an encoded `/` or `\` (path traversal in an id); but for
+ * the one segment of a route's text parameter (an object's key, {@link textParameters}), whose
+ * `/` go encoded.
  */
 export const pathRefusal = (rawPath: string): Refusal | undefined => {
-  for (const segment of rawPath.split("/")) {
+  const text = textSegments.find(({ pattern }) => pattern.test(rawPath))?.index
+  for (const [index, segment] of rawPath.split("/").entries()) {
     let decoded: string
     try {
       decoded = decodeURIComponent(segment)
     } catch {
       return new Refusal({ status: Status.badRequest, message: "path holds malformed percent-encoding" })
     }
-    if (decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")) {
+    if (decoded === "." || decoded === ".." || (index !== text && (decoded.includes("/") || decoded.includes("\\")))) {
       return new Refusal({
         status: Status.badRequest,
         message: "path segments must not be dot segments or hold slashes"

@@ -13,6 +13,7 @@ import * as Arr from "effect/Array"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import { identity } from "effect/Function"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
@@ -30,11 +31,18 @@ export const orBadRequest = <A, R>(
 export const routerPath = (route: string): HttpRouter.PathInput =>
   route.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput
 
-/** The decoded path parameters, query and body of a request to `E`. */
+/**
+ * The decoded path parameters, query and body of a request to `E`, and the origin it was sent to
+ * (`http://127.0.0.1:4000`: where a URL the fake makes for its caller points, a presigned one).
+ */
 export type Input<E> =
   E extends Endpoint.Endpoint<any, infer P, infer Q, infer B, any, any>
-    ? { readonly params: P; readonly query: Q; readonly body: B }
+    ? { readonly params: P; readonly query: Q; readonly body: B; readonly origin: string }
     : never
+
+/** The origin `request` was sent to, from its URL or `Host` header (`http://fake` when it names none). */
+const originOf = (request: HttpServerRequest.HttpServerRequest): string =>
+  Option.match(HttpServerRequest.toURL(request), { onNone: () => "http://fake", onSome: (url) => url.origin })
 
 /** What a route answers for a request to `E`: its decoded answer, or a refusal. */
 export type Handle<E extends Endpoint.Endpoint> = (input: Input<E>) => Effect.Effect<Endpoint.Success<E>, Refusal>
@@ -142,14 +150,37 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
       yield* (yield* Access)(endpoint, authorization, params)
       const query = yield* orBadRequest(readQuery)
       const body = readBody === undefined ? undefined : yield* orBadRequest(readBody)
-      const answer = yield* handle({ params, query, body } as Input<E>)
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const answer = yield* handle({
+        params,
+        query,
+        body,
+        get origin() {
+          return originOf(request)
+        }
+      } as Input<E>)
       // An answer core's schema cannot encode is a bug of the fake: a defect, answered 500.
       const encoded = yield* Effect.orDie(Schema.encode(endpoint.success)(answer))
+      if (endpoint.media === "bytes") return bytesResponse(encoded as Endpoint.Bytes, endpoint.statuses[0])
       return encoded === undefined
         ? HttpServerResponse.empty({ status: emptyStatus(endpoint) })
         : HttpServerResponse.unsafeJson(undeclared(encoded), { status: endpoint.statuses[0] })
     })
   )
+}
+
+/**
+ * An answer of raw bytes (`Endpoint.Bytes`, an object's download): the bytes as they are, with
+ * their headers; `Content-Type` `application/octet-stream` unless they name one, and
+ * `Content-Length` the bytes' (the server sets it).
+ */
+const bytesResponse = ({ body, headers }: Endpoint.Bytes, status: number | undefined) => {
+  const { "content-length": _length, "content-type": contentType, ...rest } = headers
+  return HttpServerResponse.uint8Array(body, {
+    status: status ?? 200,
+    headers: rest,
+    contentType: contentType ?? "application/octet-stream"
+  })
 }
 
 /** The status of an answer with no body: 204 when the endpoint answers it, else its first status. */

@@ -24,6 +24,7 @@ import { data_apis } from "../resources/DataApi/kinds.js"
 import { databases } from "../resources/Databases/kinds.js"
 import { jwks } from "../resources/Jwks/kinds.js"
 import { functions } from "../resources/Functions/kinds.js"
+import { bucket_object_versions, bucket_objects, buckets, presigned_urls } from "../resources/Buckets/kinds.js"
 import { invitations, members, organizations } from "../resources/Organizations/kinds.js"
 import { withImpliedOrganizations } from "../resources/Organizations/steps.js"
 import { permissions } from "../resources/ProjectPermissions/kinds.js"
@@ -48,6 +49,12 @@ export {
 } from "../resources/Databases/kinds.js"
 export { SnapshotJwks } from "../resources/Jwks/kinds.js"
 export { SnapshotFunction, SnapshotFunctionDeployment } from "../resources/Functions/kinds.js"
+export {
+  SnapshotBucket,
+  SnapshotBucketObject,
+  SnapshotBucketObjectVersion,
+  SnapshotPresignedUrl
+} from "../resources/Buckets/kinds.js"
 export { SnapshotInvitation, SnapshotMember, SnapshotOrganization } from "../resources/Organizations/kinds.js"
 export { SnapshotPermission } from "../resources/ProjectPermissions/kinds.js"
 export { SnapshotProject } from "../resources/Projects/kinds.js"
@@ -83,7 +90,11 @@ export const kinds: Kinds = {
   deleted_branches,
   credentials,
   anonymizations,
-  functions
+  functions,
+  buckets,
+  bucket_objects,
+  bucket_object_versions,
+  presigned_urls
 }
 
 /** The kinds' names, in table order. */

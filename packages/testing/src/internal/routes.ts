@@ -31,6 +31,15 @@ import { vpcAuthorizations, vpcHandlers } from "../resources/VpcEndpoints/handle
 import { userAuthorizations, userHandlers } from "../resources/Users.js"
 import { apiKeyAuthorizations, apiKeyHandlers } from "../resources/ApiKeys.js"
 import { operationAuthorizations, operationHandlers } from "../resources/Operations.js"
+import { bucketAuthorizations, bucketHandlers } from "../resources/Buckets/handlers.js"
+import {
+  aiGatewayAuthorizations,
+  aiGatewayHandlers,
+  storageAuthorizations,
+  storageHandlers
+} from "../resources/Storage.js"
+
+export { dataPlane, isDataPlane } from "../resources/Buckets/dataPlane.js"
 
 /** The handlers of every group of core's `Api.groups`, by group: one missing is a type error. */
 type AllHandlers = { readonly [G in keyof Api.Groups]: Handlers<Api.Groups[G]> }
@@ -59,7 +68,10 @@ const handlers = (fake: FakeState, groups: Api.Groups): AllHandlers => ({
   BranchAuth: branchAuthHandlers(fake),
   Jwks: jwksHandlers(fake),
   Credentials: credentialHandlers(fake),
-  Functions: functionsHandlers(fake)
+  Functions: functionsHandlers(fake),
+  Buckets: bucketHandlers(fake),
+  Storage: storageHandlers(fake),
+  AiGateway: aiGatewayHandlers(fake)
 })
 
 /**
@@ -89,7 +101,10 @@ export const authorizations: { readonly [G in keyof Api.Groups]: Authorizations<
   BranchAuth: branchAuthAuthorizations,
   Jwks: jwksAuthorizations,
   Credentials: credentialAuthorizations,
-  Functions: functionsAuthorizations
+  Functions: functionsAuthorizations,
+  Buckets: bucketAuthorizations,
+  Storage: storageAuthorizations,
+  AiGateway: aiGatewayAuthorizations
 }
 
 /**

@@ -22,7 +22,9 @@ import { accountMember, defaultPlan, impliedOrganization, memberId } from "../re
 import { newPassword } from "../resources/Roles/steps.js"
 import type { StoredBranchAuth } from "../resources/BranchAuth/steps.js"
 import type { StoredCredential } from "../resources/Credentials/steps.js"
-import { type Collections, defaultOrgId, present } from "../engine/kinds.js"
+import { type Collections, defaultOrgId, type Item, present } from "../engine/kinds.js"
+import { bucketId, objectId } from "../resources/Buckets/kinds.js"
+import { etagOf } from "../resources/Buckets/steps.js"
 import { type Life, stepsOf } from "../engine/operations.js"
 import {
   firstKeyId,
@@ -391,6 +393,47 @@ const seedOrganizations = (
 }
 
 /**
+ * The buckets of a seed and their objects, times relative to `now` (a bucket with its branch, an
+ * object with its bucket, when no `age`; an object never before its bucket).
+ */
+const seedBuckets = (
+  seed: Seed,
+  branches: ReadonlyArray<StoredBranch>,
+  now: number
+): { readonly buckets: ReadonlyArray<Item<"buckets">>; readonly objects: ReadonlyArray<Item<"bucket_objects">> } => {
+  const byId = new Map(branches.map((branch) => [branch.id, branch]))
+  const buckets: Array<Item<"buckets">> = []
+  const objects: Array<Item<"bucket_objects">> = []
+  for (const bucket of seed.buckets ?? []) {
+    const branch = byId.get(bucket.branch_id)
+    const created = bucket.age !== undefined ? now - Duration.toMillis(bucket.age) : (branch?.created_at ?? now)
+    buckets.push({
+      id: bucketId(bucket.branch_id, bucket.name),
+      project_id: branch?.project_id ?? "",
+      branch_id: bucket.branch_id,
+      name: bucket.name,
+      access_level: bucket.access_level ?? "private",
+      created_at: created
+    })
+    for (const object of bucket.objects ?? []) {
+      const body = object.content_base64 ?? new TextEncoder().encode(object.content ?? "")
+      objects.push({
+        id: objectId(bucket.branch_id, bucket.name, object.key),
+        project_id: branch?.project_id ?? "",
+        branch_id: bucket.branch_id,
+        bucket: bucket.name,
+        key: object.key,
+        body,
+        etag: etagOf(body),
+        ...(object.content_type === undefined ? {} : { content_type: object.content_type }),
+        created_at: Math.max(created, object.age === undefined ? created : now - Duration.toMillis(object.age))
+      })
+    }
+  }
+  return { buckets, objects }
+}
+
+/**
  * A seed's Neon Auth of its branches (docs/contract.md §26), times relative to `now` (epoch ms):
  * the users kept in the branch's first database of the seed unless `database_name` says; a
  * branch or a database the seed does not have is a problem.
@@ -493,6 +536,7 @@ export const collectionsOfSeed = (
     return seedOperation(operation, distinct(taken, now - Duration.toMillis(operation.age ?? 0)), now)
   })
   const { organizations, members, keys } = seedOrganizations(seed, now)
+  const stored = seedBuckets(seed, branches, now)
   return {
     next_key_id: 1,
     api_keys: keys,
@@ -520,8 +564,12 @@ export const collectionsOfSeed = (
     credentials: seedCredentials(seed, branches, now),
     // Nor anonymized branches (docs/contract.md §18.4): the API makes them.
     anonymizations: [],
-    // Nor functions (docs/contract.md §30.5): a deployment makes one.
-    functions: []
+    // Nor functions (docs/contract.md §29.5): a deployment makes one.
+    functions: [],
+    buckets: stored.buckets,
+    bucket_objects: stored.objects,
+    bucket_object_versions: [],
+    presigned_urls: []
   }
 }
 

@@ -45,7 +45,7 @@ import { change, read } from "../../engine/change.js"
 import { type Authorizations, anyKey } from "../../engine/authorization.js"
 
 /** How the fake answers each entry of `group` (core's `Api.Branches`, or a test's change of it). */
-export const branchHandlers = (fake: FakeState, group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
+export const branchHandlers = (fake: FakeState, _group: typeof Api.Branches): Handlers<typeof Api.Branches> => ({
   list: ({ params, query }) =>
     read(fake, (state, now) => {
       const sort = { sort_by: query.sort_by ?? "updated_at", sort_order: query.sort_order ?? "desc" } as const

@@ -274,7 +274,7 @@ export const createBranch =
           upsert("branches", branch),
           ...active.map((endpoint) => upsert("endpoints", endpoint)),
           ...dataChanges(copies),
-          // Its parent's functions, as they are now (docs/contract.md §30.5).
+          // Its parent's functions, as they are now (docs/contract.md §29.5).
           ...(parentId === undefined ? [] : inheritedFunctions(state, parentId, branch.id)),
           ...started.changes
         ],

@@ -43,7 +43,7 @@ const answerChange = (fake: FakeState, make: (dice: Dice) => Mutation<EndpointCh
 /** How the fake answers each entry of `group` (core's `Api.ComputeEndpoints`), over `fake`. */
 export const computeEndpointHandlers = (
   fake: FakeState,
-  group: typeof Api.ComputeEndpoints
+  _group: typeof Api.ComputeEndpoints
 ): Handlers<typeof Api.ComputeEndpoints> => ({
   list: ({ params }) =>
     read(fake, (state, now) =>

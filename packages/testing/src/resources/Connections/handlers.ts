@@ -12,7 +12,7 @@ import { type Authorizations, anyKey } from "../../engine/authorization.js"
 /** How the fake answers the entry of `group` (core's `Api.Connections`), over `fake`. */
 export const connectionHandlers = (
   fake: FakeState,
-  group: typeof Api.Connections
+  _group: typeof Api.Connections
 ): Handlers<typeof Api.Connections> => ({
   uri: ({ params, query }) => read(fake, (state) => connectionUri(state, params.project_id, query))
 })

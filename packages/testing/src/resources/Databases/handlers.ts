@@ -27,7 +27,7 @@ const answer = ({ database, operations }: DatabaseChange, now: number) =>
   )
 
 /** How the fake answers each entry of `group` (core's `Api.Databases`), over `fake`. */
-export const databaseHandlers = (fake: FakeState, group: typeof Api.Databases): Handlers<typeof Api.Databases> => ({
+export const databaseHandlers = (fake: FakeState, _group: typeof Api.Databases): Handlers<typeof Api.Databases> => ({
   list: ({ params }) =>
     read(fake, (state) =>
       Either.map(

@@ -1,5 +1,5 @@
 /**
- * The fake's Functions routes (docs/contract.md §30): each decodes with its entry of core's
+ * The fake's Functions routes (docs/contract.md §29): each decodes with its entry of core's
  * `Api.Functions` and runs a mutation or a read of `steps.ts`. The deployment's body is
  * `multipart/form-data` (`engine/limits.ts`, `readMultipartBody`).
  */

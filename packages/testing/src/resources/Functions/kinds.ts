@@ -6,7 +6,7 @@ import * as Schema from "effect/Schema"
 import { kind, newestFirst, SnapshotTime } from "../../engine/kinds.js"
 
 /**
- * A deployment of a function as the fake keeps it (docs/contract.md §30.5): its version `id`,
+ * A deployment of a function as the fake keeps it (docs/contract.md §29.5): its version `id`,
  * `runtime`, `memory_mib`, when it was created (its status follows from that and the clock), the
  * NAMES of its environment variables (sorted; the values are never kept), and its bundle: the
  * SHA-256 of the ZIP's bytes (64 hex digits), its size in bytes, and whether it is a ZIP archive
@@ -24,7 +24,7 @@ export const SnapshotFunctionDeployment = Schema.Struct({
 }).annotations({ identifier: "SnapshotFunctionDeployment" })
 
 /**
- * A function of a branch (docs/contract.md §30): `id`, the record's, `<branch_id>/<slug>`;
+ * A function of a branch (docs/contract.md §29): `id`, the record's, `<branch_id>/<slug>`;
  * `function_id`, the opaque id answered (a child's copy keeps its parent's); its display `name`
  * (absent: the slug); `inherited` while the branch only has it from its parent (a rename is then
  * a 404); its deployments, oldest first (the last 10 kept).

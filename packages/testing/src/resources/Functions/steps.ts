@@ -1,5 +1,5 @@
 /**
- * What the fake's Functions routes do (docs/contract.md §30.5): a branch's functions kept as
+ * What the fake's Functions routes do (docs/contract.md §29.5): a branch's functions kept as
  * `functions` records under it (deleting the branch deletes them); each mutation a pure step over
  * the state.
  *

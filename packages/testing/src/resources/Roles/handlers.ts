@@ -33,7 +33,7 @@ const answer =
     )
 
 /** How the fake answers each entry of `group` (core's `Api.Roles`), over `fake`. */
-export const roleHandlers = (fake: FakeState, group: typeof Api.Roles): Handlers<typeof Api.Roles> => ({
+export const roleHandlers = (fake: FakeState, _group: typeof Api.Roles): Handlers<typeof Api.Roles> => ({
   list: ({ params }) =>
     read(fake, (state) =>
       Either.map(

@@ -1,0 +1,48 @@
+/**
+ * Storage: whether a branch's object storage is usable, and its S3 endpoint (`get`)
+ * (`docs/contract.md` §28.4).
+ *
+ * @since 0.6.0
+ */
+import * as Api from "@dbplatform/core/Api"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { DbPlatformClient } from "./DbPlatformClient.js"
+import * as Resource from "./Resource.js"
+
+/**
+ * The `Storage` service: one method per entry of core's `Api.Storage` group, each called with one
+ * input object whose keys are the wire's path names (`get({ project_id, branch_id })`), answering
+ * the wire's shape, and failing with exactly the errors its entry declares (`docs/design.md` §1.3):
+ * `NotFound` when storage is not usable on the branch (§28.4).
+ *
+ * @since 0.6.0
+ */
+export interface Service extends Resource.Methods<typeof Api.Storage> {}
+
+/**
+ * The tag of the {@link Service}; `yield* Storage.Storage` in a program, provided by {@link layer} or
+ * `DbPlatform.layer`.
+ *
+ * @since 0.6.0
+ * @category tags
+ */
+export class Storage extends Context.Tag("@dbplatform/client/Storage")<Storage, Service>() {}
+
+/**
+ * Builds the {@link Service} over the `DbPlatformClient` in context.
+ *
+ * @since 0.6.0
+ */
+export const make: Effect.Effect<Service, never, DbPlatformClient> = Effect.map(DbPlatformClient, (client) =>
+  Storage.of(Resource.methods(client, Api.Storage))
+)
+
+/**
+ * The {@link Service} as a Layer; needs a `DbPlatformClient` (`DbPlatform.layer` provides both).
+ *
+ * @since 0.6.0
+ * @category layers
+ */
+export const layer: Layer.Layer<Storage, never, DbPlatformClient> = Layer.effect(Storage, make)
