@@ -13,6 +13,7 @@ import {
   addOAuthProvider,
   authBaseUrl,
   authJwksUrl,
+  type AuthEnabled,
   authOf,
   deleteDomains,
   deleteOAuthProvider,
@@ -46,6 +47,22 @@ import { notFound } from "../../engine/refusal.js"
 import { get } from "../../engine/state.js"
 
 /** An OAuth provider as a real server sends it, its client secret `Redacted` until encoded. */
+/** The answer of a branch's auth enabled, or of new SDK keys for it (legacy): the keys shown once. */
+const authCreated = ({ auth, project, pub_client_key, secret_server_key }: AuthEnabled) =>
+  new Api.BranchAuthCreated(
+    {
+      auth_provider: auth.auth_provider,
+      auth_provider_project_id: auth.auth_provider_project_id,
+      pub_client_key: Redacted.make(pub_client_key),
+      secret_server_key: Redacted.make(secret_server_key),
+      jwks_url: authJwksUrl(project, auth.id),
+      schema_name: usersSchema,
+      table_name: usersTable,
+      base_url: authBaseUrl(project, auth.id, auth.db_name)
+    },
+    unchecked
+  )
+
 const oauthProviderAt = (provider: StoredOAuthProvider) =>
   new Api.OAuthProvider(
     {
@@ -93,24 +110,7 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
       )
     ),
   create: ({ body, params }) =>
-    change(
-      fake,
-      (dice) => enableAuth(params.project_id, params.branch_id, body, dice),
-      ({ auth, project, pub_client_key, secret_server_key }) =>
-        new Api.BranchAuthCreated(
-          {
-            auth_provider: auth.auth_provider,
-            auth_provider_project_id: auth.auth_provider_project_id,
-            pub_client_key: Redacted.make(pub_client_key),
-            secret_server_key: Redacted.make(secret_server_key),
-            jwks_url: authJwksUrl(project, auth.id),
-            schema_name: usersSchema,
-            table_name: usersTable,
-            base_url: authBaseUrl(project, auth.id, auth.db_name)
-          },
-          unchecked
-        )
-    ),
+    change(fake, (dice) => enableAuth(params.project_id, params.branch_id, body, dice), authCreated),
   disable: ({ params }) =>
     change(
       fake,
@@ -173,24 +173,7 @@ export const branchAuthHandlers = (fake: FakeState): Handlers<typeof Api.BranchA
     ),
   createAuthProviderSdkKeys: ({ body }) =>
     Effect.flatMap(reached(fake, body.project_id), () =>
-      change(
-        fake,
-        (dice) => newSdkKeys(body.project_id, body.auth_provider, dice),
-        ({ auth, project, pub_client_key, secret_server_key }) =>
-          new Api.BranchAuthCreated(
-            {
-              auth_provider: auth.auth_provider,
-              auth_provider_project_id: auth.auth_provider_project_id,
-              pub_client_key: Redacted.make(pub_client_key),
-              secret_server_key: Redacted.make(secret_server_key),
-              jwks_url: authJwksUrl(project, auth.id),
-              schema_name: usersSchema,
-              table_name: usersTable,
-              base_url: authBaseUrl(project, auth.id, auth.db_name)
-            },
-            unchecked
-          )
-      )
+      change(fake, (dice) => newSdkKeys(body.project_id, body.auth_provider, dice), authCreated)
     ),
   transferAuthProviderProject: ({ body }) =>
     Effect.flatMap(reached(fake, body.project_id), () =>
