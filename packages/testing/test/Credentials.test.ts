@@ -1,12 +1,19 @@
 /**
  * A branch's credentials over the fake, through the client (docs/contract.md §11.7): one created
  * (its two secrets once, `Redacted`), listed without them, revoked (still listed, no longer
- * active), revoked again (idempotent); what the platform refuses; a seed's credentials; and a
- * saved state that holds no secret.
+ * active), revoked again (idempotent); what the platform refuses; a seed's credentials; a
+ * saved state that holds no bearer token; and the credential's S3 keys listing a bucket on the
+ * fake's data plane with ListObjectsV2 signed by AWS Signature V4, refused once revoked, without
+ * `storage:read` or on another branch.
  */
-import { Credentials } from "@dbplatform/client"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Sha256 } from "@aws-crypto/sha256-js"
+import { Buckets, Credentials, Storage } from "@dbplatform/client"
 import { BranchId, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import { SignatureV4 } from "@smithy/signature-v4"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
@@ -104,20 +111,225 @@ describe("credentials over the fake (docs/contract.md §11.7)", () => {
   )
 
   it.effect(
-    "a saved state keeps no secret (the token's SHA-256 only), loads again, and a deleted branch takes its credentials",
+    "a saved state keeps no bearer token (its SHA-256 only), the S3 secret (as a role's password), loads again, and a deleted branch takes its credentials",
     () =>
       Effect.gen(function* () {
         const fake = yield* FakePlatform.FakePlatform
         const credentials = yield* Credentials.Credentials
         const created = yield* credentials.create({ ...branch, scopes: ["functions:invoke"], principal_type: "user" })
         const saved = JSON.stringify(Schema.encodeSync(Snapshot)(yield* fake.snapshot))
-        for (const secret of [created.api_token, created.s3_secret_access_key]) {
-          expect(saved).not.toContain(Redacted.value(secret))
-        }
+        expect(saved).not.toContain(Redacted.value(created.api_token))
+        // The S3 secret is kept, to recompute S3 signatures (docs/contract.md §11.7): a state with credentials is a secret.
+        expect(saved).toContain(Redacted.value(created.s3_secret_access_key))
         expect(saved).not.toContain(seededToken)
         expect(saved).toContain(created.token_id)
         yield* fake.restore(Schema.decodeUnknownSync(Snapshot)(JSON.parse(saved)))
         expect((yield* listed).map((one) => one.scopes)).toEqual([["functions:invoke"], ["ai_gateway:invoke"]])
       }).pipe(provideFake)
+  )
+})
+
+/** What an S3 answer says: its status, its error `Code` (if any), the keys and common prefixes it lists. */
+interface S3Answer {
+  readonly status: number
+  readonly code: string | undefined
+  readonly keys: ReadonlyArray<string>
+  readonly prefixes: ReadonlyArray<string>
+  readonly next: string | undefined
+  readonly body: string
+}
+
+/** The text of every `<name>` element of `xml`, unescaped. */
+const elements = (xml: string, name: string): Array<string> =>
+  Array.from(xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, "g")), (match) =>
+    (match[1] ?? "")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&")
+  )
+
+/**
+ * A `GET` of `path` under the branch's `s3_endpoint` with `query`, signed with AWS Signature V4
+ * as an S3 client signs it (service `s3`, path not encoded again, `x-amz-content-sha256`), by
+ * `@smithy/signature-v4`, the signer of AWS's SDKs, with `keys`.
+ */
+const s3Get = (
+  storage: { readonly s3_endpoint: string; readonly region: string },
+  keys: { readonly accessKeyId: string; readonly secretAccessKey: string },
+  path: string,
+  query: Record<string, string> = {}
+) =>
+  Effect.gen(function* () {
+    const url = new URL(`${storage.s3_endpoint}${path}`)
+    const signer = new SignatureV4({
+      credentials: keys,
+      region: storage.region,
+      service: "s3",
+      sha256: Sha256,
+      uriEscapePath: false
+    })
+    const now = yield* Clock.currentTimeMillis
+    const signed = yield* Effect.promise(() =>
+      signer.sign(
+        {
+          method: "GET",
+          protocol: url.protocol,
+          hostname: url.hostname,
+          path: url.pathname,
+          query,
+          headers: { host: url.host }
+        },
+        { signingDate: new Date(now) }
+      )
+    )
+    // The host is the URL's: a web request cannot set it.
+    const { host: _, ...headers } = signed.headers
+    const search = new URLSearchParams(query).toString()
+    const response = yield* HttpClient.execute(
+      HttpClientRequest.get(`${url.origin}${url.pathname}${search === "" ? "" : `?${search}`}`).pipe(
+        HttpClientRequest.setHeaders(headers)
+      )
+    )
+    const body = yield* response.text
+    return {
+      status: response.status,
+      code: elements(body, "Code")[0],
+      keys: elements(body, "Key"),
+      prefixes: elements(body, "Prefix").slice(1),
+      next: elements(body, "NextContinuationToken")[0],
+      body
+    } satisfies S3Answer
+  })
+
+describe("a credential's S3 keys on the data plane (docs/contract.md §11.7, §28.3)", () => {
+  const dev = BranchId.make("br-dev-100002")
+  const provideStorage = Effect.provide(
+    DbPlatformTest.layer({
+      seed: {
+        projects: [{ id: projectId, region_id: "aws-us-east-2" }],
+        branches: [
+          { project_id: projectId, id: main, name: "main", default: true },
+          { project_id: projectId, id: dev, name: "dev", parent_id: main }
+        ]
+      },
+      client: { retrySchedule: Schedule.stop }
+    })
+  )
+
+  it.effect(
+    "created with storage:read, lists a bucket's objects with ListObjectsV2 signed by SigV4; revoked, refused (403 InvalidAccessKeyId)",
+    () =>
+      Effect.gen(function* () {
+        const buckets = yield* Buckets.Buckets
+        const credentials = yield* Credentials.Credentials
+        yield* buckets.create({ ...branch, name: "assets" })
+        for (const key of ["site/a.txt", "site/b.txt", "notes.md"]) {
+          const presigned = yield* buckets.presignObject({
+            ...branch,
+            bucket_name: "assets",
+            object_key: key,
+            operation: "upload",
+            content_type: "text/plain"
+          })
+          const put = yield* HttpClient.execute(
+            HttpClientRequest.put(Redacted.value(presigned.url)).pipe(
+              HttpClientRequest.bodyText(`content of ${key}`, "text/plain"),
+              HttpClientRequest.setHeaders(presigned.headers)
+            )
+          )
+          expect(put.status).toBe(200)
+        }
+        const storage = yield* (yield* Storage.Storage).get(branch)
+        expect([storage.region, storage.force_path_style]).toEqual(["us-east-2", true])
+        const reader = yield* credentials.create({
+          ...branch,
+          name: "reader",
+          scopes: ["storage:read"],
+          principal_type: "user"
+        })
+        const keys = { accessKeyId: reader.token_id, secretAccessKey: Redacted.value(reader.s3_secret_access_key) }
+
+        const all = yield* s3Get(storage, keys, "/assets", { "list-type": "2" })
+        expect([all.status, all.keys]).toEqual([200, ["notes.md", "site/a.txt", "site/b.txt"]])
+        expect(all.body).toContain("<KeyCount>3</KeyCount>")
+        expect(elements(all.body, "Size")).toEqual(["19", "21", "21"])
+        // A page of one under a prefix, then the next by its continuation token; folders at a delimiter.
+        const first = yield* s3Get(storage, keys, "/assets", { "list-type": "2", prefix: "site/", "max-keys": "1" })
+        expect([first.keys, first.next !== undefined, elements(first.body, "IsTruncated")]).toEqual([
+          ["site/a.txt"],
+          true,
+          ["true"]
+        ])
+        const second = yield* s3Get(storage, keys, "/assets", {
+          "list-type": "2",
+          prefix: "site/",
+          "max-keys": "1",
+          "continuation-token": first.next!
+        })
+        expect([second.keys, second.next]).toEqual([["site/b.txt"], undefined])
+        const folded = yield* s3Get(storage, keys, "/assets", { "list-type": "2", delimiter: "/" })
+        expect([folded.keys, folded.prefixes]).toEqual([["notes.md"], ["site/"]])
+        // GetObject with the same keys; a bucket the branch has not, S3's 404.
+        const object = yield* s3Get(storage, keys, "/assets/site/a.txt")
+        expect([object.status, object.body]).toEqual([200, "content of site/a.txt"])
+        expect((yield* s3Get(storage, keys, "/missing", { "list-type": "2" })).code).toBe("NoSuchBucket")
+
+        // A wrong secret, an unknown key id: refused.
+        const forged = yield* s3Get(storage, { ...keys, secretAccessKey: `nsk_live_${"0".repeat(64)}` }, "/assets", {
+          "list-type": "2"
+        })
+        expect([forged.status, forged.code]).toEqual([403, "SignatureDoesNotMatch"])
+        const unknown = yield* s3Get(storage, { ...keys, accessKeyId: `nak_live_${"0".repeat(32)}` }, "/assets", {
+          "list-type": "2"
+        })
+        expect([unknown.status, unknown.code]).toEqual([403, "InvalidAccessKeyId"])
+
+        yield* credentials.revoke({ ...branch, token_id: reader.token_id })
+        const revoked = yield* s3Get(storage, keys, "/assets", { "list-type": "2" })
+        expect([revoked.status, revoked.code, revoked.keys]).toEqual([403, "InvalidAccessKeyId", []])
+      }).pipe(provideStorage)
+  )
+
+  it.effect("a credential without storage:read, or another branch's, is refused (403 AccessDenied)", () =>
+    Effect.gen(function* () {
+      const buckets = yield* Buckets.Buckets
+      const credentials = yield* Credentials.Credentials
+      yield* buckets.create({ ...branch, name: "assets" })
+      const storage = yield* (yield* Storage.Storage).get(branch)
+      const keysOf = (created: { readonly token_id: string; readonly s3_secret_access_key: Redacted.Redacted }) => ({
+        accessKeyId: created.token_id,
+        secretAccessKey: Redacted.value(created.s3_secret_access_key)
+      })
+      const writer = yield* credentials.create({
+        ...branch,
+        scopes: ["storage:write", "ai_gateway:invoke"],
+        principal_type: "user"
+      })
+      const writerList = yield* s3Get(storage, keysOf(writer), "/assets", { "list-type": "2" })
+      expect([writerList.status, writerList.code]).toEqual([403, "AccessDenied"])
+      const elsewhere = yield* credentials.create({
+        ...branch,
+        branch_id: dev,
+        scopes: ["storage:read"],
+        principal_type: "user"
+      })
+      const otherBranch = yield* s3Get(storage, keysOf(elsewhere), "/assets", { "list-type": "2" })
+      expect([otherBranch.status, otherBranch.code]).toEqual([403, "AccessDenied"])
+      // Its own branch's endpoint lists its own branch's bucket.
+      yield* buckets.create({ ...branch, branch_id: dev, name: "assets" })
+      const devStorage = yield* (yield* Storage.Storage).get({ ...branch, branch_id: dev })
+      const own = yield* s3Get(devStorage, keysOf(elsewhere), "/assets", { "list-type": "2" })
+      expect([own.status, own.keys]).toEqual([200, []])
+      // The request log keeps the Authorization header's scheme only.
+      const logged = (yield* (yield* FakePlatform.FakePlatform).requests).filter((request) =>
+        request.path.startsWith("/_storage/")
+      )
+      expect(logged.map((request) => request.headers.authorization)).toEqual([
+        "AWS4-HMAC-SHA256 <redacted>",
+        "AWS4-HMAC-SHA256 <redacted>",
+        "AWS4-HMAC-SHA256 <redacted>"
+      ])
+    }).pipe(provideStorage)
   )
 })

@@ -9,11 +9,13 @@ export const Status = {
   unauthorized: 401,
   forbidden: 403,
   notFound: 404,
+  methodNotAllowed: 405,
   conflict: 409,
   preconditionFailed: 412,
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
   tooManyRequests: 429,
   internalError: 500,
+  notImplemented: 501,
   serviceUnavailable: 503
 } as const

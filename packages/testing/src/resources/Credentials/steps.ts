@@ -1,7 +1,7 @@
 /**
  * A branch's scoped service credentials (docs/contract.md §11.7): created with their two secrets,
- * which the answer shows once and the fake does not keep (only the SHA-256 of the bearer token),
- * listed without them, revoked (kept, with `revoked_at`).
+ * which the answer shows once (the fake keeps the SHA-256 of the bearer token, and the S3 secret
+ * its data plane verifies signatures with), listed without them, revoked (kept, with `revoked_at`).
  */
 import type { Api } from "@dbplatform/core"
 import * as Either from "effect/Either"
@@ -22,7 +22,7 @@ const hex = (dice: Dice, n: number): string => {
   return digits
 }
 
-/** A credential made, with its two secrets (shown once, not kept). */
+/** A credential made, with its two secrets (shown once; only the S3 secret is kept, to verify signatures). */
 export interface CredentialIssued {
   readonly credential: StoredCredential
   readonly api_token: string
@@ -57,6 +57,7 @@ export const createCredential =
         branch_id: branchId,
         scopes: Array.from(new Set(request.scopes)),
         token_hash: hashKey(api_token),
+        s3_secret_access_key,
         created_at: now
       }
       return { changes: [upsert("credentials", credential)], answer: { credential, api_token, s3_secret_access_key } }
