@@ -8,12 +8,9 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Sha256 } from "@aws-crypto/sha256-js"
 import { Buckets, Credentials, Storage } from "@dbplatform/client"
 import { BranchId, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
-import { SignatureV4 } from "@smithy/signature-v4"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
@@ -23,7 +20,7 @@ import * as TestClock from "effect/TestClock"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { Snapshot } from "../src/Snapshot.js"
-import { projectId } from "./helpers.js"
+import { elements, projectId, s3Get } from "./helpers.js"
 
 const main = BranchId.make("br-main-100001")
 const branch = { project_id: ProjectId.make(projectId), branch_id: main }
@@ -128,79 +125,6 @@ describe("credentials over the fake (docs/contract.md §11.7)", () => {
       }).pipe(provideFake)
   )
 })
-
-/** What an S3 answer says: its status, its error `Code` (if any), the keys and common prefixes it lists. */
-interface S3Answer {
-  readonly status: number
-  readonly code: string | undefined
-  readonly keys: ReadonlyArray<string>
-  readonly prefixes: ReadonlyArray<string>
-  readonly next: string | undefined
-  readonly body: string
-}
-
-/** The text of every `<name>` element of `xml`, unescaped. */
-const elements = (xml: string, name: string): Array<string> =>
-  Array.from(xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, "g")), (match) =>
-    (match[1] ?? "")
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&")
-  )
-
-/**
- * A `GET` of `path` under the branch's `s3_endpoint` with `query`, signed with AWS Signature V4
- * as an S3 client signs it (service `s3`, path not encoded again, `x-amz-content-sha256`), by
- * `@smithy/signature-v4`, the signer of AWS's SDKs, with `keys`.
- */
-const s3Get = (
-  storage: { readonly s3_endpoint: string; readonly region: string },
-  keys: { readonly accessKeyId: string; readonly secretAccessKey: string },
-  path: string,
-  query: Record<string, string> = {}
-) =>
-  Effect.gen(function* () {
-    const url = new URL(`${storage.s3_endpoint}${path}`)
-    const signer = new SignatureV4({
-      credentials: keys,
-      region: storage.region,
-      service: "s3",
-      sha256: Sha256,
-      uriEscapePath: false
-    })
-    const now = yield* Clock.currentTimeMillis
-    const signed = yield* Effect.promise(() =>
-      signer.sign(
-        {
-          method: "GET",
-          protocol: url.protocol,
-          hostname: url.hostname,
-          path: url.pathname,
-          query,
-          headers: { host: url.host }
-        },
-        { signingDate: new Date(now) }
-      )
-    )
-    // The host is the URL's: a web request cannot set it.
-    const { host: _, ...headers } = signed.headers
-    const search = new URLSearchParams(query).toString()
-    const response = yield* HttpClient.execute(
-      HttpClientRequest.get(`${url.origin}${url.pathname}${search === "" ? "" : `?${search}`}`).pipe(
-        HttpClientRequest.setHeaders(headers)
-      )
-    )
-    const body = yield* response.text
-    return {
-      status: response.status,
-      code: elements(body, "Code")[0],
-      keys: elements(body, "Key"),
-      prefixes: elements(body, "Prefix").slice(1),
-      next: elements(body, "NextContinuationToken")[0],
-      body
-    } satisfies S3Answer
-  })
 
 describe("a credential's S3 keys on the data plane (docs/contract.md §11.7, §28.3)", () => {
   const dev = BranchId.make("br-dev-100002")

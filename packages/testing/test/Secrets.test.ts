@@ -8,6 +8,7 @@
 import {
   ApiKeys,
   BranchAuth,
+  Buckets,
   Branches,
   Connections,
   Credentials,
@@ -18,7 +19,8 @@ import {
   OrganizationApiKeys,
   Projects,
   Roles,
-  Snapshots
+  Snapshots,
+  Storage
 } from "@dbplatform/client"
 import { Api, BranchId, ProjectId } from "@dbplatform/core"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -44,7 +46,7 @@ import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
 import type { Seed } from "../src/Seed.js"
 import * as Snapshot from "../src/Snapshot.js"
-import { addRolesAndDatabases, operationId, projectId, send } from "./helpers.js"
+import { addRolesAndDatabases, operationId, projectId, s3Get, send } from "./helpers.js"
 
 /** A key value easy to spot, and its tail alone (a partial leak counts too). */
 const bootstrapKey = `dbp_${"b00t5trap".repeat(4)}_0123456789abcdef`
@@ -567,7 +569,7 @@ describe("Neon Auth secrets (docs/contract.md §26.4, §26.6)", () => {
 
 describe("credentials' secrets (docs/contract.md §11.7)", () => {
   it.effect(
-    "no api_token or s3_secret_access_key in logs, spans, errors, printed results, snapshots or the request log",
+    "no api_token or s3_secret_access_key in logs, spans, errors, printed results or the request log, S3 requests signed with them included; no api_token in snapshots",
     () => {
       const { logs, spans, errors, failing, spanText, observe } = observing()
       const branch = BranchId.make("br-main-100001")
@@ -588,7 +590,18 @@ describe("credentials' secrets (docs/contract.md §11.7)", () => {
         const second = yield* credentials.create({ ...params, scopes: ["ai_gateway:invoke"], principal_type: "user" })
         yield* platform.faults.inject(Fault.status(429, { headers: { "retry-after": "1" } }), { method: "GET" })
         const listed = yield* credentials.listPage(params)
+        // Its S3 keys list a bucket on the data plane (SigV4); a forged signature is refused; revoked, refused.
+        yield* (yield* Buckets.Buckets).create({ ...params, name: "assets" })
+        const storage = yield* (yield* Storage.Storage).get(params)
+        const keys = { accessKeyId: first.token_id, secretAccessKey: Redacted.value(first.s3_secret_access_key) }
+        const s3Lists = [yield* s3Get(storage, keys, "/assets", { "list-type": "2" })]
+        s3Lists.push(
+          yield* s3Get(storage, { ...keys, secretAccessKey: keys.secretAccessKey.replace(/.$/, "0") }, "/assets", {
+            "list-type": "2"
+          })
+        )
         yield* credentials.revoke({ ...params, token_id: first.token_id })
+        s3Lists.push(yield* s3Get(storage, keys, "/assets", { "list-type": "2" }))
         // Failures: an unknown credential, a body refused, a hostile answer to a creation (made, not read).
         yield* failing(
           credentials.revoke({ ...params, token_id: "nak_live_ffffffffffffffffffffffffffffffff" }),
@@ -604,7 +617,7 @@ describe("credentials' secrets (docs/contract.md §11.7)", () => {
           "MalformedResponse"
         )
         const snapshot = yield* platform.snapshot
-        return { first, second, listed, snapshot, requests: yield* platform.requests }
+        return { first, second, listed, s3Lists, snapshot, requests: yield* platform.requests }
       })
 
       return Effect.gen(function* () {
@@ -622,9 +635,26 @@ describe("credentials' secrets (docs/contract.md §11.7)", () => {
         ]
         const saved = JSON.stringify(Schema.encodeSync(Snapshot.Snapshot)(snapshot))
         const requestLog = stringify(requests)
-        const collected = [...logs, ...spanText(), ...errors, ...printedResults, saved, requestLog].join("\n")
+        const collected = [...logs, ...spanText(), ...errors, ...printedResults, requestLog].join("\n")
         // What was collected is not empty: the retries were logged, the calls traced, the errors printed.
         expect(logs.some((line) => line.includes("retrying Credentials.create"))).toBe(true)
+        expect(results.s3Lists.map((answer) => [answer.status, answer.code])).toEqual([
+          [200, undefined],
+          [403, "SignatureDoesNotMatch"],
+          [403, "InvalidAccessKeyId"]
+        ])
+        const signed = requests.filter((request) => request.path.startsWith("/_storage/"))
+        expect(signed.map((request) => request.headers.authorization)).toEqual(
+          signed.map(() => "AWS4-HMAC-SHA256 <redacted>")
+        )
+        expect(signed.length).toBe(3)
+        // The saved state keeps the S3 secret (the data plane verifies signatures with it: a state
+        // with credentials is a secret, as one with roles' passwords), never a bearer token.
+        expect(saved).toContain(Redacted.value(results.first.s3_secret_access_key))
+        for (const created of [results.first, results.second]) {
+          expect(saved).not.toContain(Redacted.value(created.api_token))
+          expect(saved).not.toContain(Redacted.value(created.api_token).slice(-24))
+        }
         expect(spans.some((span) => span.name === "Credentials.create")).toBe(true)
         expect(requests.some((request) => request.path.endsWith("/credentials"))).toBe(true)
         expect(saved).toContain(results.first.token_id)
