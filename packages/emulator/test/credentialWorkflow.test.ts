@@ -1,19 +1,21 @@
 /**
- * A branch's credential used with a real S3 client (docs/contract.md §11.7, §28.3) against the
+ * A branch's credential used with a real S3 client (docs/contract.md §11.7, §28.7) against the
  * shipped emulator: objects uploaded through presigned URLs, a credential created with
  * `storage:read`, its S3 keys (access key id: its `token_id`; secret: its
  * `s3_secret_access_key`) given to `@aws-sdk/client-s3` as the branch's `GET .../storage` says
  * (its `s3_endpoint` as the endpoint, which carries the branch as the first segment of its path
  * where the platform names it in the host; its `region`; path style), objects listed with
  * ListObjectsV2 (pages, folders) and read with GetObject, each request signed by the SDK with AWS
- * Signature V4 and verified by the emulator; then the credential revoked, and the same list
- * refused (403 `InvalidAccessKeyId`); a credential without `storage:read` refused (403
- * `AccessDenied`). Neither secret is in the request log (the `Authorization` header keeps its
+ * Signature V4 and verified by the emulator; a credential with `storage:write` only puts an
+ * object (PutObject) and is refused a list (403 `AccessDenied`); a wrong secret is refused (403
+ * `SignatureDoesNotMatch`); then the credential revoked, and the same list refused (403
+ * `InvalidAccessKeyId`). Neither secret is in the request log (the `Authorization` header keeps its
  * scheme only) nor in the emulator's output.
  */
 import {
   GetObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   paginateListObjectsV2,
   S3Client,
   S3ServiceException
@@ -111,6 +113,22 @@ describe("a credential's S3 keys over the emulator, with @aws-sdk/client-s3", ()
         403,
         "AccessDenied"
       ])
+      // With storage:write, PutObject (the SDK's signed body and checksum); the reader lists it.
+      const put = await s3With(writer).send(
+        new PutObjectCommand({
+          Bucket: "assets",
+          Key: "up/by-sdk.txt",
+          Body: "put by the SDK",
+          ContentType: "text/plain"
+        })
+      )
+      expect(put.ETag).toMatch(/^"[0-9a-f]{32}"$/)
+      const uploaded = await s3.send(new GetObjectCommand({ Bucket: "assets", Key: "up/by-sdk.txt" }))
+      expect([await uploaded.Body?.transformToString(), uploaded.ContentType]).toEqual(["put by the SDK", "text/plain"])
+      expect(await refusal(s3.send(new PutObjectCommand({ Bucket: "assets", Key: "x", Body: "x" })))).toEqual([
+        403,
+        "AccessDenied"
+      ])
       const forged = s3With({ ...reader, s3_secret_access_key: `nsk_live_${"0".repeat(64)}` })
       expect(await refusal(forged.send(new ListObjectsV2Command({ Bucket: "assets" })))).toEqual([
         403,
@@ -131,7 +149,7 @@ describe("a credential's S3 keys over the emulator, with @aws-sdk/client-s3", ()
       const dataPlane = log.requests.filter(
         (request) => request.path.startsWith("/_storage/") && request.method === "GET"
       )
-      expect(dataPlane.length).toBeGreaterThanOrEqual(8)
+      expect(dataPlane.length).toBeGreaterThanOrEqual(9)
       expect(new Set(dataPlane.map((request) => request.headers.authorization))).toEqual(
         new Set(["AWS4-HMAC-SHA256 <redacted>"])
       )

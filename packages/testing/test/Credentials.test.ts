@@ -126,7 +126,7 @@ describe("credentials over the fake (docs/contract.md §11.7)", () => {
   )
 })
 
-describe("a credential's S3 keys on the data plane (docs/contract.md §11.7, §28.3)", () => {
+describe("a credential's S3 keys on the data plane (docs/contract.md §11.7, §28.7)", () => {
   const dev = BranchId.make("br-dev-100002")
   const provideStorage = Effect.provide(
     DbPlatformTest.layer({

@@ -1,5 +1,5 @@
 /**
- * The fake's S3 data plane (docs/contract.md §28.3, §11.7): under `/_storage/{branch_id}/{bucket}`
+ * The fake's S3 data plane (docs/contract.md §28.3, §28.7): under `/_storage/{branch_id}/{bucket}`
  * (path style, the key's `/` as they are; the real platform names the branch in the host, the
  * fake in the first segment of the path, which S3 clients keep as the endpoint's base path).
  *

@@ -13,7 +13,7 @@ import { kind, SnapshotTime } from "../../engine/kinds.js"
  * SHA-256 of its `api_token` (hex), what a verifier compares a bearer token with; the token
  * itself is not kept. `s3_secret_access_key` is kept in clear (since 0.6.0), as a role's password
  * is: the fake's S3 data plane recomputes a request's AWS Signature V4 with it (docs/contract.md
- * §28.3), and the platform keeps it recoverable too; a state that holds credentials holds
+ * §28.7), and the platform keeps it recoverable too; a state that holds credentials holds
  * secrets. Absent in a state saved before: such a credential signs no S3 request. `revoked_at`
  * set: revoked.
  */

@@ -1,9 +1,9 @@
 /**
- * A data-plane request signed with a credential's S3 keys (docs/contract.md §11.7, §28.3): AWS
+ * A data-plane request signed with a credential's S3 keys (docs/contract.md §11.7, §28.7): AWS
  * Signature Version 4 in the `Authorization` header, its access key id the credential's
  * `token_id`, its secret the credential's `s3_secret_access_key`, for the service `s3` in the
  * region of the branch's project (what `GET .../storage` answers). The fake recomputes the
- * signature with `@smithy/signature-v4`, the signer of AWS's own SDKs (docs/design.md §5), over
+ * signature with `@smithy/signature-v4`, the signer of AWS's own SDKs (docs/design.md §7), over
  * the request as it came: its method, its path as sent (S3 does not encode it again), its query,
  * the headers its `SignedHeaders` names and the payload hash of its `x-amz-content-sha256`; and
  * compares. Refusals are S3's (`StorageRefusal`): 400 `AuthorizationHeaderMalformed` (a header
