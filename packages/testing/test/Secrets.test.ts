@@ -596,9 +596,13 @@ describe("credentials' secrets (docs/contract.md §11.7)", () => {
         const keys = { accessKeyId: first.token_id, secretAccessKey: Redacted.value(first.s3_secret_access_key) }
         const s3Lists = [yield* s3Get(storage, keys, "/assets", { "list-type": "2" })]
         s3Lists.push(
-          yield* s3Get(storage, { ...keys, secretAccessKey: keys.secretAccessKey.replace(/.$/, "0") }, "/assets", {
-            "list-type": "2"
-          })
+          yield* s3Get(
+            storage,
+            // The secret with its last digit changed.
+            { ...keys, secretAccessKey: keys.secretAccessKey.replace(/.$/, (last) => (last === "0" ? "1" : "0")) },
+            "/assets",
+            { "list-type": "2" }
+          )
         )
         yield* credentials.revoke({ ...params, token_id: first.token_id })
         s3Lists.push(yield* s3Get(storage, keys, "/assets", { "list-type": "2" }))
