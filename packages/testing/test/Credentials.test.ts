@@ -3,7 +3,7 @@
  * (its two secrets once, `Redacted`), listed without them, revoked (still listed, no longer
  * active), revoked again (idempotent); what the platform refuses; a seed's credentials; a
  * saved state that holds no bearer token; and the credential's S3 keys listing a bucket on the
- * fake's data plane with ListObjectsV2 signed by AWS Signature V4, refused once revoked, without
+ * fake's data plane with ListObjectsV2 signed by AWS Signature V4, refused once revoked or expired, without
  * `storage:read` or on another branch.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -11,6 +11,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Buckets, Credentials, Storage } from "@dbplatform/client"
 import { BranchId, ProjectId } from "@dbplatform/core"
 import { describe, expect, it } from "@effect/vitest"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
@@ -213,6 +214,30 @@ describe("a credential's S3 keys on the data plane (docs/contract.md §11.7, §2
         const revoked = yield* s3Get(storage, keys, "/assets", { "list-type": "2" })
         expect([revoked.status, revoked.code, revoked.keys]).toEqual([403, "InvalidAccessKeyId", []])
       }).pipe(provideStorage)
+  )
+
+  it.effect("a credential past its expires_at is refused (403 InvalidAccessKeyId), on the fake's clock", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.FakePlatform
+      const credentials = yield* Credentials.Credentials
+      yield* (yield* Buckets.Buckets).create({ ...branch, name: "assets" })
+      const created = yield* credentials.create({ ...branch, scopes: ["storage:read"], principal_type: "user" })
+      // The API sets no expiry: a saved state with one, restored.
+      const saved = yield* fake.snapshot
+      const expiresAt = (yield* Clock.currentTimeMillis) + 60_000
+      yield* fake.restore({
+        ...saved,
+        credentials: saved.credentials.map((one) =>
+          one.token_id === created.token_id ? { ...one, expires_at: expiresAt } : one
+        )
+      })
+      const storage = yield* (yield* Storage.Storage).get(branch)
+      const keys = { accessKeyId: created.token_id, secretAccessKey: Redacted.value(created.s3_secret_access_key) }
+      expect((yield* s3Get(storage, keys, "/assets", { "list-type": "2" })).status).toBe(200)
+      yield* TestClock.adjust("60 seconds")
+      const expired = yield* s3Get(storage, keys, "/assets", { "list-type": "2" })
+      expect([expired.status, expired.code]).toEqual([403, "InvalidAccessKeyId"])
+    }).pipe(provideStorage)
   )
 
   it.effect("a credential without storage:read, or another branch's, is refused (403 AccessDenied)", () =>
