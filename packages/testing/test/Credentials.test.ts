@@ -3,8 +3,8 @@
  * (its two secrets once, `Redacted`), listed without them, revoked (still listed, no longer
  * active), revoked again (idempotent); what the platform refuses; a seed's credentials; a
  * saved state that holds no bearer token; and the credential's S3 keys listing a bucket on the
- * fake's data plane with ListObjectsV2 signed by AWS Signature V4, refused once revoked or expired, without
- * `storage:read` or on another branch.
+ * fake's data plane with ListObjectsV2 signed by AWS Signature V4, refused once revoked or
+ * expired, without `storage:read` or on another branch.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
