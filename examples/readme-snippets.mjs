@@ -59,7 +59,9 @@ step("typecheck of the README blocks", bin("tsc"), ["-p", path.join(out, "tsconf
 // on a busy machine, not a wait).
 fs.writeFileSync(
   path.join(out, "vitest.config.mjs"),
-  'export default { test: { include: ["*.test.ts"], testTimeout: 60000, hookTimeout: 60000 } }\n'
+  // One worker process, its module cache kept between the blocks (as vitest.shared.ts does for the
+  // packages' tests): each block no longer imports effect and the packages afresh.
+  'export default { test: { include: ["*.test.ts"], testTimeout: 60000, hookTimeout: 60000, isolate: false, fileParallelism: false } }\n'
 )
 const results = path.join(out, "results.json")
 step("the README tests", bin("vitest"), [
