@@ -27,6 +27,8 @@ export interface CrashContext {
   readonly apiKey: string
   /** The control token (`DBPLATFORM_EMULATOR_TOKEN`). */
   readonly token: string
+  /** The `--state` file, for checks of what it holds. */
+  readonly state: string
   /** How many times the emulator is killed (then stopped cleanly and started once more). */
   readonly kills: number
   /** Moves the frozen clock on by `ms` (a failure is one only while `answers()`). */
@@ -71,7 +73,7 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
   const state = join(options.dir, "state.json")
   const seedFile = join(options.dir, "seed.json")
   const advance: CrashContext["advance"] = (running, ms, answers) => clock.advance(running, ms, answers)
-  const areas = options.areas.map((make) => make({ apiKey, token, kills: options.kills, advance }))
+  const areas = options.areas.map((make) => make({ apiKey, token, state, kills: options.kills, advance }))
   const clock = frozenRestarts(
     state,
     { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
