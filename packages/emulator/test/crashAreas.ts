@@ -13,8 +13,9 @@
  * acknowledged change counted with `run.acknowledge()`), its checks after each start (they resolve
  * what requests without an answer did), and its closing checks (`finish`). An area shares the
  * emulator's frozen clock with the others: it may wait for its operations to end (`advance`), but
- * may not expect the clock to read what only its own advances made (the clock's own crash test,
- * clockCrash.test.ts, keeps a run of its own for that). See test/README.md.
+ * may not expect the clock to read what only its own advances made: what it checks of time is
+ * relative to what the clock reads (the clock's own crash test, clockCrash.test.ts, keeps a run of
+ * its own for that). See test/README.md.
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -66,7 +67,7 @@ export interface CrashAreasOptions {
   readonly areas: ReadonlyArray<(context: CrashContext) => CrashArea>
 }
 
-/** Runs the shared kill loop; resolves with each area's summary line. */
+/** Runs the shared kill loop; resolves with each area's summary line, and one of the loop's. */
 export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyArray<string>> => {
   const apiKey = "shared-crash-test-key"
   const token = "shared-crash-test-control-token"
@@ -86,7 +87,10 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
   writeFileSync(seedFile, JSON.stringify(seed))
   /** Worker `w` of the run: area `i`'s worker `w - first[i]`. */
   const first = areas.map((_, i) => areas.slice(0, i).reduce((sum, area) => sum + area.workers, 0))
-  const { unanswered } = await crashRuns({
+  /** What the clock read at the first start's checks and at the last's: how far the areas moved it. */
+  let firstClock: number | undefined
+  let lastClock = 0
+  const { unanswered, longestRun } = await crashRuns({
     kills: options.kills,
     seed: options.seed,
     killAfter: options.killAfter,
@@ -94,6 +98,9 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
     restart: clock.restart,
     seedFile,
     check: async (running) => {
+      const now = (await running.control((control) => control.clock())).now_ms
+      firstClock ??= now
+      lastClock = now
       for (const area of areas) await area.check(running)
     },
     workers: areas.reduce((sum, area) => sum + area.workers, 0),
@@ -113,5 +120,9 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
       return areas[i]!.worker(mine, w - first[i]!)
     }
   })
-  return areas.map((area) => `${area.name}: ${area.finish(unanswered)}`)
+  const moved = (lastClock - (firstClock ?? lastClock)) / 3_600_000
+  return [
+    ...areas.map((area) => `${area.name}: ${area.finish(unanswered)}`),
+    `the clock moved ${moved.toFixed(1)} h over the runs; ${unanswered} requests unanswered; the longest run of the workers took ${(longestRun / 1000).toFixed(1)} s`
+  ]
 }

@@ -96,7 +96,10 @@ export const buckets = ({ apiKey }: CrashContext): CrashArea => {
           const body = content(run.index * 100_000 + w * 10_000 + n, 1 + Math.floor(next() * 96 * 1024))
           const presigned = await run.call("POST", `${base}/objects/${encodeURIComponent(key)}/presign`, apiKey, {
             operation: "upload",
-            content_type: "application/octet-stream"
+            content_type: "application/octet-stream",
+            // The longest a URL may live (7 days): other areas' workers move the shared clock, by
+            // up to 20 minutes at a time, between the presign and the upload.
+            expires_in_seconds: 604_800
           })
           if (presigned === undefined) break
           expect(presigned.status).toBe(200)
