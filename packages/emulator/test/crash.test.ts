@@ -17,15 +17,38 @@ import { join } from "node:path"
 import { afterAll, describe, it } from "vitest"
 import { access } from "./crash/access.js"
 import { apiKeys } from "./crash/apiKeys.js"
+import { appBackend } from "./crash/appBackend.js"
+import { auth } from "./crash/auth.js"
+import { branches } from "./crash/branches.js"
+import { buckets } from "./crash/buckets.js"
+import { functions } from "./crash/functions.js"
 import { members } from "./crash/members.js"
 import { orgKeys } from "./crash/orgKeys.js"
+import { projects } from "./crash/projects.js"
+import { recovery } from "./crash/recovery.js"
+import { schemas } from "./crash/schemas.js"
+import { snapshots } from "./crash/snapshots.js"
 import { crashAreas } from "./crashAreas.js"
 
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-crash-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const kills = 22
-const areas = [apiKeys, orgKeys, members, access]
+const areas = [
+  apiKeys,
+  orgKeys,
+  members,
+  access,
+  auth,
+  functions,
+  buckets,
+  recovery,
+  schemas,
+  appBackend,
+  projects,
+  branches,
+  snapshots
+]
 
 describe("--state under kill -9", () => {
   it(`${kills} kills at random moments, ${areas.length} areas changed at once: every acknowledged change survives, nothing else appears`, async () => {

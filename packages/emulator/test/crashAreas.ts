@@ -13,8 +13,9 @@
  * acknowledged change counted with `run.acknowledge()`), its checks after each start (they resolve
  * what requests without an answer did), and its closing checks (`finish`). An area shares the
  * emulator's frozen clock with the others: it may wait for its operations to end (`advance`), but
- * may not expect the clock to read what only its own advances made (the clock's own crash test,
- * clockCrash.test.ts, keeps a run of its own for that). See test/README.md.
+ * may not expect the clock to read what only its own advances made: what it checks of time is
+ * relative to what the clock reads (the clock's own crash test, clockCrash.test.ts, keeps a run of
+ * its own for that). See test/README.md.
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -27,6 +28,8 @@ export interface CrashContext {
   readonly apiKey: string
   /** The control token (`DBPLATFORM_EMULATOR_TOKEN`). */
   readonly token: string
+  /** The `--state` file, for checks of what it holds. */
+  readonly state: string
   /** How many times the emulator is killed (then stopped cleanly and started once more). */
   readonly kills: number
   /** Moves the frozen clock on by `ms` (a failure is one only while `answers()`). */
@@ -64,14 +67,14 @@ export interface CrashAreasOptions {
   readonly areas: ReadonlyArray<(context: CrashContext) => CrashArea>
 }
 
-/** Runs the shared kill loop; resolves with each area's summary line. */
+/** Runs the shared kill loop; resolves with each area's summary line, and one of the loop's. */
 export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyArray<string>> => {
   const apiKey = "shared-crash-test-key"
   const token = "shared-crash-test-control-token"
   const state = join(options.dir, "state.json")
   const seedFile = join(options.dir, "seed.json")
   const advance: CrashContext["advance"] = (running, ms, answers) => clock.advance(running, ms, answers)
-  const areas = options.areas.map((make) => make({ apiKey, token, kills: options.kills, advance }))
+  const areas = options.areas.map((make) => make({ apiKey, token, state, kills: options.kills, advance }))
   const clock = frozenRestarts(
     state,
     { DBPLATFORM_EMULATOR_KEY: apiKey, DBPLATFORM_EMULATOR_TOKEN: token },
@@ -84,7 +87,10 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
   writeFileSync(seedFile, JSON.stringify(seed))
   /** Worker `w` of the run: area `i`'s worker `w - first[i]`. */
   const first = areas.map((_, i) => areas.slice(0, i).reduce((sum, area) => sum + area.workers, 0))
-  const { unanswered } = await crashRuns({
+  /** What the clock read at the first start's checks and at the last's: how far the areas moved it. */
+  let firstClock: number | undefined
+  let lastClock = 0
+  const { unanswered, longestRun } = await crashRuns({
     kills: options.kills,
     seed: options.seed,
     killAfter: options.killAfter,
@@ -92,6 +98,9 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
     restart: clock.restart,
     seedFile,
     check: async (running) => {
+      const now = (await running.control((control) => control.clock())).now_ms
+      firstClock ??= now
+      lastClock = now
       for (const area of areas) await area.check(running)
     },
     workers: areas.reduce((sum, area) => sum + area.workers, 0),
@@ -111,5 +120,9 @@ export const crashAreas = async (options: CrashAreasOptions): Promise<ReadonlyAr
       return areas[i]!.worker(mine, w - first[i]!)
     }
   })
-  return areas.map((area) => `${area.name}: ${area.finish(unanswered)}`)
+  const moved = (lastClock - (firstClock ?? lastClock)) / 3_600_000
+  return [
+    ...areas.map((area) => `${area.name}: ${area.finish(unanswered)}`),
+    `the clock moved ${moved.toFixed(1)} h over the runs; ${unanswered} requests unanswered; the longest run of the workers took ${(longestRun / 1000).toFixed(1)} s`
+  ]
 }

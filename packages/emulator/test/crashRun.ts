@@ -85,12 +85,18 @@ export interface CrashRunsOptions {
   readonly worker: (run: CrashRun, w: number) => Promise<void>
 }
 
-/** Runs the kill loop; resolves with how many requests went without an answer. */
-export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly unanswered: number }> => {
+/**
+ * Runs the kill loop; resolves with how many requests went without an answer, and the longest a
+ * run of the workers took (ms, from the start of the workers to the last one's end; only logged).
+ */
+export const crashRuns = async (
+  options: CrashRunsOptions
+): Promise<{ readonly unanswered: number; readonly longestRun: number }> => {
   const { kills, restart, check } = options
   const killAfter = options.killAfter ?? { from: 4, span: 30 }
   const killPoint = random(options.seed)
   let unanswered = 0
+  let longestRun = 0
   for (let index = 0; index <= kills; index++) {
     const running = await bounded(`start ${index}`, restart(["--seed", options.seedFile]))
     const stop = () => running.child.kill("SIGKILL")
@@ -136,14 +142,16 @@ export const crashRuns = async (options: CrashRunsOptions): Promise<{ readonly u
         }
       }
     }
+    const started = Date.now()
     await bounded(
       `run ${index} of the workers`,
       Promise.all(Array.from({ length: options.workers }, (_, w) => options.worker(run, w))),
       stop
     )
+    longestRun = Math.max(longestRun, Date.now() - started)
     await bounded(`the exit after kill ${index}`, running.exited)
   }
-  return { unanswered }
+  return { unanswered, longestRun }
 }
 
 /**

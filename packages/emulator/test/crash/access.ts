@@ -150,7 +150,9 @@ export const access = ({ apiKey }: CrashContext): CrashArea => {
           project.orgs = [other(from)]
           counts.transfers += 1
         } else if (choice < 0.87 || project.requests.length === 0) {
-          const answer = await call("POST", `${base}/transfer_requests`, {})
+          // Thirty days to accept it (the default is a day): the areas of the shared loop move its
+          // clock by days over the runs, and one made before several kills is accepted after them.
+          const answer = await call("POST", `${base}/transfer_requests`, { ttl_seconds: 30 * 86_400 })
           if (answer === undefined) continue
           expect(answer.status, JSON.stringify(answer.body)).toBe(201)
           project.requests.push({ id: answer.body.id, run: run.index })
