@@ -12,9 +12,11 @@
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
-import { describe, expect, it } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as FakePlatform from "../src/FakePlatform.js"
@@ -160,8 +162,8 @@ const withoutUse = (snapshot: Snapshot) => ({
 })
 
 /**
- * A fresh fake of the matrix's seed, `old` revoked, with its state then (`fresh`: what each
- * request of a cell starts from) and each key's value.
+ * A fake of the matrix's seed, `old` revoked, with its state then (`fresh`: what each request of
+ * every cell starts from) and each key's value.
  */
 const matrix = Effect.gen(function* () {
   const fake = yield* FakePlatform.make(seed)
@@ -183,12 +185,19 @@ const matrix = Effect.gen(function* () {
 })
 
 /**
+ * The matrix's fake, made once for the file: every request puts it back in its `fresh` state
+ * first (`answer`), so a cell sees what a fake made for it alone would show, and a fake made per
+ * cell (the seed loaded, the routes built, a key revoked) cost about as much as its requests.
+ */
+class Matrix extends Context.Tag("AccessMatrix/Matrix")<Matrix, Effect.Effect.Success<typeof matrix>>() {}
+
+/**
  * One request of `key` to `endpoint` on `target`, on the matrix's fake put back in its fresh
  * state first (`Service.restore`: the whole state, as a fake made afresh has it; a fake built per
  * request cost three times as much): its status, body, and the state before and after.
  */
 const answer = (
-  { fake, keys, fresh }: Effect.Effect.Success<typeof matrix>,
+  { fake, keys, fresh }: Context.Tag.Service<Matrix>,
   key: KeyName,
   endpoint: Endpoint.Endpoint,
   target: Target
@@ -219,7 +228,7 @@ const cells = declared.flatMap(({ endpoint, authorization }) =>
   }))
 )
 
-describe("keys × routes (docs/contract.md §21)", () => {
+layer(Layer.effect(Matrix, matrix))("keys × routes (docs/contract.md §21)", (it) => {
   it("covers every route of Api.endpoints", () => {
     expect(new Set(cells.map((cell) => cell.endpoint.name))).toEqual(new Set(Api.endpoints.map((e) => e.name)))
   })
@@ -228,7 +237,7 @@ describe("keys × routes (docs/contract.md §21)", () => {
     "%s",
     ([, { endpoint, authorization, target }]) =>
       Effect.gen(function* () {
-        const fake = yield* matrix
+        const fake = yield* Matrix
         const personal = yield* answer(fake, "personal", endpoint, target)
         for (const key of keyNames) {
           const rule = expected(key, authorization, target)
