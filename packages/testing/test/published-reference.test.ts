@@ -10,17 +10,40 @@
  * statuses, has no case.
  */
 import { Api } from "@dbplatform/core"
-import { describe, expect, it } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as TestContext from "effect/TestContext"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { operationId, send } from "./helpers.js"
 import { cases, project, seed, uncovered } from "./publishedCases.js"
 import { loadPublishedReference } from "./publishedReference.js"
+import type { Snapshot } from "../src/Snapshot.js"
 
 const reference = loadPublishedReference()
 
-describe("the fake's answers against the published reference", () => {
+/**
+ * The fake of the cases' seed, made once for the file, with its state then (`fresh`): each case
+ * puts it back in that state first (`Service.restore`, the whole state, as a fake made afresh
+ * has it) on a `TestClock` of its own, so a case sees what a fake made for it alone would show;
+ * a fake made per case cost more than its request.
+ */
+class Cases extends Context.Tag("published-reference/Cases")<
+  Cases,
+  { readonly fake: FakePlatform.Service; readonly fresh: Snapshot }
+>() {}
+
+const made = Layer.effect(
+  Cases,
+  Effect.gen(function* () {
+    const fake = yield* FakePlatform.make(seed)
+    return { fake, fresh: yield* fake.snapshot }
+  })
+)
+
+layer(made)("the fake's answers against the published reference", (it) => {
   it("finds the document and every endpoint of Api.endpoints in it", () => {
     for (const endpoint of Api.endpoints) {
       expect(reference.has(endpoint.method, endpoint.route), `${endpoint.method} ${endpoint.route}`).toBe(true)
@@ -49,7 +72,8 @@ describe("the fake's answers against the published reference", () => {
 
   it.effect.each(cases.map((c) => [`${c.endpoint.name}: ${c.label} (${c.status})`, c] as const))("%s", ([, c]) =>
     Effect.gen(function* () {
-      const fake = yield* FakePlatform.make(seed)
+      const { fake, fresh } = yield* Cases
+      yield* fake.restore(fresh)
       const key = Redacted.value(fake.bootstrapKey)
       const request = yield* c.request({ fake, key })
       const response = yield* send(fake, request, c.anonymous === true ? {} : { key })
@@ -73,7 +97,7 @@ describe("the fake's answers against the published reference", () => {
       const valid = published!.validate(JSON.parse(text))
       expect(published!.validate.errors ?? [], text.slice(0, 2000)).toEqual([])
       expect(valid).toBe(true)
-    }).pipe(Effect.scoped)
+    }).pipe(Effect.scoped, Effect.provide(TestContext.TestContext))
   )
 
   it("has a case for every endpoint of Api.endpoints and each status it answers on its own", () => {
