@@ -10,10 +10,8 @@
  * statuses, has no case.
  */
 import { Api } from "@dbplatform/core"
-import { expect, layer } from "@effect/vitest"
-import * as Context from "effect/Context"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as TestContext from "effect/TestContext"
 import * as FakePlatform from "../src/FakePlatform.js"
@@ -25,25 +23,27 @@ import type { Snapshot } from "../src/Snapshot.js"
 const reference = loadPublishedReference()
 
 /**
- * The fake of the cases' seed, made once for the file, with its state then (`fresh`): each case
- * puts it back in that state first (`Service.restore`, the whole state, as a fake made afresh
- * has it) on a `TestClock` of its own, so a case sees what a fake made for it alone would show;
- * a fake made per case cost more than its request.
+ * The fake of the cases' seed, made once for the file on a `TestClock` at 0, with its state then
+ * (`fresh`): each case puts it back in that state first (`Service.restore`, the whole state, as a
+ * fake made afresh has it) on a `TestClock` of its own, at 0 too, so a case sees what a fake made
+ * for it alone would show; a fake made per case cost more than its request. Not `layer` of
+ * @effect/vitest: with `isolate: false` (vitest.shared.ts) the `TestClock` of its tests is then the
+ * one of the tests of later files.
  */
-class Cases extends Context.Tag("published-reference/Cases")<
-  Cases,
-  { readonly fake: FakePlatform.Service; readonly fresh: Snapshot }
->() {}
-
-const made = Layer.effect(
-  Cases,
-  Effect.gen(function* () {
-    const fake = yield* FakePlatform.make(seed)
-    return { fake, fresh: yield* fake.snapshot }
-  })
+let made: { readonly fake: FakePlatform.Service; readonly fresh: Snapshot } | undefined
+beforeAll(async () => {
+  made = await Effect.runPromise(
+    Effect.gen(function* () {
+      const fake = yield* FakePlatform.make(seed)
+      return { fake, fresh: yield* fake.snapshot }
+    }).pipe(Effect.provide(TestContext.TestContext))
+  )
+})
+const shared = Effect.suspend(() =>
+  made === undefined ? Effect.dieMessage("the cases' fake is made in beforeAll") : Effect.succeed(made)
 )
 
-layer(made)("the fake's answers against the published reference", (it) => {
+describe("the fake's answers against the published reference", () => {
   it("finds the document and every endpoint of Api.endpoints in it", () => {
     for (const endpoint of Api.endpoints) {
       expect(reference.has(endpoint.method, endpoint.route), `${endpoint.method} ${endpoint.route}`).toBe(true)
@@ -72,7 +72,7 @@ layer(made)("the fake's answers against the published reference", (it) => {
 
   it.effect.each(cases.map((c) => [`${c.endpoint.name}: ${c.label} (${c.status})`, c] as const))("%s", ([, c]) =>
     Effect.gen(function* () {
-      const { fake, fresh } = yield* Cases
+      const { fake, fresh } = yield* shared
       yield* fake.restore(fresh)
       const key = Redacted.value(fake.bootstrapKey)
       const request = yield* c.request({ fake, key })
@@ -97,7 +97,7 @@ layer(made)("the fake's answers against the published reference", (it) => {
       const valid = published!.validate(JSON.parse(text))
       expect(published!.validate.errors ?? [], text.slice(0, 2000)).toEqual([])
       expect(valid).toBe(true)
-    }).pipe(Effect.scoped, Effect.provide(TestContext.TestContext))
+    }).pipe(Effect.scoped)
   )
 
   it("has a case for every endpoint of Api.endpoints and each status it answers on its own", () => {
