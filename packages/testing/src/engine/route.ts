@@ -124,7 +124,6 @@ const readers = new WeakMap<Endpoint.Endpoint, Map<Schema.Schema<any, any> | und
 /** The readers of `endpoint` with the query `querySchema` (see {@link readers}). */
 const readersOf = (endpoint: Endpoint.Endpoint, querySchema: Schema.Schema<any, any> | undefined): Readers => {
   const known = readers.get(endpoint) ?? new Map<Schema.Schema<any, any> | undefined, Readers>()
-  readers.set(endpoint, known)
   const found = known.get(querySchema)
   if (found !== undefined) return found
   const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
@@ -148,7 +147,7 @@ const readersOf = (endpoint: Endpoint.Endpoint, querySchema: Schema.Schema<any, 
           Schema.decodeUnknown(body, strict)
         )
   const made: Readers = { readQuery, readBody }
-  known.set(querySchema, made)
+  readers.set(endpoint, known.set(querySchema, made))
   return made
 }
 
