@@ -12,11 +12,12 @@
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as TestContext from "effect/TestContext"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
 import type { Snapshot } from "../src/Snapshot.js"
@@ -160,8 +161,8 @@ const withoutUse = (snapshot: Snapshot) => ({
 })
 
 /**
- * A fresh fake of the matrix's seed, `old` revoked, with its state then (`fresh`: what each
- * request of a cell starts from) and each key's value.
+ * A fake of the matrix's seed, `old` revoked, with its state then (`fresh`: what each request of
+ * every cell starts from) and each key's value.
  */
 const matrix = Effect.gen(function* () {
   const fake = yield* FakePlatform.make(seed)
@@ -182,17 +183,29 @@ const matrix = Effect.gen(function* () {
   return { fake, keys, fresh: yield* fake.snapshot }
 })
 
+type Matrix = Effect.Effect.Success<typeof matrix>
+
+/**
+ * The matrix's fake, made once for the file, on a `TestClock` at 0 as each test's is: every
+ * request puts it back in its `fresh` state first (`answer`), so a cell sees what a fake made for
+ * it alone would show, and a fake made per cell (the seed loaded, the routes built, a key revoked)
+ * cost about as much as its requests. Not `layer` of @effect/vitest: with `isolate: false`
+ * (vitest.shared.ts) the `TestClock` of its tests is then the one of the tests of later files.
+ */
+let made: Matrix | undefined
+beforeAll(async () => {
+  made = await Effect.runPromise(Effect.provide(matrix, TestContext.TestContext))
+})
+const shared = Effect.suspend(() =>
+  made === undefined ? Effect.dieMessage("the matrix's fake is made in beforeAll") : Effect.succeed(made)
+)
+
 /**
  * One request of `key` to `endpoint` on `target`, on the matrix's fake put back in its fresh
  * state first (`Service.restore`: the whole state, as a fake made afresh has it; a fake built per
  * request cost three times as much): its status, body, and the state before and after.
  */
-const answer = (
-  { fake, keys, fresh }: Effect.Effect.Success<typeof matrix>,
-  key: KeyName,
-  endpoint: Endpoint.Endpoint,
-  target: Target
-) =>
+const answer = ({ fake, keys, fresh }: Matrix, key: KeyName, endpoint: Endpoint.Endpoint, target: Target) =>
   Effect.gen(function* () {
     yield* fake.restore(fresh)
     const before = yield* fake.snapshot
@@ -228,7 +241,7 @@ describe("keys × routes (docs/contract.md §21)", () => {
     "%s",
     ([, { endpoint, authorization, target }]) =>
       Effect.gen(function* () {
-        const fake = yield* matrix
+        const fake = yield* shared
         const personal = yield* answer(fake, "personal", endpoint, target)
         for (const key of keyNames) {
           const rule = expected(key, authorization, target)

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Tracer from "effect/Tracer"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import * as util from "node:util"
 import * as FakePlatform from "../src/FakePlatform.js"
 import * as Fault from "../src/Fault.js"
@@ -29,11 +29,31 @@ const seed: Seed = {
   }))
 }
 
+/** The fake served by the `node:http` server `server` makes, on an ephemeral port of 127.0.0.1; it closes with the scope. */
+const servedBy = (server: () => Server) =>
+  FakePlatform.layerServer.pipe(
+    Layer.provideMerge(FakePlatform.layer(seed)),
+    Layer.provideMerge(NodeHttpServer.layer(server, { port: 0, host: "127.0.0.1" }))
+  )
+
 /** The fake served on an ephemeral port of 127.0.0.1; the server closes with the scope. */
-const served = FakePlatform.layerServer.pipe(
-  Layer.provideMerge(FakePlatform.layer(seed)),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
-)
+const served = servedBy(createServer)
+
+/**
+ * As `served`, but closing the server also ends its open connections (`closeAllConnections`):
+ * for a test that is done with them, so that the close does not wait for a keep-alive timeout.
+ */
+const servedClosingConnections = servedBy(() => {
+  const server = createServer()
+  const close = server.close.bind(server)
+  return Object.assign(server, {
+    close: (callback?: (error?: Error) => void) => {
+      close(callback)
+      server.closeAllConnections()
+      return server
+    }
+  })
+})
 
 /** Client settings beyond the base URL and key. */
 type ClientOptions = Omit<DbPlatformClient.Options, "baseUrl" | "apiKey">
@@ -137,9 +157,9 @@ describe("faults over a real loopback socket", () => {
       }).pipe(Effect.provide(served))
   )
 
-  // Closing the server takes about 4 s here: after an aborted fetch, Node's `server.close()` waits for the
-  // next request's keep-alive connection until undici's keep-alive timeout (4 s) ends it. Plain `node:http` +
-  // `fetch` do the same; the fake is not involved.
+  // After an aborted fetch, Node's `server.close()` waits for the next request's keep-alive connection
+  // until undici's keep-alive timeout (4 s) ends it (plain `node:http` + `fetch` do the same; the fake is
+  // not involved): the server here ends its connections when it closes, once the test is done with them.
   it.live("hang keeps the request open until the client is interrupted; the server answers the next request", () =>
     Effect.gen(function* () {
       const fake = yield* FakePlatform.FakePlatform
@@ -150,7 +170,7 @@ describe("faults over a real loopback socket", () => {
       expect(Exit.isInterrupted(yield* Fiber.interrupt(fiber))).toBe(true)
       expect((yield* listProjects).projects).toHaveLength(2)
       expect((yield* fake.requests).map((request) => request.fault)).toEqual(["Hang", undefined])
-    }).pipe(Effect.provide(served))
+    }).pipe(Effect.provide(servedClosingConnections))
   )
 
   it.live("status faults reach fetch with their headers and bodies; malformed JSON stays malformed", () =>

@@ -102,6 +102,55 @@ const joinedLists = (
   return joined
 }
 
+/** How a route reads its query and body: effects over the request, the same for every fake. */
+interface Readers {
+  readonly readQuery: Effect.Effect<
+    any,
+    ParseResult.ParseError | Refusal,
+    HttpServerRequest.ParsedSearchParams | HttpServerRequest.HttpServerRequest
+  >
+  readonly readBody:
+    | Effect.Effect<any, ParseResult.ParseError | Refusal, HttpServerRequest.HttpServerRequest>
+    | undefined
+}
+
+/**
+ * The readers of each endpoint, by the query schema its route decodes: they depend on the
+ * endpoint alone, so every fake's routes share them rather than derive them again (the body's
+ * encoded schema, its list parameters: about a third of the cost of making a fake).
+ */
+const readers = new WeakMap<Endpoint.Endpoint, Map<Schema.Schema<any, any> | undefined, Readers>>()
+
+/** The readers of `endpoint` with the query `querySchema` (see {@link readers}). */
+const readersOf = (endpoint: Endpoint.Endpoint, querySchema: Schema.Schema<any, any> | undefined): Readers => {
+  const known = readers.get(endpoint) ?? new Map<Schema.Schema<any, any> | undefined, Readers>()
+  const found = known.get(querySchema)
+  if (found !== undefined) return found
+  const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
+  // A list parameter may come repeated: joined, it decodes as the one comma-separated value.
+  const readQuery =
+    querySchema === undefined
+      ? noQuery
+      : lists.size === 0
+        ? HttpServerRequest.schemaSearchParams(querySchema, strict)
+        : Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) =>
+            Schema.decodeUnknown(querySchema, strict)(joinedLists(params, lists))
+          )
+  const body = endpoint.body
+  const readBody =
+    body === undefined
+      ? undefined
+      : Effect.flatMap(
+          endpoint.bodyEncoding === "multipart"
+            ? readMultipartBody
+            : jsonBody(Schema.is(Schema.encodedSchema(body))({})),
+          Schema.decodeUnknown(body, strict)
+        )
+  const made: Readers = { readQuery, readBody }
+  readers.set(endpoint, known.set(querySchema, made))
+  return made
+}
+
 /**
  * The route of `endpoint`: its method and route template, its path parameters, query and body
  * decoded with its schemas (400 when they do not decode, or hold a field they do not declare;
@@ -119,26 +168,7 @@ export const route = <E extends Endpoint.Endpoint>(endpoint: E, handler: Handler
     undeclared = identity,
     query: ownQuery
   } = typeof handler === "function" ? { handle: handler } : handler
-  const querySchema: Schema.Schema<any, any> | undefined = ownQuery ?? endpoint.query
-  const lists = querySchema === undefined ? new Set<string>() : listKeys(querySchema)
-  // A list parameter may come repeated: joined, it decodes as the one comma-separated value.
-  const readQuery =
-    querySchema === undefined
-      ? noQuery
-      : lists.size === 0
-        ? HttpServerRequest.schemaSearchParams(querySchema, strict)
-        : Effect.flatMap(HttpServerRequest.ParsedSearchParams, (params) =>
-            Schema.decodeUnknown(querySchema, strict)(joinedLists(params, lists))
-          )
-  const readBody =
-    endpoint.body === undefined
-      ? undefined
-      : Effect.flatMap(
-          endpoint.bodyEncoding === "multipart"
-            ? readMultipartBody
-            : jsonBody(Schema.is(Schema.encodedSchema(endpoint.body))({})),
-          Schema.decodeUnknown(endpoint.body, strict)
-        )
+  const { readQuery, readBody } = readersOf(endpoint, ownQuery ?? endpoint.query)
   return HttpRouter.makeRoute(
     endpoint.method,
     routerPath(endpoint.route),
