@@ -119,6 +119,16 @@ export const loadPublishedReference = (): PublishedReference => {
   const paths = document.paths as Record<string, Json>
   const responseComponents = (document.components as Json).responses as Record<string, Json>
   const compiled = new Map<string, PublishedResponse | undefined>()
+  /** Each schema's validator by its text: many answers share one (the errors' `GeneralError`). */
+  const validators = new Map<string, ValidateFunction>()
+  const validatorOf = (schema: Json): ValidateFunction => {
+    const text = JSON.stringify(schema)
+    const known = validators.get(text)
+    if (known !== undefined) return known
+    const validate = ajv.compile(schema)
+    validators.set(text, validate)
+    return validate
+  }
 
   const operation = (method: string, route: string): Json | undefined => {
     const item = paths[route]
@@ -137,7 +147,7 @@ export const loadPublishedReference = (): PublishedReference => {
         declared = responseComponents[declared.$ref.replace("#/components/responses/", "")] as Json
       }
       const schema = ((declared.content as Json | undefined)?.["application/json"] as Json | undefined)?.schema
-      result = { declaredAs, validate: schema === undefined ? undefined : ajv.compile(convert(schema) as Json) }
+      result = { declaredAs, validate: schema === undefined ? undefined : validatorOf(convert(schema) as Json) }
     }
     compiled.set(key, result)
     return result
