@@ -1,7 +1,10 @@
 /**
- * Helpers shared by the release scripts: run a command, run the pinned pnpm.
+ * Helpers shared by the release scripts: run a command, run the pinned pnpm, pack the published
+ * packages.
  */
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -31,25 +34,6 @@ export const run = (command, args, { cwd = process.cwd(), capture = false, env =
   return merge ? `${result.stdout}${result.stderr}` : (result.stdout ?? "")
 }
 
-/** Like {@link run} with `capture`, without blocking: resolves to stdout, rejects with the output. */
-export const runAsync = (command, args, { cwd = process.cwd(), env = process.env } = {}) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-    let out = ""
-    child.stdout.on("data", (chunk) => {
-      out += chunk
-    })
-    child.stderr.on("data", (chunk) => {
-      out += chunk
-    })
-    child.on("error", reject)
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(out)
-        : reject(new Error(`${command} ${args.join(" ")} (in ${cwd}) exited with ${code}\n${out}`))
-    )
-  })
-
 /**
  * Runs pnpm: the one on PATH (package scripts run under the pinned pnpm, which puts itself
  * there), else the pinned one through npx.
@@ -65,3 +49,52 @@ export const pnpm = (args, options) => {
 
 /** `bytes` as `12.3 kB` (1 kB = 1000 bytes, as npm and bundlers print). */
 export const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`
+
+/** The published packages (`packages/<name>`), in the order they depend on each other. */
+export const published = ["core", "client", "testing", "emulator"]
+
+/** Where the tarballs go: `packed/` at the repository root. */
+export const packedDir = path.join(root, "packed")
+
+/**
+ * The tarball of `name` (`core`, `client`, `testing`, `emulator`) in {@link packedDir}:
+ * `dbplatform-<name>.tgz`, no version in the name, so that the README's install lines stay true.
+ */
+export const tarballOf = (name) => path.join(packedDir, `dbplatform-${name}.tgz`)
+
+/**
+ * Packs the published packages, built, into {@link packedDir} as {@link tarballOf} names them, each
+ * as `pnpm publish` would send it (`workspace:^` replaced by the version, only `files` kept): one
+ * `pnpm pack` over the four (one pnpm process), into a scratch folder, then moved. Returns
+ * `{ name, dir, pkg, tarball }` per package, in {@link published}'s order.
+ */
+export const packPackages = () => {
+  const packages = published.map((name) => {
+    const dir = path.join(root, "packages", name)
+    if (!fs.existsSync(path.join(dir, "dist"))) {
+      throw new Error(`packages/${name}/dist is missing: build first (\`pnpm pack-packages\` does)`)
+    }
+    return {
+      name,
+      dir,
+      pkg: JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")),
+      tarball: tarballOf(name)
+    }
+  })
+  fs.mkdirSync(packedDir, { recursive: true })
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "dbplatform-pack-"))
+  try {
+    const filters = packages.flatMap(({ pkg }) => ["--filter", pkg.name])
+    const results = JSON.parse(
+      pnpm([...filters, "pack", "--pack-destination", scratch, "--json"], { cwd: root, capture: true })
+    )
+    for (const p of packages) {
+      const result = [results].flat().find((r) => r.name === p.pkg.name)
+      if (result === undefined) throw new Error(`pnpm pack wrote no tarball for packages/${p.name}`)
+      fs.copyFileSync(result.filename, p.tarball)
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true })
+  }
+  return packages
+}

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 /**
  * Smoke test of the packed packages, as a user meets them: runs the root README's "Install from
- * a clone" steps and checks what they give. `scripts/pack-packages.mjs` (what `pnpm
- * pack-packages` runs once the packages are built) packs them into `packed/`; then, in a new
- * project outside the workspace (in the OS temp folder), the README's `npm install` lines are
- * run as written, the clone's path put in for theirs. Every install line of the READMEs (the root
- * README's `npm install` lines and the packages' `pnpm add` lines, for after the first release)
- * must name `effect`, `@effect/platform` and every other package outside @dbplatform with a range
- * on the Effect 3 line, the same in every README. Then
+ * a clone" steps and checks what they give. The tarballs are those in `packed/` that the pack
+ * check (scripts/pack-check.mjs, turbo's `//#pack-check`, which this task follows) packed and
+ * checked, the same bytes `pnpm pack-packages` writes: packed once for both. Run alone, it packs
+ * them again (as `pnpm pack-packages` does, the packages built) when a tarball is missing or older
+ * than a file it packs. Then, in a new project outside the workspace (in the OS temp folder), the
+ * README's `npm install` lines are run as written, one after the other, the clone's path put in
+ * for theirs. Every install line of the READMEs (the root README's `npm install` lines and the
+ * packages' `pnpm add` lines, for after the first release) must name `effect`,
+ * `@effect/platform` and every other package outside @dbplatform with a range on the Effect 3
+ * line, the same in every README. Then
  *
  * 1. typechecks `smoke/program.mts` (ESM) and `smoke/program.cts` (CommonJS) with
- *    `moduleResolution: node16` and compiles them;
- * 2. typechecks both with `moduleResolution: bundler` (`module: preserve`);
- * 3. runs the compiled ESM program and the CommonJS one with node, against the fake platform
+ *    `moduleResolution: node16` and compiles them, and typechecks both with
+ *    `moduleResolution: bundler` (`module: preserve`): one `tsc -b` over the two tsconfigs, one
+ *    process, which parses the declarations they share once;
+ * 2. runs the compiled ESM program and the CommonJS one with node, against the fake platform
  *    (`@dbplatform/testing`'s `DbPlatformTest.layer`);
- * 4. runs the installed emulator's command (`node_modules/.bin/dbplatform-emulator`, from the
+ * 3. runs the installed emulator's command (`node_modules/.bin/dbplatform-emulator`, from the
  *    project, not the clone): starts it on a free port, sends it one request (`GET /projects`
  *    with the key it printed: 200), stops it with SIGTERM (exit code 0); and imports its library
  *    (`@dbplatform/emulator`) from the project.
@@ -27,13 +31,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { spawn } from "node:child_process"
-import { root, run, runAsync } from "./lib.mjs"
+import { packPackages, published, root, run, tarballOf } from "./lib.mjs"
 
 const started = Date.now()
 const fixture = path.join(root, "scripts", "smoke")
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"))
 
-const publishable = ["core", "client", "testing", "emulator"].map((name) => {
+const publishable = published.map((name) => {
   const pkg = readJson(path.join(root, "packages", name, "package.json"))
   return { name: pkg.name, pkg }
 })
@@ -52,10 +56,7 @@ const packedTarball = /(?:^|\/)packed\/(dbplatform-[a-z]+\.tgz)$/
 const readmeInstall = () => {
   const found = { dependencies: {}, devDependencies: {}, npm: [] }
   const seen = new Map()
-  const readmes = [
-    "README.md",
-    ...["core", "client", "testing", "emulator"].map((name) => path.join("packages", name, "README.md"))
-  ]
+  const readmes = ["README.md", ...published.map((name) => path.join("packages", name, "README.md"))]
   for (const readme of readmes) {
     const text = fs.readFileSync(path.join(root, readme), "utf8")
     for (const [, block] of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
@@ -123,8 +124,13 @@ for (const [where, ranges] of declared) {
   }
 }
 
-// The README's first step, in this clone: the packages (built by turbo before this task) packed.
-run(process.execPath, [path.join(root, "scripts", "pack-packages.mjs")], { cwd: root, capture: true })
+// The README's first step, in this clone: the packages (built by turbo before this task) packed,
+// by the pack check before this task; again here if a tarball is missing or older than a file it
+// packs (a run alone, after a change).
+if (!packedIsCurrent()) {
+  console.log("packed/ is missing or older than the packages: packing them (as `pnpm pack-packages` does)")
+  packPackages()
+}
 /** An install line's words, the clone's `packed/` put in for the README's. */
 const inThisClone = (words) =>
   words.map((word) => {
@@ -167,12 +173,12 @@ try {
   console.log(`installed: ${versions.join(", ")}`)
   if (!installed("effect").startsWith("3.")) throw new Error(`effect ${installed("effect")} installed, not Effect 3`)
 
-  const tsc = path.join(dir, "node_modules", ".bin", "tsc")
-  // Both typechecks at once (each reads all of effect's declarations: about 5 s).
-  await Promise.all([
-    runAsync(tsc, ["-p", "tsconfig.node16.json"], { cwd: dir }),
-    runAsync(tsc, ["-p", "tsconfig.bundler.json"], { cwd: dir })
-  ])
+  // Both typechecks in one process: `tsc -b` builds the two projects one after the other and
+  // parses and binds the declarations they share (effect's, ours: about 660 files) once.
+  run(path.join(dir, "node_modules", ".bin", "tsc"), ["-b", "tsconfig.node16.json", "tsconfig.bundler.json"], {
+    cwd: dir,
+    capture: true
+  })
   console.log("typecheck, moduleResolution node16 (program.mts as ESM, program.cts as CommonJS): ok")
   console.log("typecheck, moduleResolution bundler (module preserve): ok")
   const esm = run(process.execPath, [path.join("build", "program.mjs")], { cwd: dir, capture: true }).trim()
@@ -194,6 +200,30 @@ try {
 } finally {
   if (ok) fs.rmSync(dir, { recursive: true, force: true })
   else console.error(`smoke test failed; the project is kept in ${dir}`)
+}
+
+/**
+ * Whether every tarball in `packed/` is there and no older than what `pnpm pack` would put in it
+ * or read for it: the package's `package.json` (and those of the other published packages, whose
+ * versions replace `workspace:^`), its `LICENSE`, and the files and folders its `files` names.
+ */
+function packedIsCurrent() {
+  const newest = (file) => {
+    if (!fs.existsSync(file)) return 0
+    const stat = fs.statSync(file)
+    if (!stat.isDirectory()) return stat.mtimeMs
+    let latest = stat.mtimeMs
+    for (const entry of fs.readdirSync(file)) latest = Math.max(latest, newest(path.join(file, entry)))
+    return latest
+  }
+  const shared = Math.max(...published.map((name) => newest(path.join(root, "packages", name, "package.json"))))
+  return publishable.every(({ pkg }, i) => {
+    const tarball = tarballOf(published[i])
+    if (!fs.existsSync(tarball)) return false
+    const dir = path.join(root, "packages", published[i])
+    const inputs = Math.max(shared, ...["LICENSE", ...(pkg.files ?? [])].map((file) => newest(path.join(dir, file))))
+    return fs.statSync(tarball).mtimeMs >= inputs
+  })
 }
 
 /**
