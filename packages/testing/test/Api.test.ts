@@ -171,7 +171,7 @@ const servicesOver = (fake: FakePlatform.Service) =>
 let made:
   | {
       readonly fake: FakePlatform.Service
-      readonly services: Context.Context<unknown>
+      readonly services: Context.Context<Client.DbPlatform.DbPlatform>
       readonly scope: Scope.CloseableScope
     }
   | undefined
@@ -180,7 +180,7 @@ beforeAll(async () => {
     Effect.gen(function* () {
       const scope = yield* Scope.make()
       const fake = yield* FakePlatform.make(seed)
-      const services: Context.Context<unknown> = yield* Scope.extend(servicesOver(fake), scope)
+      const services = yield* Scope.extend(servicesOver(fake), scope)
       return { fake, services, scope }
     }).pipe(Effect.provide(TestContext.TestContext))
   )
