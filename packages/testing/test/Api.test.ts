@@ -10,16 +10,19 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Client from "@dbplatform/client"
 import { Api, Endpoint } from "@dbplatform/core"
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as TestContext from "effect/TestContext"
 import { readFileSync } from "node:fs"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
@@ -156,6 +159,42 @@ const servicesOver = (fake: FakePlatform.Service) =>
     )
   )
 
+/**
+ * The fake of the cases' seed and every service of `DbPlatform.layer` over it, made once for the
+ * file on a `TestClock` at 0 (in a scope closed after the file): each check puts the fake back as
+ * its seed makes it first (`Service.reset`: the seed's state, its times from the check's own
+ * `TestClock`, at 0 too, no faults, an empty request log), so a check sees what a fake made for it
+ * alone would show; a fake and the services built per check cost about as much as the check.
+ * Not `layer` of @effect/vitest: with `isolate: false` (vitest.shared.ts) the `TestClock` of its
+ * tests is then the one of the tests of later files.
+ */
+let made:
+  | {
+      readonly fake: FakePlatform.Service
+      readonly services: Context.Context<Client.DbPlatform.DbPlatform>
+      readonly scope: Scope.CloseableScope
+    }
+  | undefined
+beforeAll(async () => {
+  made = await Effect.runPromise(
+    Effect.gen(function* () {
+      const scope = yield* Scope.make()
+      const fake = yield* FakePlatform.make(seed)
+      const services = yield* Scope.extend(servicesOver(fake), scope)
+      return { fake, services, scope }
+    }).pipe(Effect.provide(TestContext.TestContext))
+  )
+})
+afterAll(async () => {
+  if (made !== undefined) await Effect.runPromise(Scope.close(made.scope, Exit.void))
+})
+/** The file's fake, put back as its seed makes it, and the services over it. */
+const fresh = Effect.suspend(() =>
+  made === undefined
+    ? Effect.dieMessage("the file's fake is made in beforeAll")
+    : Effect.as(made.fake.reset, { fake: made.fake, services: made.services })
+)
+
 /** The request the fake's router answers when no route has its method and path. */
 const noRoute = { status: 404, message: "route not found" }
 
@@ -183,8 +222,8 @@ const clientProblem = (endpoint: Endpoint.Endpoint) =>
     const { group, key } = partsOf(endpoint)
     const tag = serviceTag(group)
     if (tag === undefined) return `@dbplatform/client exports no service ${group}.${group}`
-    const fake = yield* FakePlatform.make(seed)
-    const service = Option.getOrUndefined(Context.getOption(yield* servicesOver(fake), tag))
+    const { fake, services } = yield* fresh
+    const service = Option.getOrUndefined(Context.getOption(services, tag))
     if (typeof service !== "object" || service === null) return `DbPlatform.layer provides no ${group}.${group}`
     // A list's `<key>` is the Stream of its items; `<key>Page` its one request.
     for (const name of endpoint.list === undefined ? [key] : [key, `${key}Page`]) {
@@ -202,12 +241,12 @@ const clientProblem = (endpoint: Endpoint.Endpoint) =>
     const wanted = `${endpoint.method} ${Endpoint.basePath}${encoded.path}`
     const sent = (yield* fake.requests).map((request) => `${request.method} ${request.path}`)
     return sent.includes(wanted) ? undefined : `sent ${JSON.stringify(sent)}, not ${wanted}`
-  }).pipe(Effect.scoped)
+  })
 
 /** The fake's "no route" answer to `endpoint`'s method and route with sample ids, or `undefined` when a route answers. */
 const routeProblem = (endpoint: Endpoint.Endpoint) =>
   Effect.gen(function* () {
-    const fake = yield* FakePlatform.make(seed)
+    const { fake } = yield* fresh
     const path = Endpoint.path(endpoint.route, sampleParams(endpoint))
     const answer = yield* answerTo(fake, HttpClientRequest.make(endpoint.method)(path))
     return answer.status === noRoute.status && answer.message === noRoute.message
@@ -273,7 +312,7 @@ describe("every entry of Api.endpoints", () => {
       expect(referenceProblem(stranger)).toBe("no case for 200, 404, 403, 400")
       expect(yield* clientProblem(foreigner)).toBe("@dbplatform/client exports no service Strangers.Strangers")
       // And the fake's "no route" is what `routeProblem` takes it for: a 404 "route not found".
-      const fake = yield* FakePlatform.make(seed)
+      const { fake } = yield* fresh
       expect(yield* answerTo(fake, HttpClientRequest.put("/projects"))).toEqual(noRoute)
     })
   )
