@@ -4,7 +4,7 @@
  * says): schema changes, a branch's app backend, projects with their roles and databases,
  * branches with their expiry, snapshots with their backup schedules. Their changes start
  * operations and move the shared frozen clock; each area's checks read time from it. A loop of its
- * own, run beside crash.test.ts' on the other worker. 12 kills, and runs of 30 to 89 acknowledged
+ * own, run beside crash.test.ts' on the other worker. 11 kills, and runs of 20 to 79 acknowledged
  * changes: the branches' renames and deletes, a fraction of one area's changes, stay well above
  * the 10 they are held to (test/README.md).
  */
@@ -22,12 +22,12 @@ import { crashAreas } from "./crashAreas.js"
 const dir = mkdtempSync(join(tmpdir(), "dbplatform-crash-projects-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const kills = 12
+const kills = 11
 const areas = [schemas, appBackend, projects, branches, snapshots]
 
 describe("--state under kill -9: projects and their branches", () => {
   it(`${kills} kills at random moments, ${areas.length} areas changed at once: every acknowledged change survives, nothing else appears`, async () => {
-    const summaries = await crashAreas({ dir, kills, seed: 20261129, killAfter: { from: 30, span: 60 }, areas })
+    const summaries = await crashAreas({ dir, kills, seed: 20261129, killAfter: { from: 20, span: 60 }, areas })
     console.log(`crash test (projects): ${kills} kills\n${summaries.join("\n")}`)
     // No timeout of its own (0): crashRuns bounds each step of the kill loop instead (stepBound).
   }, 0)
