@@ -1,5 +1,35 @@
+import * as path from "node:path"
+import { BaseSequencer, type TestSpecification } from "vitest/node"
 import { mergeConfig } from "vitest/config"
 import shared from "../../vitest.shared.ts"
+
+/**
+ * The files that run longest (several minutes together on a busy machine: kill loops, many starts
+ * of the command, the platform's CLI), started first, in this order, on the two workers; the
+ * others fill the workers after them. Vitest's own order runs the longest first only once a run
+ * left its timings in its cache; in a fresh clone it runs the largest files first, and the kill
+ * loops, small files, came last, alone on one worker while the other had nothing left to run.
+ */
+const longest = [
+  "crash.test.ts",
+  "crashProjects.test.ts",
+  "bin.test.ts",
+  "realClients.test.ts",
+  "clockCrash.test.ts",
+  "schemaLimits.test.ts"
+]
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const rank = (file: TestSpecification) => {
+      const index = longest.indexOf(path.basename(file.moduleId))
+      return index === -1 ? longest.length : index
+    }
+    const sorted = await super.sort(files)
+    // Array.prototype.sort is stable: the others keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b))
+  }
+}
 
 // The tests of the command (test/bin.test.ts and the kill -9 tests) start Node processes, a few
 // seconds each on a busy 2-core machine: a longer bound than the shared one, never a wait.
@@ -14,6 +44,7 @@ export default mergeConfig(shared, {
     testTimeout: 120_000,
     include: ["test/**/*.test.ts", "test/**/*.test.mjs"],
     globalSetup: ["test/globalSetup.ts"],
-    maxWorkers: 2
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst }
   }
 })

@@ -95,7 +95,7 @@ const stop = async (running: Running, signal: NodeJS.Signals) => {
 }
 
 describe("dbplatform-emulator", () => {
-  it("prints a loopback base URL and a key; lists projects and operations with it; 401 GeneralError with a bad key; the organization key hint works as printed; SIGINT exits 0", async () => {
+  it("prints a loopback base URL and a key; lists projects and operations with it; 401 GeneralError with a bad key; the organization key hint works as printed; a second start on its port fails clearly with exit 1; SIGINT exits 0", async () => {
     const running = await start([])
     expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/)
     expect(running.apiKey).toMatch(/^[0-9a-f]{64}$/)
@@ -124,6 +124,19 @@ describe("dbplatform-emulator", () => {
     const mine = await get(running, "/users/me/organizations")
     expect(mine.body.organizations.map((organization: any) => organization.id)).toContain(hint![2])
     expect((await get(running, "/projects", key)).body.projects).toHaveLength(4)
+    // Its port, taken: another start fails with one line, exit 1.
+    const port = new URL(running.baseUrl).port
+    const taken = await failing(["--port", port])
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toBe(
+      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
+    )
+    // --verbose adds the cause chain, with the error's code.
+    const verbose = await failing(["--port", port, "--verbose"])
+    expect(verbose.stderr).toBe(
+      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}` +
+        `; caused by Error [EADDRINUSE]: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
+    )
     expect(await stop(running, "SIGINT")).toBe(0)
     expect(running.stderr()).toContain("stopped")
   })
@@ -166,35 +179,36 @@ describe("dbplatform-emulator", () => {
     expect(await stop(second, "SIGTERM")).toBe(0)
   })
 
-  it("DBPLATFORM_EMULATOR_KEY fixes the bootstrap key across restarts, and is not printed", async () => {
+  it("DBPLATFORM_EMULATOR_KEY fixes the bootstrap key across restarts, and is not printed; revoked through the API, the next start on the state file serves it valid again, not exit 1", async () => {
     const state = join(dir, "fixed-key.json")
     const env = { DBPLATFORM_EMULATOR_KEY: "my-fixed-emulator-key" }
-    for (let run = 0; run < 2; run++) {
+    /** A start on the state file with the fixed key: not printed, the only key listed. */
+    const startFixed = async () => {
       const running = await start(["--state", state], env)
       expect(running.stdout()).not.toContain("my-fixed-emulator-key")
-      expect((await get(running, "/api_keys")).body.map((key: any) => key.name)).toEqual(["bootstrap"])
-      expect(await stop(running, "SIGTERM")).toBe(0)
+      const keys = (await get(running, "/api_keys")).body
+      expect(keys.map((key: any) => key.name)).toEqual(["bootstrap"])
+      return { running, bootstrap: keys[0] }
     }
-  })
-
-  it("DBPLATFORM_EMULATOR_KEY revoked through the API: the next start on the state file serves it valid again, not exit 1", async () => {
-    const state = join(dir, "revoked-key.json")
-    const env = { DBPLATFORM_EMULATOR_KEY: "my-revoked-emulator-key" }
-    const first = await start(["--state", state], env)
-    const [bootstrap] = (await get(first, "/api_keys")).body
-    const revoked = await fetch(`${first.baseUrl}/api_keys/${bootstrap.id}`, {
+    const first = await startFixed()
+    expect(await stop(first.running, "SIGTERM")).toBe(0)
+    // Restarted: the same key, still valid; then revoked through the API.
+    const second = await startFixed()
+    expect(second.bootstrap.id).toBe(first.bootstrap.id)
+    const revoked = await fetch(`${second.running.baseUrl}/api_keys/${second.bootstrap.id}`, {
       method: "DELETE",
-      headers: { authorization: `Bearer ${first.apiKey}` }
+      headers: { authorization: `Bearer ${second.running.apiKey}` }
     })
     expect(revoked.status).toBe(200)
-    expect((await get(first, "/projects")).status).toBe(401)
-    expect(await stop(first, "SIGTERM")).toBe(0)
-    const second = await start(["--state", state], env)
-    expect(second.stdout()).toContain(`state: restored from ${state}`)
-    expect((await get(second, "/api_keys")).body.map((key: any) => [key.id, key.name])).toEqual([
-      [bootstrap.id, "bootstrap"]
+    expect((await get(second.running, "/projects")).status).toBe(401)
+    expect(await stop(second.running, "SIGTERM")).toBe(0)
+    // The state file holds it revoked: the next start serves the same key (its id kept) valid again.
+    const third = await start(["--state", state], env)
+    expect(third.stdout()).toContain(`state: restored from ${state}`)
+    expect((await get(third, "/api_keys")).body.map((key: any) => [key.id, key.name])).toEqual([
+      [first.bootstrap.id, "bootstrap"]
     ])
-    expect(await stop(second, "SIGTERM")).toBe(0)
+    expect(await stop(third, "SIGTERM")).toBe(0)
   })
 
   it("DBPLATFORM_EMULATOR_KEY that a header cannot carry (a space) is refused at start: exit 1, one line without the key", async () => {
@@ -225,13 +239,7 @@ describe("dbplatform-emulator", () => {
     expect(await stop(running, "SIGTERM")).toBe(0)
   })
 
-  it("--rate-limit platform is 700 a minute per account and 40 a second per route", async () => {
-    const running = await start(["--rate-limit", "platform"])
-    expect(running.stdout()).toContain("rate limit 700 per 1m per account, 40 per 1s per route")
-    expect(await stop(running, "SIGTERM")).toBe(0)
-  })
-
-  it("fails clearly and exits 1 on a bad seed file, a corrupt state file (left as it is), a bad flag or a taken port", async () => {
+  it("fails clearly and exits 1 on a bad seed file, a corrupt state file (left as it is) or a bad flag", async () => {
     const seed = join(dir, "bad-seed.json")
     writeFileSync(seed, JSON.stringify({ projects: [{ id: "Bad_Id" }], operations: [{ project_id: 7 }] }))
     const badSeed = await failing(["--seed", seed])
@@ -253,21 +261,7 @@ describe("dbplatform-emulator", () => {
     const oldForm = await failing(["--rate-limit", "40/1s"])
     expect(oldForm.code).toBe(1)
     expect(oldForm.stderr).toContain("account=LIMIT/INTERVAL,route=LIMIT/INTERVAL")
-
-    const running = await start([])
-    const port = new URL(running.baseUrl).port
-    const taken = await failing(["--port", port])
-    expect(taken.code).toBe(1)
-    expect(taken.stderr).toBe(
-      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
-    )
-    // --verbose adds the cause chain, with the error's code.
-    const verbose = await failing(["--port", port, "--verbose"])
-    expect(verbose.stderr).toBe(
-      `dbplatform-emulator failed: ServeError: listen EADDRINUSE: address already in use 127.0.0.1:${port}` +
-        `; caused by Error [EADDRINUSE]: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`
-    )
-    expect(await stop(running, "SIGTERM")).toBe(0)
+    // A taken port: in the first test, on the port of the emulator it started.
   })
 
   it("a failure is one line from core's ErrorLine: <command> failed: <reason>", async () => {
@@ -306,8 +300,9 @@ describe("dbplatform-emulator", () => {
     expect(version.stdout.trim()).toBe(packageVersion)
   })
 
-  it("Ctrl-C (a SIGINT, and the copy pnpm forwards right after it) stops it cleanly: exit 0, nothing but 'stopped' on stderr", async () => {
-    const running = await start([])
+  it("--rate-limit platform is 700 a minute per account and 40 a second per route; Ctrl-C (a SIGINT, and the copy pnpm forwards right after it) stops it cleanly: exit 0, nothing but 'stopped' on stderr", async () => {
+    const running = await start(["--rate-limit", "platform"])
+    expect(running.stdout()).toContain("rate limit 700 per 1m per account, 40 per 1s per route")
     running.child.kill("SIGINT")
     // The second one once the first is being handled (two sent at once would merge into one).
     await new Promise<void>((resolve) => {

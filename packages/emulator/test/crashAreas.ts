@@ -8,14 +8,14 @@
  * often as the run is (at least as often as in a run of its own).
  *
  * Adding an area (a new resource's changes under kill -9) is one module under `test/crash/` that
- * exports a `CrashArea` factory, and one line in `crash.test.ts`' list: what it adds to the seed
- * file (ids of its own, so no other area sees its resources), its workers (changes, each
- * acknowledged change counted with `run.acknowledge()`), its checks after each start (they resolve
- * what requests without an answer did), and its closing checks (`finish`). An area shares the
- * emulator's frozen clock with the others: it may wait for its operations to end (`advance`), but
- * may not expect the clock to read what only its own advances made: what it checks of time is
- * relative to what the clock reads (the clock's own crash test, clockCrash.test.ts, keeps a run of
- * its own for that). See test/README.md.
+ * exports a `CrashArea` factory, and one line in the list of `crash.test.ts` or
+ * `crashProjects.test.ts`: what it adds to the seed file (ids of its own, so no other area sees its
+ * resources), its workers (changes, each acknowledged change counted with `run.acknowledge()`), its
+ * checks after each start (they resolve what requests without an answer did), and its closing
+ * checks (`finish`). An area shares the emulator's frozen clock with the others: it may wait for
+ * its operations to end (`advance`), but may not expect the clock to read what only its own
+ * advances made: what it checks of time is relative to what the clock reads (the clock's own crash
+ * test, clockCrash.test.ts, keeps a run of its own for that). See test/README.md.
  */
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"

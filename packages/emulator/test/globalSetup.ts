@@ -8,7 +8,7 @@
  * (packages/emulator/turbo.json), and never run output older than the sources. The packed
  * package, built as it ships, is run by the smoke test (scripts/smoke.mjs).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
@@ -29,6 +29,11 @@ export default async function setup(project: TestProject) {
   mkdirSync(cache, { recursive: true })
   const outdir = mkdtempSync(path.join(cache, "test-bin-"))
   await bundleBin({ packageDir, outdir, fromSources: true })
+  // The bundles are ES modules. Node looks for the nearest package.json for a file's format, and
+  // stops at `node_modules`: without this one it would read each 1.5 MB file as CommonJS first,
+  // fail on its first `import`, and read it again as an ES module, at every start of the command
+  // and of the parser's thread. It has no name: the command's `--version` reads the package's.
+  writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "module" })}\n`)
   project.provide("emulatorBin", path.join(outdir, "emulator.js"))
   return () => rmSync(outdir, { recursive: true, force: true })
 }

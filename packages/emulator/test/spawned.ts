@@ -31,15 +31,20 @@ export interface Running {
   readonly control: <A, E>(call: (control: ControlApi.Client) => Effect.Effect<A, E>) => Promise<A>
 }
 
-/** Runs `call` on the typed client of the control API at `url` with `token`, over `fetch`. */
-export const control =
-  (url: string, token: string) =>
-  <A, E>(call: (control: ControlApi.Client) => Effect.Effect<A, E>): Promise<A> =>
-    Effect.runPromise(
-      Effect.flatMap(ControlApi.client({ url, token: Redacted.make(token) }), call).pipe(
-        Effect.provide(FetchHttpClient.layer)
-      )
+/**
+ * Runs `call` on the typed client of the control API at `url` with `token`, over `fetch`. The
+ * client is made once, at the first call (made for each call, it was most of what the kill -9
+ * tests' own process spent on their many clock advances).
+ */
+export const control = (url: string, token: string) => {
+  let made: Promise<ControlApi.Client> | undefined
+  return <A, E>(call: (control: ControlApi.Client) => Effect.Effect<A, E>): Promise<A> => {
+    made ??= Effect.runPromise(
+      ControlApi.client({ url, token: Redacted.make(token) }).pipe(Effect.provide(FetchHttpClient.layer))
     )
+    return made.then((client) => Effect.runPromise(call(client)))
+  }
+}
 
 /**
  * Starts the emulator with `args` and `env` added to this process's environment; resolves once

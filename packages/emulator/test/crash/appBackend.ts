@@ -1,8 +1,9 @@
 /**
- * A branch's app backend (docs/contract.md §25-§27) under kill -9 (an area of crash.test.ts, see
- * crashAreas.ts): one worker per project enables and disables its branch's auth, trusts and
- * forgets domains, adds and removes OAuth providers (with client secrets), creates, updates and
- * deletes the Data API of its database, and adds and deletes JWKS, over plain `fetch`.
+ * A branch's app backend (docs/contract.md §25-§27) under kill -9 (an area of
+ * crashProjects.test.ts, see crashAreas.ts): one worker per project enables and disables its
+ * branch's auth, trusts and forgets domains, adds and removes OAuth providers (with client
+ * secrets), creates, updates and deletes the Data API of its database, and adds and deletes JWKS,
+ * over plain `fetch`.
  *
  * Time: the shared clock is frozen. A JWKS add starts `apply_config` on the project's compute
  * endpoint, which holds the project (423 for the next locked change) until the clock passes its

@@ -1,9 +1,9 @@
 /**
- * Branches (docs/contract.md §11) under kill -9 (an area of crash.test.ts, see crashAreas.ts):
- * workers create branches (with and without a read_write compute endpoint, some expiring), rename
- * them, set or clear their expiry and delete them over plain `fetch`, two per seeded project, and
- * now and then move the clock past a sweep of the control plane, which deletes the branches whose
- * expiry has passed (docs/contract.md §18).
+ * Branches (docs/contract.md §11) under kill -9 (an area of crashProjects.test.ts, see
+ * crashAreas.ts): workers create branches (with and without a read_write compute endpoint, some
+ * expiring), rename them, set or clear their expiry and delete them over plain `fetch`, two per
+ * seeded project, and now and then move the clock past a sweep of the control plane, which deletes
+ * the branches whose expiry has passed (docs/contract.md §18).
  *
  * Time: the shared clock is frozen and moved through the control API only, by this area's workers
  * and by the other areas'. A mutation starts operations that hold its project (423 Locked, a

@@ -1,20 +1,20 @@
 /**
  * Projects and their roles and databases (docs/contract.md §14, §15) under kill -9 (an area of
- * crash.test.ts, see crashAreas.ts): workers create projects, rename them, change their history
- * retention, add roles and databases to their default branch, delete them and recover deleted
- * ones (docs/contract.md §18), over plain `fetch`.
+ * crashProjects.test.ts, see crashAreas.ts): workers create projects, rename them, change their
+ * history retention, add roles and databases to their default branch, delete them and recover
+ * deleted ones (docs/contract.md §18), over plain `fetch`.
  *
  * Time: the shared clock is frozen; a worker moves it past the operations of each change it made,
  * and after a 423; other areas' advances only move it further (a deleted project stays
  * recoverable for 7 days of it, far more than the whole loop moves it).
  *
- * After each restart: every project whose creation was acknowledged is read (404 once its
- * deletion was acknowledged, and listed with `recoverable=true` then; 200 again once its recovery
- * was), with the name and retention last acknowledged, and its default branch lists every role
- * and database whose creation was acknowledged (a recovered project's too); nothing appears that no
- * request asked for (a project, role or database may appear only from a request that got no
- * answer, and what a restart shows of those holds from then on). The projects listed at the first
- * start, before any request, are the seed file's (of every area): no request of this area made them.
+ * After each restart: every project whose creation was acknowledged is read (404 once its deletion
+ * was acknowledged, and listed with `recoverable=true` then; 200 again once its recovery was), with
+ * the name and retention last acknowledged, and its default branch lists every role and database
+ * whose creation was acknowledged (a recovered project's too); nothing appears that no request
+ * asked for (a project, role or database may appear only from a request that got no answer, and
+ * what a restart shows of those holds from then on). The projects listed at the first start, before
+ * any request, are the seed file's (of every area): no request of this area made them.
  */
 import { expect } from "vitest"
 import type { CrashArea, CrashContext } from "../crashAreas.js"

@@ -1,5 +1,5 @@
 /**
- * Schema changes (docs/contract.md §24.3) under kill -9 (an area of crash.test.ts, see
+ * Schema changes (docs/contract.md §24.3) under kill -9 (an area of crashProjects.test.ts, see
  * crashAreas.ts): workers run migrations through the control API
  * (`POST /_emulator/projects/{p}/branches/{b}/databases/{d}/migrate`), each on a database of its
  * own, adding a column at a time (and now and then one Postgres refuses).

@@ -1,10 +1,10 @@
 /**
- * Snapshots (docs/contract.md §19) under kill -9 (an area of crash.test.ts, see crashAreas.ts):
- * workers take snapshots of their project's default branch, rename and delete them, restore them
- * to new branches and finalize some of those restores, over plain `fetch`; each project's default
- * branch has an hourly backup schedule whose snapshots (kept two hours) the control plane takes
- * and deletes as the clock moves (this area's workers move it a few steps of 20 minutes among
- * their usual seconds; the other areas' workers move it too).
+ * Snapshots (docs/contract.md §19) under kill -9 (an area of crashProjects.test.ts, see
+ * crashAreas.ts): workers take snapshots of their project's default branch, rename and delete them,
+ * restore them to new branches and finalize some of those restores, over plain `fetch`; each
+ * project's default branch has an hourly backup schedule whose snapshots (kept two hours) the
+ * control plane takes and deletes as the clock moves (this area's workers move it a few steps of 20
+ * minutes among their usual seconds; the other areas' workers move it too).
  *
  * Time: the shared clock is frozen and moved through the control API only. Every time it checks
  * is what the clock reads: a scheduled snapshot is expired once the clock reads past its
