@@ -12,16 +12,16 @@
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Api, type Endpoint } from "@dbplatform/core"
-import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as TestContext from "effect/TestContext"
 import * as FakePlatform from "../src/FakePlatform.js"
 import type * as Seed from "../src/Seed.js"
 import type { Snapshot } from "../src/Snapshot.js"
 import { isGeneralError, operationId, send } from "./helpers.js"
+import { madeOncePerFile } from "./perFile.js"
 import type { Authorization, KeyKind } from "../src/engine/authorization.js"
 import { authorizations } from "../src/internal/routes.js"
 
@@ -186,19 +186,11 @@ const matrix = Effect.gen(function* () {
 type Matrix = Effect.Effect.Success<typeof matrix>
 
 /**
- * The matrix's fake, made once for the file, on a `TestClock` at 0 as each test's is: every
- * request puts it back in its `fresh` state first (`answer`), so a cell sees what a fake made for
- * it alone would show, and a fake made per cell (the seed loaded, the routes built, a key revoked)
- * cost about as much as its requests. Not `layer` of @effect/vitest: with `isolate: false`
- * (vitest.shared.ts) the `TestClock` of its tests is then the one of the tests of later files.
+ * The matrix's fake, made once for the file (`madeOncePerFile`): every request puts it back in its
+ * `fresh` state first (`answer`), where a fake made per cell (the seed loaded, the routes built, a
+ * key revoked) cost about as much as its requests.
  */
-let made: Matrix | undefined
-beforeAll(async () => {
-  made = await Effect.runPromise(Effect.provide(matrix, TestContext.TestContext))
-})
-const shared = Effect.suspend(() =>
-  made === undefined ? Effect.dieMessage("the matrix's fake is made in beforeAll") : Effect.succeed(made)
-)
+const shared = madeOncePerFile(matrix)
 
 /**
  * One request of `key` to `endpoint` on `target`, on the matrix's fake put back in its fresh

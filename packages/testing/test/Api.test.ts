@@ -10,24 +10,22 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Client from "@dbplatform/client"
 import { Api, Endpoint } from "@dbplatform/core"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Context from "effect/Context"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as Scope from "effect/Scope"
-import * as TestContext from "effect/TestContext"
 import { readFileSync } from "node:fs"
 import * as DbPlatformTest from "../src/DbPlatformTest.js"
 import * as FakeHttpClient from "../src/FakeHttpClient.js"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { operationId, send } from "./helpers.js"
+import { madeOncePerFile } from "./perFile.js"
 import { organization, project, seed, uncovered } from "./publishedCases.js"
 
 /**
@@ -161,39 +159,18 @@ const servicesOver = (fake: FakePlatform.Service) =>
 
 /**
  * The fake of the cases' seed and every service of `DbPlatform.layer` over it, made once for the
- * file on a `TestClock` at 0 (in a scope closed after the file): each check puts the fake back as
- * its seed makes it first (`Service.reset`: the seed's state, its times from the check's own
- * `TestClock`, at 0 too, no faults, an empty request log), so a check sees what a fake made for it
- * alone would show; a fake and the services built per check cost about as much as the check.
- * Not `layer` of @effect/vitest: with `isolate: false` (vitest.shared.ts) the `TestClock` of its
- * tests is then the one of the tests of later files.
+ * file (`madeOncePerFile`); each check puts the fake back as its seed makes it first
+ * (`Service.reset`: the seed's state, its times from the check's own `TestClock`, no faults, an
+ * empty request log): a fake and the services built per check cost about as much as the check.
  */
-let made:
-  | {
-      readonly fake: FakePlatform.Service
-      readonly services: Context.Context<Client.DbPlatform.DbPlatform>
-      readonly scope: Scope.CloseableScope
-    }
-  | undefined
-beforeAll(async () => {
-  made = await Effect.runPromise(
-    Effect.gen(function* () {
-      const scope = yield* Scope.make()
-      const fake = yield* FakePlatform.make(seed)
-      const services = yield* Scope.extend(servicesOver(fake), scope)
-      return { fake, services, scope }
-    }).pipe(Effect.provide(TestContext.TestContext))
-  )
-})
-afterAll(async () => {
-  if (made !== undefined) await Effect.runPromise(Scope.close(made.scope, Exit.void))
-})
-/** The file's fake, put back as its seed makes it, and the services over it. */
-const fresh = Effect.suspend(() =>
-  made === undefined
-    ? Effect.dieMessage("the file's fake is made in beforeAll")
-    : Effect.as(made.fake.reset, { fake: made.fake, services: made.services })
+const shared = madeOncePerFile(
+  Effect.gen(function* () {
+    const fake = yield* FakePlatform.make(seed)
+    return { fake, services: yield* servicesOver(fake) }
+  })
 )
+/** The file's fake, put back as its seed makes it, and the services over it. */
+const fresh = Effect.flatMap(shared, (made) => Effect.as(made.fake.reset, made))
 
 /** The request the fake's router answers when no route has its method and path. */
 const noRoute = { status: 404, message: "route not found" }

@@ -10,37 +10,27 @@
  * statuses, has no case.
  */
 import { Api } from "@dbplatform/core"
-import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import * as TestContext from "effect/TestContext"
 import * as FakePlatform from "../src/FakePlatform.js"
 import { operationId, send } from "./helpers.js"
+import { madeOncePerFile } from "./perFile.js"
 import { cases, project, seed, uncovered } from "./publishedCases.js"
 import { loadPublishedReference } from "./publishedReference.js"
-import type { Snapshot } from "../src/Snapshot.js"
 
 const reference = loadPublishedReference()
 
 /**
- * The fake of the cases' seed, made once for the file on a `TestClock` at 0, with its state then
+ * The fake of the cases' seed, made once for the file (`madeOncePerFile`), with its state then
  * (`fresh`): each case puts it back in that state first (`Service.restore`, the whole state, as a
- * fake made afresh has it) on a `TestClock` of its own, at 0 too, so a case sees what a fake made
- * for it alone would show; a fake made per case cost more than its request. Not `layer` of
- * @effect/vitest: with `isolate: false` (vitest.shared.ts) the `TestClock` of its tests is then the
- * one of the tests of later files.
+ * fake made afresh has it), where a fake made per case cost more than its request.
  */
-let made: { readonly fake: FakePlatform.Service; readonly fresh: Snapshot } | undefined
-beforeAll(async () => {
-  made = await Effect.runPromise(
-    Effect.gen(function* () {
-      const fake = yield* FakePlatform.make(seed)
-      return { fake, fresh: yield* fake.snapshot }
-    }).pipe(Effect.provide(TestContext.TestContext))
-  )
-})
-const shared = Effect.suspend(() =>
-  made === undefined ? Effect.dieMessage("the cases' fake is made in beforeAll") : Effect.succeed(made)
+const shared = madeOncePerFile(
+  Effect.gen(function* () {
+    const fake = yield* FakePlatform.make(seed)
+    return { fake, fresh: yield* fake.snapshot }
+  })
 )
 
 describe("the fake's answers against the published reference", () => {
