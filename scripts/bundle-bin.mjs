@@ -34,6 +34,21 @@ const sources = {
 }
 
 /**
+ * esbuild's options for a Node command bundled into one minified ES module, everything it imports
+ * included: the emulator's (below) and the demo's (apps/demo/bundle-bin.mjs).
+ */
+export const nodeCommand = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  logLevel: "warning",
+  // The CommonJS modules in the bundle (`ws`, `yaml`...) `require` Node's own modules.
+  banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' }
+}
+
+/**
  * Bundles the command and the worker's entry into `outdir`, from the package directory
  * `packageDir`; with `fromSources`, the workspace packages from their `src` and the load command too.
  */
@@ -46,15 +61,8 @@ export const bundleBin = async ({ packageDir, outdir, fromSources = false }) => 
       ...(fromSources ? { load: "src/bin/load.ts" } : {})
     },
     outdir,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    minify: true,
-    logLevel: "warning",
-    plugins: fromSources ? [sources] : [],
-    // The CommonJS modules in the bundle (`ws`, `yaml`...) `require` Node's own modules.
-    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' }
+    ...nodeCommand,
+    plugins: fromSources ? [sources] : []
   })
   for (const name of ["emulator", "ddlWorker", "load"])
     fs.rmSync(path.join(packageDir, outdir, `${name}.js.map`), { force: true })
